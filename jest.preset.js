@@ -1,0 +1,23 @@
+// swc turns our TypeScript and the ESM-only NestJS 12 packages into CJS so jest's CJS runtime can load them
+// without --experimental-vm-modules (see ../shared/notes/toolchain.md).
+const swc = {
+  swcrc: false,
+  module: { type: 'commonjs' },
+  sourceMaps: 'inline',
+  jsc: {
+    parser: { syntax: 'typescript', decorators: true },
+    target: 'es2022',
+    keepClassNames: true,
+    transform: { legacyDecorator: true, decoratorMetadata: true },
+  },
+};
+module.exports = {
+  testEnvironment: 'node',
+  transform: {
+    '^.+\\.(ts|mts|cts)$': ['@swc/jest', swc],
+    '^.+\\.(js|mjs)$': ['@swc/jest', { ...swc, jsc: { ...swc.jsc, parser: { syntax: 'ecmascript' } } }],
+  },
+  transformIgnorePatterns: ['/node_modules/(?!(@nestjs|cookie|uid|load-esm|file-type|strtok3|token-types|@tokenizer)/)'],
+  moduleFileExtensions: ['ts', 'js', 'mjs', 'cjs', 'json'],
+  testMatch: ['**/?(*.)+(spec|test).ts'],
+};

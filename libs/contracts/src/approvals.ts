@@ -1,0 +1,27 @@
+import { z } from 'zod';
+import { GateName } from './nodes';
+
+export const ApprovalStatus = z.enum(['open', 'approved', 'rejected', 'expired']);
+export type ApprovalStatus = z.infer<typeof ApprovalStatus>;
+
+/** A person's decision at an open gate. Rejecting without saying why helps nobody: feedback is required. */
+export const ApprovalDecision = z.discriminatedUnion('decision', [
+  z.strictObject({ decision: z.literal('approve'), comment: z.string().max(4000).optional() }),
+  z.strictObject({ decision: z.literal('reject'), feedback: z.string().trim().min(1).max(4000) }),
+]);
+export type ApprovalDecision = z.infer<typeof ApprovalDecision>;
+
+export const Approval = z.strictObject({
+  id: z.uuid(),
+  tenantId: z.uuid(),
+  runId: z.uuid(),
+  gate: GateName,
+  revision: z.int().min(0),
+  status: ApprovalStatus,
+  feedback: z.string().nullable(),
+  decidedBy: z.string().nullable(),
+  openedAt: z.date(),
+  decidedAt: z.date().nullable(),
+  expiresAt: z.date().nullable(),
+});
+export type Approval = z.infer<typeof Approval>;

@@ -1,0 +1,60 @@
+import { z } from 'zod';
+import { NODE_NAMES, NodeName } from './nodes';
+
+/**
+ * W3C trace context carried in job data so one run is one trace across services.
+ * Optional: a job enqueued outside any span carries none.
+ */
+export const TraceCarrier = z.record(z.string(), z.string()).optional();
+
+const stepBase = {
+  tenantId: z.uuid(),
+  runId: z.uuid(),
+  iteration: z.int().min(0).max(10_000),
+  trace: TraceCarrier,
+};
+
+/** Nodes that fan out: one step per shard, joined by the node that follows. */
+export const FANOUT_NODES = ['retrieve', 'extract', 'draft', 'verify'] as const satisfies readonly NodeName[];
+export type FanoutNode = (typeof FANOUT_NODES)[number];
+export function isFanoutNode(node: NodeName): node is FanoutNode {
+  return (FANOUT_NODES as readonly NodeName[]).includes(node);
+}
+
+function stepSchema<N extends NodeName>(node: N) {
+  const sharded = (FANOUT_NODES as readonly NodeName[]).includes(node);
+  return z.strictObject({
+    ...stepBase,
+    node: z.literal(node),
+    // A single-step node always has shard 0: a different shard would be a second, different step key.
+    shard: sharded ? z.int().min(0).max(100_000) : z.literal(0),
+  });
+}
+
+const stepSchemas = NODE_NAMES.map((n) => stepSchema(n)) as unknown as {
+  [K in keyof typeof NODE_NAMES]: ReturnType<typeof stepSchema<(typeof NODE_NAMES)[K]>>;
+};
+
+/**
+ * The step-job payload: ids only (state lives in Postgres), discriminated by node.
+ * Enqueue accepts nothing else, and every worker parses its jobs with it.
+ */
+export const StepJob = z.discriminatedUnion('node', stepSchemas);
+export type StepJob = z.infer<typeof StepJob>;
+export type StepJobOf<N extends NodeName> = Extract<StepJob, { node: N }>;
+
+/** The part of a step that names it (no trace context). */
+export type StepRef = Pick<StepJob, 'runId' | 'node' | 'iteration' | 'shard'>;
+
+/**
+ * `runId.node.iteration.shard`: the BullMQ jobId and the unique key of the node execution.
+ * Dots, not colons: BullMQ forbids colons in custom job ids.
+ */
+export function stepKey(step: StepRef): string {
+  return `${step.runId}.${step.node}.${step.iteration}.${step.shard}`;
+}
+
+export function parseStepKey(key: string): StepRef {
+  const [runId, node, iteration, shard] = key.split('.');
+  return { runId: runId ?? '', node: NodeName.parse(node), iteration: Number(iteration), shard: Number(shard) };
+}
