@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { NODE_NAMES, NodeName } from './nodes';
+import { NodeName } from './nodes';
 
 /**
  * W3C trace context carried in job data so one run is one trace across services.
@@ -31,16 +31,35 @@ function stepSchema<N extends NodeName>(node: N) {
   });
 }
 
-const stepSchemas = NODE_NAMES.map((n) => stepSchema(n)) as unknown as {
-  [K in keyof typeof NODE_NAMES]: ReturnType<typeof stepSchema<(typeof NODE_NAMES)[K]>>;
-};
-
 /**
  * The step-job payload: ids only (state lives in Postgres), discriminated by node.
  * Enqueue accepts nothing else, and every worker parses its jobs with it.
  */
-export const StepJob = z.discriminatedUnion('node', stepSchemas);
+export const StepJob = z.discriminatedUnion('node', [
+  stepSchema('scope'),
+  stepSchema('perspectives'),
+  stepSchema('questions'),
+  stepSchema('search_plan'),
+  stepSchema('retrieve'),
+  stepSchema('source_policy'),
+  stepSchema('extract'),
+  stepSchema('claims'),
+  stepSchema('contradictions'),
+  stepSchema('coverage'),
+  stepSchema('moderate'),
+  stepSchema('outline'),
+  stepSchema('draft'),
+  stepSchema('verify'),
+  stepSchema('repair'),
+  stepSchema('frame'),
+  stepSchema('render'),
+]);
 export type StepJob = z.infer<typeof StepJob>;
+// Compile-time check that the union covers every node.
+type MissingNodes = Exclude<NodeName, z.infer<typeof StepJob>['node']>;
+const everyNodeHasAStepSchema: MissingNodes extends never ? true : MissingNodes = true;
+void everyNodeHasAStepSchema;
+
 export type StepJobOf<N extends NodeName> = Extract<StepJob, { node: N }>;
 
 /** The part of a step that names it (no trace context). */

@@ -1,0 +1,1 @@
+module.exports = { displayName: 'config', preset: '../../jest.preset.js', rootDir: __dirname };

@@ -1,0 +1,49 @@
+import { z } from 'zod';
+
+const int = (def: number, min = 0) => z.coerce.number().int().min(min).default(def);
+const url = (protocols: RegExp) =>
+  z.string().min(1).refine((v) => {
+    try {
+      return protocols.test(new URL(v).protocol);
+    } catch {
+      return false;
+    }
+  }, 'must be a valid URL');
+
+/** Shared pieces; each app composes its own schema from these (one schema per app). */
+export const DatabaseEnv = z.object({
+  DATABASE_URL: url(/^postgres(ql)?:$/),
+  DATABASE_POOL_MAX: int(10, 1),
+});
+
+export const RedisEnv = z.object({
+  REDIS_URL: url(/^rediss?:$/),
+  /** Every queue key starts with this; tests give each file its own. */
+  QUEUE_PREFIX: z.string().regex(/^[a-zA-Z0-9_-]+$/, 'letters, digits, - and _ only').default('dossier'),
+});
+
+export const LogEnv = z.object({
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+});
+
+/**
+ * Lock and stall settings (docs/decisions/0004). A worker renews its lock every STEP_LOCK_MS/2; a worker
+ * that dies stops renewing and its step is taken over after at most STEP_LOCK_MS + STALLED_INTERVAL_MS.
+ */
+export const WorkerEnv = DatabaseEnv.extend(RedisEnv.shape).extend(LogEnv.shape).extend({
+  WORKER_CONCURRENCY: int(4, 1),
+  STEP_LOCK_MS: int(10_000, 1_000),
+  STALLED_INTERVAL_MS: int(5_000, 500),
+  STEP_ATTEMPTS: int(5, 1),
+  STEP_BACKOFF_MS: int(2_000, 10),
+  SHUTDOWN_GRACE_MS: int(25_000, 0),
+});
+export type WorkerEnv = z.infer<typeof WorkerEnv>;
+
+export const ConductorEnv = WorkerEnv.extend({
+  RELAY_INTERVAL_MS: int(1_000, 50),
+  RECONCILE_INTERVAL_MS: int(5_000, 100),
+  /** Outbox rows younger than this are left to the worker that wrote them. */
+  RELAY_MIN_AGE_MS: int(2_000, 0),
+});
+export type ConductorEnv = z.infer<typeof ConductorEnv>;

@@ -1,0 +1,1 @@
+module.exports = { displayName: 'db', preset: '../../jest.preset.js', rootDir: __dirname };

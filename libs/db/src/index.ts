@@ -1,0 +1,3 @@
+export * from './prisma.service';
+export * from './db.module';
+export * from './repositories';

@@ -1,0 +1,76 @@
+import { Injectable } from '@nestjs/common';
+import type { NodeName, StepJob } from '@dossier/contracts';
+import { PrismaService, type Db, type Prisma } from '../prisma.service';
+
+export type ExecutionRow = Prisma.NodeExecutionGetPayload<object>;
+
+@Injectable()
+export class ExecutionRepository {
+  constructor(private readonly prisma: PrismaService) {}
+
+  find(tenantId: string, stepKey: string, db: Db = this.prisma): Promise<ExecutionRow | null> {
+    return db.nodeExecution.findFirst({ where: { stepKey, tenantId } });
+  }
+
+  /** Records an attempt: creates the row or bumps its attempt count. Returns the attempt number. */
+  async markRunning(tx: Db, job: StepJob, stepKey: string): Promise<number> {
+    const row = await tx.nodeExecution.upsert({
+      where: { stepKey },
+      create: {
+        stepKey,
+        tenantId: job.tenantId,
+        runId: job.runId,
+        node: job.node,
+        iteration: job.iteration,
+        shard: job.shard,
+        status: 'running',
+        attempts: 1,
+        startedAt: new Date(),
+      },
+      update: { status: 'running', attempts: { increment: 1 }, startedAt: new Date(), error: null },
+    });
+    return row.attempts;
+  }
+
+  /** Marks the step completed unless it already is. False means another delivery completed it first. */
+  async complete(tx: Db, tenantId: string, stepKey: string, result: Prisma.InputJsonValue): Promise<boolean> {
+    const { count } = await tx.nodeExecution.updateMany({
+      where: { stepKey, tenantId, status: { not: 'completed' } },
+      data: { status: 'completed', result, completedAt: new Date(), error: null },
+    });
+    return count === 1;
+  }
+
+  fail(tx: Db, tenantId: string, stepKey: string, error: string): Promise<unknown> {
+    return tx.nodeExecution.updateMany({ where: { stepKey, tenantId, status: { not: 'completed' } }, data: { status: 'failed', error } });
+  }
+
+  noteError(tenantId: string, stepKey: string, error: string): Promise<unknown> {
+    return this.prisma.nodeExecution.updateMany({ where: { stepKey, tenantId, status: { not: 'completed' } }, data: { error } });
+  }
+
+  /** Results of the completed shards of one fan-out, in shard order. */
+  async completedShards(tx: Db, tenantId: string, runId: string, node: NodeName, iteration: number): Promise<ExecutionRow[]> {
+    return tx.nodeExecution.findMany({
+      where: { tenantId, runId, node, iteration, status: 'completed' },
+      orderBy: { shard: 'asc' },
+    });
+  }
+
+  /** The latest completed result of every node of a run (highest iteration, shard 0). */
+  latestResults(tx: Db, tenantId: string, runId: string): Promise<{ node: string; iteration: number; result: unknown }[]> {
+    return tx.$queryRaw`
+      SELECT DISTINCT ON (node) node, iteration, result FROM node_executions
+      WHERE run_id = ${runId}::uuid AND tenant_id = ${tenantId}::uuid AND status = 'completed' AND shard = 0
+      ORDER BY node, iteration DESC`;
+  }
+
+  countByRun(tenantId: string, runId: string, db: Db = this.prisma): Promise<ExecutionRow[]> {
+    return db.nodeExecution.findMany({ where: { tenantId, runId }, orderBy: [{ startedAt: 'asc' }] });
+  }
+
+  /** Resume: failed steps become runnable again. */
+  resetFailed(tx: Db, tenantId: string, runId: string): Promise<unknown> {
+    return tx.nodeExecution.updateMany({ where: { tenantId, runId, status: 'failed' }, data: { status: 'running', error: null } });
+  }
+}

@@ -1,0 +1,28 @@
+import { ApprovalRepository } from './approval.repository';
+import { AuditRepository } from './audit.repository';
+import { CheckpointRepository } from './checkpoint.repository';
+import { ExecutionRepository } from './execution.repository';
+import { OutboxRepository } from './outbox.repository';
+import { RunEventRepository } from './run-event.repository';
+import { RunRepository } from './run.repository';
+import { TenantRepository } from './tenant.repository';
+
+export * from './approval.repository';
+export * from './audit.repository';
+export * from './checkpoint.repository';
+export * from './execution.repository';
+export * from './outbox.repository';
+export * from './run-event.repository';
+export * from './run.repository';
+export * from './tenant.repository';
+
+export const REPOSITORIES = [
+  ApprovalRepository,
+  AuditRepository,
+  CheckpointRepository,
+  ExecutionRepository,
+  OutboxRepository,
+  RunEventRepository,
+  RunRepository,
+  TenantRepository,
+];

@@ -1,0 +1,56 @@
+import { Injectable } from '@nestjs/common';
+import type { NodeName } from '@dossier/contracts';
+import { PrismaService, type Db, type Prisma } from '../prisma.service';
+
+export type OutboxRowData = Prisma.OutboxGetPayload<object>;
+
+@Injectable()
+export class OutboxRepository {
+  constructor(private readonly prisma: PrismaService) {}
+
+  /** Inserts decided steps; a step key that exists already is skipped (the unique key makes joins fire once). */
+  insert(tx: Db, rows: Prisma.OutboxCreateManyInput[]): Promise<OutboxRowData[]> {
+    if (rows.length === 0) return Promise.resolve([]);
+    return tx.outbox.createManyAndReturn({ data: rows, skipDuplicates: true });
+  }
+
+  /** How many shards a fan-out was given: the router decided them, and they are recorded here. */
+  countSteps(tx: Db, tenantId: string, runId: string, node: NodeName, iteration: number): Promise<number> {
+    return tx.outbox.count({ where: { tenantId, runId, node, iteration } });
+  }
+
+  pendingByCause(tenantId: string, causeKey: string): Promise<OutboxRowData[]> {
+    return this.prisma.outbox.findMany({ where: { tenantId, causeKey, status: 'pending' } });
+  }
+
+  markSent(ids: bigint[]): Promise<unknown> {
+    return this.prisma.outbox.updateMany({ where: { id: { in: ids }, status: 'pending' }, data: { status: 'sent', sentAt: new Date() } });
+  }
+
+  /** Conductor relay (all tenants): rows never enqueued, of runs that are running, older than `before`. */
+  relayable(before: Date, limit: number): Promise<OutboxRowData[]> {
+    return this.prisma.$queryRaw<OutboxRowData[]>`
+      SELECT o.id, o.tenant_id AS "tenantId", o.run_id AS "runId", o.step_key AS "stepKey", o.cause_key AS "causeKey",
+             o.node, o.iteration, o.shard, o.status, o.payload, o.created_at AS "createdAt", o.sent_at AS "sentAt"
+      FROM outbox o JOIN research_runs r ON r.id = o.run_id AND r.tenant_id = o.tenant_id
+      WHERE o.status = 'pending' AND o.created_at < ${before} AND r.status = 'running'
+      ORDER BY o.id LIMIT ${limit}`;
+  }
+
+  /**
+   * Conductor reconciliation (all tenants): steps that Postgres says must run (decided, not completed)
+   * for runs that are running. Each must have a live job; the conductor checks Redis for each.
+   */
+  unfinished(limit: number, runId?: string): Promise<(OutboxRowData & { execStatus: string | null })[]> {
+    return this.prisma.$queryRaw`
+      SELECT o.id, o.tenant_id AS "tenantId", o.run_id AS "runId", o.step_key AS "stepKey", o.cause_key AS "causeKey",
+             o.node, o.iteration, o.shard, o.status, o.payload, o.created_at AS "createdAt", o.sent_at AS "sentAt",
+             e.status AS "execStatus"
+      FROM outbox o
+      JOIN research_runs r ON r.id = o.run_id AND r.tenant_id = o.tenant_id
+      LEFT JOIN node_executions e ON e.step_key = o.step_key
+      WHERE r.status = 'running' AND (e.status IS NULL OR e.status <> 'completed')
+        AND (${runId ?? null}::uuid IS NULL OR o.run_id = ${runId ?? null}::uuid)
+      ORDER BY o.id LIMIT ${limit}`;
+  }
+}

@@ -1,0 +1,24 @@
+import { Injectable } from '@nestjs/common';
+import type { RunEventData } from '@dossier/contracts';
+import { PrismaService, type Db, type Prisma } from '../prisma.service';
+
+export type RunEventRow = Prisma.RunEventGetPayload<object>;
+
+@Injectable()
+export class RunEventRepository {
+  constructor(private readonly prisma: PrismaService) {}
+
+  /** Appends events with the next sequence numbers. The caller holds the run lock, so there is no gap. */
+  async append(tx: Db, tenantId: string, runId: string, events: RunEventData[]): Promise<void> {
+    if (events.length === 0) return;
+    const last = await tx.runEvent.findFirst({ where: { runId, tenantId }, orderBy: { seq: 'desc' }, select: { seq: true } });
+    const start = (last?.seq ?? 0) + 1;
+    await tx.runEvent.createMany({
+      data: events.map((data, i) => ({ tenantId, runId, seq: start + i, type: data.type, data: data as Prisma.InputJsonValue })),
+    });
+  }
+
+  list(tenantId: string, runId: string, afterSeq = 0, limit = 1000, db: Db = this.prisma): Promise<RunEventRow[]> {
+    return db.runEvent.findMany({ where: { tenantId, runId, seq: { gt: afterSeq } }, orderBy: { seq: 'asc' }, take: limit });
+  }
+}

@@ -1,0 +1,50 @@
+import { Injectable } from '@nestjs/common';
+import type { RunStatus } from '@dossier/contracts';
+import { PrismaService, type Db, type Prisma } from '../prisma.service';
+
+export type RunRow = Prisma.ResearchRunGetPayload<object>;
+
+@Injectable()
+export class RunRepository {
+  constructor(private readonly prisma: PrismaService) {}
+
+  create(tx: Db, data: Prisma.ResearchRunUncheckedCreateInput): Promise<RunRow> {
+    return tx.researchRun.create({ data });
+  }
+
+  find(tenantId: string, runId: string, db: Db = this.prisma): Promise<RunRow | null> {
+    return db.researchRun.findFirst({ where: { id: runId, tenantId } });
+  }
+
+  findByIdempotencyKey(tenantId: string, key: string, db: Db = this.prisma): Promise<RunRow | null> {
+    return db.researchRun.findFirst({ where: { tenantId, idempotencyKey: key } });
+  }
+
+  /**
+   * Locks the run row for the rest of the transaction. Every transaction that changes a run's state
+   * (step completion, gate decision, cancel, event or audit append) takes this lock first, so they
+   * serialize per run: joins see every finished shard, and event and audit sequences have no gaps.
+   */
+  async lock(tx: Db, tenantId: string, runId: string): Promise<RunRow | null> {
+    const rows = await tx.$queryRaw<{ id: string }[]>`
+      SELECT id FROM research_runs WHERE id = ${runId}::uuid AND tenant_id = ${tenantId}::uuid FOR UPDATE`;
+    if (rows.length === 0) return null;
+    return tx.researchRun.findFirst({ where: { id: runId, tenantId } });
+  }
+
+  update(tx: Db, tenantId: string, runId: string, data: Prisma.ResearchRunUncheckedUpdateManyInput): Promise<unknown> {
+    return tx.researchRun.updateMany({ where: { id: runId, tenantId }, data });
+  }
+
+  list(tenantId: string, status?: RunStatus, db: Db = this.prisma): Promise<RunRow[]> {
+    return db.researchRun.findMany({ where: { tenantId, ...(status ? { status } : {}) }, orderBy: { createdAt: 'desc' }, take: 100 });
+  }
+
+  /** Conductor sweep (all tenants, by design): active runs whose wall-time deadline has passed. */
+  pastDeadline(now: Date, db: Db = this.prisma): Promise<RunRow[]> {
+    return db.researchRun.findMany({
+      where: { status: { in: ['running', 'awaiting_approval'] }, deadlineAt: { lt: now }, budgetExhausted: null },
+      take: 100,
+    });
+  }
+}

@@ -1,0 +1,1 @@
+module.exports = { displayName: 'errors', preset: '../../jest.preset.js', rootDir: __dirname };

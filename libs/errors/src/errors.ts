@@ -1,0 +1,49 @@
+import { DossierError, RetryableError, UnrecoverableError } from './dossier-error';
+
+export class ConfigError extends UnrecoverableError {
+  readonly code = 'config_invalid';
+}
+
+/** A step job whose payload does not match the step-job contract (or names no known node). */
+export class InvalidStepPayloadError extends UnrecoverableError {
+  readonly code = 'step_payload_invalid';
+}
+
+/** A handler returned a result that does not match its node's result contract. */
+export class InvalidStepResultError extends UnrecoverableError {
+  readonly code = 'step_result_invalid';
+}
+
+/** Boot-time: a service owns nodes with no handler, or with two. */
+export class HandlerRegistryError extends UnrecoverableError {
+  readonly code = 'handler_registry_invalid';
+}
+
+export class RunNotFoundError extends UnrecoverableError {
+  readonly code = 'run_not_found';
+}
+
+/** The run is not in a state that allows the operation (e.g. resume a running run). */
+export class RunStateError extends UnrecoverableError {
+  readonly code = 'run_state_conflict';
+}
+
+export class GateNotOpenError extends UnrecoverableError {
+  readonly code = 'gate_not_open';
+}
+
+export class ValidationError extends UnrecoverableError {
+  readonly code = 'validation_failed';
+}
+
+/** Another worker holds this step right now; try again shortly. */
+export class StepBusyError extends RetryableError {
+  readonly code = 'step_busy';
+}
+
+/** Postgres, Redis or another dependency is unreachable or timed out. */
+export class DependencyUnavailableError extends RetryableError {
+  readonly code = 'dependency_unavailable';
+}
+
+export { DossierError, RetryableError, UnrecoverableError };

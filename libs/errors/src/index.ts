@@ -1,0 +1,3 @@
+export * from './errors';
+export * from './classify';
+export type { DossierErrorOptions } from './dossier-error';

@@ -1,0 +1,1 @@
+module.exports = { displayName: 'queue', preset: '../../jest.preset.js', rootDir: __dirname };

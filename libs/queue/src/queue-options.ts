@@ -1,0 +1,21 @@
+import type { ServiceName } from '@dossier/contracts';
+
+export interface QueueOptions {
+  redisUrl: string;
+  prefix: string;
+  /** The services whose queues this process consumes (empty: produce only, e.g. the conductor). */
+  consume: readonly ServiceName[];
+  concurrency: number;
+  lockDurationMs: number;
+  stalledIntervalMs: number;
+  attempts: number;
+  backoffMs: number;
+}
+
+export const QUEUE_OPTIONS = Symbol('QUEUE_OPTIONS');
+
+/** Completed jobs are kept a day (bounded), failed ones a week, so Redis never grows without bound. */
+export const RETENTION = {
+  removeOnComplete: { age: 24 * 3600, count: 10_000 },
+  removeOnFail: { age: 7 * 24 * 3600, count: 10_000 },
+} as const;

@@ -1,0 +1,72 @@
+import { Inject, Injectable, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
+import { createLogger } from '@dossier/telemetry';
+import { warnUnlessNoEviction } from './redis-connection';
+import { Queue, type JobState } from 'bullmq';
+import type { Redis } from 'ioredis';
+import { NODE_SERVICE, StepJob, stepKey, type ServiceName, type StepRef } from '@dossier/contracts';
+import { InvalidStepPayloadError } from '@dossier/errors';
+import { QUEUE_OPTIONS, RETENTION, type QueueOptions } from './queue-options';
+import { REDIS } from './tokens';
+
+export type StepJobState = JobState | 'unknown';
+
+/**
+ * The only way a step is put on a queue. It accepts the step-job union alone (checked again at run time,
+ * so an unknown node or a malformed payload never reaches Redis) and uses the step key as the job id, so
+ * enqueueing the same step twice is a no-op while the job exists.
+ */
+@Injectable()
+export class StepQueues implements OnModuleInit, OnApplicationShutdown {
+  private readonly queues = new Map<ServiceName, Queue>();
+
+  constructor(
+    @Inject(QUEUE_OPTIONS) private readonly options: QueueOptions,
+    @Inject(REDIS) private readonly redis: Redis,
+  ) {}
+
+  queue(service: ServiceName): Queue {
+    let q = this.queues.get(service);
+    if (!q) {
+      q = new Queue(service, { connection: this.redis, prefix: this.options.prefix });
+      this.queues.set(service, q);
+    }
+    return q;
+  }
+
+  async onModuleInit(): Promise<void> {
+    await warnUnlessNoEviction(this.redis, createLogger('queue'));
+  }
+
+  async enqueue(job: StepJob): Promise<void> {
+    const parsed = StepJob.safeParse(job);
+    if (!parsed.success) {
+      throw new InvalidStepPayloadError(`Refusing to enqueue an invalid step job: ${parsed.error.issues.map((i) => `${i.path.join('.') || 'payload'}: ${i.message}`).join('; ')}`, {
+        runId: typeof (job as { runId?: unknown }).runId === 'string' ? (job as { runId: string }).runId : undefined,
+      });
+    }
+    const data = parsed.data;
+    await this.queue(NODE_SERVICE[data.node]).add(data.node, data, {
+      jobId: stepKey(data),
+      attempts: this.options.attempts,
+      backoff: { type: 'classified', delay: this.options.backoffMs },
+      ...RETENTION,
+    });
+  }
+
+  async state(step: StepRef): Promise<StepJobState> {
+    return this.queue(NODE_SERVICE[step.node]).getJobState(stepKey(step));
+  }
+
+  /** Removes a finished job so the same step key can be enqueued again (resume, reconciliation). */
+  async removeFinished(step: StepRef): Promise<void> {
+    const job = await this.queue(NODE_SERVICE[step.node]).getJob(stepKey(step));
+    if (job && ((await job.isCompleted()) || (await job.isFailed()))) await job.remove();
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    await Promise.all([...this.queues.values()].map((q) => q.close()));
+    this.queues.clear();
+    // The shared connection is ours (queues only borrow it): close it last.
+    await this.redis.quit().catch(() => this.redis.disconnect());
+  }
+}

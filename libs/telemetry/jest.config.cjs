@@ -1,0 +1,1 @@
+module.exports = { displayName: 'telemetry', preset: '../../jest.preset.js', rootDir: __dirname };

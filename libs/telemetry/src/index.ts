@@ -1,0 +1,4 @@
+export * from './start-telemetry';
+export * from './log-context';
+export * from './logger';
+export * from './trace-carrier';

@@ -1,0 +1,42 @@
+import { trace } from '@opentelemetry/api';
+import pino, { type Logger } from 'pino';
+import type { LoggerService } from '@nestjs/common';
+import { currentLogContext } from './log-context';
+
+export type { Logger };
+
+/**
+ * JSON logs on stdout. Each line carries the run id and step key of the step being handled and the
+ * active trace and span ids, so a log line leads to its trace. Known secret-bearing fields are redacted.
+ */
+export function createLogger(service: string, level = process.env['LOG_LEVEL'] ?? 'info'): Logger {
+  return pino({
+    level,
+    base: { service },
+    redact: { paths: ['*.password', '*.apiKey', '*.secret', '*.authorization', 'config.DATABASE_URL'], censor: '[redacted]' },
+    mixin() {
+      const span = trace.getActiveSpan()?.spanContext();
+      return { ...currentLogContext(), ...(span ? { trace_id: span.traceId, span_id: span.spanId } : {}) };
+    },
+  });
+}
+
+/** Nest's own messages go through the same pino logger. */
+export class NestPinoLogger implements LoggerService {
+  constructor(private readonly logger: Logger) {}
+  log(message: unknown, context?: string): void {
+    this.logger.info({ context }, String(message));
+  }
+  error(message: unknown, trace?: string, context?: string): void {
+    this.logger.error({ context, trace }, String(message));
+  }
+  warn(message: unknown, context?: string): void {
+    this.logger.warn({ context }, String(message));
+  }
+  debug(message: unknown, context?: string): void {
+    this.logger.debug({ context }, String(message));
+  }
+  verbose(message: unknown, context?: string): void {
+    this.logger.trace({ context }, String(message));
+  }
+}

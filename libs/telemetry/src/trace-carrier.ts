@@ -1,0 +1,34 @@
+import { context, propagation, trace, type Span, SpanKind, type Link } from '@opentelemetry/api';
+
+/** The W3C trace context of the active span, to ride in a job's data. */
+export function injectTraceCarrier(): Record<string, string> | undefined {
+  const carrier: Record<string, string> = {};
+  propagation.inject(context.active(), carrier);
+  return Object.keys(carrier).length > 0 ? carrier : undefined;
+}
+
+/**
+ * Runs `fn` inside a consumer span whose parent is the producer's context from the job data, so a run
+ * is one trace across services. `links` connect a join to the spans of the shards it waited for.
+ */
+export async function withStepSpan<T>(
+  name: string,
+  carrier: Record<string, string> | undefined,
+  attributes: Record<string, string | number>,
+  fn: (span: Span) => Promise<T>,
+  links: Link[] = [],
+): Promise<T> {
+  const parent = carrier ? propagation.extract(context.active(), carrier) : context.active();
+  const tracer = trace.getTracer('dossier-workflow');
+  return tracer.startActiveSpan(name, { kind: SpanKind.CONSUMER, attributes, links }, parent, async (span) => {
+    try {
+      return await fn(span);
+    } catch (err) {
+      span.recordException(err as Error);
+      span.setStatus({ code: 2, message: (err as Error).message });
+      throw err;
+    } finally {
+      span.end();
+    }
+  });
+}

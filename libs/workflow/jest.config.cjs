@@ -1,0 +1,1 @@
+module.exports = { displayName: 'workflow', preset: '../../jest.preset.js', rootDir: __dirname };

@@ -1,0 +1,26 @@
+import type { ConductorEnv, WorkerEnv } from '@dossier/config';
+import type { ServiceName } from '@dossier/contracts';
+import type { EngineSettings } from './workflow.module';
+
+/** Maps a worker's validated environment onto the engine's settings (one place, for every app). */
+export function engineSettingsFromEnv(env: WorkerEnv, consume: readonly ServiceName[]): EngineSettings {
+  return {
+    databaseUrl: env.DATABASE_URL,
+    databasePoolMax: env.DATABASE_POOL_MAX,
+    redisUrl: env.REDIS_URL,
+    queuePrefix: env.QUEUE_PREFIX,
+    consume,
+    concurrency: env.WORKER_CONCURRENCY,
+    stepLockMs: env.STEP_LOCK_MS,
+    stalledIntervalMs: env.STALLED_INTERVAL_MS,
+    attempts: env.STEP_ATTEMPTS,
+    backoffMs: env.STEP_BACKOFF_MS,
+  };
+}
+
+export function conductorSettingsFromEnv(env: ConductorEnv): EngineSettings {
+  return {
+    ...engineSettingsFromEnv(env, []),
+    conductor: { relayIntervalMs: env.RELAY_INTERVAL_MS, reconcileIntervalMs: env.RECONCILE_INTERVAL_MS, relayMinAgeMs: env.RELAY_MIN_AGE_MS },
+  };
+}

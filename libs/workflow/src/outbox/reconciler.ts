@@ -1,0 +1,57 @@
+import { Injectable } from '@nestjs/common';
+import { StepJob, type NodeName } from '@dossier/contracts';
+import { OutboxRepository, type OutboxRowData } from '@dossier/db';
+import { StepQueues } from '@dossier/queue';
+import { createLogger } from '@dossier/telemetry';
+import { OutboxSender } from './outbox-sender';
+
+const LIVE_STATES = new Set(['waiting', 'active', 'delayed', 'prioritized', 'waiting-children']);
+
+export interface ReconcileReport {
+  checked: number;
+  reenqueued: number;
+}
+
+/**
+ * Postgres is the truth about which steps must run; Redis may lose them (FLUSHALL, eviction, a restart
+ * with no persistence). For every decided, unfinished step of a running run, make sure a live job
+ * exists, and enqueue it again if not. Enqueue is idempotent, so racing a worker is harmless.
+ */
+@Injectable()
+export class Reconciler {
+  private readonly logger = createLogger('reconciler');
+
+  constructor(
+    private readonly outbox: OutboxRepository,
+    private readonly queues: StepQueues,
+    private readonly sender: OutboxSender,
+  ) {}
+
+  /** Sends outbox rows that nobody enqueued (the worker died between commit and enqueue). */
+  async relay(minAgeMs: number, limit = 500): Promise<number> {
+    return this.sender.send(await this.outbox.relayable(new Date(Date.now() - minAgeMs), limit));
+  }
+
+  async reconcile(limit = 5_000, runId?: string): Promise<ReconcileReport> {
+    const rows = await this.outbox.unfinished(limit, runId);
+    let reenqueued = 0;
+    for (const row of rows) {
+      if (await this.ensureLive(row)) reenqueued++;
+    }
+    if (reenqueued > 0) this.logger.warn({ reenqueued, checked: rows.length }, 're-enqueued steps that had no live job');
+    return { checked: rows.length, reenqueued };
+  }
+
+  private async ensureLive(row: OutboxRowData): Promise<boolean> {
+    const ref = { runId: row.runId, node: row.node as NodeName, iteration: row.iteration, shard: row.shard };
+    const state = await this.queues.state(ref);
+    if (LIVE_STATES.has(state)) return false;
+    // Finished in Redis but not completed in Postgres (skipped while cancelled, or failed before a resume):
+    // the old job must go before the same job id can run again.
+    if (state === 'completed' || state === 'failed') await this.queues.removeFinished(ref);
+    await this.queues.enqueue(StepJob.parse(row.payload));
+    await this.outbox.markSent([row.id]);
+    return true;
+  }
+}
+

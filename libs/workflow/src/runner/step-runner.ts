@@ -1,0 +1,199 @@
+import { Inject, Injectable } from '@nestjs/common';
+import {
+  NODE_NAMES,
+  NODE_RESULT_SCHEMAS,
+  RunOptions,
+  StepJob,
+  TERMINAL_RUN_STATUSES,
+  isFanoutNode,
+  stepKey,
+  type AnyNodeResult,
+  type NodeName,
+  type RunStatus,
+} from '@dossier/contracts';
+import { ApprovalRepository, CheckpointRepository, ExecutionRepository, OutboxRepository, PrismaService, RunEventRepository, RunRepository, type Db, type OutboxRowData, type Prisma } from '@dossier/db';
+import { classifyError, describeError, InvalidStepPayloadError, InvalidStepResultError, RunNotFoundError } from '@dossier/errors';
+import type { JobControl, StepProcessor } from '@dossier/queue';
+import { createLogger, withLogContext, withStepSpan } from '@dossier/telemetry';
+import { z } from 'zod';
+import { graphFor, gateReturningTo } from '../graph/workflow-graph';
+import { route } from '../graph/router';
+import { OutboxSender } from '../outbox/outbox-sender';
+import { WORKFLOW_OPTIONS, type WorkflowOptions } from '../workflow-options';
+import { RunFailures } from './run-failures';
+import type { StepContext, StepHandler, StepOutcome } from './step-handler';
+import { StepLocks } from './step-locks';
+import { TransitionWriter } from './transition-writer';
+
+export type StepRunResult = { status: 'completed' | 'skipped'; reason?: string };
+
+const PayloadIds = z.object({ tenantId: z.uuid(), runId: z.uuid() });
+
+/**
+ * Runs one step durably (DESIGN §4). A completed step is never run again; otherwise the handler runs,
+ * and its outputs, the execution, a checkpoint, the events and the next steps are committed in one
+ * transaction; the next steps are enqueued after the commit.
+ */
+@Injectable()
+export class StepRunner implements StepProcessor {
+  private readonly logger = createLogger('step-runner');
+
+  constructor(
+    private readonly prisma: PrismaService,
+    private readonly runs: RunRepository,
+    private readonly executions: ExecutionRepository,
+    private readonly outbox: OutboxRepository,
+    private readonly events: RunEventRepository,
+    private readonly checkpoints: CheckpointRepository,
+    private readonly approvals: ApprovalRepository,
+    private readonly transitions: TransitionWriter,
+    private readonly sender: OutboxSender,
+    private readonly locks: StepLocks,
+    private readonly failures: RunFailures,
+    @Inject(WORKFLOW_OPTIONS) private readonly options: WorkflowOptions,
+  ) {}
+
+  async process(payload: unknown, handlers: ReadonlyMap<NodeName, object>, control: JobControl): Promise<StepRunResult> {
+    const parsed = StepJob.safeParse(payload);
+    if (!parsed.success) throw await this.rejectPayload(payload, parsed.error);
+    const job = parsed.data;
+    const key = stepKey(job);
+    const attributes = { 'dossier.run_id': job.runId, 'dossier.node': job.node, 'dossier.iteration': job.iteration, 'dossier.shard': job.shard, 'dossier.attempt': control.attempt };
+    return withLogContext({ runId: job.runId, tenantId: job.tenantId, stepKey: key }, () =>
+      withStepSpan(`step ${job.node}`, job.trace, attributes, () => this.runStep(job, key, handlers, control)),
+    );
+  }
+
+  private async runStep(job: StepJob, key: string, handlers: ReadonlyMap<NodeName, object>, control: JobControl): Promise<StepRunResult> {
+    if ((await this.executions.find(job.tenantId, key))?.status === 'completed') return this.skipCompleted(job, key);
+    const run = await this.runs.find(job.tenantId, job.runId);
+    if (!run) throw new RunNotFoundError(`Run ${job.runId} not found for step ${key}`, { runId: job.runId });
+    if (TERMINAL_RUN_STATUSES.includes(run.status as RunStatus)) return { status: 'skipped', reason: `run ${run.status}` };
+
+    const lock = await this.locks.tryAcquire(key);
+    if (!lock) throw await control.postpone(this.options.busyRetryMs);
+    try {
+      // Checked again under the lock: the holder we waited for may have completed it.
+      if ((await this.executions.find(job.tenantId, key))?.status === 'completed') return await this.skipCompleted(job, key);
+      const attempt = await this.prisma.$transaction(async (tx) => {
+        await this.runs.lock(tx, job.tenantId, job.runId);
+        const n = await this.executions.markRunning(tx, job, key);
+        await this.events.append(tx, job.tenantId, job.runId, [{ type: 'step_started', node: job.node, iteration: job.iteration, shard: job.shard, attempt: n }]);
+        return n;
+      });
+      const handler = handlers.get(job.node) as StepHandler | undefined;
+      if (!handler) throw new InvalidStepPayloadError(`No handler for node ${job.node} in this process`, { runId: job.runId });
+      const options = RunOptions.parse(run.options);
+      const ctx: StepContext = {
+        job,
+        stepKey: key,
+        attempt,
+        run: { id: run.id, tenantId: run.tenantId, question: run.question, options, workflowVersion: run.workflowVersion },
+        rejectionFeedback: () => this.rejectionFeedback(job, run.workflowVersion),
+      };
+      const outcome = await handler.execute(ctx);
+      const result = NODE_RESULT_SCHEMAS[job.node].safeParse(outcome.result);
+      if (!result.success) {
+        throw new InvalidStepResultError(`Handler for ${job.node} returned an invalid result: ${result.error.issues.map((i) => `${i.path.join('.') || 'result'}: ${i.message}`).join('; ')}`, { runId: job.runId });
+      }
+      const toSend = await this.prisma.$transaction((tx) => this.complete(tx, job, key, result.data as AnyNodeResult, outcome), {
+        timeout: this.options.txTimeoutMs,
+        maxWait: this.options.txTimeoutMs,
+      });
+      await this.sender.send(toSend);
+      return { status: 'completed' };
+    } catch (err) {
+      await this.onError(job, key, err, control);
+      throw err;
+    } finally {
+      await lock.release();
+    }
+  }
+
+  /** The one transaction of a step: outputs, execution, checkpoint, events, next steps. */
+  private async complete(tx: Db, job: StepJob, key: string, result: AnyNodeResult, outcome: StepOutcome): Promise<OutboxRowData[]> {
+    const run = await this.runs.lock(tx, job.tenantId, job.runId);
+    if (!run) throw new RunNotFoundError(`Run ${job.runId} disappeared while step ${key} ran`, { runId: job.runId });
+    // Another delivery of this step committed first: discard ours (one execution, one set of outputs).
+    if (!(await this.executions.complete(tx, job.tenantId, key, result as Prisma.InputJsonValue))) return [];
+    await outcome.write?.(tx);
+
+    let shards: { expected: number; results: AnyNodeResult[] } | undefined;
+    if (isFanoutNode(job.node)) {
+      const expected = await this.outbox.countSteps(tx, job.tenantId, job.runId, job.node, job.iteration);
+      const done = await this.executions.completedShards(tx, job.tenantId, job.runId, job.node, job.iteration);
+      shards = { expected, results: done.map((d) => NODE_RESULT_SCHEMAS[job.node].parse(d.result) as AnyNodeResult) };
+    }
+    const state = await this.transitions.loadState(tx, run);
+    const decision = route(graphFor(run.workflowVersion), state, {
+      type: 'step_completed',
+      node: job.node,
+      iteration: job.iteration,
+      shard: job.shard,
+      result,
+      ...(shards ? { shards } : {}),
+    });
+    await this.checkpoints.insert(tx, {
+      tenantId: job.tenantId,
+      runId: job.runId,
+      stepKey: key,
+      state: { node: job.node, iteration: job.iteration, shard: job.shard, result, decision } as unknown as Prisma.InputJsonValue,
+    });
+    return this.transitions.apply(tx, run, decision, key, [
+      { type: 'step_completed', node: job.node, iteration: job.iteration, shard: job.shard, result: result as Record<string, unknown> },
+    ]);
+  }
+
+  private async skipCompleted(job: StepJob, key: string): Promise<StepRunResult> {
+    // Heals a crash between this step's commit and its enqueue, without waiting for the relay.
+    await this.sender.sendPendingFrom(job.tenantId, key);
+    return { status: 'skipped', reason: 'already completed' };
+  }
+
+  private async rejectionFeedback(job: StepJob, workflowVersion: number): Promise<string | null> {
+    if (job.iteration === 0) return null;
+    const gate = gateReturningTo(graphFor(workflowVersion), job.node);
+    if (!gate) return null;
+    return (await this.approvals.latestRejection(job.tenantId, job.runId, gate))?.feedback ?? null;
+  }
+
+  private async onError(job: StepJob, key: string, err: unknown, control: JobControl): Promise<void> {
+    const final = classifyError(err) === 'unrecoverable' || control.attempt >= control.maxAttempts;
+    const error = describeError(err);
+    this.logger.warn({ err: error, attempt: control.attempt, final }, `step ${key} failed`);
+    try {
+      if (final) {
+        await this.failures.fail(job.tenantId, job.runId, { node: job.node, stepKey: key, code: error.code, message: error.message });
+      } else {
+        await this.prisma.$transaction(async (tx) => {
+          if (!(await this.runs.lock(tx, job.tenantId, job.runId))) return;
+          await this.executions.fail(tx, job.tenantId, key, `${error.name}: ${error.message}`);
+          await this.events.append(tx, job.tenantId, job.runId, [
+            { type: 'step_retrying', node: job.node, iteration: job.iteration, shard: job.shard, attempt: control.attempt, error: error.message },
+          ]);
+        });
+      }
+    } catch (recordErr) {
+      // Recording failed (Postgres down?): the original error still decides the retry; log both.
+      this.logger.error({ err: describeError(recordErr) }, `could not record the failure of step ${key}`);
+    }
+  }
+
+  /** A payload that is not a step job: fail its run (if it names one) with the reason, never retry. */
+  private async rejectPayload(payload: unknown, error: z.ZodError): Promise<InvalidStepPayloadError> {
+    const node = (payload as { node?: unknown } | null)?.node;
+    const reason =
+      typeof node === 'string' && !(NODE_NAMES as readonly string[]).includes(node)
+        ? `unknown node "${node}"`
+        : error.issues.map((i) => `${i.path.join('.') || 'payload'}: ${i.message}`).join('; ');
+    const ids = PayloadIds.safeParse(payload);
+    const err = new InvalidStepPayloadError(`Invalid step job: ${reason}`, ids.success ? { runId: ids.data.runId } : {});
+    if (ids.success) {
+      await this.failures.fail(ids.data.tenantId, ids.data.runId, { code: err.code, message: err.message }).catch((e: unknown) => {
+        this.logger.error({ err: describeError(e) }, 'could not record an invalid payload on its run');
+      });
+    }
+    this.logger.error({ reason }, err.message);
+    return err;
+  }
+}

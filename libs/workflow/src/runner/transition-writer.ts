@@ -1,0 +1,103 @@
+import { Injectable } from '@nestjs/common';
+import { NODE_RESULT_SCHEMAS, RunOptions, TERMINAL_RUN_STATUSES, stepKey, type AnyNodeResult, type NodeName, type RunEventData, type RunStatus } from '@dossier/contracts';
+import { ApprovalRepository, ExecutionRepository, OutboxRepository, RunEventRepository, RunRepository, type Db, type OutboxRowData, type Prisma, type RunRow } from '@dossier/db';
+import { injectTraceCarrier } from '@dossier/telemetry';
+import { AuditLog } from '../audit/audit-log';
+import type { Decision, RouterState } from '../graph/router';
+
+/**
+ * Writes a routing decision inside the caller's transaction (which holds the run lock): the next steps
+ * into the outbox, the events, the gate, the run's new state. Used by step completion, run start and gate
+ * decisions alike, so there is one place where a run moves.
+ */
+@Injectable()
+export class TransitionWriter {
+  constructor(
+    private readonly runs: RunRepository,
+    private readonly executions: ExecutionRepository,
+    private readonly outbox: OutboxRepository,
+    private readonly events: RunEventRepository,
+    private readonly approvals: ApprovalRepository,
+    private readonly audit: AuditLog,
+  ) {}
+
+  /** The router's view of a run, read from Postgres in the deciding transaction. */
+  async loadState(tx: Db, run: RunRow): Promise<RouterState> {
+    const options = RunOptions.parse(run.options);
+    const results: RouterState['results'] = {};
+    for (const row of await this.executions.latestResults(tx, run.tenantId, run.id)) {
+      const node = row.node as NodeName;
+      results[node] = { iteration: row.iteration, result: NODE_RESULT_SCHEMAS[node].parse(row.result) as AnyNodeResult };
+    }
+    return { options, budgetExhausted: run.budgetExhausted as RouterState['budgetExhausted'], results };
+  }
+
+  /**
+   * Returns the outbox rows to enqueue after commit: none while the run is not running (a cancelled run
+   * keeps its decided steps pending; resume sends them).
+   */
+  async apply(tx: Db, run: RunRow, decision: Decision, causeKey: string, events: RunEventData[] = []): Promise<OutboxRowData[]> {
+    const trace = injectTraceCarrier();
+    const inserted = await this.outbox.insert(
+      tx,
+      decision.steps.map((s) => {
+        const ref = { runId: run.id, node: s.node, iteration: s.iteration, shard: s.shard };
+        return {
+          tenantId: run.tenantId,
+          runId: run.id,
+          stepKey: stepKey(ref),
+          causeKey,
+          node: s.node,
+          iteration: s.iteration,
+          shard: s.shard,
+          payload: { tenantId: run.tenantId, ...ref, ...(trace ? { trace } : {}) } as Prisma.InputJsonValue,
+        };
+      }),
+    );
+
+    const out: RunEventData[] = [...events];
+    for (const g of decision.autoApproved) out.push({ type: 'gate_decided', gate: g.gate, revision: g.revision, decision: 'approve', feedback: 'auto' });
+    if (decision.waiting) {
+      await this.events.append(tx, run.tenantId, run.id, out);
+      return [];
+    }
+
+    const terminal = TERMINAL_RUN_STATUSES.includes(run.status as RunStatus);
+    const patch: Prisma.ResearchRunUncheckedUpdateManyInput = {};
+    if (decision.steps[0]) patch.currentNode = decision.steps[0].node;
+    if (decision.stop) {
+      patch.stopReason = decision.stop.reason;
+      out.push({ type: 'research_stopped', ...decision.stop });
+      await this.audit.appendLocked(tx, run.tenantId, run.id, 'research_stopped', 'system', decision.stop);
+    }
+    if (decision.openGate) {
+      const options = RunOptions.parse(run.options);
+      const { gate, revision } = decision.openGate;
+      await this.approvals.open(tx, {
+        tenantId: run.tenantId,
+        runId: run.id,
+        gate,
+        revision,
+        expiresAt: options.gateTimeoutMs > 0 ? new Date(Date.now() + options.gateTimeoutMs) : null,
+      });
+      patch.awaitingGate = gate;
+      if (!terminal) patch.status = 'awaiting_approval';
+      out.push({ type: 'gate_opened', gate, revision });
+      await this.audit.appendLocked(tx, run.tenantId, run.id, 'gate_opened', 'system', { gate, revision });
+    } else {
+      patch.awaitingGate = null;
+      if (!terminal) patch.status = 'running';
+    }
+    if (decision.complete) {
+      if (!terminal) {
+        patch.status = 'completed';
+        patch.completedAt = new Date();
+      }
+      out.push({ type: 'run_completed' });
+      await this.audit.appendLocked(tx, run.tenantId, run.id, 'run_completed', 'system', {});
+    }
+    await this.runs.update(tx, run.tenantId, run.id, patch);
+    await this.events.append(tx, run.tenantId, run.id, out);
+    return terminal ? [] : inserted;
+  }
+}

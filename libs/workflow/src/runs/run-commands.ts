@@ -1,0 +1,167 @@
+import { Injectable } from '@nestjs/common';
+import { RunOptions, TERMINAL_RUN_STATUSES, type ApprovalDecision, type GateName, type RunOptionsInput, type RunStatus } from '@dossier/contracts';
+import { ApprovalRepository, PrismaService, RunEventRepository, RunRepository, type Prisma, type RunRow } from '@dossier/db';
+import { GateNotOpenError, RunNotFoundError, RunStateError, ValidationError } from '@dossier/errors';
+import { AuditLog } from '../audit/audit-log';
+import { route } from '../graph/router';
+import { CURRENT_WORKFLOW_VERSION, graphFor } from '../graph/workflow-graph';
+import { OutboxSender } from '../outbox/outbox-sender';
+import { Reconciler } from '../outbox/reconciler';
+import { TransitionWriter } from '../runner/transition-writer';
+
+export interface StartRunInput {
+  tenantId: string;
+  question: string;
+  options?: RunOptionsInput;
+  idempotencyKey?: string;
+  actor: string;
+}
+
+/** The commands that move a run from outside a step: start, gate decisions, cancel, resume, expiry. */
+@Injectable()
+export class RunCommands {
+  constructor(
+    private readonly prisma: PrismaService,
+    private readonly runs: RunRepository,
+    private readonly events: RunEventRepository,
+    private readonly approvals: ApprovalRepository,
+    private readonly audit: AuditLog,
+    private readonly transitions: TransitionWriter,
+    private readonly sender: OutboxSender,
+    private readonly reconciler: Reconciler,
+  ) {}
+
+  async start(input: StartRunInput): Promise<RunRow> {
+    const question = input.question.trim();
+    if (question.length === 0) throw new ValidationError('The research question is empty');
+    const parsed = RunOptions.safeParse(input.options ?? {});
+    if (!parsed.success) {
+      throw new ValidationError(`Invalid run options: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
+    }
+    const options = parsed.data;
+    const { run, rows } = await this.prisma.$transaction(async (tx) => {
+      if (input.idempotencyKey) {
+        const existing = await this.runs.findByIdempotencyKey(input.tenantId, input.idempotencyKey, tx);
+        if (existing) return { run: existing, rows: [] };
+      }
+      const created = await this.runs.create(tx, {
+        tenantId: input.tenantId,
+        question,
+        status: 'running',
+        options: options as Prisma.InputJsonValue,
+        workflowVersion: CURRENT_WORKFLOW_VERSION,
+        idempotencyKey: input.idempotencyKey ?? null,
+        deadlineAt: options.budgets.wallTimeMs ? new Date(Date.now() + options.budgets.wallTimeMs) : null,
+      });
+      await this.runs.lock(tx, created.tenantId, created.id);
+      await this.audit.appendLocked(tx, created.tenantId, created.id, 'run_created', input.actor, {
+        question,
+        options,
+        workflowVersion: CURRENT_WORKFLOW_VERSION,
+      });
+      const graph = graphFor(created.workflowVersion);
+      const decision = route(graph, await this.transitions.loadState(tx, created), { type: 'start' });
+      const toSend = await this.transitions.apply(tx, created, decision, 'start', [{ type: 'run_created', question }]);
+      return { run: created, rows: toSend };
+    });
+    await this.sender.send(rows);
+    return run;
+  }
+
+  /** Approve or reject the open gate of a run. Rejection sends its feedback to the node that redoes the work. */
+  async decideGate(tenantId: string, runId: string, gate: GateName, decision: ApprovalDecision, actor: string): Promise<void> {
+    const rows = await this.prisma.$transaction(async (tx) => {
+      const run = await this.mustLock(tx, tenantId, runId);
+      const approval = await this.approvals.findOpen(tx, tenantId, runId, gate);
+      if (!approval || run.status !== 'awaiting_approval') {
+        throw new GateNotOpenError(`Gate ${gate} is not open on run ${runId} (run is ${run.status})`, { runId });
+      }
+      const approved = decision.decision === 'approve';
+      const feedback = approved ? (decision.comment ?? null) : decision.feedback;
+      await this.approvals.decide(tx, approval.id, approved ? 'approved' : 'rejected', feedback, actor);
+      await this.audit.appendLocked(tx, tenantId, runId, 'gate_decided', actor, { gate, revision: approval.revision, decision: decision.decision, feedback });
+      const routed = route(graphFor(run.workflowVersion), await this.transitions.loadState(tx, run), {
+        type: 'gate_decided',
+        gate,
+        revision: approval.revision,
+        decision: decision.decision,
+      });
+      return this.transitions.apply(tx, run, routed, `gate.${gate}.${approval.revision}`, [
+        { type: 'gate_decided', gate, revision: approval.revision, decision: decision.decision, ...(feedback ? { feedback } : {}) },
+      ]);
+    });
+    await this.sender.send(rows);
+  }
+
+  async cancel(tenantId: string, runId: string, reason: string, actor: string): Promise<void> {
+    await this.prisma.$transaction(async (tx) => {
+      const run = await this.mustLock(tx, tenantId, runId);
+      if (run.status === 'cancelled') return;
+      if (TERMINAL_RUN_STATUSES.includes(run.status as RunStatus)) {
+        throw new RunStateError(`Run ${runId} is ${run.status}; only a running or waiting run can be cancelled`, { runId });
+      }
+      await this.runs.update(tx, tenantId, runId, { status: 'cancelled', failureReason: reason });
+      await this.events.append(tx, tenantId, runId, [{ type: 'run_cancelled', reason }]);
+      await this.audit.appendLocked(tx, tenantId, runId, 'run_cancelled', actor, { reason });
+    });
+  }
+
+  /** A failed or cancelled run continues where it stopped: completed steps are kept, unfinished ones run again. */
+  async resume(tenantId: string, runId: string, actor: string): Promise<void> {
+    await this.prisma.$transaction(async (tx) => {
+      const run = await this.mustLock(tx, tenantId, runId);
+      if (run.status !== 'failed' && run.status !== 'cancelled') {
+        throw new RunStateError(`Run ${runId} is ${run.status}; only a failed or cancelled run can be resumed`, { runId });
+      }
+      await this.runs.update(tx, tenantId, runId, { status: run.awaitingGate ? 'awaiting_approval' : 'running', failureReason: null });
+      await this.events.append(tx, tenantId, runId, [{ type: 'run_resumed' }]);
+      await this.audit.appendLocked(tx, tenantId, runId, 'run_resumed', actor, {});
+    });
+    await this.reconciler.reconcile(5_000, runId);
+  }
+
+  /** Conductor: an open gate nobody decided in time cancels its run, with the reason recorded. */
+  async expireGates(now = new Date()): Promise<number> {
+    let expired = 0;
+    for (const approval of await this.approvals.expired(now)) {
+      await this.prisma.$transaction(async (tx) => {
+        const run = await this.runs.lock(tx, approval.tenantId, approval.runId);
+        if (!run || !(await this.approvals.findOpen(tx, approval.tenantId, approval.runId, approval.gate as GateName))) return;
+        await this.approvals.decide(tx, approval.id, 'expired', null, 'conductor');
+        const reason = `gate ${approval.gate} expired without a decision`;
+        if (!TERMINAL_RUN_STATUSES.includes(run.status as RunStatus)) {
+          await this.runs.update(tx, run.tenantId, run.id, { status: 'cancelled', failureReason: reason });
+        }
+        await this.events.append(tx, run.tenantId, run.id, [
+          { type: 'gate_decided', gate: approval.gate as GateName, revision: approval.revision, decision: 'expired' },
+          { type: 'run_cancelled', reason },
+        ]);
+        await this.audit.appendLocked(tx, run.tenantId, run.id, 'gate_expired', 'conductor', { gate: approval.gate, revision: approval.revision });
+        expired++;
+      });
+    }
+    return expired;
+  }
+
+  /** Conductor: a run past its wall-time budget is marked; the router ends research at the next loop boundary. */
+  async expireDeadlines(now = new Date()): Promise<number> {
+    let marked = 0;
+    for (const run of await this.runs.pastDeadline(now)) {
+      await this.prisma.$transaction(async (tx) => {
+        const locked = await this.runs.lock(tx, run.tenantId, run.id);
+        if (!locked || locked.budgetExhausted) return;
+        await this.runs.update(tx, run.tenantId, run.id, { budgetExhausted: 'wall_time' });
+        await this.events.append(tx, run.tenantId, run.id, [{ type: 'budget_exhausted', budget: 'wall_time' }]);
+        await this.audit.appendLocked(tx, run.tenantId, run.id, 'budget_exhausted', 'conductor', { budget: 'wall_time' });
+        marked++;
+      });
+    }
+    return marked;
+  }
+
+  private async mustLock(tx: Prisma.TransactionClient, tenantId: string, runId: string): Promise<RunRow> {
+    const run = await this.runs.lock(tx, tenantId, runId);
+    if (!run) throw new RunNotFoundError(`Run ${runId} not found`, { runId });
+    return run;
+  }
+}

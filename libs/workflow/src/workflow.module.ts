@@ -1,0 +1,66 @@
+import { Module, type DynamicModule } from '@nestjs/common';
+import type { ServiceName } from '@dossier/contracts';
+import { DbModule } from '@dossier/db';
+import { QueueModule, STEP_PROCESSOR } from '@dossier/queue';
+import { AuditLog } from './audit/audit-log';
+import { CONDUCTOR_OPTIONS, ConductorLoop, type ConductorOptions } from './conductor/conductor-loop';
+import { OutboxSender } from './outbox/outbox-sender';
+import { Reconciler } from './outbox/reconciler';
+import { RunFailures } from './runner/run-failures';
+import { StepLocks } from './runner/step-locks';
+import { StepRunner } from './runner/step-runner';
+import { TransitionWriter } from './runner/transition-writer';
+import { RunCommands } from './runs/run-commands';
+import { WORKFLOW_OPTIONS } from './workflow-options';
+
+/** The settings a process needs to host the engine; apps map their validated env onto this. */
+export interface EngineSettings {
+  databaseUrl: string;
+  databasePoolMax: number;
+  redisUrl: string;
+  queuePrefix: string;
+  /** Services whose queues this process works on; empty for producer-only processes (conductor, gateway, CLI client). */
+  consume: readonly ServiceName[];
+  concurrency: number;
+  stepLockMs: number;
+  stalledIntervalMs: number;
+  attempts: number;
+  backoffMs: number;
+  /** Set only in the conductor. */
+  conductor?: ConductorOptions;
+}
+
+const ENGINE = [AuditLog, OutboxSender, Reconciler, RunFailures, StepLocks, StepRunner, TransitionWriter, RunCommands];
+
+@Module({})
+export class WorkflowModule {
+  static forRoot(s: EngineSettings): DynamicModule {
+    return {
+      module: WorkflowModule,
+      global: true,
+      imports: [
+        DbModule.forRoot({ url: s.databaseUrl, poolMax: s.databasePoolMax }),
+        QueueModule.forRoot({
+          redisUrl: s.redisUrl,
+          prefix: s.queuePrefix,
+          consume: s.consume,
+          concurrency: s.concurrency,
+          lockDurationMs: s.stepLockMs,
+          stalledIntervalMs: s.stalledIntervalMs,
+          attempts: s.attempts,
+          backoffMs: s.backoffMs,
+        }),
+      ],
+      providers: [
+        ...ENGINE,
+        { provide: STEP_PROCESSOR, useExisting: StepRunner },
+        {
+          provide: WORKFLOW_OPTIONS,
+          useValue: { databaseUrl: s.databaseUrl, lockPoolMax: s.concurrency * Math.max(1, s.consume.length) + 2, busyRetryMs: 1_000, txTimeoutMs: 30_000 },
+        },
+        ...(s.conductor ? [{ provide: CONDUCTOR_OPTIONS, useValue: s.conductor }, ConductorLoop] : []),
+      ],
+      exports: [...ENGINE, STEP_PROCESSOR],
+    };
+  }
+}
