@@ -13,7 +13,7 @@ export function loadConfig<S extends z.ZodObject>(schema: S, env: NodeJS.Process
     const value = env[String(issue.path[0])];
     return value === undefined || value === '' ? `${name}: required but not set` : `${name}: ${issue.message}`;
   });
-  throw new ConfigError(`Invalid configuration: ${problems.join('; ')}`, {
+  throw new ConfigError(`Invalid configuration: ${[...new Set(problems)].join('; ')}`, {
     details: { variables: parsed.error.issues.map((i) => i.path.join('.')) },
   });
 }

@@ -18,6 +18,9 @@ function exporterConfigured(env: NodeJS.ProcessEnv): boolean {
 export function startTelemetry(serviceName: string, env: NodeJS.ProcessEnv = process.env): NodeSDK | undefined {
   if (sdk || env['OTEL_SDK_DISABLED'] === 'true') return sdk;
   env['OTEL_SERVICE_NAME'] ??= `dossier-${serviceName}`;
+  // Metrics and logs go through Prometheus and pino, not OTLP (issue 7 decides otherwise if needed).
+  env['OTEL_METRICS_EXPORTER'] ??= 'none';
+  env['OTEL_LOGS_EXPORTER'] ??= 'none';
   sdk = new NodeSDK({
     serviceName: env['OTEL_SERVICE_NAME'],
     instrumentations: [new HttpInstrumentation(), new IORedisInstrumentation(), new PgInstrumentation()],

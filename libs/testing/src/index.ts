@@ -1,1 +1,3 @@
-export {};
+export * from './test-database';
+export * from './wait-for';
+export * from './child-service';

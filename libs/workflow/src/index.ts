@@ -13,3 +13,4 @@ export * from './conductor/conductor-loop';
 export * from './workflow.module';
 export * from './workflow-options';
 export * from './engine-settings';
+export * from './boot/start-service';

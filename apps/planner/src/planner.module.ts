@@ -1,0 +1,13 @@
+import { Module, type DynamicModule } from '@nestjs/common';
+import { WorkflowModule, type EngineSettings } from '@dossier/workflow';
+
+/**
+ * The planner service: hosts the planner queue. Its stage handlers arrive with the stage issue; until then
+ * the boot-time check refuses to start it, naming the nodes that have no handler.
+ */
+@Module({})
+export class PlannerModule {
+  static register(settings: EngineSettings): DynamicModule {
+    return { module: PlannerModule, imports: [WorkflowModule.forRoot(settings)] };
+  }
+}

@@ -1,0 +1,75 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
+
+export const REPO_ROOT = path.resolve(__dirname, '../../..');
+
+export interface ChildService {
+  readonly process: ChildProcess;
+  readonly pid: number;
+  output(): string;
+  waitForOutput(pattern: RegExp, timeoutMs?: number): Promise<string>;
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+  kill(signal?: NodeJS.Signals): void;
+}
+
+/**
+ * Starts a TypeScript entry point as its own Node process (as the apps run in production: one process
+ * per service), compiled on load by tools/ts-register.cjs. Output is collected for assertions.
+ */
+export function startChildService(entry: string, env: Record<string, string>, label = path.basename(entry)): ChildService {
+  const child = spawn(process.execPath, ['--enable-source-maps', '-r', path.join(REPO_ROOT, 'tools/ts-register.cjs'), entry], {
+    cwd: REPO_ROOT,
+    env: { ...process.env, NODE_ENV: 'test', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  const listeners = new Set<() => void>();
+  const append = (chunk: Buffer): void => {
+    out += chunk.toString('utf8');
+    for (const l of listeners) l();
+  };
+  child.stdout?.on('data', append);
+  child.stderr?.on('data', append);
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.on('exit', (code, signal) => resolve({ code, signal })),
+  );
+  return {
+    process: child,
+    pid: child.pid ?? -1,
+    output: () => out,
+    exited,
+    kill: (signal: NodeJS.Signals = 'SIGTERM') => {
+      if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+    },
+    waitForOutput: (pattern, timeoutMs = 30_000) =>
+      new Promise<string>((resolve, reject) => {
+        const check = (): void => {
+          const m = pattern.exec(out);
+          if (m) {
+            cleanup();
+            resolve(m[0]);
+          }
+        };
+        const timer = setTimeout(() => {
+          cleanup();
+          reject(new Error(`${label}: no output matching ${pattern} within ${timeoutMs} ms. Output:\n${out.slice(-4000)}`));
+        }, timeoutMs);
+        const onExit = (): void => {
+          setTimeout(() => {
+            if (!pattern.test(out)) {
+              cleanup();
+              reject(new Error(`${label} exited before printing ${pattern}. Output:\n${out.slice(-4000)}`));
+            }
+          }, 50);
+        };
+        const cleanup = (): void => {
+          clearTimeout(timer);
+          listeners.delete(check);
+          child.off('exit', onExit);
+        };
+        listeners.add(check);
+        child.on('exit', onExit);
+        check();
+      }),
+  };
+}

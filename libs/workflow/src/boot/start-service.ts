@@ -1,0 +1,67 @@
+import 'reflect-metadata';
+import { NestFactory } from '@nestjs/core';
+import type { DynamicModule, INestApplicationContext } from '@nestjs/common';
+import { ConductorEnv, WorkerEnv, loadConfig } from '@dossier/config';
+import type { ServiceName } from '@dossier/contracts';
+import { describeError } from '@dossier/errors';
+import { createLogger, NestPinoLogger, stopTelemetry } from '@dossier/telemetry';
+import { conductorSettingsFromEnv, engineSettingsFromEnv } from '../engine-settings';
+import type { EngineSettings } from '../workflow.module';
+
+export interface ServiceDefinition {
+  /** Used in logs and the OTel service name. */
+  name: string;
+  /** The queues this process works on (a worker service owns one; local mode hosts several). */
+  consume: readonly ServiceName[];
+  conductor?: boolean;
+  module: (settings: EngineSettings) => DynamicModule;
+}
+
+/**
+ * Boots one service process: validate the environment (fail fast, naming the variable), build the Nest
+ * context (handler discovery fails boot, naming the node), then run until SIGTERM/SIGINT, when workers
+ * stop taking jobs and finish in-flight steps within SHUTDOWN_GRACE_MS.
+ */
+export async function startService(def: ServiceDefinition): Promise<INestApplicationContext | undefined> {
+  const logger = createLogger(def.name);
+  let app: INestApplicationContext | undefined;
+  try {
+    const settings = def.conductor ? conductorSettingsFromEnv(loadConfig(ConductorEnv)) : engineSettingsFromEnv(loadConfig(WorkerEnv), def.consume);
+    app = await NestFactory.createApplicationContext(def.module(settings), { logger: new NestPinoLogger(logger), abortOnError: false });
+    await app.init();
+  } catch (err) {
+    const e = describeError(err);
+    logger.fatal({ err: e }, `${def.name} failed to start: ${e.message}`);
+    // Plain text too: a person starting the service reads stderr, not JSON.
+    process.stderr.write(`${def.name}: ${e.message}\n`);
+    // A failed Nest boot leaves its half-made connections open, and nothing can close them: exit.
+    process.exit(1);
+  }
+  const grace = Number(process.env['SHUTDOWN_GRACE_MS'] ?? 25_000);
+  let stopping = false;
+  const stop = (signal: string): void => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal }, `${def.name} stopping: no new steps; finishing in-flight ones`);
+    const force = setTimeout(() => {
+      logger.error(`${def.name} did not stop within ${grace} ms; exiting (unfinished steps are released to other workers by the stall check)`);
+      process.exit(1);
+    }, grace);
+    force.unref();
+    void app!
+      .close()
+      .then(() => stopTelemetry())
+      .then(() => {
+        logger.info(`${def.name} stopped`);
+        process.exit(0);
+      })
+      .catch((err: unknown) => {
+        logger.error({ err: describeError(err) }, 'error while stopping');
+        process.exit(1);
+      });
+  };
+  process.on('SIGTERM', () => stop('SIGTERM'));
+  process.on('SIGINT', () => stop('SIGINT'));
+  logger.info({ consume: def.consume }, `${def.name} ready`);
+  return app;
+}

@@ -1,0 +1,23 @@
+// Runs the TypeScript sources directly under plain `node -r ./tools/ts-register.cjs`: each .ts file is
+// compiled to CommonJS by swc on load (decorators and their metadata included, which Node's own type
+// stripping does not support). Workspace packages resolve through npm's node_modules/@dossier links.
+const Module = require('node:module');
+const fs = require('node:fs');
+const { transformSync } = require('@swc/core');
+
+const options = {
+  swcrc: false,
+  module: { type: 'commonjs' },
+  sourceMaps: 'inline',
+  jsc: {
+    parser: { syntax: 'typescript', decorators: true },
+    target: 'es2022',
+    keepClassNames: true,
+    transform: { legacyDecorator: true, decoratorMetadata: true },
+  },
+};
+
+Module._extensions['.ts'] = function compile(module, filename) {
+  const { code } = transformSync(fs.readFileSync(filename, 'utf8'), { ...options, filename });
+  module._compile(code, filename);
+};
