@@ -1,0 +1,255 @@
+import { PrismaClientKnownRequestError } from '@prisma/client/runtime/client';
+import { DatabaseError } from 'pg';
+import { z } from 'zod';
+import {
+  classifyError,
+  ConfigError,
+  DependencyUnavailableError,
+  describeError,
+  DossierError,
+  GateNotOpenError,
+  HandlerRegistryError,
+  InvalidStepPayloadError,
+  InvalidStepResultError,
+  RetryableError,
+  RunNotFoundError,
+  RunStateError,
+  StepBusyError,
+  UnrecoverableError,
+  ValidationError,
+} from '../src';
+
+/** An Error carrying a `code`, as Node's net errors, pg and Prisma errors do. */
+function coded(code: string, message = `failed with ${code}`, cause?: unknown): Error {
+  const err = new Error(message, cause === undefined ? undefined : { cause }) as Error & { code: string };
+  err.code = code;
+  return err;
+}
+
+function pgError(sqlstate: string): Error {
+  const err = new DatabaseError(`pg error ${sqlstate}`, 0, 'error');
+  err.code = sqlstate;
+  return err;
+}
+
+function prismaError(code: string): Error {
+  return new PrismaClientKnownRequestError(`prisma error ${code}`, { code, clientVersion: '7.10.0' });
+}
+
+function zodError(): Error {
+  const parsed = z.strictObject({ a: z.int() }).safeParse({ a: 'x' });
+  if (parsed.success) throw new Error('expected a parse failure');
+  return parsed.error;
+}
+
+describe('our error classes', () => {
+  const unrecoverable = [ConfigError, InvalidStepPayloadError, InvalidStepResultError, HandlerRegistryError, RunNotFoundError, RunStateError, GateNotOpenError, ValidationError];
+  const retryable = [StepBusyError, DependencyUnavailableError];
+
+  it.each(unrecoverable.map((C) => [C.name, C] as const))('%s is unrecoverable', (_name, C) => {
+    const err = new C('nope');
+    expect(err).toBeInstanceOf(UnrecoverableError);
+    expect(err).toBeInstanceOf(DossierError);
+    expect(err.retryable).toBe(false);
+    expect(classifyError(err)).toBe('unrecoverable');
+  });
+
+  it.each(retryable.map((C) => [C.name, C] as const))('%s is retryable', (_name, C) => {
+    const err = new C('later');
+    expect(err).toBeInstanceOf(RetryableError);
+    expect(err.retryable).toBe(true);
+    expect(classifyError(err)).toBe('retryable');
+  });
+
+  it('carry their class name, a stable code, runId, details and cause', () => {
+    const cause = new Error('root');
+    const err = new RunNotFoundError('Run r1 not found', { runId: 'r1', details: { a: 1 }, cause });
+    expect(err.name).toBe('RunNotFoundError');
+    expect(err.code).toBe('run_not_found');
+    expect(err.runId).toBe('r1');
+    expect(err.details).toEqual({ a: 1 });
+    expect(err.cause).toBe(cause);
+    expect(err.message).toBe('Run r1 not found');
+    expect(err).toBeInstanceOf(Error);
+  });
+
+  it('without options: no cause property, runId and details undefined', () => {
+    const err = new StepBusyError('busy');
+    expect('cause' in err).toBe(false);
+    expect(err.runId).toBeUndefined();
+    expect(err.details).toBeUndefined();
+  });
+
+  it('codes are distinct per class', () => {
+    const codes = [...unrecoverable, ...retryable].map((C) => new C('x').code);
+    expect(new Set(codes).size).toBe(codes.length);
+  });
+});
+
+describe('classifyError', () => {
+  it('ZodError → unrecoverable', () => {
+    const err = zodError();
+    expect(err.name).toBe('ZodError');
+    expect(err).toBeInstanceOf(Error);
+    expect(classifyError(err)).toBe('unrecoverable');
+  });
+
+  it.each([
+    ['TypeError', new TypeError("Cannot read properties of undefined (reading 'x')")],
+    ['RangeError', new RangeError('Invalid array length')],
+    ['SyntaxError', new SyntaxError('Unexpected token')],
+    ['ReferenceError', new ReferenceError('x is not defined')],
+  ])('%s → unrecoverable (programming error)', (_name, err) => {
+    expect(classifyError(err)).toBe('unrecoverable');
+  });
+
+  it('a TypeError with a retryable code is still a programming error', () => {
+    const err = Object.assign(new TypeError('bad'), { code: 'ECONNREFUSED' });
+    expect(classifyError(err)).toBe('unrecoverable');
+  });
+
+  it.each(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EAI_AGAIN', 'ENOTFOUND'])('an Error with code %s → retryable', (code) => {
+    expect(classifyError(coded(code))).toBe('retryable');
+  });
+
+  it.each([
+    ['40001', 'serialization_failure'],
+    ['40P01', 'deadlock_detected'],
+    ['55P03', 'lock_not_available'],
+    ['08006', 'connection_failure'],
+    ['08001', 'sqlclient_unable_to_establish_sqlconnection'],
+    ['53300', 'too_many_connections'],
+    ['57P01', 'admin_shutdown'],
+    ['57P03', 'cannot_connect_now'],
+  ])('pg SQLSTATE %s (%s) → retryable', (sqlstate) => {
+    expect(classifyError(pgError(sqlstate))).toBe('retryable');
+  });
+
+  it.each(['P1001', 'P1002', 'P1008', 'P1017', 'P2024', 'P2028', 'P2034'])('Prisma %s (connection, pool, transaction conflict) → retryable', (code) => {
+    expect(classifyError(prismaError(code))).toBe('retryable');
+  });
+
+  it.each(['P2002', 'P2003', 'P2025', 'P1000', 'P2000'])('Prisma %s (constraint, not found, auth, bad input) → unrecoverable', (code) => {
+    expect(classifyError(prismaError(code))).toBe('unrecoverable');
+  });
+
+  it('the Prisma rule goes by the code, not by the class', () => {
+    expect(classifyError(coded('P2002'))).toBe('unrecoverable');
+    expect(classifyError(coded('P1001'))).toBe('retryable');
+  });
+
+  it('an unknown Error (no code, no cause) → retryable: the attempt count bounds it', () => {
+    expect(classifyError(new Error('something odd'))).toBe('retryable');
+  });
+
+  it('an Error with an unknown code → retryable', () => {
+    expect(classifyError(coded('E_SOMETHING'))).toBe('retryable');
+  });
+
+  it('a non-string code is ignored', () => {
+    expect(classifyError(Object.assign(new Error('x'), { code: 2002 }))).toBe('retryable');
+    expect(classifyError(Object.assign(new Error('x'), { code: 'P2002'.split('') }))).toBe('retryable');
+  });
+
+  it.each([['a string', 'boom'], ['null', null], ['undefined', undefined], ['a plain object', { message: 'x' }]])(
+    'a thrown non-Error (%s) → unrecoverable',
+    (_what, value) => {
+      expect(classifyError(value)).toBe('unrecoverable');
+    },
+  );
+
+  describe('cause chains', () => {
+    it('a wrapper Error takes the class of its cause: TypeError → unrecoverable', () => {
+      expect(classifyError(new Error('handler failed', { cause: new TypeError('bug') }))).toBe('unrecoverable');
+    });
+
+    it('wrapper of ECONNREFUSED → retryable', () => {
+      expect(classifyError(new Error('db call failed', { cause: coded('ECONNREFUSED') }))).toBe('retryable');
+    });
+
+    it('wrapper of Prisma P2002 → unrecoverable; of P1001 → retryable', () => {
+      expect(classifyError(new Error('insert failed', { cause: prismaError('P2002') }))).toBe('unrecoverable');
+      expect(classifyError(new Error('insert failed', { cause: prismaError('P1001') }))).toBe('retryable');
+    });
+
+    it('wrapper of a ZodError → unrecoverable', () => {
+      expect(classifyError(new Error('bad response', { cause: zodError() }))).toBe('unrecoverable');
+    });
+
+    it('wrapper of our classes → their class', () => {
+      expect(classifyError(new Error('w', { cause: new ConfigError('c') }))).toBe('unrecoverable');
+      expect(classifyError(new Error('w', { cause: new StepBusyError('b') }))).toBe('retryable');
+    });
+
+    it('follows several levels', () => {
+      const deep = new Error('l1', { cause: new Error('l2', { cause: new Error('l3', { cause: pgError('23505') }) }) });
+      const deepBug = new Error('l1', { cause: new Error('l2', { cause: new Error('l3', { cause: new TypeError('bug') }) }) });
+      expect(classifyError(deepBug)).toBe('unrecoverable');
+      // 23505 (unique_violation) is not in the retryable list and not a Prisma code: unknown, so retried.
+      expect(classifyError(deep)).toBe('retryable');
+    });
+
+    it('our own error decides for itself, whatever its cause', () => {
+      expect(classifyError(new DependencyUnavailableError('db down', { cause: new TypeError('x') }))).toBe('retryable');
+      expect(classifyError(new InvalidStepResultError('bad', { cause: coded('ECONNRESET') }))).toBe('unrecoverable');
+    });
+
+    it('a known code on the wrapper wins over its cause', () => {
+      expect(classifyError(coded('P2002', 'wrapped', coded('ECONNREFUSED')))).toBe('unrecoverable');
+      expect(classifyError(coded('ETIMEDOUT', 'wrapped', new TypeError('x')))).toBe('retryable');
+    });
+
+    it('an unknown code on the wrapper defers to the cause', () => {
+      expect(classifyError(coded('E_WRAPPED', 'wrapped', new TypeError('x')))).toBe('unrecoverable');
+    });
+
+    it('a non-Error cause is ignored (unknown → retryable)', () => {
+      expect(classifyError(new Error('w', { cause: 'string cause' }))).toBe('retryable');
+      expect(classifyError(new Error('w', { cause: { code: 'P2002' } }))).toBe('retryable');
+    });
+
+    it('an error that is its own cause terminates', () => {
+      const err = new Error('self') as Error & { cause: unknown };
+      err.cause = err;
+      expect(classifyError(err)).toBe('retryable');
+    });
+
+    it('a cycle of two errors terminates (no stack overflow)', () => {
+      // BUG: classify.ts only guards `cause !== err`; a → b → a recurses until "Maximum call stack size exceeded".
+      const a = new Error('a') as Error & { cause: unknown };
+      const b = new Error('b', { cause: a });
+      a.cause = b;
+      expect(() => classifyError(a)).not.toThrow();
+      expect(classifyError(a)).toBe('retryable');
+    });
+  });
+});
+
+describe('describeError', () => {
+  it('our errors: class name, our code, message', () => {
+    expect(describeError(new GateNotOpenError('gate plan is not open'))).toEqual({ name: 'GateNotOpenError', code: 'gate_not_open', message: 'gate plan is not open' });
+  });
+
+  it('a coded Error: its name and code', () => {
+    expect(describeError(coded('ECONNREFUSED', 'connect ECONNREFUSED 127.0.0.1:5432'))).toEqual({
+      name: 'Error',
+      code: 'ECONNREFUSED',
+      message: 'connect ECONNREFUSED 127.0.0.1:5432',
+    });
+    expect(describeError(prismaError('P2002'))).toEqual({ name: 'PrismaClientKnownRequestError', code: 'P2002', message: 'prisma error P2002' });
+  });
+
+  it("an Error without a code: code 'error'", () => {
+    expect(describeError(new TypeError('x'))).toEqual({ name: 'TypeError', code: 'error', message: 'x' });
+  });
+
+  it('a non-Error: NonError and its string form', () => {
+    expect(describeError('boom')).toEqual({ name: 'NonError', code: 'error', message: 'boom' });
+    expect(describeError(42)).toEqual({ name: 'NonError', code: 'error', message: '42' });
+  });
+
+  it('never includes a stack', () => {
+    const d = describeError(new Error('x'));
+    expect(Object.keys(d).sort()).toEqual(['code', 'message', 'name']);
+  });
+});

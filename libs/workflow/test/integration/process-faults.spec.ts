@@ -1,0 +1,149 @@
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { Redis } from 'ioredis';
+import { startChildService, sql, waitFor, type ChildService, type TestDatabase } from '@dossier/testing';
+import { prepareDatabase, processEnv, REDIS_URL, startEngine, TENANT, uniquePrefix, type TestEngine } from '../fixtures/engine';
+import { completedSteps, outputsByStep, runStatus, waitForStatus } from '../fixtures/run-queries';
+
+const WORKER = path.join(__dirname, '../fixtures/test-worker.ts');
+const CONDUCTOR = path.resolve(__dirname, '../../../../apps/conductor/src/main.ts');
+
+/**
+ * Fault tests with workers as separate processes, as in production: SIGKILL mid-step, Redis FLUSHALL
+ * mid-run, every worker restarted while a run waits at a gate. The test process only starts runs and
+ * decides gates (a producer-only engine).
+ */
+describe('process faults (worker processes, real Redis and Postgres)', () => {
+  let db: TestDatabase;
+  let producer: TestEngine | undefined;
+  const children: ChildService[] = [];
+  const dir = mkdtempSync(path.join(tmpdir(), 'dossier-'));
+
+  beforeAll(async () => {
+    db = await prepareDatabase();
+  });
+  afterEach(async () => {
+    for (const c of children.splice(0)) {
+      c.kill('SIGKILL');
+      await c.exited;
+    }
+    await producer?.close();
+    producer = undefined;
+  });
+  afterAll(async () => {
+    await db?.drop();
+  });
+
+  function start(entry: string, env: Record<string, string>): ChildService {
+    const c = startChildService(entry, env);
+    children.push(c);
+    return c;
+  }
+
+  /** step key → how many times a handler started it, across every process. */
+  function invocationCounts(log: string, runId: string): Map<string, number> {
+    const counts = new Map<string, number>();
+    for (const line of readFileSync(log, 'utf8').split('\n')) {
+      const key = line.split(' ')[2];
+      if (key?.startsWith(runId)) counts.set(key, (counts.get(key) ?? 0) + 1);
+    }
+    return counts;
+  }
+
+  it('a worker killed with SIGKILL mid-step: the run completes, outputs exist once, no completed step ran again', async () => {
+    const prefix = uniquePrefix('sigkill');
+    const log = path.join(dir, 'sigkill.log');
+    writeFileSync(log, '');
+    const env = processEnv(db, prefix, { TEST_LOG: log, TEST_SCRIPT: JSON.stringify({ queries: 3, sources: 3, sections: 2, slow: { '.extract.0.1': 4000 } }) });
+    const a = start(WORKER, env);
+    await a.waitForOutput(/test-worker ready/);
+    producer = await startEngine(db, prefix, []);
+    const run = await producer.commands.start({ tenantId: TENANT, question: 'kill', options: { maxIterations: 2 }, actor: 'test' });
+    const victim = `${run.id}.extract.0.1`;
+
+    await waitFor('the slow step to start', () => readFileSync(log, 'utf8').includes(victim));
+    a.kill('SIGKILL');
+    const killedAt = Date.now();
+    await a.exited;
+    const b = start(WORKER, env);
+    await b.waitForOutput(/test-worker ready/);
+    await waitFor('the killed step to complete elsewhere', async () => (await completedSteps(db.url, run.id)).includes(victim) || undefined, 60_000);
+    const recoveryMs = Date.now() - killedAt;
+    await waitForStatus(db.url, run.id, 'completed');
+
+    const counts = invocationCounts(log, run.id);
+    const outputs = await outputsByStep(db.url);
+    const steps = await completedSteps(db.url, run.id);
+    expect(counts.get(victim)).toBe(2);
+    expect(steps.every((k) => outputs.get(k) === 1)).toBe(true);
+    // Every step but the killed one ran exactly once: nothing completed was run again.
+    expect([...counts].filter(([k, n]) => k !== victim && n !== 1)).toEqual([]);
+    // Lock 2 s + stall check every 1 s (test settings): recovered within a few seconds of the kill.
+    expect(recoveryMs).toBeLessThan(20_000);
+    process.stdout.write(`SIGKILL recovery: ${recoveryMs} ms (lock 2000 ms, stalled interval 1000 ms, plus worker boot)\n`);
+  });
+
+  it('Redis FLUSHALL mid-run: the conductor re-enqueues from Postgres; the run completes; completed steps did not run again', async () => {
+    const prefix = uniquePrefix('flush');
+    const log = path.join(dir, 'flush.log');
+    writeFileSync(log, '');
+    const env = processEnv(db, prefix, { TEST_LOG: log, TEST_SCRIPT: JSON.stringify({ queries: 4, sources: 2, sections: 2, slow: { '.retrieve.0.': 1500 } }) });
+    const w = start(WORKER, env);
+    const c = start(CONDUCTOR, env);
+    await Promise.all([w.waitForOutput(/test-worker ready/), c.waitForOutput(/conductor ready/)]);
+    producer = await startEngine(db, prefix, []);
+    const run = await producer.commands.start({ tenantId: TENANT, question: 'flush', options: { maxIterations: 2 }, actor: 'test' });
+
+    await waitFor('retrieve shards to be running', () => readFileSync(log, 'utf8').includes(`${run.id}.retrieve.0.`));
+    const redis = new Redis(REDIS_URL);
+    await redis.flushall();
+    await redis.quit();
+    await waitForStatus(db.url, run.id, 'completed', 90_000);
+
+    const counts = invocationCounts(log, run.id);
+    const outputs = await outputsByStep(db.url);
+    const steps = await completedSteps(db.url, run.id);
+    expect(steps.every((k) => outputs.get(k) === 1)).toBe(true);
+    // Steps that were completed before the flush never ran again; only steps in flight may have run twice.
+    const before = steps.filter((k) => /\.(scope|perspectives|questions|search_plan)\./.test(k));
+    expect(before.map((k) => counts.get(k))).toEqual(before.map(() => 1));
+    const conductorLog = c.output();
+    expect(conductorLog).toMatch(/re-enqueued steps that had no live job/);
+  });
+
+  it('a run waits at the plan gate while every worker restarts; reject feedback reaches perspectives; approve completes it', async () => {
+    const prefix = uniquePrefix('gate');
+    const env = processEnv(db, prefix, { TEST_SCRIPT: JSON.stringify({ queries: 1, sources: 1, sections: 1 }) });
+    const first = [start(WORKER, env), start(WORKER, env)];
+    await Promise.all(first.map((w) => w.waitForOutput(/test-worker ready/)));
+    producer = await startEngine(db, prefix, []);
+    const run = await producer.commands.start({
+      tenantId: TENANT,
+      question: 'gate',
+      options: { maxIterations: 1, gates: { plan: 'required', outline: 'auto', publish: 'auto' } },
+      actor: 'test',
+    });
+    await waitForStatus(db.url, run.id, 'awaiting_approval');
+    expect((await runStatus(db.url, run.id)).awaiting_gate).toBe('plan');
+
+    // Every worker goes away (graceful stop) and new ones start: the waiting run holds none of them.
+    for (const w of first) w.kill('SIGTERM');
+    const exits = await Promise.all(first.map((w) => w.exited));
+    expect(exits.map((e) => e.code)).toEqual([0, 0]);
+    const second = [start(WORKER, env), start(WORKER, env)];
+    await Promise.all(second.map((w) => w.waitForOutput(/test-worker ready/)));
+
+    await producer.commands.decideGate(TENANT, run.id, 'plan', { decision: 'reject', feedback: 'Add a regulator perspective' }, 'reviewer');
+    await waitFor('the revised plan to reach the gate', async () => {
+      const rows = await sql<{ revision: number }>(db.url, "SELECT revision FROM approval_decisions WHERE run_id = $1 AND status = 'open'", [run.id]);
+      return rows[0]?.revision === 1 || undefined;
+    });
+    const notes = await sql<{ note: string | null }>(db.url, 'SELECT note FROM test_outputs WHERE step_key = $1', [`${run.id}.perspectives.1.0`]);
+    expect(notes).toEqual([{ note: 'Add a regulator perspective' }]);
+
+    await producer.commands.decideGate(TENANT, run.id, 'plan', { decision: 'approve' }, 'reviewer');
+    await waitForStatus(db.url, run.id, 'completed');
+    await expect(producer.commands.decideGate(TENANT, run.id, 'plan', { decision: 'approve' }, 'reviewer')).rejects.toThrow(/not open/);
+  });
+});
