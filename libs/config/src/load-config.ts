@@ -6,7 +6,9 @@ import { ConfigError } from '@dossier/errors';
  * name, so a missing or malformed setting fails the process at once instead of at first use.
  */
 export function loadConfig<S extends z.ZodObject>(schema: S, env: NodeJS.ProcessEnv = process.env): z.infer<S> {
-  const parsed = schema.safeParse(env);
+  // An empty variable means "not set" (so its default applies), as in most shells' `VAR= cmd` usage.
+  const present = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
+  const parsed = schema.safeParse(present);
   if (parsed.success) return parsed.data;
   const problems = parsed.error.issues.map((issue) => {
     const name = issue.path.join('.') || '(environment)';

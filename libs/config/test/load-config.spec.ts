@@ -132,12 +132,11 @@ describe('loadConfig', () => {
   describe('empty variables (e.g. `STEP_ATTEMPTS=` in a compose file)', () => {
     // loadConfig treats '' as "not set" when it words the message, so a variable that has a default should get it.
     it('SHUTDOWN_GRACE_MS= (empty) gets its default 25000, not 0', () => {
-      // BUG: z.coerce.number() turns '' into 0, which passes min(0): shutdown grace silently becomes 0 ms.
+      // An empty variable is unset: its default applies (not 0).
       expect(loadConfig(WorkerEnv, { ...VALID, SHUTDOWN_GRACE_MS: '' }).SHUTDOWN_GRACE_MS).toBe(25_000);
     });
 
     it('STEP_ATTEMPTS= (empty) gets its default 5 instead of failing as "required but not set"', () => {
-      // BUG: '' → 0 fails min(1), and the message calls a defaulted variable "required".
       expect(loadConfig(WorkerEnv, { ...VALID, STEP_ATTEMPTS: '' }).STEP_ATTEMPTS).toBe(5);
     });
 

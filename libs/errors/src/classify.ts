@@ -2,6 +2,8 @@ import { DossierError } from './dossier-error';
 
 export type ErrorClass = 'retryable' | 'unrecoverable';
 
+// Postgres SQLSTATE classes for bad data and broken constraints: the same statement fails again.
+const UNRECOVERABLE_SQLSTATE = /^(22|23|42)[0-9A-Z]{3}$/;
 // Postgres SQLSTATE classes that are about the connection or a conflict that a retry resolves.
 const RETRYABLE_SQLSTATE = /^(08|53|57P0|40001|40P01|55P03)/;
 // Prisma error codes for connection, pool and transaction-conflict failures.
@@ -15,10 +17,12 @@ function codeOf(err: object): string | undefined {
 
 /**
  * Decides whether an error is worth retrying. Our own errors say so themselves; schema errors and
- * programming errors (TypeError and friends) are not; infrastructure errors are. Anything unknown is
- * retried: the attempt count bounds it, and losing a run to a blip is worse than one wasted retry.
+ * programming errors (TypeError and friends) and constraint violations are not; infrastructure errors are.
+ * An unknown Error is retried: the attempt count bounds it, and losing a run to a blip is worse than one
+ * wasted retry. A thrown non-Error value is a programming error: not retried.
  */
-export function classifyError(err: unknown): ErrorClass {
+export function classifyError(err: unknown, seen: Set<unknown> = new Set()): ErrorClass {
+  seen.add(err);
   if (err instanceof DossierError) return err.retryable ? 'retryable' : 'unrecoverable';
   if (!(err instanceof Error)) return 'unrecoverable';
   if (err.name === 'ZodError') return 'unrecoverable';
@@ -28,10 +32,11 @@ export function classifyError(err: unknown): ErrorClass {
   const code = codeOf(err);
   if (code !== undefined) {
     if (RETRYABLE_PRISMA.has(code) || RETRYABLE_ERRNO.has(code) || RETRYABLE_SQLSTATE.test(code)) return 'retryable';
+    if (UNRECOVERABLE_SQLSTATE.test(code)) return 'unrecoverable';
     if (/^P[0-9]{4}$/.test(code)) return 'unrecoverable';
   }
   const cause = (err as { cause?: unknown }).cause;
-  if (cause instanceof Error && cause !== err) return classifyError(cause);
+  if (cause instanceof Error && !seen.has(cause)) return classifyError(cause, seen);
   return 'retryable';
 }
 

@@ -185,8 +185,8 @@ describe('classifyError', () => {
       const deep = new Error('l1', { cause: new Error('l2', { cause: new Error('l3', { cause: pgError('23505') }) }) });
       const deepBug = new Error('l1', { cause: new Error('l2', { cause: new Error('l3', { cause: new TypeError('bug') }) }) });
       expect(classifyError(deepBug)).toBe('unrecoverable');
-      // 23505 (unique_violation) is not in the retryable list and not a Prisma code: unknown, so retried.
-      expect(classifyError(deep)).toBe('retryable');
+      // 23505 (unique_violation): the same statement violates the constraint again, so no retry.
+      expect(classifyError(deep)).toBe('unrecoverable');
     });
 
     it('our own error decides for itself, whatever its cause', () => {
@@ -215,7 +215,7 @@ describe('classifyError', () => {
     });
 
     it('a cycle of two errors terminates (no stack overflow)', () => {
-      // BUG: classify.ts only guards `cause !== err`; a → b → a recurses until "Maximum call stack size exceeded".
+      // A cause cycle (a → b → a) must end, not recurse until the stack overflows.
       const a = new Error('a') as Error & { cause: unknown };
       const b = new Error('b', { cause: a });
       a.cause = b;

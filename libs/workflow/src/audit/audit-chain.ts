@@ -7,12 +7,12 @@ type Hashed = Omit<AuditEvent, 'hash'>;
 
 /**
  * The hash covers the previous hash and the exact stored text of every field, so changing any byte of a
- * stored row, or removing or reordering rows, breaks the chain from that row on.
+ * stored row, or removing or reordering rows, breaks the chain from that row on. The fields are hashed
+ * as a JSON array, so no field boundary can move (a newline moved from `kind` into `actor` changes it).
  */
 export function auditHash(row: Hashed): string {
-  return createHash('sha256')
-    .update([row.prevHash, row.runId, String(row.seq), row.kind, row.actor, row.createdAt, row.payload].join('\n'))
-    .digest('hex');
+  const fields = [row.prevHash, row.tenantId, row.runId, row.seq, row.kind, row.actor, row.createdAt, row.payload];
+  return createHash('sha256').update(JSON.stringify(fields)).digest('hex');
 }
 
 export type AuditVerification =

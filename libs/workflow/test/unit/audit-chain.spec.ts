@@ -56,10 +56,10 @@ describe('auditHash', () => {
     expect(auditHash({ ...row!, hash: 'whatever' } as Row)).toBe(row!.hash);
   });
 
-  it('equals sha256 of prevHash, runId, seq, kind, actor, createdAt, payload joined by newlines', () => {
+  it('equals sha256 of the JSON array [prevHash, tenantId, runId, seq, kind, actor, createdAt, payload]', () => {
     const [row] = buildChain(1);
     const expected = createHash('sha256')
-      .update([row!.prevHash, row!.runId, String(row!.seq), row!.kind, row!.actor, row!.createdAt, row!.payload].join('\n'))
+      .update(JSON.stringify([row!.prevHash, row!.tenantId, row!.runId, row!.seq, row!.kind, row!.actor, row!.createdAt, row!.payload]))
       .digest('hex');
     expect(row!.hash).toBe(expected);
   });
@@ -169,7 +169,7 @@ describe('verifyAuditChain', () => {
  */
 describe('auditHash: the "every byte of every field" guarantee', () => {
   it('moving a newline between kind and actor changes the hash (fields must be unambiguously delimited)', () => {
-    // BUG: fields are joined with '\n' and no escaping/length prefix, so ("a\nb", "c") and ("a", "b\nc") collide.
+    // Field boundaries are part of the hash: ("a\nb", "c") and ("a", "b\nc") must differ.
     const [row] = buildChain(1);
     const a = { ...row!, kind: 'gate_decided', actor: 'user:alice\nadmin' };
     const b = { ...row!, kind: 'gate_decided\nuser:alice', actor: 'admin' };
@@ -192,7 +192,6 @@ describe('auditHash: the "every byte of every field" guarantee', () => {
   });
 
   it('changing tenantId of a stored row changes its hash', () => {
-    // BUG: tenantId is a stored field of the row but auditHash does not cover it.
     const [row] = buildChain(1);
     const moved = { ...row!, tenantId: '11111111-2222-4333-8444-555555555555' };
     expect(auditHash(moved)).not.toBe(auditHash(row!));

@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# `npm test`: everything, on a fresh machine too. Installs dependencies if missing, starts Redis and
+# Postgres if they are not answering, applies migrations, then: import cycles (madge), lint and
+# typecheck (Nx), and every jest suite against the real services. Ends with one line of totals:
+# "N passed, N failed" (jest tests, plus the three static checks counted as one test each).
+set -uo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/env.sh"
+cd "$_repo_root"
+[ -d node_modules/.bin ] || npm ci --no-audit --no-fund --loglevel=error
+bash tools/ensure-services.sh || { echo "0 passed, 1 failed"; exit 1; }
+bash tools/prisma.sh generate >/dev/null
+
+checks_passed=0; checks_failed=0
+check() {
+  local name="$1"; shift
+  echo "== $name"
+  if "$@"; then checks_passed=$((checks_passed + 1)); else checks_failed=$((checks_failed + 1)); echo "!! $name failed"; fi
+}
+check "import cycles (madge)" npm run --silent circular
+check "lint" env NX_DAEMON=false npx nx run-many -t lint --outputStyle=stream
+check "typecheck" env NX_DAEMON=false npx nx run-many -t typecheck --outputStyle=stream
+
+mkdir -p tmp
+rm -f tmp/jest-results.json
+# One file at a time: the Redis FLUSHALL fault test must not wipe another suite's queues mid-run.
+LOG_LEVEL="${LOG_LEVEL:-silent}" npx jest --runInBand --forceExit --json --outputFile=tmp/jest-results.json "$@"
+jest_status=$?
+
+node -e '
+  const fs = require("fs");
+  let p = 0, f = 0;
+  try { const r = JSON.parse(fs.readFileSync("tmp/jest-results.json", "utf8")); p = r.numPassedTests; f = r.numFailedTests + (r.numRuntimeErrorTestSuites || 0); }
+  catch { f = 1; }
+  console.log(`${p + Number(process.argv[1])} passed, ${f + Number(process.argv[2])} failed`);
+' "$checks_passed" "$((checks_failed + (jest_status != 0 && checks_failed == 0 ? 0 : 0)))"
+[ "$jest_status" -eq 0 ] && [ "$checks_failed" -eq 0 ]
