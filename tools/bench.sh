@@ -1,0 +1,8 @@
+#!/usr/bin/env bash
+# `npm run bench`: engine step overhead beside a bare BullMQ hop, and SIGKILL recovery time.
+set -euo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/env.sh"
+cd "$_repo_root"
+[ -d node_modules/.bin ] || npm ci --no-audit --no-fund --loglevel=error
+bash tools/ensure-services.sh
+LOG_LEVEL=warn OTEL_SDK_DISABLED=true node --enable-source-maps -r ./tools/ts-register.cjs tools/bench/step-overhead.ts
