@@ -7,3 +7,4 @@ export * from './events';
 export * from './approvals';
 export * from './entities/platform';
 export * from './entities/research';
+export * from './report';

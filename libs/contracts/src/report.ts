@@ -1,0 +1,81 @@
+import { z } from 'zod';
+import { ContradictionKind, EpistemicStatus, SourceOrigin, AuthorityClass } from './entities/research';
+
+/**
+ * `report.json`: the shape other tools read (issue 3). Ids are the short, stable ids used in the text
+ * (`E12` for evidence, `C3` for claims, `S2` for sources), not database ids.
+ */
+export const ReportSentence = z.strictObject({ text: z.string().min(1), evidenceIds: z.array(z.string()) });
+export const ReportParagraph = z.strictObject({ sentences: z.array(ReportSentence) });
+export const ReportSectionKind = z.enum(['body', 'framing', 'contradictions', 'method']);
+export const ReportSection = z.strictObject({
+  id: z.string(),
+  title: z.string().min(1),
+  kind: ReportSectionKind,
+  paragraphs: z.array(ReportParagraph),
+});
+
+export const ReportEvidence = z.strictObject({
+  sourceId: z.string(),
+  excerpt: z.string().min(1),
+  start: z.int().min(0),
+  end: z.int().min(0),
+  claimIds: z.array(z.string()),
+});
+export const ReportClaim = z.strictObject({ text: z.string(), status: EpistemicStatus, evidenceIds: z.array(z.string()) });
+export const ReportContradiction = z.strictObject({ claimIds: z.tuple([z.string(), z.string()]), kind: ContradictionKind, note: z.string() });
+export const ReportSource = z.strictObject({
+  number: z.int().min(1),
+  url: z.string(),
+  title: z.string(),
+  contentHash: z.string(),
+  fetchedAt: z.string(),
+  origin: SourceOrigin.optional(),
+  authority: AuthorityClass.optional(),
+});
+export const ReportMetrics = z.strictObject({
+  iterations: z.int().min(0),
+  llmCalls: z.int().min(0),
+  tokensIn: z.int().min(0),
+  tokensOut: z.int().min(0),
+  costUsd: z.number().min(0),
+  wallMs: z.int().min(0),
+  searches: z.int().min(0),
+  sourcesFetched: z.int().min(0),
+});
+
+export const ReportJson = z
+  .strictObject({
+    runId: z.string(),
+    question: z.string(),
+    status: z.string(),
+    engine: z.string(),
+    createdAt: z.string(),
+    sections: z.array(ReportSection),
+    evidence: z.record(z.string(), ReportEvidence),
+    claims: z.record(z.string(), ReportClaim),
+    contradictions: z.array(ReportContradiction),
+    sources: z.record(z.string(), ReportSource),
+    metrics: ReportMetrics,
+  })
+  .superRefine((report, ctx) => {
+    // Every sentence of a body or contradictions section cites at least one known evidence id.
+    report.sections.forEach((section, si) => {
+      section.paragraphs.forEach((p, pi) =>
+        p.sentences.forEach((s, ti) => {
+          const path = ['sections', si, 'paragraphs', pi, 'sentences', ti];
+          if ((section.kind === 'body' || section.kind === 'contradictions') && s.evidenceIds.length === 0) {
+            ctx.addIssue({ code: 'custom', path, message: `uncited sentence in ${section.kind} section "${section.title}"` });
+          }
+          for (const id of s.evidenceIds) {
+            if (!report.evidence[id]) ctx.addIssue({ code: 'custom', path, message: `unknown evidence id ${id}` });
+          }
+        }),
+      );
+    });
+    for (const [id, e] of Object.entries(report.evidence)) {
+      if (!report.sources[e.sourceId]) ctx.addIssue({ code: 'custom', path: ['evidence', id], message: `unknown source ${e.sourceId}` });
+    }
+  });
+export type ReportJson = z.infer<typeof ReportJson>;
+export type ReportSection = z.infer<typeof ReportSection>;
