@@ -1,13 +1,13 @@
 import { Module, type DynamicModule } from '@nestjs/common';
+import { ClaimsStagesModule } from '@dossier/stage-claims';
+import type { WorkerEnv } from '@dossier/config';
+import { VectorsModule } from '@dossier/vectors';
 import { WorkflowModule, type EngineSettings } from '@dossier/workflow';
 
-/**
- * The claims service: hosts the claims queue. Its stage handlers arrive with the stage issue; until then
- * the boot-time check refuses to start it, naming the nodes that have no handler.
- */
+/** The claims service: hosts the claims queue and the handlers of the nodes it owns. */
 @Module({})
 export class ClaimsModule {
-  static register(settings: EngineSettings): DynamicModule {
-    return { module: ClaimsModule, imports: [WorkflowModule.forRoot(settings)] };
+  static register(settings: EngineSettings, env: WorkerEnv): DynamicModule {
+    return { module: ClaimsModule, imports: [WorkflowModule.forRoot(settings), VectorsModule.forRoot({ dir: env.VECTOR_DIR }), ClaimsStagesModule] };
   }
 }

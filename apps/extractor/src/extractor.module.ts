@@ -1,13 +1,11 @@
 import { Module, type DynamicModule } from '@nestjs/common';
+import { ExtractorStagesModule } from '@dossier/stage-extractor';
 import { WorkflowModule, type EngineSettings } from '@dossier/workflow';
 
-/**
- * The extractor service: hosts the extractor queue. Its stage handlers arrive with the stage issue; until then
- * the boot-time check refuses to start it, naming the nodes that have no handler.
- */
+/** The extractor service: hosts the extractor queue and the handlers of the nodes it owns. */
 @Module({})
 export class ExtractorModule {
   static register(settings: EngineSettings): DynamicModule {
-    return { module: ExtractorModule, imports: [WorkflowModule.forRoot(settings)] };
+    return { module: ExtractorModule, imports: [WorkflowModule.forRoot(settings), ExtractorStagesModule] };
   }
 }

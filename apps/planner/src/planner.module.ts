@@ -1,13 +1,11 @@
 import { Module, type DynamicModule } from '@nestjs/common';
+import { PlannerStagesModule } from '@dossier/stage-planner';
 import { WorkflowModule, type EngineSettings } from '@dossier/workflow';
 
-/**
- * The planner service: hosts the planner queue. Its stage handlers arrive with the stage issue; until then
- * the boot-time check refuses to start it, naming the nodes that have no handler.
- */
+/** The planner service: hosts the planner queue and the handlers of the nodes it owns. */
 @Module({})
 export class PlannerModule {
   static register(settings: EngineSettings): DynamicModule {
-    return { module: PlannerModule, imports: [WorkflowModule.forRoot(settings)] };
+    return { module: PlannerModule, imports: [WorkflowModule.forRoot(settings), PlannerStagesModule] };
   }
 }

@@ -1,13 +1,11 @@
 import { Module, type DynamicModule } from '@nestjs/common';
+import { SearcherStagesModule } from '@dossier/stage-searcher';
 import { WorkflowModule, type EngineSettings } from '@dossier/workflow';
 
-/**
- * The searcher service: hosts the searcher queue. Its stage handlers arrive with the stage issue; until then
- * the boot-time check refuses to start it, naming the nodes that have no handler.
- */
+/** The searcher service: hosts the searcher queue and the handlers of the nodes it owns. */
 @Module({})
 export class SearcherModule {
   static register(settings: EngineSettings): DynamicModule {
-    return { module: SearcherModule, imports: [WorkflowModule.forRoot(settings)] };
+    return { module: SearcherModule, imports: [WorkflowModule.forRoot(settings), SearcherStagesModule] };
   }
 }

@@ -37,6 +37,8 @@ export const WorkerEnv = DatabaseEnv.extend(RedisEnv.shape).extend(LogEnv.shape)
   STEP_ATTEMPTS: int(5, 1),
   STEP_BACKOFF_MS: int(2_000, 10),
   SHUTDOWN_GRACE_MS: int(25_000, 0),
+  /** Where the embedded vector store keeps its files (one machine; Qdrant replaces it at scale). */
+  VECTOR_DIR: z.string().min(1).default('.dossier/vectors'),
 });
 export type WorkerEnv = z.infer<typeof WorkerEnv>;
 

@@ -47,3 +47,8 @@ export class DependencyUnavailableError extends RetryableError {
 }
 
 export { DossierError, RetryableError, UnrecoverableError };
+
+/** A stage found the run's persisted state inconsistent with the step it was asked to run. */
+export class StageStateError extends UnrecoverableError {
+  readonly code = 'stage_state_invalid';
+}

@@ -4,6 +4,7 @@ import { CheckpointRepository } from './checkpoint.repository';
 import { ExecutionRepository } from './execution.repository';
 import { OutboxRepository } from './outbox.repository';
 import { RunEventRepository } from './run-event.repository';
+import { ResearchRepository } from './research.repository';
 import { RunRepository } from './run.repository';
 import { TenantRepository } from './tenant.repository';
 
@@ -13,6 +14,7 @@ export * from './checkpoint.repository';
 export * from './execution.repository';
 export * from './outbox.repository';
 export * from './run-event.repository';
+export * from './research.repository';
 export * from './run.repository';
 export * from './tenant.repository';
 
@@ -23,6 +25,7 @@ export const REPOSITORIES = [
   ExecutionRepository,
   OutboxRepository,
   RunEventRepository,
+  ResearchRepository,
   RunRepository,
   TenantRepository,
 ];

@@ -14,7 +14,7 @@ export interface ServiceDefinition {
   /** The queues this process works on (a worker service owns one; local mode hosts several). */
   consume: readonly ServiceName[];
   conductor?: boolean;
-  module: (settings: EngineSettings) => DynamicModule;
+  module: (settings: EngineSettings, env: WorkerEnv) => DynamicModule;
 }
 
 /**
@@ -26,8 +26,9 @@ export async function startService(def: ServiceDefinition): Promise<INestApplica
   const logger = createLogger(def.name);
   let app: INestApplicationContext | undefined;
   try {
-    const settings = def.conductor ? conductorSettingsFromEnv(loadConfig(ConductorEnv)) : engineSettingsFromEnv(loadConfig(WorkerEnv), def.consume);
-    app = await NestFactory.createApplicationContext(def.module(settings), { logger: new NestPinoLogger(logger), abortOnError: false });
+    const env = def.conductor ? loadConfig(ConductorEnv) : loadConfig(WorkerEnv);
+    const settings = def.conductor ? conductorSettingsFromEnv(env as ConductorEnv) : engineSettingsFromEnv(env, def.consume);
+    app = await NestFactory.createApplicationContext(def.module(settings, env), { logger: new NestPinoLogger(logger), abortOnError: false });
     await app.init();
   } catch (err) {
     const e = describeError(err);

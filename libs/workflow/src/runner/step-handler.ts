@@ -1,4 +1,4 @@
-import type { NodeName, NodeResultOf, RunOptions, StepJobOf } from '@dossier/contracts';
+import type { GateName, NodeName, NodeResultOf, RunOptions, StepJobOf } from '@dossier/contracts';
 import type { Db } from '@dossier/db';
 
 export interface RunView {
@@ -15,8 +15,11 @@ export interface StepContext<N extends NodeName = NodeName> {
   /** 1 on the first attempt; a handler must be safe to run again until its step is committed. */
   readonly attempt: number;
   readonly run: RunView;
-  /** Feedback of the latest rejection at the gate that sends work back to this node, if this is a revision. */
-  rejectionFeedback(): Promise<string | null>;
+  /**
+   * Feedback of the latest rejection at the gate that sends work back to this node (or at `gate`, for a
+   * node downstream of that one in the same revision), if this step is a revision.
+   */
+  rejectionFeedback(gate?: GateName): Promise<string | null>;
 }
 
 export interface StepOutcome<N extends NodeName = NodeName> {

@@ -8,6 +8,7 @@ import {
   isFanoutNode,
   stepKey,
   type AnyNodeResult,
+  type GateName,
   type NodeName,
   type RunStatus,
 } from '@dossier/contracts';
@@ -89,7 +90,7 @@ export class StepRunner implements StepProcessor {
         stepKey: key,
         attempt,
         run: { id: run.id, tenantId: run.tenantId, question: run.question, options, workflowVersion: run.workflowVersion },
-        rejectionFeedback: () => this.rejectionFeedback(job, run.workflowVersion),
+        rejectionFeedback: (gate?: GateName) => this.rejectionFeedback(job, run.workflowVersion, gate),
       };
       const outcome = await handler.execute(ctx);
       const result = NODE_RESULT_SCHEMAS[job.node].safeParse(outcome.result);
@@ -150,9 +151,9 @@ export class StepRunner implements StepProcessor {
     return { status: 'skipped', reason: 'already completed' };
   }
 
-  private async rejectionFeedback(job: StepJob, workflowVersion: number): Promise<string | null> {
+  private async rejectionFeedback(job: StepJob, workflowVersion: number, explicit?: GateName): Promise<string | null> {
     if (job.iteration === 0) return null;
-    const gate = gateReturningTo(graphFor(workflowVersion), job.node);
+    const gate = explicit ?? gateReturningTo(graphFor(workflowVersion), job.node);
     if (!gate) return null;
     return (await this.approvals.latestRejection(job.tenantId, job.runId, gate))?.feedback ?? null;
   }

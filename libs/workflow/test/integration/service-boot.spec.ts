@@ -1,11 +1,13 @@
+import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { NODE_NAMES, NODE_SERVICE, SERVICE_NAMES } from '@dossier/contracts';
+import { SERVICE_NAMES } from '@dossier/contracts';
 import { startChildService, type TestDatabase } from '@dossier/testing';
 import { prepareDatabase, processEnv, uniquePrefix } from '../fixtures/engine';
 
 const APPS = path.resolve(__dirname, '../../../../apps');
+const WORKER = path.join(__dirname, '../fixtures/test-worker.ts');
 
-describe('service processes boot checks', () => {
+describe('service processes: boot checks and clean shutdown', () => {
   let db: TestDatabase;
   beforeAll(async () => {
     db = await prepareDatabase();
@@ -14,20 +16,18 @@ describe('service processes boot checks', () => {
     await db?.drop();
   });
 
-  it('every stage service refuses to start without handlers, naming exactly its missing nodes', async () => {
-    const env = processEnv(db, uniquePrefix('boot'));
-    const results = await Promise.all(
-      SERVICE_NAMES.map(async (service) => {
-        const child = startChildService(path.join(APPS, service, 'src/main.ts'), env, service);
-        const exit = await child.exited;
-        return { service, exit, output: child.output() };
-      }),
-    );
-    for (const { service, exit, output } of results) {
-      expect(exit.code).toBe(1);
-      const owned = NODE_NAMES.filter((n) => NODE_SERVICE[n] === service);
-      expect(output).toContain(`${service}: Cannot start service(s) ${service}: no handler for node(s) ${owned.join(', ')}`);
-    }
+  it('a service that owns a node with no handler refuses to start, naming the node', async () => {
+    const env = { ...processEnv(db, uniquePrefix('boot')), TEST_SERVICES: 'planner,claims', TEST_OMIT_HANDLERS: 'perspectives,moderate' };
+    const child = startChildService(WORKER, env, 'worker');
+    expect((await child.exited).code).toBe(1);
+    expect(child.output()).toContain('test-worker: Cannot start service(s) planner, claims: no handler for node(s) perspectives, moderate');
+  });
+
+  it('a node with two handlers refuses to start, naming both', async () => {
+    const env = { ...processEnv(db, uniquePrefix('boot2')), TEST_SERVICES: 'writer', TEST_DUPLICATE_HANDLER: 'draft' };
+    const child = startChildService(WORKER, env, 'worker');
+    expect((await child.exited).code).toBe(1);
+    expect(child.output()).toMatch(/node draft has 2 handlers \(Test_draft_Handler, Test_draft_Handler\)/);
   });
 
   it('a missing or malformed variable fails the boot, naming it', async () => {
@@ -37,11 +37,14 @@ describe('service processes boot checks', () => {
     expect(child.output()).toMatch(/conductor: Invalid configuration: DATABASE_URL: required but not set; REDIS_URL: must be a valid URL; STEP_LOCK_MS: /);
   });
 
-  it('the conductor stops cleanly on SIGTERM', async () => {
-    const child = startChildService(path.join(APPS, 'conductor/src/main.ts'), processEnv(db, uniquePrefix('term')), 'conductor');
-    await child.waitForOutput(/conductor ready/);
-    child.kill('SIGTERM');
-    expect(await child.exited).toEqual({ code: 0, signal: null });
-    expect(child.output()).toMatch(/conductor stopped/);
+  it('every service (each stage service and the conductor) boots with its handlers and stops cleanly on SIGTERM', async () => {
+    const env = processEnv(db, uniquePrefix('up'), { VECTOR_DIR: path.join(tmpdir(), db.name, 'vectors') });
+    for (const service of [...SERVICE_NAMES, 'conductor']) {
+      const child = startChildService(path.join(APPS, service, 'src/main.ts'), env, service);
+      await child.waitForOutput(new RegExp(`${service} ready`), 60_000);
+      child.kill('SIGTERM');
+      expect(await child.exited).toEqual({ code: 0, signal: null });
+      expect(child.output()).toMatch(new RegExp(`${service} stopped`));
+    }
   });
 });

@@ -1,0 +1,115 @@
+import './tracing';
+import { parseArgs } from 'node:util';
+import path from 'node:path';
+import { describeError, DossierError } from '@dossier/errors';
+import { openContext, type CliContext } from './cli-context';
+import { CliUsageError } from './cli-error';
+import { ingest } from './commands/ingest.command';
+import { approve, listRuns, showRun, sourceText } from './commands/inspect.commands';
+import { research } from './commands/research.command';
+import { Output } from './output';
+
+const USAGE = `dossier — deep research with verified citations
+
+  dossier ingest PATH... [--collection NAME]
+  dossier research "QUESTION" [--corpus PATH] [--collection NAME] [--out DIR] [--engine offline|openai]
+                   [--perspectives N] [--max-iterations N] [--approve auto|prompt]
+  dossier runs
+  dossier show RUN
+  dossier approve RUN GATE [--reject --feedback TEXT]
+  dossier source-text SOURCE
+  dossier demo            ingest examples/corpus and research the default question into ./out`;
+
+export const DEMO_QUESTION = "What caused the decline of Lake Varen's water level, and how large was it?";
+
+function positiveInt(name: string, value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1) throw new CliUsageError(`--${name} must be a whole number ≥ 1, got "${value}"`);
+  return n;
+}
+
+async function main(argv: string[]): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    strict: true,
+    options: {
+      collection: { type: 'string', default: 'default' },
+      corpus: { type: 'string', multiple: true },
+      out: { type: 'string', default: 'out' },
+      engine: { type: 'string', default: 'offline' },
+      perspectives: { type: 'string' },
+      'max-iterations': { type: 'string' },
+      approve: { type: 'string', default: 'auto' },
+      reject: { type: 'boolean', default: false },
+      feedback: { type: 'string' },
+      help: { type: 'boolean', short: 'h', default: false },
+    },
+  });
+  const [command, ...rest] = positionals;
+  if (values.help || !command) {
+    process.stdout.write(`${USAGE}\n`);
+    return command || values.help ? 0 : 2;
+  }
+  const out = new Output();
+  const withWorkers = command === 'research' || command === 'demo';
+  if (!['ingest', 'research', 'runs', 'show', 'approve', 'source-text', 'demo'].includes(command)) {
+    throw new CliUsageError(`Unknown command "${command}"\n${USAGE}`);
+  }
+  if (values.engine !== 'offline' && values.engine !== 'openai') throw new CliUsageError(`--engine must be offline or openai, got "${values.engine}"`);
+  if (values.approve !== 'auto' && values.approve !== 'prompt') throw new CliUsageError(`--approve must be auto or prompt, got "${values.approve}"`);
+  const perspectives = positiveInt('perspectives', values.perspectives);
+  const maxIterations = positiveInt('max-iterations', values['max-iterations']);
+  if (command === 'ingest' && rest.length === 0) throw new CliUsageError('ingest needs at least one PATH');
+  if (command === 'research' && (rest.length !== 1 || !rest[0]!.trim())) throw new CliUsageError('research needs one non-empty QUESTION (quote it)');
+
+  let ctx: CliContext | undefined;
+  try {
+    ctx = await openContext(withWorkers);
+    switch (command) {
+      case 'ingest': {
+        const report = await ingest(ctx, out, rest, values.collection);
+        return report.failed.length > 0 && report.ingested + report.updated + report.unchanged + report.duplicates === 0 ? 1 : 0;
+      }
+      case 'research':
+      case 'demo':
+        await research(ctx, out, {
+          question: command === 'demo' ? (rest[0] ?? DEMO_QUESTION) : rest[0]!,
+          ...(command === 'demo' ? { corpus: [path.resolve(__dirname, '../../../examples/corpus')] } : values.corpus ? { corpus: values.corpus } : {}),
+          collection: command === 'demo' ? 'examples' : values.collection,
+          out: values.out,
+          engine: values.engine,
+          approve: values.approve,
+          ...(perspectives ? { perspectives } : {}),
+          ...(maxIterations ? { maxIterations } : {}),
+        });
+        return 0;
+      case 'runs':
+        await listRuns(ctx, out);
+        return 0;
+      case 'show':
+        await showRun(ctx, out, rest[0]);
+        return 0;
+      case 'approve':
+        await approve(ctx, out, rest[0], rest[1], values.reject, values.feedback);
+        return 0;
+      case 'source-text':
+        await sourceText(ctx, rest[0]);
+        return 0;
+    }
+    return 2;
+  } finally {
+    await ctx?.close();
+  }
+}
+
+main(process.argv.slice(2)).then(
+  (code) => process.exit(code),
+  (err: unknown) => {
+    const e = describeError(err);
+    const usage = err instanceof CliUsageError || (err instanceof Error && err.name === 'TypeError' && /parseArgs|Unknown option|unexpected argument/i.test(e.message)) || (err as { code?: string }).code?.startsWith('ERR_PARSE_ARGS');
+    process.stderr.write(`dossier: ${e.message}${err instanceof DossierError && err.runId ? ` (run ${err.runId})` : ''}\n`);
+    process.exit(usage ? 2 : 1);
+  },
+);

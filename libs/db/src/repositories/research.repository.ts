@@ -1,0 +1,132 @@
+import { Injectable } from '@nestjs/common';
+import { PrismaService, type Db, type Prisma } from '../prisma.service';
+
+type Row<M extends keyof Prisma.TypeMap['model']> = Prisma.TypeMap['model'][M]['payload']['scalars'];
+export type ObjectiveRow = Row<'ResearchObjective'>;
+export type PerspectiveRow = Row<'Perspective'>;
+export type QuestionRow = Row<'ResearchQuestion'>;
+export type SearchPlanRow = Row<'SearchPlan'>;
+export type SourceRecordRow = Row<'SourceRecord'>;
+export type EvidenceRow = Row<'EvidenceFragment'>;
+export type ClaimRow = Row<'Claim'> & { evidenceIds: string[] };
+export type ContradictionRow = Row<'Contradiction'>;
+export type CoverageRow = Row<'QuestionCoverage'>;
+export type OutlineSectionRow = Row<'OutlineSection'>;
+export type SectionDraftRow = Row<'SectionDraft'>;
+export type FindingRow = Row<'VerificationFinding'>;
+export type FrameRow = Row<'ReportFrame'>;
+export interface VerifiedSection {
+  sectionId: string;
+  title: string;
+  paragraphs: { sentences: { text: string; evidenceIds: string[] }[] }[];
+}
+
+/**
+ * Reads of the research entities of one run, always filtered by tenant and run, always in a
+ * deterministic order (by content and position, never by random ids) so that the same corpus and
+ * question give the same report. Writes happen in the stages' step transactions (`tx`).
+ */
+@Injectable()
+export class ResearchRepository {
+  constructor(private readonly prisma: PrismaService) {}
+
+  objective(tenantId: string, runId: string, db: Db = this.prisma): Promise<ObjectiveRow | null> {
+    return db.researchObjective.findFirst({ where: { tenantId, runId } });
+  }
+
+  perspectives(tenantId: string, runId: string, revision: number, db: Db = this.prisma): Promise<PerspectiveRow[]> {
+    return db.perspective.findMany({ where: { tenantId, runId, revision }, orderBy: [{ budgetWeight: 'desc' }, { name: 'asc' }] });
+  }
+
+  /** Questions that are still part of the plan (not dropped), highest priority first. */
+  questions(tenantId: string, runId: string, db: Db = this.prisma, status?: string[]): Promise<QuestionRow[]> {
+    return db.researchQuestion.findMany({
+      where: { tenantId, runId, status: status ? { in: status } : { not: 'dropped' } },
+      orderBy: [{ priority: 'desc' }, { iteration: 'asc' }, { text: 'asc' }],
+    });
+  }
+
+  searchPlan(tenantId: string, runId: string, iteration: number, shard: number, db: Db = this.prisma): Promise<SearchPlanRow | null> {
+    return db.searchPlan.findFirst({ where: { tenantId, runId, iteration, shard } });
+  }
+
+  searchPlans(tenantId: string, runId: string, db: Db = this.prisma): Promise<SearchPlanRow[]> {
+    return db.searchPlan.findMany({ where: { tenantId, runId }, orderBy: [{ iteration: 'asc' }, { shard: 'asc' }] });
+  }
+
+  sourceRecords(tenantId: string, runId: string, where: Prisma.SourceRecordWhereInput = {}, db: Db = this.prisma): Promise<SourceRecordRow[]> {
+    return db.sourceRecord.findMany({
+      where: { ...where, tenantId, runId },
+      orderBy: [{ iteration: 'asc' }, { rank: 'asc' }, { canonicalUrl: 'asc' }, { searchPlanId: 'asc' }],
+    });
+  }
+
+  evidence(tenantId: string, runId: string, where: Prisma.EvidenceFragmentWhereInput = {}, db: Db = this.prisma): Promise<EvidenceRow[]> {
+    return db.evidenceFragment.findMany({
+      where: { ...where, tenantId, runId },
+      orderBy: [{ iteration: 'asc' }, { snapshotId: 'asc' }, { start: 'asc' }],
+    });
+  }
+
+  async claims(tenantId: string, runId: string, where: Prisma.ClaimWhereInput = {}, db: Db = this.prisma): Promise<ClaimRow[]> {
+    const rows = await db.claim.findMany({
+      where: { ...where, tenantId, runId },
+      include: { evidence: { select: { evidenceId: true } } },
+      orderBy: [{ iteration: 'asc' }, { statement: 'asc' }],
+    });
+    return rows.map(({ evidence, ...c }) => ({ ...c, evidenceIds: evidence.map((e) => e.evidenceId).sort() }));
+  }
+
+  contradictions(tenantId: string, runId: string, db: Db = this.prisma): Promise<ContradictionRow[]> {
+    return db.contradiction.findMany({ where: { tenantId, runId }, orderBy: [{ kind: 'asc' }, { note: 'asc' }] });
+  }
+
+  coverage(tenantId: string, runId: string, iteration: number, db: Db = this.prisma): Promise<CoverageRow[]> {
+    return db.questionCoverage.findMany({ where: { tenantId, runId, iteration } });
+  }
+
+  async latestOutline(tenantId: string, runId: string, db: Db = this.prisma): Promise<OutlineSectionRow[]> {
+    const latest = await db.outlineSection.findFirst({ where: { tenantId, runId }, orderBy: { revision: 'desc' }, select: { revision: true } });
+    if (!latest) return [];
+    return db.outlineSection.findMany({ where: { tenantId, runId, revision: latest.revision }, orderBy: { position: 'asc' } });
+  }
+
+  /** The newest draft of a section written in round ≤ `round`. */
+  latestDraft(tenantId: string, sectionId: string, round: number, db: Db = this.prisma): Promise<SectionDraftRow | null> {
+    return db.sectionDraft.findFirst({ where: { tenantId, sectionId, round: { lte: round } }, orderBy: { round: 'desc' } });
+  }
+
+  findings(tenantId: string, sectionId: string, round: number, db: Db = this.prisma): Promise<FindingRow[]> {
+    return db.verificationFinding.findMany({ where: { tenantId, sectionId, round }, orderBy: [{ paragraph: 'asc' }, { sentence: 'asc' }] });
+  }
+
+  latestFrame(tenantId: string, runId: string, db: Db = this.prisma): Promise<FrameRow | null> {
+    return db.reportFrame.findFirst({ where: { tenantId, runId }, orderBy: { revision: 'desc' } });
+  }
+
+  /**
+   * The report's body: per outline section, the draft of the last verify round with only the sentences
+   * that round found supported (the others were repaired in a later round or are dropped here).
+   */
+  async verifiedSections(tenantId: string, runId: string, db: Db = this.prisma): Promise<VerifiedSection[]> {
+    const last = await db.verificationFinding.findFirst({ where: { tenantId, runId }, orderBy: { round: 'desc' }, select: { round: true } });
+    const round = last?.round ?? 0;
+    const out: VerifiedSection[] = [];
+    for (const section of await this.latestOutline(tenantId, runId, db)) {
+      const draft = await this.latestDraft(tenantId, section.id, round, db);
+      if (!draft) continue;
+      const supported = new Set(
+        (await this.findings(tenantId, section.id, round, db)).filter((f) => f.verdict === 'supported').map((f) => `${f.paragraph}.${f.sentence}`),
+      );
+      const paragraphs = (draft.paragraphs as VerifiedSection['paragraphs'])
+        .map((p, pi) => ({ sentences: p.sentences.filter((_, si) => supported.has(`${pi}.${si}`)) }))
+        .filter((p) => p.sentences.length > 0);
+      out.push({ sectionId: section.id, title: section.title, paragraphs });
+    }
+    return out;
+  }
+
+  snapshots(tenantId: string, ids: string[], db: Db = this.prisma): Promise<Row<'SourceSnapshot'>[]> {
+    return db.sourceSnapshot.findMany({ where: { tenantId, id: { in: ids } } });
+  }
+}

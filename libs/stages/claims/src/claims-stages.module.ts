@@ -1,0 +1,10 @@
+import { Module } from '@nestjs/common';
+import { AgentsModule } from '@dossier/agents';
+import { ClaimsHandler } from './claims/claims.handler';
+import { ContradictionsHandler } from './contradictions/contradictions.handler';
+import { CoverageHandler } from './coverage/coverage.handler';
+import { ModerateHandler } from './moderate/moderate.handler';
+
+/** The claims service's nodes: claims, contradictions, coverage, moderate. Needs VectorsModule.forRoot in the app. */
+@Module({ imports: [AgentsModule], providers: [ClaimsHandler, ContradictionsHandler, CoverageHandler, ModerateHandler] })
+export class ClaimsStagesModule {}

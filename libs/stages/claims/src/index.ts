@@ -1,0 +1,1 @@
+export * from './claims-stages.module';

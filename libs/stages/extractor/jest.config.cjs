@@ -1,0 +1,1 @@
+module.exports = { displayName: 'stage-extractor', preset: '../../../jest.preset.js', rootDir: __dirname };

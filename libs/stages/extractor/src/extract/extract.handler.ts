@@ -1,0 +1,65 @@
+import { AgentRunner, evidenceCurator } from '@dossier/agents';
+import { ResearchRepository } from '@dossier/db';
+import { StageStateError } from '@dossier/errors';
+import { OnStep } from '@dossier/queue';
+import { assertExcerpt } from '@dossier/sources';
+import type { StepContext, StepHandler, StepOutcome } from '@dossier/workflow';
+
+export const FRAGMENTS_PER_SOURCE = 12;
+
+/**
+ * Evidence Curator over one selected source (one shard): exact excerpts with their offsets. Every excerpt
+ * is checked, before it is written, to equal the snapshot's text between its offsets.
+ */
+@OnStep('extract')
+export class ExtractHandler implements StepHandler<'extract'> {
+  constructor(
+    private readonly agents: AgentRunner,
+    private readonly research: ResearchRepository,
+  ) {}
+
+  async execute(ctx: StepContext<'extract'>): Promise<StepOutcome<'extract'>> {
+    const { tenantId, id: runId } = ctx.run;
+    const { iteration, shard } = ctx.job;
+    const [record] = await this.research.sourceRecords(tenantId, runId, { iteration, selected: true, extractShard: shard });
+    if (!record?.snapshotId) throw new StageStateError(`No selected source for extract shard ${shard} of iteration ${iteration}`, { runId });
+    const [snapshot] = await this.research.snapshots(tenantId, [record.snapshotId]);
+    if (!snapshot) throw new StageStateError(`Snapshot ${record.snapshotId} is missing`, { runId });
+    const questions = await this.research.questions(tenantId, runId);
+    const out = await this.agents.run(
+      evidenceCurator,
+      {
+        question: ctx.run.question,
+        questions: questions.map((q) => ({ id: q.id, text: q.text })),
+        source: { id: snapshot.id, title: snapshot.title, text: snapshot.text },
+        maxFragments: FRAGMENTS_PER_SOURCE,
+      },
+      { tenantId, runId, stepKey: ctx.stepKey },
+    );
+    const fragments = out.fragments.map((f) => {
+      const excerpt = snapshot.text.slice(f.start, f.end);
+      assertExcerpt(snapshot.text, excerpt, f.start, f.end);
+      return { ...f, excerpt };
+    });
+    return {
+      result: { evidence: fragments.length },
+      write: async (tx) => {
+        await tx.evidenceFragment.createMany({
+          data: fragments.map((f) => ({
+            tenantId,
+            runId,
+            snapshotId: snapshot.id,
+            questionId: f.questionId,
+            iteration,
+            excerpt: f.excerpt,
+            start: f.start,
+            end: f.end,
+            statement: f.statement,
+            confidence: f.confidence,
+          })),
+          skipDuplicates: true,
+        });
+      },
+    };
+  }
+}

@@ -1,0 +1,1 @@
+export * from './extractor-stages.module';

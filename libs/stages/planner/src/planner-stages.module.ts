@@ -1,0 +1,9 @@
+import { Module } from '@nestjs/common';
+import { AgentsModule } from '@dossier/agents';
+import { PerspectivesHandler } from './perspectives/perspectives.handler';
+import { QuestionsHandler } from './questions/questions.handler';
+import { ScopeHandler } from './scope/scope.handler';
+
+/** The planner service's nodes: scope, perspectives, questions. */
+@Module({ imports: [AgentsModule], providers: [ScopeHandler, PerspectivesHandler, QuestionsHandler] })
+export class PlannerStagesModule {}

@@ -1,0 +1,38 @@
+import { AgentRunner, questionArchitect } from '@dossier/agents';
+import { ResearchRepository } from '@dossier/db';
+import { OnStep } from '@dossier/queue';
+import type { StepContext, StepHandler, StepOutcome } from '@dossier/workflow';
+
+/** Question Architect: the research questions of this plan revision (earlier revisions' are dropped). */
+@OnStep('questions')
+export class QuestionsHandler implements StepHandler<'questions'> {
+  constructor(
+    private readonly agents: AgentRunner,
+    private readonly research: ResearchRepository,
+  ) {}
+
+  async execute(ctx: StepContext<'questions'>): Promise<StepOutcome<'questions'>> {
+    const { tenantId, id: runId } = ctx.run;
+    const revision = ctx.job.iteration;
+    const [objective, perspectives] = await Promise.all([this.research.objective(tenantId, runId), this.research.perspectives(tenantId, runId, revision)]);
+    const out = await this.agents.run(
+      questionArchitect,
+      {
+        question: ctx.run.question,
+        topics: (objective?.includedTopics as string[] | undefined) ?? [],
+        perspectives: perspectives.map((p) => ({ id: p.id, name: p.name, focus: p.focus })),
+        feedback: await ctx.rejectionFeedback('plan'),
+      },
+      { tenantId, runId, stepKey: ctx.stepKey },
+    );
+    return {
+      result: { questions: out.questions.length },
+      write: async (tx) => {
+        await tx.researchQuestion.updateMany({ where: { tenantId, runId, status: { not: 'dropped' } }, data: { status: 'dropped' } });
+        await tx.researchQuestion.createMany({
+          data: out.questions.map((q) => ({ tenantId, runId, perspectiveId: q.perspectiveId, iteration: 0, text: q.text, priority: q.priority, status: 'open' })),
+        });
+      },
+    };
+  }
+}

@@ -1,0 +1,24 @@
+import { AgentRunner, director } from '@dossier/agents';
+import { OnStep } from '@dossier/queue';
+import type { StepContext, StepHandler, StepOutcome } from '@dossier/workflow';
+
+/** Research Director: the objective and scope of the run (included/excluded topics, time frame, risk). */
+@OnStep('scope')
+export class ScopeHandler implements StepHandler<'scope'> {
+  constructor(private readonly agents: AgentRunner) {}
+
+  async execute(ctx: StepContext<'scope'>): Promise<StepOutcome<'scope'>> {
+    const { tenantId, id: runId } = ctx.run;
+    const scope = await this.agents.run(director, { question: ctx.run.question }, { tenantId, runId, stepKey: ctx.stepKey });
+    return {
+      result: { topics: scope.includedTopics.length },
+      write: async (tx) => {
+        await tx.researchObjective.upsert({
+          where: { runId },
+          create: { tenantId, runId, statement: scope.statement, includedTopics: scope.includedTopics, excludedTopics: scope.excludedTopics, timeFrame: scope.timeFrame, riskLevel: scope.riskLevel },
+          update: {},
+        });
+      },
+    };
+  }
+}

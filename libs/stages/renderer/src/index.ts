@@ -1,0 +1,2 @@
+export * from './renderer-stages.module';
+export * from './render/report-builder';

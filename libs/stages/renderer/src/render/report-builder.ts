@@ -1,0 +1,148 @@
+import type { ReportJson, ReportSection } from '@dossier/contracts';
+import type { ClaimRow, ContradictionRow, EvidenceRow, SourceRecordRow, VerifiedSection } from '@dossier/db';
+
+export interface ReportInputs {
+  run: { id: string; question: string; status: string; engine: string; createdAt: Date; stopReason: string | null; collection?: string; providers: string[] };
+  intro: Sentence[];
+  conclusion: Sentence[];
+  sections: VerifiedSection[];
+  claims: ClaimRow[];
+  contradictions: ContradictionRow[];
+  evidence: EvidenceRow[];
+  snapshots: { id: string; url: string; title: string; contentHash: string; fetchedAt: Date }[];
+  records: SourceRecordRow[];
+  openQuestions: string[];
+  metrics: ReportJson['metrics'];
+  verification: { checked: number; supported: number; rounds: number };
+}
+
+interface Sentence {
+  text: string;
+  evidenceIds: string[];
+}
+
+const STOP_REASONS: Record<string, string> = {
+  max_iterations: 'the maximum number of iterations was reached',
+  budget_exhausted: 'a budget ran out',
+  low_information_gain: 'the last iteration added too little new information',
+  nothing_left_to_ask: 'no open questions were left to ask',
+};
+
+/**
+ * Builds report.json from the run's verified content. Database ids never reach the report: evidence,
+ * claims and sources get short ids (E1, C1, S1) in order of first citation, so the same content always
+ * gives the same report, and sources are numbered once each, in citation order.
+ */
+export function buildReport(input: ReportInputs): ReportJson {
+  const evidenceById = new Map(input.evidence.map((e) => [e.id, e]));
+  const snapshotById = new Map(input.snapshots.map((s) => [s.id, s]));
+  const recordBySnapshot = new Map(input.records.filter((r) => r.snapshotId).map((r) => [r.snapshotId!, r]));
+  const eIds = new Map<string, string>();
+  const sIds = new Map<string, string>();
+
+  const cite = (dbIds: string[]): string[] => {
+    const out: string[] = [];
+    for (const id of dbIds) {
+      const e = evidenceById.get(id);
+      if (!e) continue;
+      if (!sIds.has(e.snapshotId)) sIds.set(e.snapshotId, `S${sIds.size + 1}`);
+      if (!eIds.has(id)) eIds.set(id, `E${eIds.size + 1}`);
+      out.push(eIds.get(id)!);
+    }
+    return [...new Set(out)];
+  };
+  const paragraph = (sentences: Sentence[]) => ({ sentences: sentences.map((s) => ({ text: s.text, evidenceIds: cite(s.evidenceIds) })).filter((s) => s.text.trim()) });
+
+  const sections: ReportSection[] = [];
+  if (input.intro.length > 0) sections.push({ id: 'introduction', title: 'Introduction', kind: 'framing', paragraphs: [paragraph(input.intro)] });
+  input.sections.forEach((s, i) => {
+    const paragraphs = s.paragraphs.map((p) => paragraph(p.sentences)).filter((p) => p.sentences.every((x) => x.evidenceIds.length > 0) && p.sentences.length > 0);
+    if (paragraphs.length > 0) sections.push({ id: `section-${i + 1}`, title: s.title, kind: 'body', paragraphs });
+  });
+
+  const claimById = new Map(input.claims.map((c) => [c.id, c]));
+  const contradictionParagraphs = input.contradictions.flatMap((c) => {
+    const a = claimById.get(c.claimAId);
+    const b = claimById.get(c.claimBId);
+    if (!a || !b) return [];
+    const p = paragraph([
+      { text: a.statement, evidenceIds: a.evidenceIds },
+      { text: b.statement, evidenceIds: b.evidenceIds },
+    ]);
+    return p.sentences.length === 2 && p.sentences.every((s) => s.evidenceIds.length > 0) ? [p] : [];
+  });
+  if (contradictionParagraphs.length > 0) {
+    sections.push({ id: 'contradictions', title: 'Where the sources disagree', kind: 'contradictions', paragraphs: contradictionParagraphs });
+  }
+  if (input.conclusion.length > 0) sections.push({ id: 'conclusion', title: 'Conclusion', kind: 'framing', paragraphs: [paragraph(input.conclusion)] });
+
+  const stop = input.run.stopReason ? (STOP_REASONS[input.run.stopReason] ?? input.run.stopReason) : 'research completed';
+  const method: Sentence[] = [
+    { text: `Engine: ${input.run.engine}${input.run.engine === 'offline' ? ' (deterministic, extractive: every sentence is a verbatim excerpt of a source)' : ''}.`, evidenceIds: [] },
+    {
+      text: `Sources searched: ${input.run.providers.join(', ')}${input.run.collection ? ` (collection "${input.run.collection}")` : ''}; ${input.metrics.searches} queries, ${input.metrics.sourcesFetched} sources read, ${sIds.size} cited.`,
+      evidenceIds: [],
+    },
+    { text: `Research iterations: ${input.metrics.iterations}; research stopped because ${stop}.`, evidenceIds: [] },
+    {
+      text: `Verification: ${input.verification.checked} cited sentences checked against their excerpts in the last round (${input.verification.supported} supported) after ${input.verification.rounds} repair round(s); sentences not supported were repaired or dropped.`,
+      evidenceIds: [],
+    },
+    input.openQuestions.length > 0
+      ? { text: `Questions that stayed open: ${input.openQuestions.slice(0, 8).join(' / ')}.`, evidenceIds: [] }
+      : { text: 'No research question stayed open.', evidenceIds: [] },
+  ];
+  sections.push({ id: 'method', title: 'Method and limits', kind: 'method', paragraphs: [{ sentences: method }] });
+
+  // Claims whose evidence is in the report, with short ids in order of first appearance.
+  const cIds = new Map<string, string>();
+  const claims: ReportJson['claims'] = {};
+  for (const c of input.claims) {
+    const ev = c.evidenceIds.filter((id) => eIds.has(id)).map((id) => eIds.get(id)!);
+    if (ev.length === 0) continue;
+    const cid = `C${cIds.size + 1}`;
+    cIds.set(c.id, cid);
+    claims[cid] = { text: c.statement, status: c.status as ReportJson['claims'][string]['status'], evidenceIds: ev };
+  }
+  const evidence: ReportJson['evidence'] = {};
+  for (const [dbId, eid] of eIds) {
+    const e = evidenceById.get(dbId)!;
+    evidence[eid] = {
+      sourceId: sIds.get(e.snapshotId)!,
+      excerpt: e.excerpt,
+      start: e.start,
+      end: e.end,
+      claimIds: input.claims.filter((c) => c.evidenceIds.includes(dbId) && cIds.has(c.id)).map((c) => cIds.get(c.id)!),
+    };
+  }
+  const sources: ReportJson['sources'] = {};
+  for (const [snapshotId, sid] of sIds) {
+    const snap = snapshotById.get(snapshotId);
+    const record = recordBySnapshot.get(snapshotId);
+    sources[sid] = {
+      number: Number(sid.slice(1)),
+      url: snap?.url ?? record?.url ?? '',
+      title: snap?.title ?? record?.title ?? '',
+      contentHash: snap?.contentHash ?? '',
+      fetchedAt: (snap?.fetchedAt ?? new Date(0)).toISOString(),
+      ...(record ? { origin: record.origin as 'corpus' | 'web', authority: record.authority as ReportJson['sources'][string]['authority'] } : {}),
+    };
+  }
+  const contradictions = input.contradictions
+    .filter((c) => cIds.has(c.claimAId) && cIds.has(c.claimBId))
+    .map((c) => ({ claimIds: [cIds.get(c.claimAId)!, cIds.get(c.claimBId)!] as [string, string], kind: c.kind as ReportJson['contradictions'][number]['kind'], note: c.note }));
+
+  return {
+    runId: input.run.id,
+    question: input.run.question,
+    status: input.run.status,
+    engine: input.run.engine,
+    createdAt: input.run.createdAt.toISOString(),
+    sections,
+    evidence,
+    claims,
+    contradictions,
+    sources,
+    metrics: input.metrics,
+  };
+}

@@ -1,0 +1,6 @@
+import { Module } from '@nestjs/common';
+import { RenderHandler } from './render/render.handler';
+
+/** The renderer service's node: render. */
+@Module({ providers: [RenderHandler] })
+export class RendererStagesModule {}

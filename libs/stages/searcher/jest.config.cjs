@@ -1,0 +1,1 @@
+module.exports = { displayName: 'stage-searcher', preset: '../../../jest.preset.js', rootDir: __dirname };

@@ -1,0 +1,3 @@
+import { ValidationError } from '@dossier/errors';
+
+export class UnknownSearchProviderError extends ValidationError {}

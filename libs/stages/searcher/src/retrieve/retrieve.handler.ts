@@ -1,0 +1,55 @@
+import { ResearchRepository } from '@dossier/db';
+import { StageStateError } from '@dossier/errors';
+import { OnStep } from '@dossier/queue';
+import { SnapshotStore } from '@dossier/sources';
+import type { StepContext, StepHandler, StepOutcome } from '@dossier/workflow';
+import { SearchProviders } from '../providers/search-providers';
+
+export const RESULTS_PER_QUERY = 8;
+
+/** One search query (one shard) against its provider; every hit is recorded, with a snapshot of corpus documents. */
+@OnStep('retrieve')
+export class RetrieveHandler implements StepHandler<'retrieve'> {
+  private readonly snapshots = new SnapshotStore();
+
+  constructor(
+    private readonly research: ResearchRepository,
+    private readonly providers: SearchProviders,
+  ) {}
+
+  async execute(ctx: StepContext<'retrieve'>): Promise<StepOutcome<'retrieve'>> {
+    const { tenantId, id: runId } = ctx.run;
+    const { iteration, shard } = ctx.job;
+    const plan = await this.research.searchPlan(tenantId, runId, iteration, shard);
+    if (!plan) throw new StageStateError(`No search plan for retrieve shard ${shard} of iteration ${iteration}`, { runId });
+    const hits = await this.providers.get(plan.provider, runId).search({
+      tenantId,
+      query: plan.query,
+      limit: RESULTS_PER_QUERY,
+      ...(ctx.run.options.collection ? { collection: ctx.run.options.collection } : {}),
+    });
+    return {
+      result: { results: hits.length },
+      write: async (tx) => {
+        for (const hit of hits) {
+          const snapshot = hit.documentId ? await this.snapshots.fromDocument(tx, tenantId, hit.documentId) : null;
+          await tx.sourceRecord.create({
+            data: {
+              tenantId,
+              runId,
+              searchPlanId: plan.id,
+              iteration,
+              url: hit.url,
+              canonicalUrl: hit.url,
+              title: hit.title,
+              snippet: hit.snippet,
+              origin: hit.origin,
+              rank: hit.rank,
+              snapshotId: snapshot?.id ?? null,
+            },
+          });
+        }
+      },
+    };
+  }
+}

@@ -1,0 +1,43 @@
+import { AgentRunner, queryPlanner } from '@dossier/agents';
+import { ResearchRepository } from '@dossier/db';
+import { OnStep } from '@dossier/queue';
+import type { StepContext, StepHandler, StepOutcome } from '@dossier/workflow';
+
+/** Questions searched per iteration and queries planned per iteration: the frontier is bounded. */
+export const FRONTIER_QUESTIONS = 6;
+export const MAX_QUERIES = 8;
+
+/** Query Planner: search queries for the frontier (open questions), one retrieve shard per query. */
+@OnStep('search_plan')
+export class SearchPlanHandler implements StepHandler<'search_plan'> {
+  constructor(
+    private readonly agents: AgentRunner,
+    private readonly research: ResearchRepository,
+  ) {}
+
+  async execute(ctx: StepContext<'search_plan'>): Promise<StepOutcome<'search_plan'>> {
+    const { tenantId, id: runId } = ctx.run;
+    const iteration = ctx.job.iteration;
+    const frontier = (await this.research.questions(tenantId, runId, undefined, ['open'])).slice(0, FRONTIER_QUESTIONS);
+    const out = await this.agents.run(
+      queryPlanner,
+      {
+        question: ctx.run.question,
+        questions: frontier.map((q) => ({ id: q.id, text: q.text, priority: q.priority })),
+        iteration,
+        providers: ctx.run.options.searchProviders,
+        maxQueries: MAX_QUERIES,
+      },
+      { tenantId, runId, stepKey: ctx.stepKey },
+    );
+    return {
+      result: { queries: out.queries.length },
+      write: async (tx) => {
+        await tx.searchPlan.createMany({
+          data: out.queries.map((q, shard) => ({ tenantId, runId, questionId: q.questionId, iteration, shard, query: q.query, provider: q.provider })),
+        });
+        await tx.researchQuestion.updateMany({ where: { tenantId, runId, id: { in: frontier.map((q) => q.id) }, status: 'open' }, data: { status: 'partial' } });
+      },
+    };
+  }
+}

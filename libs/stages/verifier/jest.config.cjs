@@ -1,0 +1,1 @@
+module.exports = { displayName: 'stage-verifier', preset: '../../../jest.preset.js', rootDir: __dirname };

@@ -1,0 +1,1 @@
+export * from './verifier-stages.module';

@@ -1,0 +1,34 @@
+import { AgentRunner, sectionWriter } from '@dossier/agents';
+import { ResearchRepository } from '@dossier/db';
+import { OnStep } from '@dossier/queue';
+import type { StepContext, StepHandler, StepOutcome } from '@dossier/workflow';
+import { sectionInputs } from '../section-inputs';
+
+/** Section Writer for one outline section (one shard): every sentence cites evidence ids. */
+@OnStep('draft')
+export class DraftHandler implements StepHandler<'draft'> {
+  constructor(
+    private readonly agents: AgentRunner,
+    private readonly research: ResearchRepository,
+  ) {}
+
+  async execute(ctx: StepContext<'draft'>): Promise<StepOutcome<'draft'>> {
+    const { tenantId, id: runId } = ctx.run;
+    const { section, claims, evidence } = await sectionInputs(this.research, tenantId, runId, ctx.job.shard);
+    const out = await this.agents.run(
+      sectionWriter,
+      {
+        section: { title: section.title, purpose: section.purpose },
+        claims: claims.map((c) => ({ id: c.id, statement: c.statement, evidenceIds: c.evidenceIds })),
+        evidence: evidence.map((e) => ({ id: e.id, excerpt: e.excerpt })),
+      },
+      { tenantId, runId, stepKey: ctx.stepKey },
+    );
+    return {
+      result: { sentences: out.paragraphs.reduce((n, p) => n + p.sentences.length, 0) },
+      write: async (tx) => {
+        await tx.sectionDraft.createMany({ data: [{ tenantId, runId, sectionId: section.id, round: 0, paragraphs: out.paragraphs }], skipDuplicates: true });
+      },
+    };
+  }
+}

@@ -1,0 +1,35 @@
+import { AgentRunner, framer } from '@dossier/agents';
+import { ResearchRepository } from '@dossier/db';
+import { OnStep } from '@dossier/queue';
+import type { StepContext, StepHandler, StepOutcome } from '@dossier/workflow';
+
+/** Framer: introduction and conclusion, written from the verified sections only. */
+@OnStep('frame')
+export class FrameHandler implements StepHandler<'frame'> {
+  constructor(
+    private readonly agents: AgentRunner,
+    private readonly research: ResearchRepository,
+  ) {}
+
+  async execute(ctx: StepContext<'frame'>): Promise<StepOutcome<'frame'>> {
+    const { tenantId, id: runId } = ctx.run;
+    const [sections, open] = await Promise.all([this.research.verifiedSections(tenantId, runId), this.research.questions(tenantId, runId, undefined, ['open', 'partial'])]);
+    const out = await this.agents.run(
+      framer,
+      {
+        question: ctx.run.question,
+        sections: sections.map((s) => ({ title: s.title, sentences: s.paragraphs.flatMap((p) => p.sentences) })),
+        stopReason: 'research complete',
+        openQuestions: open.map((q) => q.text),
+      },
+      { tenantId, runId, stepKey: ctx.stepKey },
+    );
+    const revision = ctx.job.iteration;
+    return {
+      result: { sections: sections.length },
+      write: async (tx) => {
+        await tx.reportFrame.createMany({ data: [{ tenantId, runId, revision, introduction: out.introduction, conclusion: out.conclusion }], skipDuplicates: true });
+      },
+    };
+  }
+}

@@ -1,0 +1,69 @@
+import { AgentRunner, repairer } from '@dossier/agents';
+import { ResearchRepository } from '@dossier/db';
+import { OnStep } from '@dossier/queue';
+import type { StepContext, StepHandler, StepOutcome } from '@dossier/workflow';
+import type { DraftParagraphs } from '../section-inputs';
+
+/**
+ * Repairer: every sentence the verifier did not find supported in round k is rewritten from its evidence
+ * or dropped; the result is the section's draft for round k+1 (verified again by the next round).
+ */
+@OnStep('repair')
+export class RepairHandler implements StepHandler<'repair'> {
+  constructor(
+    private readonly agents: AgentRunner,
+    private readonly research: ResearchRepository,
+  ) {}
+
+  async execute(ctx: StepContext<'repair'>): Promise<StepOutcome<'repair'>> {
+    const { tenantId, id: runId } = ctx.run;
+    const round = ctx.job.iteration;
+    const drafts: { sectionId: string; paragraphs: DraftParagraphs }[] = [];
+    let repaired = 0;
+    let dropped = 0;
+    for (const section of await this.research.latestOutline(tenantId, runId)) {
+      const draft = await this.research.latestDraft(tenantId, section.id, round);
+      if (!draft) continue;
+      const findings = await this.research.findings(tenantId, section.id, round);
+      const failing = new Map(findings.filter((f) => f.verdict !== 'supported').map((f) => [`${f.paragraph}.${f.sentence}`, f]));
+      if (failing.size === 0) continue;
+      const paragraphs = draft.paragraphs as DraftParagraphs;
+      const evidence = await this.research.evidence(tenantId, runId, { id: { in: paragraphs.flatMap((p) => p.sentences.flatMap((s) => s.evidenceIds)) } });
+      const next: DraftParagraphs = [];
+      for (const [pi, p] of paragraphs.entries()) {
+        const sentences = [];
+        for (const [si, s] of p.sentences.entries()) {
+          const finding = failing.get(`${pi}.${si}`);
+          if (!finding) {
+            sentences.push(s);
+            continue;
+          }
+          const fix = await this.agents.run(
+            repairer,
+            {
+              sentence: s,
+              evidence: evidence.filter((e) => s.evidenceIds.includes(e.id)).map((e) => ({ id: e.id, excerpt: e.excerpt })),
+              finding: { verdict: finding.verdict as 'unsupported', note: finding.note },
+            },
+            { tenantId, runId, stepKey: ctx.stepKey },
+          );
+          if (fix.action === 'rewrite' && fix.text) {
+            sentences.push({ text: fix.text, evidenceIds: fix.evidenceIds ?? s.evidenceIds });
+            repaired++;
+          } else dropped++;
+        }
+        if (sentences.length > 0) next.push({ sentences });
+      }
+      drafts.push({ sectionId: section.id, paragraphs: next });
+    }
+    return {
+      result: { repaired, dropped },
+      write: async (tx) => {
+        await tx.sectionDraft.createMany({
+          data: drafts.map((d) => ({ tenantId, runId, sectionId: d.sectionId, round: round + 1, paragraphs: d.paragraphs })),
+          skipDuplicates: true,
+        });
+      },
+    };
+  }
+}
