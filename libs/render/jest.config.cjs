@@ -1,0 +1,1 @@
+module.exports = { displayName: 'render', preset: '../../jest.preset.js', rootDir: __dirname };

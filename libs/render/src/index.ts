@@ -1,0 +1,11 @@
+export { InvalidReportError, type ReportIssue } from './errors';
+export { validateReport } from './validate-report';
+export type { RenderOptions } from './render-options';
+export { renderJson } from './render-json';
+export { renderMarkdown } from './render-markdown';
+export { renderHtml, REPORT_CSP } from './render-html';
+export { renderAll, type RenderedReport } from './render-all';
+export { escapeHtml } from './escape-html';
+export { escapeMarkdown, markdownUrl } from './escape-markdown';
+export { linkableUrl, LINKABLE_SCHEMES } from './safe-url';
+export { indexCitations, type Citation, type CitationIndex, type CitedEvidence, type CitedExcerpt } from './citations';
