@@ -1,0 +1,1 @@
+module.exports = { displayName: 'vectors', preset: '../../jest.preset.js', rootDir: __dirname };

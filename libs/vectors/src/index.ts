@@ -1,0 +1,14 @@
+export * from './errors';
+export * from './embedder';
+export * from './vector-store';
+export { toUnitVector } from './vector-math';
+export { murmur3x86_32 } from './hashing/murmur3';
+export { uuidV5 } from './hashing/uuid-v5';
+export { wordTokens, contentTokens } from './hashing/tokenize';
+export { ENGLISH_STOPWORDS } from './hashing/stopwords';
+export { EmbeddedVectorStore, type EmbeddedCollectionStats } from './embedded/embedded-vector-store';
+export { EmbeddedVectorStoreOptions, type EmbeddedVectorStoreOptionsInput } from './embedded/embedded-options';
+export { HnswIndex, HnswParams, type HnswParamsInput, type ScoredNode } from './embedded/hnsw-index';
+export { VectorMatrix } from './embedded/vector-matrix';
+export { exactTopK, type ScoredRow } from './embedded/exact-search';
+export * from './vectors.module';
