@@ -1,0 +1,1 @@
+module.exports = { displayName: 'agents', preset: '../../jest.preset.js', rootDir: __dirname };

@@ -1,0 +1,26 @@
+// Roles: every agent role of DESIGN §6 as a named export, the ROLES registry, and their schemas.
+export * from './roles';
+
+// Running roles.
+export { AgentRunner, AgentCallContext, type AgentRunnerOptions, type LlmCallStore } from './agent-runner';
+export { AgentsModule } from './agents.module';
+export type { Engine, EngineCompletion } from './engine/engine';
+export { OfflineEngine, OFFLINE_MODEL, countWords } from './engine/offline-engine';
+export { AgentInputError, AgentOutputError, AgentCallRecordError } from './errors';
+
+// Prompts.
+export { buildPrompt, listWithIds, type Prompt, type PromptSpec } from './prompt/build-prompt';
+export { dataBlock, DATA_POLICY } from './prompt/data-block';
+
+// Offline NLP primitives (usable by other stages, e.g. near-duplicate evidence or verification).
+export { splitSentences, splitUnits, listMarkerLength, type Span, type Unit as TextUnit, type UnitKind } from './offline/nlp/sentences';
+export { tokenize, STOPWORDS, contentWords, contentStems, stem, isNumericToken } from './offline/nlp/tokens';
+export { extractKeyphrases, type Keyphrase, type KeyphraseOptions } from './offline/nlp/keyphrases';
+export { Bm25Index, type Bm25Hit } from './offline/nlp/bm25';
+export { termCounts, tfidfVectors, inverseDocumentFrequencies, cosine, type TermVector } from './offline/nlp/tfidf';
+export { mmr, type MmrCandidate } from './offline/nlp/mmr';
+export { groupNearDuplicates, shingles, jaccard, type NearDuplicateOptions } from './offline/nlp/near-duplicates';
+export { extractQuantities, comparable, sameQuantity, isTime, yearOf, type Quantity, type QuantityKind } from './offline/nlp/quantities';
+export { detectContradiction, contradictionBetween, prepareStatement, SAME_SUBJECT_THRESHOLD, type PreparedStatement, type ContradictionFinding, type ContradictionKind } from './offline/nlp/contradiction';
+export { entails, SUPPORT_THRESHOLD, type EntailmentResult, type EntailmentVerdict } from './offline/nlp/entailment';
+export { negationCues, statementStems, stripCitations, normalizeWhitespace } from './offline/nlp/statement-terms';

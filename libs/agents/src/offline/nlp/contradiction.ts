@@ -1,0 +1,83 @@
+import { jaccard } from './near-duplicates';
+import { comparable, extractQuantities, isTime, sameQuantity, type Quantity } from './quantities';
+import { negationCues, statementStems } from './statement-terms';
+
+/*
+ * Rule-based contradiction between two statements about the same subject: conflicting figures (same unit,
+ * other unit after conversion, or other dates) or opposite polarity with the rest nearly equal.
+ */
+
+export type ContradictionKind = 'negation' | 'number' | 'unit' | 'date';
+
+export interface ContradictionFinding {
+  kind: ContradictionKind;
+  note: string;
+}
+
+/** Jaccard of the non-numeric content stems from which two statements count as being about the same thing. */
+export const SAME_SUBJECT_THRESHOLD = 0.5;
+/** A polarity clash needs the rest of the two statements to be nearly the same. */
+export const NEGATION_OVERLAP_THRESHOLD = 0.75;
+/** Figures further apart than this (relative) disagree. */
+export const NUMBER_TOLERANCE = 0.05;
+
+function dimension(q: Quantity): string {
+  return isTime(q) ? 'time' : `${q.kind}:${q.unit ?? ''}`;
+}
+
+function format(value: number): string {
+  return String(Number(value.toPrecision(3)));
+}
+
+function figureConflict(qa: readonly Quantity[], qb: readonly Quantity[]): ContradictionFinding | null {
+  const dims = [...new Set(qa.map(dimension))].filter((d) => qb.some((q) => dimension(q) === d));
+  for (const dim of dims) {
+    const as = qa.filter((q) => dimension(q) === dim);
+    const bs = qb.filter((q) => dimension(q) === dim);
+    const agree = as.some((a) => bs.some((b) => comparable(a, b) && sameQuantity(a, b, NUMBER_TOLERANCE)));
+    if (agree) continue;
+    const a = as[0];
+    const b = bs[0];
+    if (dim === 'time') return { kind: 'date', note: `${a.raw} vs ${b.raw}` };
+    if (a.sourceUnit !== b.sourceUnit && a.unit !== null) {
+      return { kind: 'unit', note: `${a.raw} (${format(a.value)} ${a.unit}) vs ${b.raw} (${format(b.value)} ${b.unit})` };
+    }
+    return { kind: 'number', note: `${a.raw} vs ${b.raw}` };
+  }
+  return null;
+}
+
+/** A statement analysed once, for comparing it with many others. */
+export interface PreparedStatement {
+  quantities: Quantity[];
+  stems: Set<string>;
+  cues: string[];
+}
+
+export function prepareStatement(text: string): PreparedStatement {
+  const quantities = extractQuantities(text);
+  return { quantities, stems: statementStems(text, quantities), cues: negationCues(text) };
+}
+
+/**
+ * A contradiction between two statements, or null when they agree, are about different subjects, or cannot
+ * be compared. Statements conflict on figures when, for a kind of figure both state, no pair agrees within 5%.
+ */
+export function detectContradiction(a: string, b: string): ContradictionFinding | null {
+  return contradictionBetween(prepareStatement(a), prepareStatement(b));
+}
+
+/** detectContradiction over prepared statements (for all-pairs comparisons). */
+export function contradictionBetween(a: PreparedStatement, b: PreparedStatement): ContradictionFinding | null {
+  const overlap = jaccard(a.stems, b.stems);
+  if (overlap < SAME_SUBJECT_THRESHOLD) return null;
+  const figures = figureConflict(a.quantities, b.quantities);
+  if (figures) return figures;
+  const cuesA = a.cues;
+  const cuesB = b.cues;
+  if (cuesA.length > 0 !== cuesB.length > 0 && overlap >= NEGATION_OVERLAP_THRESHOLD) {
+    const [negated, cues] = cuesA.length > 0 ? ['first', cuesA] : ['second', cuesB];
+    return { kind: 'negation', note: `only the ${negated} statement is negated ("${cues.join('", "')}")` };
+  }
+  return null;
+}

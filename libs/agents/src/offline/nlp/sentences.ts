@@ -1,0 +1,262 @@
+/*
+ * Sentence and block segmentation with exact offsets. Evidence excerpts must be verbatim substrings of a
+ * snapshot, so a span is never rewritten: whitespace is trimmed by moving offsets, and
+ * `text === input.slice(start, end)` holds for every span.
+ */
+
+export interface Span {
+  text: string;
+  start: number;
+  end: number;
+}
+
+export type UnitKind = 'sentence' | 'heading' | 'list-item' | 'table-row';
+
+export interface Unit extends Span {
+  kind: UnitKind;
+}
+
+interface Line {
+  start: number;
+  end: number;
+  /** Offsets of the line without surrounding whitespace (equal when the line is blank). */
+  contentStart: number;
+  contentEnd: number;
+  content: string;
+}
+
+// Abbreviations that are always followed by more of the same sentence.
+const ALWAYS_ABBREVIATIONS = new Set([
+  'mr', 'mrs', 'ms', 'dr', 'prof', 'rev', 'gen', 'capt', 'col', 'lt', 'sgt', 'hon', 'gov', 'sen', 'rep', 'fr',
+  'mt', 'vs', 'v', 'approx', 'ca', 'cf', 'viz', 'e.g', 'i.e', 'fig', 'figs', 'eq', 'eqs', 'ch', 'sec', 'vol',
+  'vols', 'pp', 'ed', 'eds', 'dept', 'univ', 'est', 'jan', 'feb', 'mar', 'apr', 'jun', 'jul', 'aug', 'sep',
+  'sept', 'oct', 'nov', 'dec', 'mon', 'tue', 'tues', 'wed', 'thu', 'thur', 'thurs', 'fri', 'sat', 'sun',
+]);
+// Abbreviations that precede a number ("No. 5", "p. 12"); elsewhere they are ordinary words.
+const NUMERIC_ABBREVIATIONS = new Set(['no', 'nos', 'p', 'art', 'para', 'op', 'ref', 'tab']);
+// Abbreviations that can end a sentence: a boundary only when a typical sentence opener follows.
+const MAYBE_FINAL_ABBREVIATIONS = new Set([
+  'etc', 'inc', 'ltd', 'co', 'corp', 'llc', 'plc', 'bros', 'jr', 'sr', 'st', 'al', 'ave', 'rd', 'ft', 'lb', 'lbs',
+  'oz', 'mi', 'yd', 'hr', 'hrs', 'min', 'max', 'esp', 'dept', 'gov',
+]);
+const SENTENCE_OPENERS = new Set([
+  'the', 'a', 'an', 'this', 'that', 'these', 'those', 'it', 'its', 'he', 'she', 'they', 'we', 'i', 'you',
+  'there', 'their', 'his', 'her', 'our', 'in', 'on', 'at', 'by', 'for', 'from', 'to', 'with', 'as', 'after',
+  'before', 'when', 'while', 'although', 'though', 'since', 'because', 'but', 'and', 'or', 'so', 'yet',
+  'however', 'moreover', 'meanwhile', 'also', 'then', 'thus', 'therefore', 'if', 'some', 'many', 'most', 'all',
+  'both', 'each', 'other', 'such', 'what', 'why', 'how', 'who', 'where', 'which', 'during', 'despite',
+  'according', 'overall', 'today', 'now', 'later', 'finally', 'first', 'second', 'until', 'unlike', 'one',
+]);
+
+const TERMINATORS = '.!?\u2026';
+const CLOSERS = '"\'\u201d\u2019)]}\u00bb';
+const OPENERS = '"\'\u201c\u2018([{\u00ab';
+
+const LIST_MARKER = /^(?:[-*\u2022\u2023\u25e6\u2043\u2219]|\d{1,3}[.)]|[a-zA-Z][.)])\s+/;
+const MARKDOWN_HEADING = /^#{1,6}(?:\s|$)/;
+const RULE_LINE = /^(?:[-=*_~]\s*){3,}$/;
+const HEADING_MAX_WORDS = 12;
+const HEADING_MAX_CHARS = 100;
+// A hard-wrapped prose line usually ends on one of these; a heading almost never does.
+const CONNECTOR_ENDINGS = new Set([
+  'a', 'an', 'the', 'and', 'or', 'but', 'of', 'in', 'on', 'at', 'to', 'for', 'with', 'by', 'from', 'as', 'that',
+  'which', 'who', 'is', 'was', 'were', 'are', 'be', 'been', 'has', 'have', 'had', 'its', 'their', 'his', 'her',
+  'than', 'into', 'over', 'under', 'between', 'about', 'not', 'this', 'these', 'those', 'it', 'will', 'would',
+]);
+
+function isSpace(ch: string | undefined): boolean {
+  return ch !== undefined && /\s/u.test(ch);
+}
+
+function toLines(text: string): Line[] {
+  const lines: Line[] = [];
+  let start = 0;
+  while (start <= text.length) {
+    const nl = text.indexOf('\n', start);
+    const end = nl === -1 ? text.length : nl;
+    let cs = start;
+    let ce = end;
+    while (cs < ce && isSpace(text[cs])) cs++;
+    while (ce > cs && isSpace(text[ce - 1])) ce--;
+    lines.push({ start, end, contentStart: cs, contentEnd: ce, content: text.slice(cs, ce) });
+    if (nl === -1) break;
+    start = nl + 1;
+  }
+  return lines;
+}
+
+function span(text: string, start: number, end: number): Span | null {
+  let s = start;
+  let e = end;
+  while (s < e && isSpace(text[s])) s++;
+  while (e > s && isSpace(text[e - 1])) e--;
+  return s < e ? { text: text.slice(s, e), start: s, end: e } : null;
+}
+
+function endsWithTerminal(content: string): boolean {
+  return /[.!?:;,\u2026]["'\u201d\u2019)\]]*$/.test(content);
+}
+
+function startsUpperOrDigit(content: string): boolean {
+  return /^[\p{Lu}\p{N}]/u.test(content);
+}
+
+/** A short title-like line ("Background", "1.2 Methods") standing at the start of a paragraph. */
+function isPlainHeading(line: Line, next: Line | undefined, atParagraphStart: boolean): boolean {
+  if (!atParagraphStart || next === undefined) return false;
+  const c = line.content;
+  if (c.length === 0 || c.length > HEADING_MAX_CHARS || endsWithTerminal(c) || !startsUpperOrDigit(c)) return false;
+  const words = c.split(/\s+/);
+  if (words.length > HEADING_MAX_WORDS) return false;
+  const last = words[words.length - 1].toLowerCase().replace(/[^\p{L}\p{N}']/gu, '');
+  if (CONNECTOR_ENDINGS.has(last)) return false;
+  // A wrapped sentence continues in lower case on the next line; a heading is followed by a new start.
+  return next.content.length === 0 || !/^\p{Ll}/u.test(next.content);
+}
+
+type Block = { kind: UnitKind | 'prose'; start: number; end: number };
+
+/**
+ * Blocks of the text: markdown headings, plain headings, list items, table rows and prose paragraphs.
+ * Prose paragraphs are returned whole, to be split into sentences.
+ */
+function blocks(text: string): Block[] {
+  const lines = toLines(text);
+  const out: Block[] = [];
+  // The open prose paragraph or list item, if any (at most one is open at a time).
+  let open: (Block & { lastContent: string }) | null = null;
+  const close = (): void => {
+    if (open) out.push({ kind: open.kind, start: open.start, end: open.end });
+    open = null;
+  };
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i];
+    const c = line.content;
+    const current = open as (Block & { lastContent: string }) | null;
+    if (c.length === 0 || RULE_LINE.test(c)) {
+      close();
+    } else if (MARKDOWN_HEADING.test(c) || c.includes('|')) {
+      close();
+      out.push({ kind: MARKDOWN_HEADING.test(c) ? 'heading' : 'table-row', start: line.contentStart, end: line.contentEnd });
+    } else if (LIST_MARKER.test(c)) {
+      close();
+      open = { kind: 'list-item', start: line.contentStart, end: line.contentEnd, lastContent: c };
+    } else if (current?.kind === 'list-item' && line.contentStart > line.start) {
+      // An indented line right under a list item continues that item.
+      current.end = line.contentEnd;
+      current.lastContent = c;
+    } else {
+      if (current?.kind === 'list-item') close();
+      const prose = current?.kind === 'prose' ? current : null;
+      const atParagraphStart = prose === null || /[.!?:\u2026]["'\u201d\u2019)\]]*$/.test(prose.lastContent);
+      if (isPlainHeading(line, lines[i + 1], atParagraphStart)) {
+        close();
+        out.push({ kind: 'heading', start: line.contentStart, end: line.contentEnd });
+      } else if (prose === null) {
+        open = { kind: 'prose', start: line.contentStart, end: line.contentEnd, lastContent: c };
+      } else {
+        prose.end = line.contentEnd;
+        prose.lastContent = c;
+      }
+    }
+  }
+  close();
+  return out;
+}
+
+/** The word just before position `dot` (a period), back to whitespace or an opening bracket/quote. */
+function wordBefore(text: string, dot: number, floor: number): string {
+  let s = dot;
+  while (s > floor && !isSpace(text[s - 1]) && !OPENERS.includes(text[s - 1])) s--;
+  return text.slice(s, dot);
+}
+
+function wordAfter(text: string, from: number, limit: number): string {
+  let s = from;
+  while (s < limit && OPENERS.includes(text[s])) s++;
+  let e = s;
+  while (e < limit && /[\p{L}\p{N}.']/u.test(text[e])) e++;
+  return text.slice(s, e).replace(/\.+$/, '');
+}
+
+/** Whether a single period at `dot` belongs to an abbreviation rather than ending the sentence. */
+function isAbbreviation(text: string, dot: number, floor: number, next: string): boolean {
+  const raw = wordBefore(text, dot, floor);
+  const word = raw.toLowerCase();
+  if (word.length === 0) return false;
+  if (ALWAYS_ABBREVIATIONS.has(word)) return true;
+  const nextLower = next.toLowerCase();
+  if (NUMERIC_ABBREVIATIONS.has(word)) return /^\d/.test(next);
+  const opener = SENTENCE_OPENERS.has(nextLower);
+  if (MAYBE_FINAL_ABBREVIATIONS.has(word)) return !opener;
+  // Dotted acronyms (U.S., U.K., a.m., Ph.D.) and initials (J. Smith).
+  if (/^(?:\p{L}{1,2}\.)+\p{L}{1,2}$/u.test(raw) || /^\p{Lu}$/u.test(raw)) return !opener;
+  return false;
+}
+
+/** Splits one prose paragraph [from, to) into sentences. */
+function splitProse(text: string, from: number, to: number): Span[] {
+  const out: Span[] = [];
+  let sentenceStart = from;
+  let i = from;
+  while (i < to) {
+    const ch = text[i];
+    if (!TERMINATORS.includes(ch)) {
+      i++;
+      continue;
+    }
+    let e = i;
+    while (e < to && TERMINATORS.includes(text[e])) e++;
+    const run = text.slice(i, e);
+    while (e < to && CLOSERS.includes(text[e])) e++;
+    // A terminator glued to the next character is inside a number, URL, e-mail or acronym.
+    if (e < to && !isSpace(text[e])) {
+      i = e;
+      continue;
+    }
+    let n = e;
+    while (n < to && isSpace(text[n])) n++;
+    if (n >= to) break;
+    const nextChar = text[n];
+    if (/\p{Ll}/u.test(nextChar)) {
+      i = e;
+      continue;
+    }
+    if (run === '.' && isAbbreviation(text, i, sentenceStart, wordAfter(text, n, to))) {
+      i = e;
+      continue;
+    }
+    const s = span(text, sentenceStart, e);
+    if (s) out.push(s);
+    sentenceStart = n;
+    i = n;
+  }
+  const last = span(text, sentenceStart, to);
+  if (last) out.push(last);
+  return out;
+}
+
+/** Every unit of the text with its kind, in order. */
+export function splitUnits(text: string): Unit[] {
+  const units: Unit[] = [];
+  for (const block of blocks(text)) {
+    if (block.kind === 'prose') {
+      for (const s of splitProse(text, block.start, block.end)) units.push({ ...s, kind: 'sentence' });
+    } else {
+      const s = span(text, block.start, block.end);
+      if (s) units.push({ ...s, kind: block.kind });
+    }
+  }
+  return units;
+}
+
+/** Sentences (and headings, list items, table rows as units of their own) with offsets into `text`. */
+export function splitSentences(text: string): Span[] {
+  return splitUnits(text).map(({ text: t, start, end }) => ({ text: t, start, end }));
+}
+
+/** Offset of the first character after a list marker ("- ", "1. ", "a) "), or 0 when there is none. */
+export function listMarkerLength(unitText: string): number {
+  const m = LIST_MARKER.exec(unitText);
+  return m ? m[0].length : 0;
+}

@@ -1,0 +1,72 @@
+import { extractKeyphrases } from './nlp/keyphrases';
+import { stem, tokenize } from './nlp/tokens';
+
+/*
+ * Topic phrases for the offline roles. Generated questions share template words ("What figures quantify…"),
+ * which must not become topics or search terms.
+ */
+export const QUESTION_FILLER: ReadonlySet<string> = new Set(
+  `know measured terms known evidence evidences figure figures quantify quantifies key main development developments happen
+  happened happens matter matters dispute disputes disputed claim claims ground grounds reported report reports
+  say says said official sources source perspective according contradict contradicts qualify qualifies fact facts
+  question questions detail details aspect aspects regarding relation related specific`
+    .split(/\s+/)
+    .filter((w) => w.length > 0),
+);
+
+// Common verbs split phrases too, so "how was the bridge built" yields the topic "bridge", not "bridge built".
+const COMMON_VERBS = words(
+  `build builds built made make makes making use used uses using cause caused causes affect affects
+  affected change changed changes became become becomes began begin begins started start starts get gets got take
+  takes took taken give gives gave given go goes went come comes came mean means compare compared seem seems work
+  worked works look looks find found finds show shows showed shown happen`,
+);
+const TOPIC_STOPWORDS: ReadonlySet<string> = new Set([...QUESTION_FILLER, ...COMMON_VERBS]);
+// Words of reviewer feedback that say what to do rather than what about.
+const FEEDBACK_STOPWORDS: ReadonlySet<string> = new Set([
+  ...TOPIC_STOPWORDS,
+  ...words(`add adds added include includes including focus focusing more less please want wants need needs view views
+  remove drop cover covers covering section sections perspective perspectives question questions report angle angles
+  consider expand shorten missing lacks lack deeper better instead`),
+]);
+
+function words(list: string): string[] {
+  return list.split(/\s+/).filter((w) => w.length > 0);
+}
+
+/** Top key phrases of a text without question filler words or common verbs. */
+export function topicPhrases(text: string, limit: number): string[] {
+  return extractKeyphrases(text, limit, { extraStopwords: TOPIC_STOPWORDS }).map((k) => k.phrase);
+}
+
+/** Top key phrases of reviewer feedback: what it asks about, without the asking. */
+export function feedbackPhrases(text: string, limit: number): string[] {
+  return extractKeyphrases(text, limit, { extraStopwords: FEEDBACK_STOPWORDS }).map((k) => k.phrase);
+}
+
+export function stemSet(text: string): Set<string> {
+  return new Set(tokenize(text).map(stem));
+}
+
+const SMALL_WORDS = new Set(['a', 'an', 'and', 'as', 'at', 'but', 'by', 'for', 'in', 'nor', 'of', 'on', 'or', 'the', 'to', 'vs', 'with']);
+
+/** Title Case for headings: small words stay lower case except at the start; all-caps words are kept. */
+export function titleCase(phrase: string): string {
+  return phrase
+    .split(/\s+/)
+    .filter((w) => w.length > 0)
+    .map((w, i) => {
+      if (i > 0 && SMALL_WORDS.has(w.toLowerCase())) return w.toLowerCase();
+      if (w.length > 1 && w === w.toUpperCase()) return w;
+      return w.charAt(0).toUpperCase() + w.slice(1);
+    })
+    .join(' ');
+}
+
+/** Cuts text at a word boundary to at most `max` characters. */
+export function clip(text: string, max: number): string {
+  if (text.length <= max) return text;
+  const cut = text.slice(0, max - 1);
+  const space = cut.lastIndexOf(' ');
+  return `${(space > max / 2 ? cut.slice(0, space) : cut).trimEnd()}…`;
+}

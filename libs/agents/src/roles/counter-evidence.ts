@@ -1,0 +1,68 @@
+import { z } from 'zod';
+import { buildPrompt, listWithIds } from '../prompt/build-prompt';
+import { detectContradiction } from '../offline/nlp/contradiction';
+import type { AgentRole } from './role';
+import { Id, text } from './schemas';
+
+export const CounterEvidenceInput = z
+  .strictObject({
+    claims: z.array(z.strictObject({ id: Id, statement: text(4000) })),
+    /** Pairs of claim ids worth comparing, found by the caller (vector search). */
+    candidatePairs: z.array(z.tuple([Id, Id])),
+  })
+  .superRefine((input, ctx) => {
+    const ids = new Set(input.claims.map((c) => c.id));
+    input.candidatePairs.forEach((pair, i) => {
+      for (const id of pair) {
+        if (!ids.has(id)) ctx.addIssue({ code: 'custom', path: ['candidatePairs', i], message: `unknown claim id ${id}` });
+      }
+    });
+  });
+export type CounterEvidenceInput = z.infer<typeof CounterEvidenceInput>;
+
+export const ContradictionKindSchema = z.enum(['negation', 'number', 'unit', 'date']);
+export const FoundContradiction = z.strictObject({ claimAId: Id, claimBId: Id, kind: ContradictionKindSchema, note: z.string().max(2000) });
+export const CounterEvidenceOutput = z.strictObject({ contradictions: z.array(FoundContradiction) });
+export type CounterEvidenceOutput = z.infer<typeof CounterEvidenceOutput>;
+
+function offline(input: CounterEvidenceInput): CounterEvidenceOutput {
+  const statements = new Map(input.claims.map((c) => [c.id, c.statement]));
+  const seen = new Set<string>();
+  const contradictions: CounterEvidenceOutput['contradictions'] = [];
+  for (const [a, b] of input.candidatePairs) {
+    const key = [a, b].sort().join('\u0000');
+    if (a === b || seen.has(key)) continue;
+    seen.add(key);
+    const statementA = statements.get(a);
+    const statementB = statements.get(b);
+    // The input schema rejects unknown ids; a direct call with one has nothing to compare.
+    if (statementA === undefined || statementB === undefined) continue;
+    const found = detectContradiction(statementA, statementB);
+    if (found) contradictions.push({ claimAId: a, claimBId: b, kind: found.kind, note: found.note.slice(0, 2000) });
+  }
+  return { contradictions };
+}
+
+export const counterEvidence: AgentRole<CounterEvidenceInput, CounterEvidenceOutput> = {
+  name: 'counterEvidence',
+  input: CounterEvidenceInput,
+  output: CounterEvidenceOutput,
+  prompt: (input) =>
+    buildPrompt({
+      persona: 'Counter-Evidence Agent',
+      task: 'For each candidate pair of claims, decide whether the two claims contradict each other, and if so how.',
+      rules: [
+        'Only claims about the same subject can contradict; different aspects of one subject do not.',
+        'kind: negation (one denies what the other asserts), number (different figures in the same unit), unit (figures that disagree after unit conversion), date (different dates for the same event).',
+        'Figures within 5% of each other, or equal after unit conversion, agree.',
+        'note says concretely what differs, e.g. "4.2 metres vs 6.1 metres".',
+        'List only contradicting pairs, by claimAId and claimBId as given.',
+      ],
+      output: CounterEvidenceOutput,
+      data: [
+        ['claims', listWithIds(input.claims.map((c) => ({ id: c.id, text: c.statement })))],
+        ['candidate pairs', input.candidatePairs.map(([a, b]) => `${a} <> ${b}`).join('\n')],
+      ],
+    }),
+  offline,
+};

@@ -1,0 +1,78 @@
+import { z } from 'zod';
+import { buildPrompt, listWithIds } from '../prompt/build-prompt';
+import { statementStems } from '../offline/nlp/statement-terms';
+import { stem } from '../offline/nlp/tokens';
+import { QUESTION_FILLER } from '../offline/topics';
+import type { AgentRole } from './role';
+import { Id, Unit, distinctIds, text } from './schemas';
+
+export const CoverageAssessorInput = z
+  .strictObject({
+    questions: z.array(z.strictObject({ id: Id, text: text(2000) })),
+    claims: z.array(z.strictObject({ id: Id, statement: text(4000) })),
+    /** Each question's score after the previous iteration (absent: 0). */
+    previous: z.record(z.string(), Unit),
+  })
+  .superRefine(distinctIds('questions'));
+export type CoverageAssessorInput = z.infer<typeof CoverageAssessorInput>;
+
+export const QuestionCoverage = z.strictObject({ questionId: Id, score: Unit, informationGain: Unit });
+export const CoverageAssessorOutput = z.strictObject({ coverage: z.array(QuestionCoverage), informationGain: Unit });
+export type CoverageAssessorOutput = z.infer<typeof CoverageAssessorOutput>;
+
+/** A claim supports a question when it has at least this share of the question's content words. */
+const SUPPORT_SHARE = 0.5;
+/** This many supporting claims make a question fully corroborated. */
+const FULL_SUPPORT = 3;
+const FILLER_STEMS = new Set([...QUESTION_FILLER].map(stem));
+
+function round(x: number): number {
+  return Math.round(x * 1000) / 1000;
+}
+
+/**
+ * score = 0.6 × (best share of the question's content words found in one claim)
+ *       + 0.4 × (supporting claims / 3, capped at 1): a question is covered when some claim answers it
+ * and several claims corroborate that.
+ */
+function questionScore(question: string, claimStems: readonly Set<string>[]): number {
+  const words = [...statementStems(question)].filter((w) => !FILLER_STEMS.has(w));
+  if (words.length === 0) return 0;
+  const shares = claimStems.map((c) => words.filter((w) => c.has(w)).length / words.length);
+  const best = Math.max(0, ...shares);
+  const supporting = shares.filter((s) => s >= SUPPORT_SHARE).length;
+  return round(0.6 * best + 0.4 * Math.min(1, supporting / FULL_SUPPORT));
+}
+
+function offline(input: CoverageAssessorInput): CoverageAssessorOutput {
+  const claimStems = input.claims.map((c) => statementStems(c.statement));
+  const coverage = input.questions.map((q) => {
+    const score = questionScore(q.text, claimStems);
+    return { questionId: q.id, score, informationGain: round(Math.max(0, score - (input.previous[q.id] ?? 0))) };
+  });
+  const gain = coverage.length === 0 ? 0 : coverage.reduce((sum, c) => sum + c.informationGain, 0) / coverage.length;
+  return { coverage, informationGain: round(gain) };
+}
+
+export const coverageAssessor: AgentRole<CoverageAssessorInput, CoverageAssessorOutput> = {
+  name: 'coverageAssessor',
+  input: CoverageAssessorInput,
+  output: CoverageAssessorOutput,
+  prompt: (input) =>
+    buildPrompt({
+      persona: 'Coverage Assessor',
+      task: 'Score how well the claims gathered so far answer each question, and how much this iteration added.',
+      rules: [
+        'score in [0, 1]: 0 when no claim bears on the question, 1 when several independent claims answer it fully.',
+        'informationGain per question is max(0, score − previous score); the overall informationGain is their mean.',
+        'Judge only from the claims given; do not use outside knowledge.',
+      ],
+      output: CoverageAssessorOutput,
+      data: [
+        ['questions', listWithIds(input.questions)],
+        ['claims', listWithIds(input.claims.map((c) => ({ id: c.id, text: c.statement })))],
+        ['previous scores', JSON.stringify(input.previous)],
+      ],
+    }),
+  offline,
+};

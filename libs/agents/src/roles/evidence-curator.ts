@@ -1,0 +1,155 @@
+import { z } from 'zod';
+import { buildPrompt, listWithIds } from '../prompt/build-prompt';
+import { Bm25Index } from '../offline/nlp/bm25';
+import { mmr } from '../offline/nlp/mmr';
+import { extractQuantities } from '../offline/nlp/quantities';
+import { listMarkerLength, splitUnits, type Unit as TextUnit } from '../offline/nlp/sentences';
+import { normalizeWhitespace } from '../offline/nlp/statement-terms';
+import { contentStems, tokenize } from '../offline/nlp/tokens';
+import type { AgentRole } from './role';
+import { Id, Question, Unit, text } from './schemas';
+
+export const EvidenceCuratorInput = z.strictObject({
+  question: Question,
+  questions: z.array(z.strictObject({ id: Id, text: text(2000) })),
+  source: z.strictObject({ id: Id, title: z.string().max(1000), text: z.string() }),
+  maxFragments: z.int().min(1).max(200),
+});
+export type EvidenceCuratorInput = z.infer<typeof EvidenceCuratorInput>;
+
+export const CuratedFragment = z
+  .strictObject({
+    start: z.int().min(0),
+    end: z.int().min(0),
+    /** Exactly source.text.slice(start, end). */
+    excerpt: text(20_000),
+    statement: text(4000),
+    questionId: Id.nullable(),
+    confidence: Unit,
+  })
+  .refine((f) => f.end > f.start && f.end - f.start === f.excerpt.length, { message: 'excerpt length must equal end - start' });
+export const EvidenceCuratorOutput = z.strictObject({ fragments: z.array(CuratedFragment) });
+export type EvidenceCuratorOutput = z.infer<typeof EvidenceCuratorOutput>;
+
+const BOILERPLATE =
+  /\b(?:cookies?|subscribe|subscription|newsletter|copyright|all rights reserved|privacy policy|terms of (?:use|service)|sign (?:up|in)|log ?in|click here|advertisement|share this|follow us|javascript|accept all)\b|©/i;
+const MIN_WORDS = 5;
+const MIN_LIST_WORDS = 6;
+const MAX_WORDS = 120;
+/** A sentence must score at least this share of the best sentence's score. */
+const RELATIVE_FLOOR = 0.2;
+/** Sentences with figures are usually the facts a report needs. */
+const FIGURE_BONUS = 1.15;
+/** A sub-question scoring at least this share of a sentence's best score is the question it answers. */
+const SUB_QUESTION_SHARE = 0.5;
+// A sentence opening with one of these leans on the one before; the excerpt then takes both.
+const ANAPHORA = /^(?:it|its|this|these|that|those|they|their|he|she|his|her|such|the latter|the former)\b/i;
+
+interface Candidate {
+  unit: TextUnit;
+  /** Index of the unit in the document. */
+  position: number;
+  start: number;
+}
+
+function wordCount(s: string): number {
+  return tokenize(s).length;
+}
+
+function eligible(u: TextUnit): boolean {
+  if (u.kind === 'heading' || u.kind === 'table-row') return false;
+  const words = wordCount(u.text);
+  if (u.kind === 'list-item' && words < MIN_LIST_WORDS) return false;
+  return words >= MIN_WORDS && words <= MAX_WORDS && !BOILERPLATE.test(u.text);
+}
+
+function offline(input: EvidenceCuratorInput): EvidenceCuratorOutput {
+  const source = input.source.text;
+  const units = splitUnits(source);
+  const candidates: Candidate[] = [];
+  units.forEach((unit, position) => {
+    if (!eligible(unit)) return;
+    // A list item's excerpt starts after its bullet, so the excerpt reads as a statement.
+    const start = unit.kind === 'list-item' ? unit.start + listMarkerLength(unit.text) : unit.start;
+    candidates.push({ unit, position, start });
+  });
+  if (candidates.length === 0) return { fragments: [] };
+
+  const index = new Bm25Index<string>();
+  candidates.forEach((c, i) => index.add(String(i), c.unit.text));
+  const queries: { id: string | null; text: string }[] = [{ id: null, text: `${input.question} ${input.source.title}` }, ...input.questions];
+  const best = new Map<number, { score: number; questionId: string | null; questionScore: number }>();
+  for (const q of queries) {
+    const queryTerms = new Set(contentStems(q.text)).size;
+    for (const hit of index.search(q.text)) {
+      // One shared rare word is not enough for a long question.
+      if (hit.matched < Math.min(2, queryTerms)) continue;
+      const i = Number(hit.id);
+      const score = hit.score * (extractQuantities(candidates[i].unit.text).length > 0 ? FIGURE_BONUS : 1);
+      const current = best.get(i) ?? { score: 0, questionId: null, questionScore: 0 };
+      current.score = Math.max(current.score, score);
+      if (q.id !== null && score > current.questionScore) {
+        current.questionId = q.id;
+        current.questionScore = score;
+      }
+      best.set(i, current);
+    }
+  }
+  const top = Math.max(0, ...[...best.values()].map((b) => b.score));
+  const scored = [...best.entries()]
+    .filter(([, b]) => b.score >= top * RELATIVE_FLOOR && b.score > 0)
+    .map(([i, b]) => ({ c: candidates[i], b }));
+  // MMR ids are positions in `scored`.
+  const picked = mmr(
+    scored.map(({ c, b }, k) => ({ id: String(k), relevance: b.score, text: c.unit.text })),
+    input.maxFragments,
+  ).map((k) => scored[Number(k)]);
+  const pickedPositions = new Set(picked.map(({ c }) => c.position));
+
+  const fragments = picked.map(({ c, b }) => {
+    let start = c.start;
+    const previous = units[c.position - 1];
+    if (ANAPHORA.test(c.unit.text) && previous?.kind === 'sentence' && !pickedPositions.has(c.position - 1) && c.unit.kind === 'sentence') {
+      start = previous.start;
+    }
+    const excerpt = source.slice(start, c.unit.end);
+    // The broad main question matches most sentences; credit the sub-question when it fits nearly as well.
+    const questionId = b.questionScore >= b.score * SUB_QUESTION_SHARE ? b.questionId : null;
+    return {
+      start,
+      end: c.unit.end,
+      excerpt,
+      statement: normalizeWhitespace(excerpt).slice(0, 4000),
+      questionId,
+      confidence: Math.round((0.3 + (0.7 * b.score) / top) * 1000) / 1000,
+    };
+  });
+  fragments.sort((a, b) => a.start - b.start);
+  return { fragments };
+}
+
+export const evidenceCurator: AgentRole<EvidenceCuratorInput, EvidenceCuratorOutput> = {
+  name: 'evidenceCurator',
+  input: EvidenceCuratorInput,
+  output: EvidenceCuratorOutput,
+  prompt: (input) =>
+    buildPrompt({
+      persona: 'Evidence Curator',
+      task: `Select at most ${input.maxFragments} passages of the source that answer the research questions, as exact excerpts with character offsets.`,
+      rules: [
+        'An excerpt is one or a few whole sentences copied exactly from the source: excerpt must equal source.slice(start, end), offsets counted in UTF-16 code units from 0.',
+        'statement restates the excerpt as one self-contained sentence, whitespace normalised, adding nothing the excerpt does not say.',
+        'questionId is the id of the question the excerpt answers best, or null for the main question.',
+        'Skip navigation, cookie banners, headings, bare lists and tables; prefer passages with concrete facts and figures.',
+        'confidence in [0, 1] says how directly the excerpt answers its question.',
+      ],
+      output: EvidenceCuratorOutput,
+      data: [
+        ['question', input.question],
+        ['questions', listWithIds(input.questions)],
+        ['source title', input.source.title],
+        ['source text', input.source.text],
+      ],
+    }),
+  offline,
+};

@@ -1,0 +1,165 @@
+import { z } from 'zod';
+import { buildPrompt } from '../prompt/build-prompt';
+import { stem, tokenize } from '../offline/nlp/tokens';
+import { clip, feedbackPhrases, topicPhrases } from '../offline/topics';
+import type { AgentRole } from './role';
+import { Feedback, Question, Topic, Unit, text } from './schemas';
+
+export const PerspectivePlannerInput = z.strictObject({
+  question: Question,
+  objective: z.strictObject({ statement: text(4000), includedTopics: z.array(Topic).max(50) }),
+  count: z.int().min(1).max(12),
+  feedback: Feedback,
+});
+export type PerspectivePlannerInput = z.infer<typeof PerspectivePlannerInput>;
+
+export const PlannedPerspective = z.strictObject({
+  name: text(200),
+  role: text(200),
+  affiliation: z.string().max(200),
+  focus: text(2000),
+  budgetWeight: Unit,
+});
+export const PerspectivePlannerOutput = z.strictObject({ perspectives: z.array(PlannedPerspective).min(1).max(12) });
+export type PerspectivePlannerOutput = z.infer<typeof PerspectivePlannerOutput>;
+
+interface Archetype {
+  name: string;
+  role: string;
+  affiliation: string;
+  focus: string;
+  keywords: string;
+}
+
+/** Analyst archetypes in default order: the first `count` are used unless feedback or the question asks for others. */
+export const PERSPECTIVE_CATALOGUE: readonly Archetype[] = [
+  {
+    name: 'Domain Scientist',
+    role: 'domain scientist',
+    affiliation: 'university research group',
+    focus: 'mechanisms, measurements and primary studies',
+    keywords: 'scientist science scientific research researcher study studies data technical mechanism measurement expert academic',
+  },
+  {
+    name: 'Regulator',
+    role: 'regulator / public official',
+    affiliation: 'government agency',
+    focus: 'rules, standards, official figures and enforcement',
+    keywords: 'regulator regulation regulatory law legal policy government official compliance standard agency legislation authority',
+  },
+  {
+    name: 'Industry Economist',
+    role: 'economist / industry analyst',
+    affiliation: 'industry and market research',
+    focus: 'costs, markets, incentives and industry practice',
+    keywords: 'economist economic economy cost costs market industry price finance financial business trade investment money budget',
+  },
+  {
+    name: 'Community Advocate',
+    role: 'representative of affected communities',
+    affiliation: 'civil society organisation',
+    focus: 'effects on the people and communities affected',
+    keywords: 'community communities people social public resident citizen worker patient user consumer equity affected local',
+  },
+  {
+    name: 'Methodologist',
+    role: 'skeptic / methodologist',
+    affiliation: 'independent review',
+    focus: 'weak evidence, uncertainty, conflicting figures and methods',
+    keywords: 'skeptic sceptic method methodology bias uncertainty critic criticism flaw replication contradiction limitation doubt',
+  },
+  {
+    name: 'Historian',
+    role: 'journalist / historian',
+    affiliation: 'independent journalism',
+    focus: 'timeline, context and key events',
+    keywords: 'history historical historian timeline context journalist media news event origin background',
+  },
+  {
+    name: 'Practitioner',
+    role: 'engineer / practitioner',
+    affiliation: 'practice and operations',
+    focus: 'implementation, operation and lessons from practice',
+    keywords: 'engineer engineering practitioner practice implementation operation deployment maintenance design construction',
+  },
+  {
+    name: 'Ethicist',
+    role: 'ethicist / legal scholar',
+    affiliation: 'ethics and law faculty',
+    focus: 'rights, risks, fairness and accountability',
+    keywords: 'ethic ethics ethical rights fairness moral accountability privacy justice',
+  },
+];
+
+const KEYWORD_STEMS = PERSPECTIVE_CATALOGUE.map((a) => new Set(a.keywords.split(/\s+/).map(stem)));
+// A perspective the reviewer asked for gets this much more of the budget than the others.
+const REQUESTED_WEIGHT = 1.5;
+
+function matches(index: number, words: readonly string[]): number {
+  return words.filter((w) => KEYWORD_STEMS[index].has(w)).length;
+}
+
+function offline(input: PerspectivePlannerInput): PerspectivePlannerOutput {
+  const feedbackWords = input.feedback ? tokenize(input.feedback).map(stem) : [];
+  const questionWords = tokenize(`${input.question} ${input.objective.includedTopics.join(' ')}`).map(stem);
+  const ranked = PERSPECTIVE_CATALOGUE.map((_, i) => ({ i, requested: matches(i, feedbackWords), fit: matches(i, questionWords) }))
+    // Requested perspectives first, then those the question itself calls for, then the catalogue order.
+    .sort((a, b) => b.requested - a.requested || b.fit - a.fit || a.i - b.i);
+  const chosen: { i: number; requested: boolean; round: number }[] = [];
+  for (let k = 0; chosen.length < input.count; k++) {
+    const r = ranked[k % ranked.length];
+    chosen.push({ i: r.i, requested: r.requested > 0, round: Math.floor(k / ranked.length) });
+  }
+  // Keep the catalogue order among the chosen so the panel reads the same way every time.
+  chosen.sort((a, b) => a.round - b.round || a.i - b.i);
+
+  const topics = input.objective.includedTopics.length > 0 ? input.objective.includedTopics : topicPhrases(input.question, 4);
+  const feedbackTerms = input.feedback ? feedbackPhrases(input.feedback, 3) : [];
+  const weights = chosen.map((c) => (c.requested ? REQUESTED_WEIGHT : 1));
+  const total = weights.reduce((a, b) => a + b, 0);
+  return {
+    perspectives: chosen.map((c, k) => {
+      const a = PERSPECTIVE_CATALOGUE[c.i];
+      // Extra rounds of the same archetype look at a different slice of the topics.
+      const slice = topics.length === 0 ? [] : rotate(topics, c.round).slice(0, 4);
+      const about = slice.length > 0 ? ` concerning ${slice.join(', ')}` : ` concerning: ${input.question}`;
+      const asked = feedbackTerms.length > 0 ? `; reviewer asked for: ${feedbackTerms.join(', ')}` : '';
+      return {
+        name: c.round === 0 ? a.name : `${a.name} ${c.round + 1}`,
+        role: a.role,
+        affiliation: a.affiliation,
+        focus: clip(`${a.focus}${about}${asked}`, 2000),
+        budgetWeight: Math.round((weights[k] / total) * 10_000) / 10_000,
+      };
+    }),
+  };
+}
+
+function rotate<T>(items: readonly T[], by: number): T[] {
+  const n = by % items.length;
+  return [...items.slice(n), ...items.slice(0, n)];
+}
+
+export const perspectivePlanner: AgentRole<PerspectivePlannerInput, PerspectivePlannerOutput> = {
+  name: 'perspectivePlanner',
+  input: PerspectivePlannerInput,
+  output: PerspectivePlannerOutput,
+  prompt: (input) =>
+    buildPrompt({
+      persona: 'Perspective Planner',
+      task: `Propose exactly ${input.count} analyst perspectives that together cover the research objective from different angles (science, regulation, economics, affected people, skeptical method review, history).`,
+      rules: [
+        'Each perspective has a name, a role, an affiliation, a focus of one or two sentences tied to the objective, and a budgetWeight; the weights sum to 1.',
+        'When reviewer feedback is given, follow it: add the perspectives it asks for and shape the focus accordingly.',
+        'Perspectives must not overlap in focus.',
+      ],
+      output: PerspectivePlannerOutput,
+      data: [
+        ['question', input.question],
+        ['objective', `${input.objective.statement}\nTopics: ${input.objective.includedTopics.join('; ')}`],
+        ...(input.feedback ? [['reviewer feedback', input.feedback] as const] : []),
+      ],
+      request: `Propose exactly ${input.count} perspectives.`,
+    }),
+  offline,
+};

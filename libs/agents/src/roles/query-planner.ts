@@ -1,0 +1,94 @@
+import { z } from 'zod';
+import { buildPrompt, listWithIds } from '../prompt/build-prompt';
+import { mmr } from '../offline/nlp/mmr';
+import { extractQuantities, isTime } from '../offline/nlp/quantities';
+import { normalizeWhitespace } from '../offline/nlp/statement-terms';
+import { clip, topicPhrases } from '../offline/topics';
+import type { AgentRole } from './role';
+import { Id, Priority, Question, text } from './schemas';
+
+export const QueryPlannerInput = z.strictObject({
+  question: Question,
+  questions: z.array(z.strictObject({ id: Id, text: text(2000), priority: Priority })).min(1),
+  iteration: z.int().min(0),
+  providers: z.array(text(40)).min(1),
+  maxQueries: z.int().min(1).max(100),
+});
+export type QueryPlannerInput = z.infer<typeof QueryPlannerInput>;
+
+export const PlannedQuery = z.strictObject({ questionId: Id, query: text(1000), provider: text(40) });
+export const QueryPlannerOutput = z.strictObject({ queries: z.array(PlannedQuery) });
+export type QueryPlannerOutput = z.infer<typeof QueryPlannerOutput>;
+
+const MAX_QUERY_CHARS = 200;
+
+interface Candidate {
+  questionId: string;
+  query: string;
+  relevance: number;
+}
+
+/** Key phrases of the question, anchored to the main topic and its years so a sub-question's query stays on subject. */
+function keywordQuery(questionText: string, anchor: string | undefined): string {
+  const phrases = topicPhrases(questionText, 3);
+  const terms = anchor !== undefined && !phrases.some((p) => p.includes(anchor) || anchor.includes(p)) ? [anchor, ...phrases] : phrases;
+  const years = [...new Set(extractQuantities(questionText).filter(isTime).map((q) => q.raw))];
+  return clip([...terms, ...years].join(' '), MAX_QUERY_CHARS);
+}
+
+function naturalQuery(questionText: string): string {
+  return clip(normalizeWhitespace(questionText).replace(/[?!.]+$/, ''), MAX_QUERY_CHARS);
+}
+
+function offline(input: QueryPlannerInput): QueryPlannerOutput {
+  const anchor = topicPhrases(input.question, 1)[0];
+  const seen = new Set<string>();
+  const keyword: Candidate[] = [];
+  const natural: Candidate[] = [];
+  input.questions.forEach((q) => {
+    const relevance = (q.priority + 1) / 101;
+    for (const [list, query, weight] of [[keyword, keywordQuery(q.text, anchor), 1], [natural, naturalQuery(q.text), 0.9]] as const) {
+      const key = query.toLowerCase();
+      if (query.length === 0 || seen.has(key)) continue;
+      seen.add(key);
+      list.push({ questionId: q.id, query, relevance: relevance * weight });
+    }
+  });
+  // Key-phrase queries for every question first (diverse by MMR); natural-language variants fill any slots left.
+  // MMR ids are positions in each list.
+  const pick = (list: Candidate[], limit: number) =>
+    mmr(list.map((c, k) => ({ id: String(k), relevance: c.relevance, text: c.query })), limit).map((k) => list[Number(k)]);
+  const firstRound = pick(keyword, input.maxQueries);
+  const secondRound = pick(natural, input.maxQueries - firstRound.length);
+  return {
+    queries: [...firstRound, ...secondRound].map((c, k) => ({
+      questionId: c.questionId,
+      query: c.query,
+      provider: input.providers[(k + input.iteration) % input.providers.length],
+    })),
+  };
+}
+
+export const queryPlanner: AgentRole<QueryPlannerInput, QueryPlannerOutput> = {
+  name: 'queryPlanner',
+  input: QueryPlannerInput,
+  output: QueryPlannerOutput,
+  prompt: (input) =>
+    buildPrompt({
+      persona: 'Query Planner',
+      task: `Write at most ${input.maxQueries} search queries that together find sources for the open questions; spread them over the providers ${input.providers.join(', ')}.`,
+      rules: [
+        'Queries are short keyword queries (3–8 words) or one natural-language question; no two queries are near-duplicates.',
+        'Keep years and other dates that the question mentions; prefer recent sources when the question is about the present.',
+        'Higher-priority questions get queries first; every query names the questionId it serves and a provider from the list.',
+        `This is research iteration ${input.iteration}; later iterations look for what earlier ones missed.`,
+      ],
+      output: QueryPlannerOutput,
+      data: [
+        ['question', input.question],
+        ['open questions', listWithIds(input.questions.map((q) => ({ id: q.id, text: `(priority ${q.priority}) ${q.text}` })))],
+      ],
+      request: `Providers: ${input.providers.join(', ')}. At most ${input.maxQueries} queries.`,
+    }),
+  offline,
+};

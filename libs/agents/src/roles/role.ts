@@ -1,0 +1,39 @@
+import type { z } from 'zod';
+import type { Prompt } from '../prompt/build-prompt';
+
+export const ROLE_NAMES = [
+  'director',
+  'perspectivePlanner',
+  'questionArchitect',
+  'queryPlanner',
+  'evidenceCurator',
+  'claimBuilder',
+  'counterEvidence',
+  'coverageAssessor',
+  'moderator',
+  'outlineArchitect',
+  'sectionWriter',
+  'verifier',
+  'repairer',
+  'framer',
+] as const;
+export type RoleName = (typeof ROLE_NAMES)[number];
+
+/**
+ * One agent role (DESIGN §6): a typed function with a zod input and output, the prompt an LLM engine sends,
+ * and the deterministic offline implementation. Engines are interchangeable behind the same schemas.
+ */
+export interface AgentRole<I, O> {
+  name: RoleName;
+  input: z.ZodType<I>;
+  output: z.ZodType<O>;
+  prompt(input: I): Prompt;
+  offline(input: I): O;
+}
+
+/** A role of any input and output, for registries. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type AnyAgentRole = AgentRole<any, any>;
+
+export type RoleInput<R> = R extends AgentRole<infer I, unknown> ? I : never;
+export type RoleOutput<R> = R extends AgentRole<unknown, infer O> ? O : never;

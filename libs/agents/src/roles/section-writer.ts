@@ -1,0 +1,115 @@
+import { z } from 'zod';
+import { buildPrompt, listWithIds } from '../prompt/build-prompt';
+import { splitUnits } from '../offline/nlp/sentences';
+import { normalizeWhitespace, statementStems } from '../offline/nlp/statement-terms';
+import type { AgentRole } from './role';
+import { CitedSentence, EvidenceRef, Id, distinctIds, text } from './schemas';
+
+export const SectionWriterInput = z
+  .strictObject({
+    section: z.strictObject({ title: text(400), purpose: z.string().max(2000) }),
+    claims: z.array(z.strictObject({ id: Id, statement: text(4000), evidenceIds: z.array(Id).min(1) })),
+    evidence: z.array(EvidenceRef),
+  })
+  .superRefine(distinctIds('evidence'));
+export type SectionWriterInput = z.infer<typeof SectionWriterInput>;
+
+export const SectionWriterOutput = z.strictObject({
+  paragraphs: z.array(z.strictObject({ sentences: z.array(CitedSentence).min(1) })),
+});
+export type SectionWriterOutput = z.infer<typeof SectionWriterOutput>;
+
+const MAX_PER_PARAGRAPH = 4;
+// A sentence opening with one of these needs the sentence before it to make sense on its own.
+const ANAPHORA = /^(?:it|its|this|these|that|those|they|their|he|she|his|her|such|the latter|the former)\b/i;
+
+type Sentence = z.infer<typeof CitedSentence>;
+
+/** Sentences (and list items) of an excerpt, verbatim. */
+function sentencesOf(excerpt: string): string[] {
+  return splitUnits(excerpt)
+    .filter((u) => u.kind === 'sentence' || u.kind === 'list-item')
+    .map((u) => u.text);
+}
+
+function overlap(claimWords: Set<string>, sentence: string): number {
+  if (claimWords.size === 0) return 0;
+  const words = statementStems(sentence);
+  return [...claimWords].filter((w) => words.has(w)).length / claimWords.size;
+}
+
+/** n sentences in ⌈n/4⌉ paragraphs of near-equal size (2–4 each once n ≥ 2). */
+export function paragraphSizes(n: number): number[] {
+  if (n === 0) return [];
+  const k = Math.ceil(n / MAX_PER_PARAGRAPH);
+  const base = Math.floor(n / k);
+  return Array.from({ length: k }, (_, i) => base + (i < n % k ? 1 : 0));
+}
+
+function offline(input: SectionWriterInput): SectionWriterOutput {
+  const excerpts = new Map(input.evidence.map((e) => [e.id, e.excerpt]));
+  const written: Sentence[] = [];
+  const seen = new Set<string>();
+  const emit = (sentence: string, evidenceIds: string[]) => {
+    const key = normalizeWhitespace(sentence).toLowerCase();
+    if (seen.has(key)) return;
+    seen.add(key);
+    written.push({ text: sentence, evidenceIds });
+  };
+
+  for (const claim of input.claims) {
+    const cited = [...new Set(claim.evidenceIds)].flatMap((id) => {
+      const excerpt = excerpts.get(id);
+      return excerpt === undefined ? [] : [{ id, excerpt }];
+    });
+    if (cited.length === 0) continue;
+    const ids = cited.map((e) => e.id);
+    const claimWords = statementStems(claim.statement);
+    let best: { id: string; sentences: string[]; index: number; score: number } | null = null;
+    for (const { id, excerpt } of cited) {
+      const sentences = sentencesOf(excerpt);
+      sentences.forEach((s, index) => {
+        const score = overlap(claimWords, s);
+        if (best === null || score > best.score) best = { id, sentences, index, score };
+      });
+    }
+    if (best === null) continue;
+    const chosen: { id: string; sentences: string[]; index: number } = best;
+    const sentence = chosen.sentences[chosen.index];
+    if (chosen.index > 0 && ANAPHORA.test(sentence)) emit(chosen.sentences[chosen.index - 1], [chosen.id]);
+    // Near-duplicate evidence merged into this claim backs the same sentence: one sentence cites all of it.
+    emit(sentence, ids);
+  }
+
+  const paragraphs: SectionWriterOutput['paragraphs'] = [];
+  let at = 0;
+  for (const size of paragraphSizes(written.length)) {
+    paragraphs.push({ sentences: written.slice(at, at + size) });
+    at += size;
+  }
+  return { paragraphs };
+}
+
+export const sectionWriter: AgentRole<SectionWriterInput, SectionWriterOutput> = {
+  name: 'sectionWriter',
+  input: SectionWriterInput,
+  output: SectionWriterOutput,
+  prompt: (input) =>
+    buildPrompt({
+      persona: 'Section Writer',
+      task: 'Write the report section from the claims and their evidence: clear paragraphs of two to four sentences, every sentence cited.',
+      rules: [
+        'Every sentence states only what its cited evidence says and lists the evidence ids it relies on in evidenceIds; a sentence without evidence is not allowed.',
+        'When several evidence items support the same statement, cite all of them on that sentence.',
+        'Use the claims in the order given; keep figures, units and dates exactly as in the evidence.',
+        'No introduction or conclusion: the section body only, and no URLs.',
+      ],
+      output: SectionWriterOutput,
+      data: [
+        ['section', `${input.section.title}\n${input.section.purpose}`],
+        ['claims', listWithIds(input.claims.map((c) => ({ id: c.id, text: `${c.statement} (evidence: ${c.evidenceIds.join(', ')})` })))],
+        ['evidence', listWithIds(input.evidence.map((e) => ({ id: e.id, text: e.excerpt })))],
+      ],
+    }),
+  offline,
+};

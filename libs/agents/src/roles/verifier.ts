@@ -1,0 +1,52 @@
+import { z } from 'zod';
+import { VerificationVerdict } from '@dossier/contracts';
+import { buildPrompt } from '../prompt/build-prompt';
+import { entails } from '../offline/nlp/entailment';
+import type { AgentRole } from './role';
+import { EvidenceRef, Unit, text } from './schemas';
+
+export const VerifierInput = z.strictObject({
+  sentences: z.array(z.strictObject({ text: text(4000), evidence: z.array(EvidenceRef) })),
+});
+export type VerifierInput = z.infer<typeof VerifierInput>;
+
+export const Finding = z.strictObject({ verdict: VerificationVerdict, score: Unit, note: z.string().max(2000) });
+/** One finding per input sentence, in the same order. */
+export const VerifierOutput = z.strictObject({ findings: z.array(Finding) });
+export type VerifierOutput = z.infer<typeof VerifierOutput>;
+
+function offline(input: VerifierInput): VerifierOutput {
+  return {
+    findings: input.sentences.map((s) => {
+      if (s.evidence.length === 0) return { verdict: 'uncited' as const, score: 0, note: 'the sentence cites no evidence' };
+      const result = entails(s.text, s.evidence.map((e) => e.excerpt));
+      return { verdict: result.verdict, score: result.score, note: result.note.slice(0, 2000) };
+    }),
+  };
+}
+
+export const verifier: AgentRole<VerifierInput, VerifierOutput> = {
+  name: 'verifier',
+  input: VerifierInput,
+  output: VerifierOutput,
+  prompt: (input) =>
+    buildPrompt({
+      persona: 'Verifier',
+      task: 'Check each report sentence strictly against the evidence excerpts it cites, and nothing else. You did not write these sentences; be skeptical.',
+      rules: [
+        'supported: every fact, figure and date in the sentence is stated by the cited excerpts (unit conversions allowed).',
+        'contradicted: a cited excerpt says the opposite or gives a different figure or date.',
+        'unsupported: the excerpts do not state it (even if it is true); uncited: the sentence cites no evidence.',
+        'score in [0, 1] is the share of the sentence that the excerpts support; note names what is missing or conflicting.',
+        'Return exactly one finding per sentence, in order.',
+      ],
+      output: VerifierOutput,
+      data: input.sentences.map((s, i) => [
+        `sentence ${i + 1}`,
+        `${s.text}\n\nCited evidence:\n${s.evidence.map((e) => `[${e.id}] ${e.excerpt}`).join('\n') || '(none)'}`,
+      ] as const),
+      request: `Return ${input.sentences.length} findings.`,
+    }),
+  offline,
+};
+

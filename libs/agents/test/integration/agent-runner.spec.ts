@@ -1,0 +1,71 @@
+import { randomUUID } from 'node:crypto';
+import { NestFactory } from '@nestjs/core';
+import { Module, type INestApplicationContext } from '@nestjs/common';
+import { DbModule, PrismaService } from '@dossier/db';
+import { createTestDatabase, type TestDatabase } from '@dossier/testing';
+import { AgentInputError, AgentRunner, AgentsModule, countWords, director, evidenceCurator } from '../../src';
+import { QUESTION, SOURCE_TEXT } from '../fixtures/golden-gate';
+
+describe('AgentRunner against Postgres', () => {
+  let db: TestDatabase;
+  let prisma: PrismaService;
+
+  beforeAll(async () => {
+    db = await createTestDatabase();
+    prisma = new PrismaService({ url: db.url, poolMax: 2 });
+  });
+
+  afterAll(async () => {
+    await prisma?.$disconnect();
+    await db?.drop();
+  });
+
+  it('writes one llm_calls row per call', async () => {
+    const ctx = { tenantId: randomUUID(), runId: randomUUID(), stepKey: 'r.scope.0.0' };
+    const runner = new AgentRunner(prisma, { engine: 'offline' });
+    const input = { question: QUESTION };
+    const out = await runner.run(director, input, ctx);
+    expect(out.timeFrame).toBe('1933–1937');
+
+    const rows = await prisma.llmCall.findMany({ where: { runId: ctx.runId } });
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({
+      tenantId: ctx.tenantId,
+      stepKey: ctx.stepKey,
+      role: 'director',
+      engine: 'offline',
+      model: 'offline-nlp-1',
+      tokensIn: countWords(input),
+      tokensOut: countWords(out),
+      costUsd: 0,
+      outcome: 'ok',
+      error: null,
+    });
+    expect(rows[0]!.latencyMs).toBeGreaterThanOrEqual(0);
+  });
+
+  it('rejects invalid input with a clear message and writes no row', async () => {
+    const ctx = { tenantId: randomUUID(), runId: randomUUID(), stepKey: 'r.extract.0.3' };
+    const runner = new AgentRunner(prisma, { engine: 'offline' });
+    const bad = { question: QUESTION, questions: [], source: { id: 'S1', title: 'x', text: SOURCE_TEXT }, maxFragments: 0 };
+    const err = await runner.run(evidenceCurator, bad, ctx).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(AgentInputError);
+    expect((err as Error).message).toMatch(/^Invalid input for agent role evidenceCurator: maxFragments: /);
+    expect(await prisma.llmCall.count({ where: { runId: ctx.runId } })).toBe(0);
+  });
+
+  it('is provided by AgentsModule with the PrismaService of DbModule', async () => {
+    @Module({ imports: [DbModule.forRoot({ url: db.url, poolMax: 2 }), AgentsModule] })
+    class HostModule {}
+    const app: INestApplicationContext = await NestFactory.createApplicationContext(HostModule, { logger: false });
+    try {
+      const runner = app.get(AgentRunner);
+      expect(runner.engineName).toBe('offline');
+      const ctx = { tenantId: randomUUID(), runId: randomUUID(), stepKey: 'r.scope.0.0' };
+      await runner.run(director, { question: 'How tall is the Eiffel Tower?' }, ctx);
+      expect(await prisma.llmCall.count({ where: { runId: ctx.runId, outcome: 'ok' } })).toBe(1);
+    } finally {
+      await app.close();
+    }
+  });
+});

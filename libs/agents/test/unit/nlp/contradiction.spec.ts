@@ -1,0 +1,69 @@
+import { detectContradiction } from '../../../src/offline/nlp/contradiction';
+
+describe('detectContradiction', () => {
+  it('accepts the same length in other units', () => {
+    expect(detectContradiction('The wall is 4.2 metres high.', 'The wall is 13.8 feet high.')).toBeNull();
+  });
+
+  it('flags a unit conflict after conversion', () => {
+    const found = detectContradiction('The wall is 6.1 metres high.', 'The wall is 13.8 feet high.');
+    expect(found?.kind).toBe('unit');
+    expect(found?.note).toContain('6.1 metres');
+    expect(found?.note).toContain('13.8 feet');
+    expect(found?.note).toContain('4.21 m');
+  });
+
+  it('flags differing numbers in the same unit, naming both', () => {
+    expect(detectContradiction('The wall is 4.2 metres high.', 'The wall is 6.1 metres high.')).toEqual({
+      kind: 'number',
+      note: '4.2 metres vs 6.1 metres',
+    });
+    expect(detectContradiction('Unemployment rose to 5%.', 'Unemployment rose to 7%.')?.kind).toBe('number');
+    expect(detectContradiction('Revenue was $3.5 million in 2020.', 'Revenue was $4.5 million in 2020.')?.note).toBe('$3.5 million vs $4.5 million');
+  });
+
+  it('tolerates differences of at most 5%', () => {
+    expect(detectContradiction('Revenue was $3.5 million.', 'Revenue was $3.6 million.')).toBeNull();
+    expect(detectContradiction('The city has 1,000 residents.', 'The city has 1,060 residents.')?.kind).toBe('number');
+  });
+
+  it('flags differing years and dates for the same event', () => {
+    expect(detectContradiction('The bridge opened in 1937.', 'The bridge opened in 1936.')).toEqual({ kind: 'date', note: '1937 vs 1936' });
+    expect(detectContradiction('The bridge opened on 27 May 1937.', 'The bridge opened on 28 May 1937.')?.kind).toBe('date');
+  });
+
+  it('accepts a year that matches a full date', () => {
+    expect(detectContradiction('The bridge opened on 27 May 1937.', 'The bridge opened in 1937.')).toBeNull();
+  });
+
+  it.each([
+    ['The bridge did not open in 1937.', 'The bridge opened in 1937.', 'not'],
+    ['The company failed to reach its target.', 'The company reached its target.', 'failed to'],
+    ['The vaccine is effective.', "The vaccine isn't effective.", "isn't"],
+    ['The study found no link between coffee and cancer.', 'The study found a link between coffee and cancer.', 'no'],
+    ['The plan was never approved by the council.', 'The plan was approved by the council.', 'never'],
+  ])('flags a negation: %s / %s', (a, b, cue) => {
+    const found = detectContradiction(a, b);
+    expect(found?.kind).toBe('negation');
+    expect(found?.note).toContain(cue);
+  });
+
+  it('ignores negations when the rest differs', () => {
+    expect(detectContradiction('The tower, which has no elevator, is 330 m tall.', 'The tower is 330 m tall.')).toBeNull();
+    expect(detectContradiction('The bridge did not collapse.', 'The bridge is painted orange.')).toBeNull();
+  });
+
+  it('ignores statements about different subjects', () => {
+    expect(detectContradiction("The bridge's main span is 1,280 metres.", 'The bridge total length is 2,737 metres.')).toBeNull();
+    expect(detectContradiction('Cats are mammals.', 'The bridge opened in 1937.')).toBeNull();
+  });
+
+  it('agrees when any pair of figures of a kind agrees', () => {
+    expect(detectContradiction('The tower was built from 1887 to 1889.', 'The tower was built in 1889.')).toBeNull();
+  });
+
+  it('returns null for agreeing statements and is symmetric in kind', () => {
+    expect(detectContradiction('The bridge opened in 1937.', 'The bridge opened in 1937.')).toBeNull();
+    expect(detectContradiction('The wall is 13.8 feet high.', 'The wall is 6.1 metres high.')?.kind).toBe('unit');
+  });
+});

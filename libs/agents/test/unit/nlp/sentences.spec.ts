@@ -1,0 +1,205 @@
+import { listMarkerLength, splitSentences, splitUnits, type Span } from '../../../src/offline/nlp/sentences';
+
+function texts(input: string): string[] {
+  return splitSentences(input).map((s) => s.text);
+}
+
+function expectExactOffsets(input: string, spans: readonly Span[]): void {
+  for (const s of spans) {
+    expect(input.slice(s.start, s.end)).toBe(s.text);
+    expect(s.text).toBe(s.text.trim());
+    expect(s.text.length).toBeGreaterThan(0);
+  }
+  for (let i = 1; i < spans.length; i++) expect(spans[i]!.start).toBeGreaterThanOrEqual(spans[i - 1]!.end);
+}
+
+describe('splitSentences', () => {
+  it('splits plain prose and keeps exact offsets', () => {
+    const input = '  The bridge opened in 1937.  It is 2.7 km long!\nIs it red?   Yes. ';
+    const spans = splitSentences(input);
+    expect(spans.map((s) => s.text)).toEqual(['The bridge opened in 1937.', 'It is 2.7 km long!', 'Is it red?', 'Yes.']);
+    expect(spans[0]).toEqual({ text: 'The bridge opened in 1937.', start: 2, end: 28 });
+    expectExactOffsets(input, spans);
+  });
+
+  it('returns nothing for empty or blank text', () => {
+    expect(splitSentences('')).toEqual([]);
+    expect(splitSentences(' \n\t \n')).toEqual([]);
+  });
+
+  it('keeps a text without terminal punctuation as one unit', () => {
+    expect(texts('just some words without an end')).toEqual(['just some words without an end']);
+  });
+
+  it.each([
+    ['Dr. Smith met Mr. Jones and Mrs. Brown. They talked.', ['Dr. Smith met Mr. Jones and Mrs. Brown.', 'They talked.']],
+    ['Prof. Lee lives on St. Mark Street. She is busy.', ['Prof. Lee lives on St. Mark Street.', 'She is busy.']],
+    ['Apples vs. oranges, e.g. fruit, i.e. food. Next one.', ['Apples vs. oranges, e.g. fruit, i.e. food.', 'Next one.']],
+    ['It weighs approx. 40 kg. See Fig. 3 and No. 7 for details. Done.', ['It weighs approx. 40 kg.', 'See Fig. 3 and No. 7 for details.', 'Done.']],
+    ['It opened on Jan. 5 and closed on Dec. 24. Then it reopened.', ['It opened on Jan. 5 and closed on Dec. 24.', 'Then it reopened.']],
+    ['Sales in the U.S. and the U.K. Government rose. The end.', ['Sales in the U.S. and the U.K. Government rose.', 'The end.']],
+    ['It moved to the U.S. The move was costly.', ['It moved to the U.S.', 'The move was costly.']],
+    ['Acme Inc. reported a loss. Smith & Co. Ltd. did too.', ['Acme Inc. reported a loss.', 'Smith & Co. Ltd. did too.']],
+    ['Acme Inc. The company grew.', ['Acme Inc.', 'The company grew.']],
+    ['The report by J. Smith and A. B. Jones was late. It was long.', ['The report by J. Smith and A. B. Jones was late.', 'It was long.']],
+    ['Apples, pears, etc. The list goes on.', ['Apples, pears, etc.', 'The list goes on.']],
+  ])('does not split at abbreviations: %s', (input, expected) => {
+    expect(texts(input)).toEqual(expected);
+  });
+
+  it.each([
+    ['The rate is 3.5 percent. Costs were 1,200.75 dollars.', ['The rate is 3.5 percent.', 'Costs were 1,200.75 dollars.']],
+    ['Version v2.1 shipped. It works.', ['Version v2.1 shipped.', 'It works.']],
+    ['It grew 5%. 2020 was a good year.', ['It grew 5%.', '2020 was a good year.']],
+  ])('keeps numbers and decimals whole: %s', (input, expected) => {
+    expect(texts(input)).toEqual(expected);
+  });
+
+  it('handles ellipses', () => {
+    expect(texts('He paused... then continued. Wait… The end.')).toEqual(['He paused... then continued.', 'Wait…', 'The end.']);
+  });
+
+  it('keeps closing quotes and parentheses with their sentence', () => {
+    const input = 'He said "Stop." Then he left. (This was odd.) She wrote ‘done.’ Later she slept.';
+    expect(texts(input)).toEqual(['He said "Stop."', 'Then he left.', '(This was odd.)', 'She wrote ‘done.’', 'Later she slept.']);
+  });
+
+  it('does not split before a lower-case word', () => {
+    expect(texts('Is it? perhaps not. Yes.')).toEqual(['Is it? perhaps not.', 'Yes.']);
+  });
+
+  it('does not split URLs or e-mail addresses', () => {
+    const input = 'Visit https://example.com/a.b?x=1&y=2.5 or write to jane.doe@example.org. Then wait.';
+    expect(texts(input)).toEqual(['Visit https://example.com/a.b?x=1&y=2.5 or write to jane.doe@example.org.', 'Then wait.']);
+  });
+
+  it('treats a blank line as a boundary even without punctuation', () => {
+    expect(texts('first part without stop\n\nsecond part')).toEqual(['first part without stop', 'second part']);
+  });
+
+  it('joins a hard-wrapped sentence across lines', () => {
+    const input = 'The bridge was built in 1932 and\nrenovated in 1990 by the city. It\nis red.';
+    expect(texts(input)).toEqual(['The bridge was built in 1932 and\nrenovated in 1990 by the city.', 'It\nis red.']);
+  });
+
+  it('makes list items units of their own', () => {
+    const input = 'Findings:\n- first item here\n* second item\n• third item\n1. numbered one\n2) numbered two\na) lettered item\nB. upper lettered';
+    expect(texts(input)).toEqual([
+      'Findings:', '- first item here', '* second item', '• third item', '1. numbered one', '2) numbered two', 'a) lettered item', 'B. upper lettered',
+    ]);
+    expect(splitUnits(input).slice(1).every((u) => u.kind === 'list-item')).toBe(true);
+  });
+
+  it('continues a list item on an indented line', () => {
+    expect(texts('- an item that\n  continues here\n- next')).toEqual(['- an item that\n  continues here', '- next']);
+  });
+
+  it('makes markdown headings and short title lines units of their own', () => {
+    const input = '# The Golden Gate\nBackground\nThe bridge opened in 1937. It is red.\n\nHistory of the Bridge\nConstruction began in 1933.';
+    const units = splitUnits(input);
+    expect(units.map((u) => [u.kind, u.text])).toEqual([
+      ['heading', '# The Golden Gate'],
+      ['heading', 'Background'],
+      ['sentence', 'The bridge opened in 1937.'],
+      ['sentence', 'It is red.'],
+      ['heading', 'History of the Bridge'],
+      ['sentence', 'Construction began in 1933.'],
+    ]);
+  });
+
+  it('does not take a wrapped line for a heading', () => {
+    const input = 'Engineers measured the span of the\nGolden Gate in 1937.';
+    expect(splitUnits(input).map((u) => u.kind)).toEqual(['sentence']);
+    expect(splitUnits('Engineers measured the main span\nat 1,280 metres.').map((u) => u.kind)).toEqual(['sentence']);
+  });
+
+  it('takes a title line after a finished sentence for a heading', () => {
+    expect(splitUnits('It ended in 1937.\nLater Years\nThe bridge aged.').map((u) => u.kind)).toEqual(['sentence', 'heading', 'sentence']);
+  });
+
+  it('makes table rows units of their own', () => {
+    const input = 'Table 1 shows spans.\n| bridge | span |\n|---|---|\n| Golden Gate | 1,280 m |\nMore text.';
+    const units = splitUnits(input);
+    expect(units.filter((u) => u.kind === 'table-row').map((u) => u.text)).toEqual(['| bridge | span |', '|---|---|', '| Golden Gate | 1,280 m |']);
+    expect(units[units.length - 1]!.text).toBe('More text.');
+  });
+
+  it('skips horizontal rules', () => {
+    expect(texts('One.\n---\nTwo.')).toEqual(['One.', 'Two.']);
+  });
+
+  it('handles CRLF line endings with exact offsets', () => {
+    const input = 'Title Line\r\nThe first sentence. The second.\r\n\r\nAnother paragraph.';
+    const spans = splitSentences(input);
+    expect(spans.map((s) => s.text)).toEqual(['Title Line', 'The first sentence.', 'The second.', 'Another paragraph.']);
+    expectExactOffsets(input, spans);
+  });
+
+  it('keeps text === input.slice(start, end) on a long mixed document', () => {
+    const input = [
+      '# Report', '', 'Intro\nDr. A. Smith (U.S. Army) said "it is 3.5 m." Really? Yes!', '',
+      '- item one is here', '- item two', '| a | b |', '', 'Visit www.example.com. Costs: $1,200.75… Done', '   ',
+    ].join('\n');
+    const spans = splitSentences(input);
+    expect(spans.length).toBeGreaterThan(8);
+    expectExactOffsets(input, spans);
+  });
+
+  it('is deterministic', () => {
+    const input = 'One sentence. Another one! A third? Dr. Who.';
+    expect(splitSentences(input)).toEqual(splitSentences(input));
+  });
+});
+
+describe('listMarkerLength', () => {
+  it('measures list markers and nothing else', () => {
+    expect(listMarkerLength('- item')).toBe(2);
+    expect(listMarkerLength('12. item')).toBe(4);
+    expect(listMarkerLength('a) item')).toBe(3);
+    expect(listMarkerLength('plain text')).toBe(0);
+  });
+});
+
+describe('splitSentences on generated text', () => {
+  // A seeded generator: the same "random" documents on every run.
+  function lcg(seed: number): () => number {
+    let s = seed;
+    return () => {
+      s = (s * 1103515245 + 12345) % 2 ** 31;
+      return s / 2 ** 31;
+    };
+  }
+  const PIECES = [
+    'Dr.', 'Smith', 'said', 'U.S.', '3.5', '1,200.75', 'e.g.', 'etc.', '"Stop."', '(see Fig. 2)', 'It', 'The', 'end.',
+    'Really?', 'Yes!', '...', '\n', '\n\n', '- item', '# Title', '| a | b |', 'https://x.org/a.b', 'a@b.co', 'Wait…', '  ', '\r\n', 'J.', 'No. 5',
+  ];
+
+  it.each(Array.from({ length: 25 }, (_, i) => i + 1))('keeps exact, ordered, trimmed spans (seed %i)', (seed) => {
+    const next = lcg(seed);
+    const input = Array.from({ length: 80 }, () => PIECES[Math.floor(next() * PIECES.length)]).join(' ');
+    const spans = splitSentences(input);
+    for (const s of spans) {
+      expect(input.slice(s.start, s.end)).toBe(s.text);
+      expect(s.text).toBe(s.text.trim());
+    }
+    for (let i = 1; i < spans.length; i++) expect(spans[i]!.start).toBeGreaterThanOrEqual(spans[i - 1]!.end);
+    // Nothing but whitespace (and rule lines) is left out.
+    let covered = input;
+    for (const s of [...spans].reverse()) covered = covered.slice(0, s.start) + covered.slice(s.end);
+    expect(covered.replace(/[\s\-=*_~]/g, '')).toBe('');
+  });
+});
+
+describe('more abbreviation cases', () => {
+  it.each([
+    ['Mr. and Mrs. Smith arrived. They sat.', ['Mr. and Mrs. Smith arrived.', 'They sat.']],
+    ['She earned a Ph.D. in 1990. It took years.', ['She earned a Ph.D. in 1990.', 'It took years.']],
+    ['She has a Ph.D. The thesis is long.', ['She has a Ph.D.', 'The thesis is long.']],
+    ['Meet at 5 p.m. Monday. Bring food.', ['Meet at 5 p.m. Monday.', 'Bring food.']],
+    ['Was it approved? No. The council refused.', ['Was it approved?', 'No.', 'The council refused.']],
+    ['Items (apples, pears, etc.) were sold. Then we left.', ['Items (apples, pears, etc.) were sold.', 'Then we left.']],
+    ['Smith et al. (2020) found it. Others did not.', ['Smith et al. (2020) found it.', 'Others did not.']],
+  ])('%s', (input, expected) => {
+    expect(splitSentences(input).map((s) => s.text)).toEqual(expected);
+  });
+});

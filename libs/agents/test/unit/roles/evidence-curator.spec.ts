@@ -1,0 +1,72 @@
+import { evidenceCurator } from '../../../src/roles';
+import { ROLE_INPUTS } from '../../fixtures/role-inputs';
+
+const base = ROLE_INPUTS.evidenceCurator;
+const text = base.source.text;
+
+describe('evidenceCurator (offline)', () => {
+  const { fragments } = evidenceCurator.offline(base);
+
+  it('returns verbatim excerpts: excerpt === source.text.slice(start, end)', () => {
+    expect(fragments.length).toBeGreaterThan(2);
+    for (const f of fragments) expect(text.slice(f.start, f.end)).toBe(f.excerpt);
+  });
+
+  it('excerpts whole sentences and normalises the statement', () => {
+    for (const f of fragments) {
+      expect(f.excerpt).toMatch(/^[A-Z]/);
+      expect(f.excerpt).toMatch(/[.!?]$/);
+      expect(f.statement).toBe(f.excerpt.replace(/\s+/g, ' ').trim());
+    }
+  });
+
+  it('finds the facts the questions ask about', () => {
+    const excerpts = fragments.map((f) => f.excerpt);
+    expect(excerpts).toContain('The construction cost was $35 million, financed by bonds approved by voters in 1930.');
+    expect(excerpts).toContain('Construction of the Golden Gate Bridge began on 5 January 1933.');
+  });
+
+  it('skips headings, short bullets, table rows and boilerplate', () => {
+    for (const f of fragments) {
+      expect(f.excerpt).not.toMatch(/cookies|Copyright|^#|\||^Construction$|Main span: 1,280/);
+    }
+  });
+
+  it('takes a long list item without its bullet', () => {
+    const { fragments: many } = evidenceCurator.offline({ ...base, question: 'How tall are the towers above the water, and where was the steel from?', questions: [], maxFragments: 3 });
+    const item = many.find((f) => f.excerpt.startsWith('The towers rise 227 metres'));
+    expect(item).toBeDefined();
+    expect(text[item!.start - 2]).toBe('-');
+  });
+
+  it('links fragments to the question they answer best, with confidence in [0, 1]', () => {
+    const cost = fragments.find((f) => f.excerpt.includes('$35 million'))!;
+    expect(cost.questionId).toBe('Q2');
+    for (const f of fragments) {
+      expect(f.confidence).toBeGreaterThanOrEqual(0);
+      expect(f.confidence).toBeLessThanOrEqual(1);
+    }
+    expect(Math.max(...fragments.map((f) => f.confidence))).toBe(1);
+  });
+
+  it('respects maxFragments and returns fragments in source order', () => {
+    const { fragments: two } = evidenceCurator.offline({ ...base, maxFragments: 2 });
+    expect(two).toHaveLength(2);
+    const starts = fragments.map((f) => f.start);
+    expect(starts).toEqual([...starts].sort((a, b) => a - b));
+  });
+
+  it('prepends the previous sentence when a sentence opens with a pronoun', () => {
+    const source = { id: 'S2', title: 'Bridge', text: 'Joseph Strauss designed the bridge in 1921. It was his largest project, and it cost $35 million to complete.' };
+    const { fragments: out } = evidenceCurator.offline({ question: 'What did the largest project cost to complete?', questions: [], source, maxFragments: 1 });
+    expect(out).toHaveLength(1);
+    expect(out[0]!.excerpt).toBe(source.text);
+    expect(out[0]!.start).toBe(0);
+  });
+
+  it('returns nothing for an irrelevant or empty source', () => {
+    expect(evidenceCurator.offline({ ...base, source: { id: 'S3', title: '', text: '' } }).fragments).toEqual([]);
+    const cats = { id: 'S4', title: 'Cats', text: 'Cats are small carnivorous mammals. They sleep for most of the day.' };
+    expect(evidenceCurator.offline({ ...base, source: cats }).fragments).toEqual([]);
+  });
+});

@@ -1,0 +1,52 @@
+import { queryPlanner } from '../../../src/roles';
+import { ROLE_INPUTS } from '../../fixtures/role-inputs';
+
+const base = ROLE_INPUTS.queryPlanner;
+
+describe('queryPlanner (offline)', () => {
+  it('respects maxQueries and never repeats a query', () => {
+    for (const maxQueries of [1, 3, 5, 20]) {
+      const { queries } = queryPlanner.offline({ ...base, maxQueries });
+      expect(queries.length).toBeLessThanOrEqual(maxQueries);
+      expect(new Set(queries.map((q) => q.query.toLowerCase())).size).toBe(queries.length);
+    }
+  });
+
+  it('gives every question a key-phrase query before adding variants', () => {
+    const { queries } = queryPlanner.offline({ ...base, maxQueries: 4 });
+    expect(new Set(queries.map((q) => q.questionId))).toEqual(new Set(base.questions.map((q) => q.id)));
+    expect(queries.every((q) => !q.query.includes('?'))).toBe(true);
+  });
+
+  it('starts with the highest-priority question and keeps its years', () => {
+    const { queries } = queryPlanner.offline(base);
+    expect(queries[0]!.questionId).toBe('Q0');
+    expect(queries[0]!.query).toBe('golden gate bridge construction cost 1933 1937');
+  });
+
+  it('anchors sub-question queries to the main topic', () => {
+    const { queries } = queryPlanner.offline(base);
+    const q3 = queries.find((q) => q.questionId === 'Q3')!;
+    expect(q3.query).toContain('golden gate bridge');
+    expect(q3.query).toContain('painters');
+  });
+
+  it('spreads queries over providers and rotates with the iteration', () => {
+    const first = queryPlanner.offline(base).queries.map((q) => q.provider);
+    expect(first.slice(0, 2)).toEqual(['corpus', 'web']);
+    const next = queryPlanner.offline({ ...base, iteration: 1 }).queries.map((q) => q.provider);
+    expect(next.slice(0, 2)).toEqual(['web', 'corpus']);
+  });
+
+  it('only uses known question ids and providers', () => {
+    const ids = new Set(base.questions.map((q) => q.id));
+    for (const q of queryPlanner.offline({ ...base, maxQueries: 20 }).queries) {
+      expect(ids.has(q.questionId)).toBe(true);
+      expect(base.providers).toContain(q.provider);
+    }
+  });
+
+  it('rejects an empty provider list', () => {
+    expect(queryPlanner.input.safeParse({ ...base, providers: [] }).success).toBe(false);
+  });
+});
