@@ -6,3 +6,4 @@ cd "$_repo_root"
 [ -d node_modules/.bin ] || npm ci --no-audit --no-fund --loglevel=error
 bash tools/ensure-services.sh
 LOG_LEVEL=warn OTEL_SDK_DISABLED=true node --enable-source-maps -r ./tools/ts-register.cjs tools/bench/step-overhead.ts
+LOG_LEVEL=warn OTEL_SDK_DISABLED=true node --enable-source-maps -r ./tools/ts-register.cjs tools/bench/report-scaling.ts

@@ -17,8 +17,11 @@ check() {
   if "$@"; then checks_passed=$((checks_passed + 1)); else checks_failed=$((checks_failed + 1)); echo "!! $name failed"; fi
 }
 check "import cycles (madge)" npm run --silent circular
-check "lint" env NX_DAEMON=false npx nx run-many -t lint --outputStyle=stream
-check "typecheck" env NX_DAEMON=false npx nx run-many -t typecheck --outputStyle=stream
+# One ESLint run and one tsc program over the whole tree: the same rules as the per-project Nx targets
+# (`npm run lint`, `npm run typecheck`), several times faster on two cores. `nx show projects` refreshes the
+# project graph that the module-boundary rule reads.
+check "lint" bash -c 'NX_DAEMON=false npx nx show projects >/dev/null && npx eslint . --quiet'
+check "typecheck" npx tsc -p tsconfig.typecheck.json
 
 mkdir -p tmp
 rm -f tmp/jest-results.json

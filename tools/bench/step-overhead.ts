@@ -132,7 +132,8 @@ async function sigkillRecovery(): Promise<{ lockMs: number; stalledMs: number; r
 }
 
 async function main(): Promise<void> {
-  const { default: setup } = (await import('../jest/global-setup.cjs')) as { default: () => Promise<void> };
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- a CommonJS helper shared with jest's global setup
+  const setup = require('../jest/global-setup.cjs') as () => Promise<void>;
   await setup();
   const bare = await bareBullmq();
   const engine = await engineOverhead();

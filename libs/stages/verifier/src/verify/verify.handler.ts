@@ -26,7 +26,7 @@ export class VerifyHandler implements StepHandler<'verify'> {
     const section = (await this.research.latestOutline(tenantId, runId))[ctx.job.shard];
     if (!section) throw new StageStateError(`The outline has no section ${ctx.job.shard}`, { runId });
     const draft = await this.research.latestDraft(tenantId, section.id, round);
-    const paragraphs = (draft?.paragraphs ?? []) as { sentences: Sentence[] }[];
+    const paragraphs = (draft?.paragraphs ?? []) as unknown as { sentences: Sentence[] }[];
     const flat = paragraphs.flatMap((p, pi) => p.sentences.map((s, si) => ({ ...s, pi, si })));
     const evidence = new Map((await this.research.evidence(tenantId, runId, { id: { in: flat.flatMap((s) => s.evidenceIds) } })).map((e) => [e.id, e]));
     const out = await this.agents.run(

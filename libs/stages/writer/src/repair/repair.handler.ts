@@ -1,5 +1,5 @@
 import { AgentRunner, repairer } from '@dossier/agents';
-import { ResearchRepository } from '@dossier/db';
+import { ResearchRepository, type Prisma } from '@dossier/db';
 import { OnStep } from '@dossier/queue';
 import type { StepContext, StepHandler, StepOutcome } from '@dossier/workflow';
 import type { DraftParagraphs } from '../section-inputs';
@@ -27,7 +27,7 @@ export class RepairHandler implements StepHandler<'repair'> {
       const findings = await this.research.findings(tenantId, section.id, round);
       const failing = new Map(findings.filter((f) => f.verdict !== 'supported').map((f) => [`${f.paragraph}.${f.sentence}`, f]));
       if (failing.size === 0) continue;
-      const paragraphs = draft.paragraphs as DraftParagraphs;
+      const paragraphs = draft.paragraphs as unknown as DraftParagraphs;
       const evidence = await this.research.evidence(tenantId, runId, { id: { in: paragraphs.flatMap((p) => p.sentences.flatMap((s) => s.evidenceIds)) } });
       const next: DraftParagraphs = [];
       for (const [pi, p] of paragraphs.entries()) {
@@ -60,7 +60,7 @@ export class RepairHandler implements StepHandler<'repair'> {
       result: { repaired, dropped },
       write: async (tx) => {
         await tx.sectionDraft.createMany({
-          data: drafts.map((d) => ({ tenantId, runId, sectionId: d.sectionId, round: round + 1, paragraphs: d.paragraphs })),
+          data: drafts.map((d) => ({ tenantId, runId, sectionId: d.sectionId, round: round + 1, paragraphs: d.paragraphs as unknown as Prisma.InputJsonValue })),
           skipDuplicates: true,
         });
       },

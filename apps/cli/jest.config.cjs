@@ -1,0 +1,1 @@
+module.exports = { displayName: 'cli', preset: '../../jest.preset.js', rootDir: __dirname };

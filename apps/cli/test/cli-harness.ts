@@ -1,0 +1,24 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { startChildService, uniquePrefix, type TestDatabase } from '@dossier/testing';
+
+export const CLI = path.resolve(__dirname, '../src/main.ts');
+export const EXAMPLES = path.resolve(__dirname, '../../../examples');
+
+export interface CliResult {
+  code: number | null;
+  output: string;
+}
+
+/** Runs the real `dossier` command in its own process against a test database and its own queues. */
+export function cliRunner(db: TestDatabase) {
+  const prefix = uniquePrefix('cli');
+  const vectors = mkdtempSync(path.join(tmpdir(), 'dossier-vectors-'));
+  return async (args: string[], extraEnv: Record<string, string> = {}): Promise<CliResult> => {
+    const env = { DATABASE_URL: db.url, QUEUE_PREFIX: prefix, VECTOR_DIR: vectors, LOG_LEVEL: 'error', OTEL_SDK_DISABLED: 'true', ...extraEnv };
+    const child = startChildService(CLI, env, 'dossier', args);
+    const exit = await child.exited;
+    return { code: exit.code, output: child.output() };
+  };
+}

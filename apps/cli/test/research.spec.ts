@@ -1,0 +1,76 @@
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { ReportJson } from '@dossier/contracts';
+import { createTestDatabase, sql, type TestDatabase } from '@dossier/testing';
+import { cliRunner, EXAMPLES, type CliResult } from './cli-harness';
+
+const QUESTION = "What caused the decline of Lake Varen's water level, and how large was it?";
+
+/** Strips what legitimately differs between two runs (ids, times) to compare reports. */
+function comparable(report: ReportJson): unknown {
+  const { runId: _r, createdAt: _c, metrics, ...rest } = report;
+  const { wallMs: _w, ...stableMetrics } = metrics;
+  return { ...rest, metrics: stableMetrics, sources: Object.fromEntries(Object.entries(report.sources).map(([k, s]) => [k, { ...s, fetchedAt: '' }])) };
+}
+
+describe('dossier research over the example corpus (offline, end to end)', () => {
+  let db: TestDatabase;
+  let cli: ReturnType<typeof cliRunner>;
+  let first: CliResult;
+  const out1 = mkdtempSync(path.join(tmpdir(), 'dossier-out1-'));
+  const out2 = mkdtempSync(path.join(tmpdir(), 'dossier-out2-'));
+
+  beforeAll(async () => {
+    db = await createTestDatabase();
+    cli = cliRunner(db);
+    first = await cli(['research', QUESTION, '--corpus', path.join(EXAMPLES, 'corpus'), '--collection', 'examples', '--out', out1]);
+  }, 300_000);
+  afterAll(async () => {
+    await db?.drop();
+  });
+
+  it('completes and writes the three files; report.json is valid under the contract (every body sentence cited)', () => {
+    expect(first.output).toMatch(/Report written to/);
+    expect(first.code).toBe(0);
+    const report = ReportJson.parse(JSON.parse(readFileSync(path.join(out1, 'report.json'), 'utf8')));
+    expect(report.sections.filter((s) => s.kind === 'body').length).toBeGreaterThanOrEqual(2);
+    for (const s of report.sections.filter((x) => x.kind === 'body' || x.kind === 'contradictions')) {
+      for (const p of s.paragraphs) for (const sentence of p.sentences) expect(sentence.evidenceIds.length).toBeGreaterThan(0);
+    }
+    expect(report.sections.at(-1)).toMatchObject({ kind: 'method', title: 'Method and limits' });
+    expect(readFileSync(path.join(out1, 'report.md'), 'utf8')).toMatch(/^# /);
+    expect(readFileSync(path.join(out1, 'report.html'), 'utf8')).not.toMatch(/<script/i);
+  });
+
+  it('every excerpt equals its stored snapshot between its offsets; sources are numbered once each', async () => {
+    const report = ReportJson.parse(JSON.parse(readFileSync(path.join(out1, 'report.json'), 'utf8')));
+    const snapshots = await sql<{ content_hash: string; text: string }>(db.url, 'SELECT content_hash, text FROM source_snapshots');
+    const byHash = new Map(snapshots.map((s) => [s.content_hash, s.text]));
+    const evidence = Object.values(report.evidence);
+    expect(evidence.length).toBeGreaterThan(5);
+    for (const e of evidence) {
+      const text = byHash.get(report.sources[e.sourceId]!.contentHash);
+      expect(text?.slice(e.start, e.end)).toBe(e.excerpt);
+    }
+    const numbers = Object.values(report.sources).map((s) => s.number).sort((a, b) => a - b);
+    expect(numbers).toEqual(numbers.map((_, i) => i + 1));
+    const urls = Object.values(report.sources).map((s) => s.url);
+    expect(new Set(urls).size).toBe(urls.length);
+  });
+
+  it('a real disagreement of the corpus appears as a contradiction with both sides cited', () => {
+    const report = ReportJson.parse(JSON.parse(readFileSync(path.join(out1, 'report.json'), 'utf8')));
+    expect(report.contradictions.length).toBeGreaterThan(0);
+    const section = report.sections.find((s) => s.kind === 'contradictions');
+    expect(section?.paragraphs.every((p) => p.sentences.length === 2 && p.sentences.every((s) => s.evidenceIds.length > 0))).toBe(true);
+  });
+
+  it('the same question over the same corpus gives the same report', async () => {
+    const second = await cli(['research', QUESTION, '--collection', 'examples', '--out', out2]);
+    expect(second.code).toBe(0);
+    const a = ReportJson.parse(JSON.parse(readFileSync(path.join(out1, 'report.json'), 'utf8')));
+    const b = ReportJson.parse(JSON.parse(readFileSync(path.join(out2, 'report.json'), 'utf8')));
+    expect(comparable(b)).toEqual(comparable(a));
+  }, 300_000);
+});

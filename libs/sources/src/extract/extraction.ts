@@ -1,0 +1,42 @@
+/** What every extractor returns. `text` is what evidence offsets index into: same bytes in, same text out. */
+export interface Extraction {
+  title: string;
+  text: string;
+  mediaType: string;
+}
+
+export type DocumentFormat = 'markdown' | 'text' | 'html' | 'pdf';
+
+export const MEDIA_TYPES: Readonly<Record<DocumentFormat, string>> = {
+  markdown: 'text/markdown',
+  text: 'text/plain',
+  html: 'text/html',
+  pdf: 'application/pdf',
+};
+
+const FORMAT_BY_EXTENSION: Readonly<Record<string, DocumentFormat>> = {
+  '.md': 'markdown',
+  '.markdown': 'markdown',
+  '.txt': 'text',
+  '.html': 'html',
+  '.htm': 'html',
+  '.pdf': 'pdf',
+};
+
+/** The extensions ingestion accepts, lower case with the dot. */
+export const SUPPORTED_EXTENSIONS: readonly string[] = Object.keys(FORMAT_BY_EXTENSION);
+
+/** The format a file name stands for, by extension (case-insensitive), or undefined when unsupported. */
+export function formatOfPath(fileName: string): DocumentFormat | undefined {
+  const dot = fileName.lastIndexOf('.');
+  if (dot <= fileName.lastIndexOf('/')) return undefined;
+  return FORMAT_BY_EXTENSION[fileName.slice(dot).toLowerCase()];
+}
+
+/** Titles are shown in reports and weigh in search; a runaway first line must not become one. */
+export const MAX_TITLE_LENGTH = 300;
+
+export function clampTitle(title: string): string {
+  const oneLine = title.replace(/\s+/g, ' ').trim();
+  return oneLine.length <= MAX_TITLE_LENGTH ? oneLine : oneLine.slice(0, MAX_TITLE_LENGTH).trimEnd();
+}

@@ -1,0 +1,225 @@
+import { createHash } from 'node:crypto';
+import type { Db } from '@dossier/db';
+import { classifyError } from '@dossier/errors';
+import { ExtractionError, SourcePathNotFoundError } from '../errors';
+import { extractBytes } from '../extract/extract-file';
+import { ensureCollection } from './ensure-collection';
+import { IngestOptionsSchema, type IngestFailure, type IngestOptions, type IngestReport } from './ingest-types';
+import { planBatch, type Candidate, type Outcome } from './plan-batch';
+import { MAX_FILE_BYTES, readSourceFile } from './read-source-file';
+import { walkPaths, type WalkedFile } from './walk-paths';
+
+const DEFAULT_BATCH_SIZE = 100;
+// A batch is also cut when its texts reach this size, so memory stays bounded on big files.
+const MAX_BATCH_TEXT_CHARS = 32 * 1024 * 1024;
+// One batch inserts up to 100 documents and Postgres builds each one's tsvector: far above Prisma's 5 s.
+const TRANSACTION_OPTIONS = { maxWait: 10_000, timeout: 120_000 };
+
+export function contentHash(text: string): string {
+  return createHash('sha256').update(text, 'utf8').digest('hex');
+}
+
+function inTransaction<T>(db: Db, work: (tx: Db) => Promise<T>): Promise<T> {
+  // Already inside the caller's transaction: its atomicity covers ours.
+  return '$transaction' in db ? db.$transaction(work, TRANSACTION_OPTIONS) : work(db);
+}
+
+/** Postgres' own words from a Prisma error (whose message also quotes our source code), for a report line. */
+function databaseMessage(err: unknown): string {
+  const message = err instanceof Error ? err.message : String(err);
+  const db = /Code: `(\w+)`\. Message: `([\s\S]*)`/.exec(message);
+  if (db) return `Postgres refused it (${db[1]}): ${db[2]}`;
+  return message.trim().split('\n').pop() ?? message;
+}
+
+interface Pending extends Candidate {
+  absolutePath: string;
+}
+
+class Ingestion {
+  readonly report: IngestReport;
+  private done = 0;
+
+  constructor(
+    private readonly db: Db,
+    private readonly tenantId: string,
+    private readonly collectionId: string,
+    private readonly total: number,
+    private readonly pending: Set<string>,
+    private readonly onProgress: IngestOptions['onProgress'],
+  ) {
+    this.report = { collectionId, scanned: 0, ingested: 0, updated: 0, unchanged: 0, duplicates: 0, skipped: 0, failed: [], duplicateOf: [] };
+  }
+
+  progress(path: string): void {
+    this.done++;
+    this.onProgress?.({ done: this.done, total: this.total, path });
+  }
+
+  fail(failure: IngestFailure): void {
+    this.report.failed.push(failure);
+  }
+
+  /** Writes a batch in one transaction; if Postgres refuses one of its documents, retries them one by one. */
+  async write(batch: Pending[]): Promise<void> {
+    if (batch.length === 0) return;
+    let outcomes: Outcome[];
+    try {
+      outcomes = await inTransaction(this.db, (tx) => this.writeBatch(tx, batch));
+    } catch (err) {
+      if (classifyError(err) === 'retryable') throw err;
+      // The transaction rolled back: the batch's files are not processed yet after all.
+      for (const c of batch) this.pending.add(c.path);
+      const [only] = batch;
+      if (batch.length === 1 && only !== undefined) {
+        this.fail({ path: only.absolutePath, code: 'not_stored', reason: `not stored: ${databaseMessage(err)}` });
+        this.pending.delete(only.path);
+        this.progress(only.absolutePath);
+        return;
+      }
+      // Find the document Postgres refuses by writing them one at a time.
+      for (const one of batch) await this.write([one]);
+      return;
+    }
+    const byPath = new Map(batch.map((c) => [c.path, c.absolutePath]));
+    for (const outcome of outcomes) {
+      switch (outcome.kind) {
+        case 'ingested':
+          this.report.ingested++;
+          break;
+        case 'updated':
+          this.report.updated++;
+          break;
+        case 'unchanged':
+          this.report.unchanged++;
+          break;
+        case 'duplicate':
+          this.report.duplicates++;
+          this.report.duplicateOf.push({ path: outcome.path, duplicateOf: outcome.duplicateOf });
+          break;
+      }
+      this.progress(byPath.get(outcome.path) ?? outcome.path);
+    }
+  }
+
+  private async writeBatch(tx: Db, batch: Pending[]): Promise<Outcome[]> {
+    // Concurrent ingestions of one collection take turns per batch, so two never plan against the same rows.
+    await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${this.collectionId}, 0))`;
+    const stored = await tx.document.findMany({
+      where: {
+        collectionId: this.collectionId,
+        OR: [{ path: { in: batch.map((c) => c.path) } }, { contentHash: { in: batch.map((c) => c.contentHash) } }],
+      },
+      select: { id: true, path: true, contentHash: true, title: true, mediaType: true },
+    });
+    const plan = planBatch(batch, stored, this.pending);
+    if (plan.deletes.length > 0) {
+      await tx.document.deleteMany({ where: { id: { in: plan.deletes }, collectionId: this.collectionId } });
+    }
+    for (const { id, candidate } of plan.updates) {
+      await tx.document.update({ where: { id }, data: { ...this.columns(candidate), updatedAt: new Date() } });
+    }
+    if (plan.inserts.length > 0) {
+      await tx.document.createMany({ data: plan.inserts.map((c) => ({ tenantId: this.tenantId, collectionId: this.collectionId, ...this.columns(c) })) });
+    }
+    return plan.outcomes;
+  }
+
+  private columns(c: Candidate) {
+    return { path: c.path, title: c.title, mediaType: c.mediaType, contentHash: c.contentHash, text: c.text, byteSize: c.byteSize, modifiedAt: c.modifiedAt };
+  }
+}
+
+async function extractFile(file: WalkedFile, maxBytes: number): Promise<Pending> {
+  const source = await readSourceFile(file.absolutePath, maxBytes);
+  let extraction;
+  try {
+    extraction = await extractBytes(source.bytes, file.absolutePath);
+  } catch (err) {
+    if (err instanceof ExtractionError) throw err;
+    // A parser that chokes on one odd file (Readability, PDF.js) must not stop the other thousand: the
+    // file is listed as failed with the parser's own words.
+    const detail = err instanceof Error ? `${err.name}: ${err.message}` : String(err);
+    throw new ExtractionError('extraction_error', `could not extract text: ${detail}`, { cause: err });
+  }
+  return {
+    absolutePath: file.absolutePath,
+    path: file.relativePath,
+    title: extraction.title,
+    mediaType: extraction.mediaType,
+    text: extraction.text,
+    contentHash: contentHash(extraction.text),
+    byteSize: source.byteSize,
+    modifiedAt: source.modifiedAt,
+  };
+}
+
+/**
+ * Ingests files and folders into a tenant's collection (created on demand): extracts each file's text,
+ * stores one document per path, and goes on past bad files, listing each with its reason. Idempotent:
+ * an unchanged file writes nothing, a changed one updates its row. A file whose text is already stored
+ * under another path is reported as a duplicate of it and not stored twice (rules in plan-batch.ts).
+ * Files no longer on disk are not removed. Throws SourcePathNotFoundError when no named path exists.
+ *
+ * `db` may be the client (one transaction per batch) or a transaction (everything in it).
+ */
+export async function ingestPaths(db: Db, options: IngestOptions): Promise<IngestReport> {
+  const { onProgress, ...input } = options;
+  const { tenantId, collection, paths, root, maxFileBytes = MAX_FILE_BYTES, batchSize = DEFAULT_BATCH_SIZE } =
+    IngestOptionsSchema.parse(input);
+
+  const walked = await walkPaths(paths, root);
+  if (walked.missing.length === paths.length) throw new SourcePathNotFoundError(walked.missing);
+
+  const { id: collectionId } = await ensureCollection(db, tenantId, collection);
+  const pending = new Set(walked.files.map((f) => f.relativePath));
+  const run = new Ingestion(db, tenantId, collectionId, walked.files.length, pending, onProgress);
+  for (const missing of walked.missing) run.fail({ path: missing, code: 'not_found', reason: 'not found: no such file or folder' });
+  for (const failure of walked.failed) run.fail(failure);
+  run.report.skipped = walked.skipped;
+
+  // Postgres writes one batch (in its own process) while this thread extracts the next: on a small machine
+  // that overlap is most of the throughput. At most two batches are in memory.
+  let writing: Promise<void> = Promise.resolve();
+  let batch: Pending[] = [];
+  let batchChars = 0;
+  const flush = async (): Promise<void> => {
+    await writing;
+    writing = run.write(batch);
+    // Marks the write as handled now, so a failure while the next batch is extracted is not an unhandled
+    // rejection; the error itself is still thrown where `writing` is awaited.
+    void writing.catch(() => undefined);
+    batch = [];
+    batchChars = 0;
+  };
+  try {
+    for (const file of walked.files) {
+      let candidate: Pending;
+      try {
+        candidate = await extractFile(file, maxFileBytes);
+      } catch (err) {
+        if (!(err instanceof ExtractionError)) throw err;
+        pending.delete(file.relativePath);
+        run.fail({ path: file.absolutePath, code: err.reason, reason: err.message });
+        run.progress(file.absolutePath);
+        continue;
+      }
+      batch.push(candidate);
+      batchChars += candidate.text.length;
+      if (batch.length >= batchSize || batchChars >= MAX_BATCH_TEXT_CHARS) await flush();
+    }
+    await flush();
+    await writing;
+  } catch (err) {
+    // Never return with a write still running. Its own failure, if any, came second: the first error is
+    // the one worth reporting, so the write is awaited only to let it settle.
+    await writing.then(
+      () => undefined,
+      () => undefined,
+    );
+    throw err;
+  }
+
+  run.report.scanned = walked.files.length + walked.skipped + walked.failed.length + walked.missing.length;
+  return run.report;
+}

@@ -1,0 +1,100 @@
+import { sql } from '@dossier/testing';
+import { CorpusSearchProvider, ingestPaths, SearchHitSchema, type SearchHit } from '../../src';
+import { newTenant, openDatabase, type TestClient } from '../fixtures/database';
+import { tempFolder, writeTree } from '../fixtures/files';
+
+describe('CorpusSearchProvider (real Postgres)', () => {
+  let database: Awaited<ReturnType<typeof openDatabase>>;
+  let prisma: TestClient;
+  let folder: Awaited<ReturnType<typeof tempFolder>>;
+  let corpus: CorpusSearchProvider;
+  const tenantA = newTenant();
+  const tenantB = newTenant();
+
+  beforeAll(async () => {
+    database = await openDatabase();
+    prisma = database.prisma;
+    corpus = new CorpusSearchProvider(prisma);
+    folder = await tempFolder('search');
+    await writeTree(`${folder.dir}/a-energy`, {
+      'tidal.md': '# Tidal turbines\n\nTidal turbines sit in strong tidal streams. Tidal power is predictable, and the La Rance plant in France has a capacity of 240 megawatts.',
+      'wind.md': '# Wind farms\n\nWind turbines on hills produce power when the wind blows. Offshore wind farms are larger than those on land.',
+      'solar.txt': 'Solar panels\n\nSolar power peaks at noon. A tidal lagoon was once proposed next to the solar farm.',
+      'notes/coal.txt': 'Coal plants\n\nCoal plants are being closed across Europe.',
+    });
+    await writeTree(`${folder.dir}/a-history`, {
+      'tidal-mills.md': '# Tidal mills\n\nMedieval tidal mills ground grain with the tide.',
+    });
+    await writeTree(`${folder.dir}/b-energy`, {
+      'geothermal.md': '# Geothermal wells\n\nGeothermal heat from deep wells warms Reykjavik. Marmalade is not involved.',
+    });
+    await ingestPaths(prisma, { tenantId: tenantA, collection: 'energy', paths: [`${folder.dir}/a-energy`] });
+    await ingestPaths(prisma, { tenantId: tenantA, collection: 'history', paths: [`${folder.dir}/a-history`] });
+    await ingestPaths(prisma, { tenantId: tenantB, collection: 'energy', paths: [`${folder.dir}/b-energy`] });
+  });
+  afterAll(async () => {
+    await folder?.cleanup();
+    await database?.close();
+  });
+
+  const urls = (hits: SearchHit[]) => hits.map((h) => h.url);
+
+  it('ranks the best-matching document first and describes every hit', async () => {
+    const hits = await corpus.search({ tenantId: tenantA, query: 'tidal turbines', limit: 10 });
+    expect(urls(hits)[0]).toBe('corpus://energy/tidal.md');
+    for (const hit of hits) expect(SearchHitSchema.parse(hit)).toEqual(hit);
+    expect(hits.map((h) => h.rank)).toEqual(hits.map((_, i) => i + 1));
+    expect([...hits.map((h) => h.score)].sort((x, y) => y - x)).toEqual(hits.map((h) => h.score));
+    const top = hits[0]!;
+    expect(top).toMatchObject({ provider: 'corpus', origin: 'corpus', title: 'Tidal turbines' });
+    const stored = await prisma.document.findFirstOrThrow({ where: { tenantId: tenantA, path: 'tidal.md' } });
+    expect(top.documentId).toBe(stored.id);
+  });
+
+  it('returns plain-text snippets around the matched words', async () => {
+    const [top] = await corpus.search({ tenantId: tenantA, query: 'capacity megawatts', limit: 3 });
+    expect(top!.snippet).toMatch(/capacity of 240 megawatts/);
+    expect(top!.snippet).not.toMatch(/<\/?b>|\n/);
+  });
+
+  it('falls back to any of the words when no document has all of them', async () => {
+    const question = 'How many megawatts does the Severn barrage generate?';
+    const hits = await corpus.search({ tenantId: tenantA, query: question, limit: 5 });
+    expect(urls(hits)).toEqual(['corpus://energy/tidal.md']);
+  });
+
+  it('understands web-search syntax: quoted phrases and exclusions', async () => {
+    expect(urls(await corpus.search({ tenantId: tenantA, query: 'tidal -solar', collection: 'energy', limit: 10 }))).toEqual(['corpus://energy/tidal.md']);
+    expect(urls(await corpus.search({ tenantId: tenantA, query: '"offshore wind"', limit: 10 }))).toEqual(['corpus://energy/wind.md']);
+  });
+
+  it('filters by collection when one is given', async () => {
+    expect(urls(await corpus.search({ tenantId: tenantA, query: 'tidal', collection: 'history', limit: 10 }))).toEqual(['corpus://history/tidal-mills.md']);
+    const all = urls(await corpus.search({ tenantId: tenantA, query: 'tidal', limit: 10 }));
+    expect(all).toEqual(expect.arrayContaining(['corpus://history/tidal-mills.md', 'corpus://energy/tidal.md', 'corpus://energy/solar.txt']));
+    expect(all).toHaveLength(3);
+  });
+
+  it('never shows one tenant the documents of another', async () => {
+    expect(await corpus.search({ tenantId: tenantB, query: 'tidal turbines wind solar', limit: 10 })).toEqual([]);
+    expect(await corpus.search({ tenantId: tenantA, query: 'geothermal marmalade', limit: 10 })).toEqual([]);
+    expect(urls(await corpus.search({ tenantId: tenantB, query: 'geothermal', collection: 'energy', limit: 10 }))).toEqual(['corpus://energy/geothermal.md']);
+    expect(await corpus.search({ tenantId: newTenant(), query: 'tidal', limit: 10 })).toEqual([]);
+  });
+
+  it('respects the limit', async () => {
+    expect(await corpus.search({ tenantId: tenantA, query: 'power', limit: 1 })).toHaveLength(1);
+  });
+
+  it('treats the query as data: stop words only, punctuation and SQL find nothing and break nothing', async () => {
+    expect(await corpus.search({ tenantId: tenantA, query: 'the of and', limit: 5 })).toEqual([]);
+    expect(await corpus.search({ tenantId: tenantA, query: `'); DROP TABLE documents; -- & | ! <->`, limit: 5 })).toEqual([]);
+    expect(await sql(database.db.url, 'SELECT count(*)::int AS n FROM documents')).toEqual([{ n: 6 }]);
+  });
+
+  it('validates the query', async () => {
+    await expect(corpus.search({ tenantId: 'x', query: 'tidal', limit: 5 })).rejects.toThrow();
+    await expect(corpus.search({ tenantId: tenantA, query: '   ', limit: 5 })).rejects.toThrow();
+    await expect(corpus.search({ tenantId: tenantA, query: 'tidal', limit: 0 })).rejects.toThrow();
+  });
+});
