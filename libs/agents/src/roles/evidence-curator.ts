@@ -34,6 +34,7 @@ export type EvidenceCuratorOutput = z.infer<typeof EvidenceCuratorOutput>;
 const BOILERPLATE =
   /\b(?:cookies?|subscribe|subscription|newsletter|copyright|all rights reserved|privacy policy|terms of (?:use|service)|sign (?:up|in)|log ?in|click here|advertisement|share this|follow us|javascript|accept all)\b|©/i;
 const MIN_WORDS = 5;
+const SENTENCE_END = /[.!?:;…]["'”’»)\]]*$/;
 const MIN_LIST_WORDS = 6;
 const MAX_WORDS = 120;
 /** A sentence must score at least this share of the best sentence's score. */
@@ -60,6 +61,8 @@ function eligible(u: TextUnit): boolean {
   if (u.kind === 'heading' || u.kind === 'table-row') return false;
   const words = wordCount(u.text);
   if (u.kind === 'list-item' && words < MIN_LIST_WORDS) return false;
+  // A sentence ends like one: running heads, page footers and title lines of extracted PDFs do not.
+  if (u.kind === 'sentence' && !SENTENCE_END.test(u.text)) return false;
   return words >= MIN_WORDS && words <= MAX_WORDS && !BOILERPLATE.test(u.text);
 }
 

@@ -26,6 +26,7 @@ function stopPhrase(reason: string): string {
   if (/budget|token|cost|money|deadline|time/.test(r)) return 'when its budget ran out, so the findings rest on the evidence gathered until then';
   if (/iteration|max/.test(r)) return 'after the maximum number of research iterations';
   if (/gain|diminish/.test(r)) return 'when further searching added little new information';
+  if (/nothing_left|no open question/.test(r)) return 'when no open questions were left to ask';
   if (/sufficient|covered|complete|done/.test(r)) return 'when the research questions were sufficiently covered';
   return r.trim().length > 0 ? `for this reason: ${normalizeWhitespace(reason)}` : 'when the research loop ended';
 }

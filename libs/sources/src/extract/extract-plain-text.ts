@@ -49,9 +49,29 @@ function firstLine(text: string): string | undefined {
 }
 
 /**
- * Markdown and plain text are stored as they are (after the common normalization): offsets then point
- * into exactly what the author wrote. Title: front-matter `title:` or the first heading for markdown,
- * else the first non-blank line, else the file name.
+ * Markdown prose as a reader sees it: emphasis, code marks and link syntax removed line by line (fenced
+ * code and line structure kept, so headings, lists and tables stay units of their own). Evidence quotes
+ * this text, so a report never shows `**bold**` markup as if the author had written asterisks.
+ */
+function markdownToText(text: string): string {
+  let inFence = false;
+  return text
+    .replace(FRONT_MATTER, '')
+    .split('\n')
+    .map((line) => {
+      if (/^\s{0,3}(```|~~~)/.test(line)) {
+        inFence = !inFence;
+        return line;
+      }
+      return inFence ? line : plainInline(line.replace(/^(\s{0,3})>\s?/, '$1')).replace(/\s+$/, '') || (line.trim() === '' ? '' : line.trim());
+    })
+    .join('\n');
+}
+
+/**
+ * Plain text is stored as it is, markdown as its readable text (markdownToText), both after the common
+ * normalization; offsets point into exactly that stored text. Title: front-matter `title:` or the first
+ * heading for markdown, else the first non-blank line, else the file name.
  */
 export function extractPlainText(bytes: Uint8Array, fileName: string, format: 'markdown' | 'text'): Extraction {
   const text = normalizeText(decodeText(bytes));
@@ -59,5 +79,5 @@ export function extractPlainText(bytes: Uint8Array, fileName: string, format: 'm
   const heading = format === 'markdown' ? (frontMatterTitle(text) ?? markdownHeading(text)) : undefined;
   const lead = format === 'markdown' ? plainInline(proseLines(text).find(({ line }) => line.trim() !== '')?.line ?? '') : (firstLine(text) ?? '');
   const title = clampTitle(heading ?? lead) || fileName;
-  return { title, text, mediaType: MEDIA_TYPES[format] };
+  return { title, text: format === 'markdown' ? markdownToText(text) : text, mediaType: MEDIA_TYPES[format] };
 }

@@ -15,12 +15,12 @@ async function failure(bytes: Uint8Array, fileName: string): Promise<ExtractionF
 const utf8 = (s: string) => Buffer.from(s, 'utf8');
 
 describe('markdown and plain text', () => {
-  it('keeps the text as written, with CRLF turned into LF, and takes the first heading as title', async () => {
+  it('stores markdown as readable text (no emphasis or code marks), CRLF turned into LF, and takes the first heading as title', async () => {
     const md = '\uFEFFIntro line\r\n\r\n# The *Tidal* Report #\r\n\r\nBody with `code` and trailing spaces   \r\nnext line\r\n\r\n\r\n\r\nlast\r\n';
     const result = await extractBytes(utf8(md), 'notes/report.md');
     expect(result).toEqual({
       title: 'The Tidal Report',
-      text: 'Intro line\n\n# The *Tidal* Report #\n\nBody with `code` and trailing spaces\nnext line\n\nlast',
+      text: 'Intro line\n\n# The Tidal Report #\n\nBody with code and trailing spaces\nnext line\n\nlast',
       mediaType: 'text/markdown',
     });
   });

@@ -21,6 +21,8 @@ interface Sentence {
   evidenceIds: string[];
 }
 
+const MAX_DISAGREEMENTS_PER_CLAIM = 2;
+
 const STOP_REASONS: Record<string, string> = {
   max_iterations: 'the maximum number of iterations was reached',
   budget_exhausted: 'a budget ran out',
@@ -36,7 +38,10 @@ const STOP_REASONS: Record<string, string> = {
 export function buildReport(input: ReportInputs): ReportJson {
   const evidenceById = new Map(input.evidence.map((e) => [e.id, e]));
   const snapshotById = new Map(input.snapshots.map((s) => [s.id, s]));
-  const recordBySnapshot = new Map(input.records.filter((r) => r.snapshotId).map((r) => [r.snapshotId!, r]));
+  // The record that selected a source carries its authority and cluster; prefer it over later sightings.
+  const recordBySnapshot = new Map(
+    [...input.records].sort((a, b) => Number(a.selected) - Number(b.selected)).filter((r) => r.snapshotId).map((r) => [r.snapshotId!, r]),
+  );
   const eIds = new Map<string, string>();
   const sIds = new Map<string, string>();
 
@@ -61,10 +66,14 @@ export function buildReport(input: ReportInputs): ReportJson {
   });
 
   const claimById = new Map(input.claims.map((c) => [c.id, c]));
+  // Each claim appears in at most two disagreements, so one contested figure does not fill the section.
+  const shown = new Map<string, number>();
   const contradictionParagraphs = input.contradictions.flatMap((c) => {
     const a = claimById.get(c.claimAId);
     const b = claimById.get(c.claimBId);
-    if (!a || !b) return [];
+    if (!a || !b || (shown.get(a.id) ?? 0) >= MAX_DISAGREEMENTS_PER_CLAIM || (shown.get(b.id) ?? 0) >= MAX_DISAGREEMENTS_PER_CLAIM) return [];
+    shown.set(a.id, (shown.get(a.id) ?? 0) + 1);
+    shown.set(b.id, (shown.get(b.id) ?? 0) + 1);
     const p = paragraph([
       { text: a.statement, evidenceIds: a.evidenceIds },
       { text: b.statement, evidenceIds: b.evidenceIds },

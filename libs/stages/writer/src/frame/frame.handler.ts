@@ -1,5 +1,5 @@
 import { AgentRunner, framer } from '@dossier/agents';
-import { ResearchRepository } from '@dossier/db';
+import { ResearchRepository, RunRepository } from '@dossier/db';
 import { OnStep } from '@dossier/queue';
 import type { StepContext, StepHandler, StepOutcome } from '@dossier/workflow';
 
@@ -9,17 +9,22 @@ export class FrameHandler implements StepHandler<'frame'> {
   constructor(
     private readonly agents: AgentRunner,
     private readonly research: ResearchRepository,
+    private readonly runs: RunRepository,
   ) {}
 
   async execute(ctx: StepContext<'frame'>): Promise<StepOutcome<'frame'>> {
     const { tenantId, id: runId } = ctx.run;
-    const [sections, open] = await Promise.all([this.research.verifiedSections(tenantId, runId), this.research.questions(tenantId, runId, undefined, ['open', 'partial'])]);
+    const [sections, open, run] = await Promise.all([
+      this.research.verifiedSections(tenantId, runId),
+      this.research.questions(tenantId, runId, undefined, ['open', 'partial']),
+      this.runs.find(tenantId, runId),
+    ]);
     const out = await this.agents.run(
       framer,
       {
         question: ctx.run.question,
         sections: sections.map((s) => ({ title: s.title, sentences: s.paragraphs.flatMap((p) => p.sentences) })),
-        stopReason: 'research complete',
+        stopReason: run?.stopReason ?? 'research complete',
         openQuestions: open.map((q) => q.text),
       },
       { tenantId, runId, stepKey: ctx.stepKey },

@@ -3,6 +3,8 @@ import { ResearchRepository } from '@dossier/db';
 import { OnStep } from '@dossier/queue';
 import type { StepContext, StepHandler, StepOutcome } from '@dossier/workflow';
 
+export const CLAIMS_PER_SECTION = 12;
+
 /** Outline Architect: sections with the claims each must use (one revision per outline-gate round). */
 @OnStep('outline')
 export class OutlineHandler implements StepHandler<'outline'> {
@@ -30,11 +32,23 @@ export class OutlineHandler implements StepHandler<'outline'> {
       { tenantId, runId, stepKey: ctx.stepKey },
     );
     const revision = ctx.job.iteration;
+    // A section uses its best-supported claims (most evidence first, then the outline's order), at most
+    // CLAIMS_PER_SECTION, so one broad topic cannot swallow the report.
+    const evidenceCount = new Map(claims.map((c) => [c.id, c.evidenceIds.length]));
+    const sections = out.sections.map((s) => ({
+      ...s,
+      claimIds: s.claimIds
+        .map((id, i) => ({ id, i }))
+        .sort((a, b) => (evidenceCount.get(b.id) ?? 0) - (evidenceCount.get(a.id) ?? 0) || a.i - b.i)
+        .slice(0, CLAIMS_PER_SECTION)
+        .sort((a, b) => a.i - b.i)
+        .map((x) => x.id),
+    }));
     return {
-      result: { sections: out.sections.length },
+      result: { sections: sections.length },
       write: async (tx) => {
         await tx.outlineSection.createMany({
-          data: out.sections.map((s, position) => ({ tenantId, runId, revision, position, title: s.title, purpose: s.purpose, claimIds: s.claimIds })),
+          data: sections.map((s, position) => ({ tenantId, runId, revision, position, title: s.title, purpose: s.purpose, claimIds: s.claimIds })),
         });
       },
     };
