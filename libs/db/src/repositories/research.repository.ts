@@ -64,21 +64,31 @@ export class ResearchRepository {
   evidence(tenantId: string, runId: string, where: Prisma.EvidenceFragmentWhereInput = {}, db: Db = this.prisma): Promise<EvidenceRow[]> {
     return db.evidenceFragment.findMany({
       where: { ...where, tenantId, runId },
-      orderBy: [{ iteration: 'asc' }, { snapshotId: 'asc' }, { start: 'asc' }],
+      // By content, not by snapshot id: ids differ between databases, the text does not.
+      orderBy: [{ iteration: 'asc' }, { excerpt: 'asc' }, { start: 'asc' }],
     });
   }
 
   async claims(tenantId: string, runId: string, where: Prisma.ClaimWhereInput = {}, db: Db = this.prisma): Promise<ClaimRow[]> {
     const rows = await db.claim.findMany({
       where: { ...where, tenantId, runId },
-      include: { evidence: { select: { evidenceId: true } } },
-      orderBy: [{ iteration: 'asc' }, { statement: 'asc' }],
+      include: { evidence: { select: { evidenceId: true, evidence: { select: { excerpt: true, start: true } } } } },
+      orderBy: [{ iteration: 'asc' }, { statement: 'asc' }, { subject: 'asc' }, { status: 'asc' }],
     });
-    return rows.map(({ evidence, ...c }) => ({ ...c, evidenceIds: evidence.map((e) => e.evidenceId).sort() }));
+    const byContent = (a: { excerpt: string; start: number }, b: { excerpt: string; start: number }) =>
+      a.excerpt < b.excerpt ? -1 : a.excerpt > b.excerpt ? 1 : a.start - b.start;
+    return rows.map(({ evidence, ...c }) => ({
+      ...c,
+      evidenceIds: [...evidence].sort((a, b) => byContent(a.evidence, b.evidence)).map((e) => e.evidenceId),
+    }));
   }
 
-  contradictions(tenantId: string, runId: string, db: Db = this.prisma): Promise<ContradictionRow[]> {
-    return db.contradiction.findMany({ where: { tenantId, runId }, orderBy: [{ kind: 'asc' }, { note: 'asc' }] });
+  async contradictions(tenantId: string, runId: string, db: Db = this.prisma): Promise<ContradictionRow[]> {
+    const rows = await db.contradiction.findMany({ where: { tenantId, runId } });
+    const claims = await db.claim.findMany({ where: { tenantId, runId, id: { in: rows.flatMap((r) => [r.claimAId, r.claimBId]) } }, select: { id: true, statement: true } });
+    const statement = new Map(claims.map((c) => [c.id, c.statement]));
+    const key = (r: ContradictionRow) => [r.kind, r.note, statement.get(r.claimAId), statement.get(r.claimBId)].join('\u0000');
+    return rows.sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0));
   }
 
   coverage(tenantId: string, runId: string, iteration: number, db: Db = this.prisma): Promise<CoverageRow[]> {

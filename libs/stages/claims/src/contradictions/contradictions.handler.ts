@@ -33,6 +33,8 @@ export class ContradictionsHandler implements StepHandler<'contradictions'> {
       CLAIM_COLLECTION,
       claims.map((c, i) => ({ id: pointId(`claim:${c.id}`), vector: vectors[i]!, payload: { tenantId, runId, kind: 'claim', claimId: c.id } })),
     );
+    const statementOf = new Map(claims.map((c) => [c.id, c.statement]));
+    const pairKey = ([a, b]: [string, string]) => `${statementOf.get(a)}\u0000${statementOf.get(b)}`;
     const byPoint = new Map(claims.map((c) => [pointId(`claim:${c.id}`), c]));
     const pairs = new Map<string, [string, string]>();
     for (const claim of fresh) {
@@ -50,7 +52,11 @@ export class ContradictionsHandler implements StepHandler<'contradictions'> {
     }
     const out = await this.agents.run(
       counterEvidence,
-      { claims: claims.map((c) => ({ id: c.id, statement: c.statement })), candidatePairs: [...pairs.values()].sort() },
+      {
+        claims: claims.map((c) => ({ id: c.id, statement: c.statement })),
+        // Ordered by the statements, not the random ids, so the same claims give the same output.
+        candidatePairs: [...pairs.values()].sort((x, y) => pairKey(x).localeCompare(pairKey(y))),
+      },
       { tenantId, runId, stepKey: ctx.stepKey },
     );
     return {
