@@ -1,0 +1,46 @@
+import { AgentRunner, coverageAssessor } from '@dossier/agents';
+import { ResearchRepository } from '@dossier/db';
+import { OnStep } from '@dossier/queue';
+import type { StepContext, StepHandler, StepOutcome } from '@dossier/workflow';
+
+/** A question whose coverage reaches this is answered and leaves the frontier. */
+export const ANSWERED_AT = 0.5;
+
+/** Coverage of every live question by the claims so far, and the information gain of this iteration. */
+@OnStep('coverage')
+export class CoverageHandler implements StepHandler<'coverage'> {
+  constructor(
+    private readonly agents: AgentRunner,
+    private readonly research: ResearchRepository,
+  ) {}
+
+  async execute(ctx: StepContext<'coverage'>): Promise<StepOutcome<'coverage'>> {
+    const { tenantId, id: runId } = ctx.run;
+    const iteration = ctx.job.iteration;
+    const [questions, claims, previous] = await Promise.all([
+      this.research.questions(tenantId, runId),
+      this.research.claims(tenantId, runId),
+      iteration > 0 ? this.research.coverage(tenantId, runId, iteration - 1) : Promise.resolve([]),
+    ]);
+    const out = await this.agents.run(
+      coverageAssessor,
+      {
+        questions: questions.map((q) => ({ id: q.id, text: q.text })),
+        claims: claims.map((c) => ({ id: c.id, statement: c.statement })),
+        previous: Object.fromEntries(previous.map((p) => [p.questionId, p.score])),
+      },
+      { tenantId, runId, stepKey: ctx.stepKey },
+    );
+    const answered = out.coverage.filter((c) => c.score >= ANSWERED_AT).map((c) => c.questionId);
+    return {
+      result: { covered: answered.length, open: out.coverage.length - answered.length },
+      write: async (tx) => {
+        await tx.questionCoverage.createMany({
+          data: out.coverage.map((c) => ({ tenantId, runId, questionId: c.questionId, iteration, score: c.score, informationGain: c.informationGain })),
+          skipDuplicates: true,
+        });
+        if (answered.length > 0) await tx.researchQuestion.updateMany({ where: { tenantId, runId, id: { in: answered } }, data: { status: 'answered' } });
+      },
+    };
+  }
+}
