@@ -1,16 +1,6 @@
 // swc turns our TypeScript and the ESM-only NestJS 12 packages into CJS so jest's CJS runtime can load them
 // without --experimental-vm-modules (see ../shared/notes/toolchain.md).
-const swc = {
-  swcrc: false,
-  module: { type: 'commonjs' },
-  sourceMaps: 'inline',
-  jsc: {
-    parser: { syntax: 'typescript', decorators: true },
-    target: 'es2022',
-    keepClassNames: true,
-    transform: { legacyDecorator: true, decoratorMetadata: true },
-  },
-};
+const swc = require('./tools/swc-options.cjs');
 module.exports = {
   testEnvironment: 'node',
   transform: {

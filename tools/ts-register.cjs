@@ -5,17 +5,7 @@ const Module = require('node:module');
 const fs = require('node:fs');
 const { transformSync } = require('@swc/core');
 
-const options = {
-  swcrc: false,
-  module: { type: 'commonjs' },
-  sourceMaps: 'inline',
-  jsc: {
-    parser: { syntax: 'typescript', decorators: true },
-    target: 'es2022',
-    keepClassNames: true,
-    transform: { legacyDecorator: true, decoratorMetadata: true },
-  },
-};
+const options = require('./swc-options.cjs');
 
 Module._extensions['.ts'] = function compile(module, filename) {
   const { code } = transformSync(fs.readFileSync(filename, 'utf8'), { ...options, filename });
