@@ -13,7 +13,7 @@ const USAGE = `dossier — deep research with verified citations
 
   dossier ingest PATH... [--collection NAME]
   dossier research "QUESTION" [--corpus PATH] [--collection NAME] [--out DIR] [--engine offline|openai]
-                   [--perspectives N] [--max-iterations N] [--approve auto|prompt]
+                   [--search corpus,searxng,tavily,brave] [--perspectives N] [--max-iterations N] [--approve auto|prompt]
   dossier runs
   dossier show RUN
   dossier approve RUN GATE [--reject --feedback TEXT]
@@ -39,6 +39,7 @@ async function main(argv: string[]): Promise<number> {
       corpus: { type: 'string', multiple: true },
       out: { type: 'string', default: 'out' },
       engine: { type: 'string', default: 'offline' },
+      search: { type: 'string', default: 'corpus' },
       perspectives: { type: 'string' },
       'max-iterations': { type: 'string' },
       approve: { type: 'string', default: 'auto' },
@@ -59,6 +60,8 @@ async function main(argv: string[]): Promise<number> {
   }
   if (values.engine !== 'offline' && values.engine !== 'openai') throw new CliUsageError(`--engine must be offline or openai, got "${values.engine}"`);
   if (values.approve !== 'auto' && values.approve !== 'prompt') throw new CliUsageError(`--approve must be auto or prompt, got "${values.approve}"`);
+  const search = values.search.split(',').map((p) => p.trim()).filter(Boolean);
+  if (search.length === 0 || search.some((p) => !/^[a-z][a-z0-9_-]*$/.test(p))) throw new CliUsageError(`--search takes provider names separated by commas, e.g. searxng,corpus; got "${values.search}"`);
   const perspectives = positiveInt('perspectives', values.perspectives);
   const maxIterations = positiveInt('max-iterations', values['max-iterations']);
   if (command === 'ingest' && rest.length === 0) throw new CliUsageError('ingest needs at least one PATH');
@@ -80,6 +83,7 @@ async function main(argv: string[]): Promise<number> {
           collection: command === 'demo' ? 'examples' : values.collection,
           out: values.out,
           engine: values.engine,
+          search: command === 'demo' ? ['corpus'] : search,
           approve: values.approve,
           ...(perspectives ? { perspectives } : {}),
           ...(maxIterations ? { maxIterations } : {}),

@@ -15,6 +15,8 @@ export interface ResearchArgs {
   collection: string;
   out: string;
   engine: 'offline' | 'openai';
+  /** Search providers: corpus, searxng, tavily, brave (web ones need their key or URL in the environment). */
+  search: string[];
   perspectives?: number;
   maxIterations?: number;
   approve: 'auto' | 'prompt';
@@ -31,13 +33,13 @@ export async function research(ctx: CliContext, out: Output, args: ResearchArgs)
     }
   }
   const docs = await ctx.prisma.document.count({ where: { tenantId: ctx.tenantId, collection: { name: args.collection } } });
-  if (docs === 0) throw new CliUsageError(`Collection "${args.collection}" is empty: ingest documents first (dossier ingest PATH --collection ${args.collection}) or pass --corpus PATH`);
+  if (docs === 0 && args.search.includes('corpus')) throw new CliUsageError(`Collection "${args.collection}" is empty: ingest documents first (dossier ingest PATH --collection ${args.collection}) or pass --corpus PATH`);
 
   const gate = args.approve === 'prompt' ? 'required' : 'auto';
   const options: RunOptionsInput = {
     engine: args.engine,
-    searchProviders: ['corpus'],
-    collection: args.collection,
+    searchProviders: args.search,
+    ...(args.search.includes('corpus') ? { collection: args.collection } : {}),
     gates: { plan: gate, outline: gate, publish: 'auto' },
     ...(args.perspectives ? { perspectives: args.perspectives } : {}),
     ...(args.maxIterations ? { maxIterations: args.maxIterations } : {}),

@@ -1,23 +1,34 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
+import type { Redis } from 'ioredis';
 import { PrismaService } from '@dossier/db';
-import { CorpusSearchProvider, type SearchProvider } from '@dossier/sources';
+import { REDIS } from '@dossier/queue';
+import { CorpusSearchProvider, webProvidersFromEnv, type SearchProvider } from '@dossier/sources';
 import { UnknownSearchProviderError } from './unknown-provider.error';
 
-/** The search providers a run may name. Web providers (Tavily, Brave, SearXNG) join with the web issue. */
+/**
+ * The search providers a run may name: the corpus always; Tavily, Brave and SearXNG when their keys or
+ * URL are in the environment (keys only from there). Web providers share their rate limits across every
+ * worker through Redis.
+ */
 @Injectable()
 export class SearchProviders {
   private readonly providers: ReadonlyMap<string, SearchProvider>;
 
-  constructor(prisma: PrismaService) {
-    const corpus = new CorpusSearchProvider(prisma);
-    this.providers = new Map([[corpus.name, corpus]]);
+  constructor(prisma: PrismaService, @Inject(REDIS) redis: Redis) {
+    const all = [new CorpusSearchProvider(prisma), ...webProvidersFromEnv(process.env, redis)];
+    this.providers = new Map(all.map((p) => [p.name, p]));
   }
 
-  get(name: string, runId: string): SearchProvider {
-    const provider = this.providers.get(name);
-    if (!provider) {
-      throw new UnknownSearchProviderError(`Search provider "${name}" is not available (have: ${[...this.providers.keys()].join(', ')})`, { runId });
-    }
-    return provider;
+  forRun(names: readonly string[], runId: string): SearchProvider[] {
+    return names.map((name) => {
+      const provider = this.providers.get(name);
+      if (!provider) {
+        throw new UnknownSearchProviderError(
+          `Search provider "${name}" is not available (configured: ${[...this.providers.keys()].join(', ')}; web providers need TAVILY_API_KEY, BRAVE_API_KEY or SEARXNG_URL)`,
+          { runId },
+        );
+      }
+      return provider;
+    });
   }
 }

@@ -1,13 +1,17 @@
 import { ResearchRepository } from '@dossier/db';
 import { StageStateError } from '@dossier/errors';
 import { OnStep } from '@dossier/queue';
-import { SnapshotStore } from '@dossier/sources';
+import { searchAll, SnapshotStore } from '@dossier/sources';
 import type { StepContext, StepHandler, StepOutcome } from '@dossier/workflow';
 import { SearchProviders } from '../providers/search-providers';
 
 export const RESULTS_PER_QUERY = 8;
 
-/** One search query (one shard) against its provider; every hit is recorded, with a snapshot of corpus documents. */
+/**
+ * One search query (one shard) against every provider of the run at once, merged and de-duplicated by
+ * canonical URL. Every hit is recorded with its origin; corpus documents are snapshotted now, web pages
+ * only when source policy selects them.
+ */
 @OnStep('retrieve')
 export class RetrieveHandler implements StepHandler<'retrieve'> {
   private readonly snapshots = new SnapshotStore();
@@ -22,7 +26,7 @@ export class RetrieveHandler implements StepHandler<'retrieve'> {
     const { iteration, shard } = ctx.job;
     const plan = await this.research.searchPlan(tenantId, runId, iteration, shard);
     if (!plan) throw new StageStateError(`No search plan for retrieve shard ${shard} of iteration ${iteration}`, { runId });
-    const hits = await this.providers.get(plan.provider, runId).search({
+    const { hits } = await searchAll(this.providers.forRun(ctx.run.options.searchProviders, runId), {
       tenantId,
       query: plan.query,
       limit: RESULTS_PER_QUERY,
@@ -40,7 +44,7 @@ export class RetrieveHandler implements StepHandler<'retrieve'> {
               searchPlanId: plan.id,
               iteration,
               url: hit.url,
-              canonicalUrl: hit.url,
+              canonicalUrl: hit.canonicalUrl,
               title: hit.title,
               snippet: hit.snippet,
               origin: hit.origin,

@@ -1,54 +1,96 @@
 import { groupNearDuplicates } from '@dossier/agents';
-import { ResearchRepository } from '@dossier/db';
+import { PrismaService, ResearchRepository, TenantRepository } from '@dossier/db';
+import { classifyError, describeError } from '@dossier/errors';
 import { OnStep } from '@dossier/queue';
+import { authorityOf, fetchSnapshot, isAllowedByPolicy, SourcePolicySchema } from '@dossier/sources';
+import { createLogger } from '@dossier/telemetry';
 import type { StepContext, StepHandler, StepOutcome } from '@dossier/workflow';
-import { authorityOf, fuseRanks } from './source-ranking';
+import { WebFetcher } from '../providers/web-fetcher';
+import { fuseRanks, type RankedSource } from './source-ranking';
 
 /** Sources read (extracted) per iteration. */
 export const SOURCES_PER_ITERATION = 8;
+/** Web pages fetched per iteration to fill that many slots (some fail, some are copies of others). */
+const FETCH_CANDIDATES = SOURCES_PER_ITERATION * 2;
 
 /**
- * Source policy: de-duplicate the retrieved sources (same canonical URL, same content, or near-duplicate
- * content: syndicated copies count as one independent source), skip those read in earlier iterations,
- * rank by fused rank, classify authority, and pick the sources to extract, one extract shard each.
+ * Source policy: apply the tenant's block/allow lists (and robots.txt when asked), skip sources read in
+ * earlier iterations, rank by fused rank, fetch the best web pages through the SSRF-safe fetcher into
+ * snapshots (a fresh snapshot of the same URL is reused: no request), group copies into independence
+ * clusters (ten copies of one press release are one source), classify authority, and pick the sources
+ * to extract, one extract shard each.
  */
 @OnStep('source_policy')
 export class SourcePolicyHandler implements StepHandler<'source_policy'> {
-  constructor(private readonly research: ResearchRepository) {}
+  private readonly logger = createLogger('source-policy');
+
+  constructor(
+    private readonly prisma: PrismaService,
+    private readonly research: ResearchRepository,
+    private readonly tenants: TenantRepository,
+    private readonly web: WebFetcher,
+  ) {}
 
   async execute(ctx: StepContext<'source_policy'>): Promise<StepOutcome<'source_policy'>> {
     const { tenantId, id: runId } = ctx.run;
     const iteration = ctx.job.iteration;
+    const tenant = await this.tenants.find(tenantId);
+    const policy = SourcePolicySchema.parse((tenant?.policy as { sources?: unknown } | null)?.sources ?? {});
     const all = await this.research.sourceRecords(tenantId, runId);
-    const readBefore = new Set(all.filter((r) => r.selected && r.iteration < iteration).map((r) => r.snapshotId ?? r.canonicalUrl));
-    const ranked = fuseRanks(all.filter((r) => r.iteration === iteration && r.snapshotId && !readBefore.has(r.snapshotId)));
+    const readBefore = new Set(all.filter((r) => r.selected && r.iteration < iteration).map((r) => r.canonicalUrl));
+    const ranked = fuseRanks(
+      all.filter((r) => r.iteration === iteration && !readBefore.has(r.canonicalUrl) && isAllowedByPolicy(r.canonicalUrl, policy).allowed),
+    );
+
+    // Snapshots: corpus hits have one already; web candidates are fetched (or found fresh in the cache).
+    const snapshotOf = new Map<string, string>();
+    let webFetched = 0;
+    for (const s of ranked) {
+      const withSnapshot = s.records.find((r) => r.snapshotId);
+      if (withSnapshot) snapshotOf.set(s.canonicalUrl, withSnapshot.snapshotId!);
+    }
+    for (const s of ranked.filter((x) => !snapshotOf.has(x.canonicalUrl)).slice(0, FETCH_CANDIDATES)) {
+      const url = s.records[0]!.url;
+      try {
+        if (policy.respectRobots && !(await this.web.robots.isAllowed(url))) continue;
+        const got = await fetchSnapshot(this.prisma, { tenantId, url, fetcher: this.web.fetcher });
+        if (got.fetched) webFetched++;
+        snapshotOf.set(s.canonicalUrl, got.snapshot.id);
+      } catch (err) {
+        // One unreachable or refused page does not fail the step; a retryable failure of every page would.
+        this.logger.warn({ url, err: describeError(err), retryable: classifyError(err) === 'retryable' }, 'source skipped: could not fetch it');
+      }
+    }
+    const usable = ranked.filter((s) => snapshotOf.has(s.canonicalUrl));
 
     // Independence clusters: identical snapshots share an id; near-duplicate texts are grouped.
-    const snapshots = new Map((await this.research.snapshots(tenantId, [...new Set(ranked.map((s) => s.records[0]!.snapshotId!))])).map((s) => [s.id, s]));
-    const groups = groupNearDuplicates(
-      ranked.map((s) => ({ id: s.canonicalUrl, text: snapshots.get(s.records[0]!.snapshotId!)?.text.slice(0, 4000) ?? '' })),
-      0.6,
-    );
+    const snapshots = new Map((await this.research.snapshots(tenantId, [...new Set(snapshotOf.values())])).map((s) => [s.id, s]));
+    const textOf = (s: RankedSource) => snapshots.get(snapshotOf.get(s.canonicalUrl)!)?.text.slice(0, 4000) ?? '';
+    const groups = groupNearDuplicates(usable.map((s) => ({ id: s.canonicalUrl, text: textOf(s) })), 0.6);
     const clusterOf = new Map<string, string>();
     for (const g of groups) for (const url of g) clusterOf.set(url, g[0]!);
     const seenClusters = new Set<string>();
-    const chosen = ranked.filter((s) => {
-      const cluster = clusterOf.get(s.canonicalUrl) ?? s.canonicalUrl;
-      if (seenClusters.has(cluster)) return false;
-      seenClusters.add(cluster);
-      return true;
-    }).slice(0, SOURCES_PER_ITERATION);
+    const chosen = usable
+      .filter((s) => {
+        const cluster = clusterOf.get(s.canonicalUrl) ?? s.canonicalUrl;
+        if (seenClusters.has(cluster)) return false;
+        seenClusters.add(cluster);
+        return true;
+      })
+      .slice(0, SOURCES_PER_ITERATION);
+    if (webFetched > 0) this.logger.info({ webFetched }, 'fetched web sources');
 
     return {
       result: { sources: chosen.length },
       write: async (tx) => {
-        for (const s of ranked) {
+        for (const s of usable) {
           const shard = chosen.indexOf(s);
           await tx.sourceRecord.updateMany({
             where: { tenantId, runId, iteration, canonicalUrl: s.canonicalUrl },
             data: {
               authority: authorityOf(s.canonicalUrl, s.records[0]!.title),
               clusterKey: clusterOf.get(s.canonicalUrl) ?? s.canonicalUrl,
+              snapshotId: snapshotOf.get(s.canonicalUrl)!,
               selected: false,
               extractShard: null,
             },
