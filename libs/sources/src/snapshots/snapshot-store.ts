@@ -2,10 +2,18 @@ import { Injectable } from '@nestjs/common';
 import { z } from 'zod';
 import type { Db, Prisma } from '@dossier/db';
 import { DocumentNotFoundError, SnapshotNotFoundError } from '../errors';
+import { contentHash } from '../ingest/ingest-paths';
 import { corpusUrl } from '../search/corpus-url';
 import { assertExcerpt, sliceText } from './excerpt';
 
 const Id = z.uuid();
+const FetchedText = z.object({
+  url: z.url(),
+  title: z.string(),
+  text: z.string().min(1),
+  mediaType: z.string().min(1),
+  fetchedAt: z.date().optional(),
+});
 
 export type SnapshotRow = Prisma.SourceSnapshotGetPayload<object>;
 
@@ -39,6 +47,41 @@ export class SnapshotStore {
       // Never rewrite a snapshot: its text is what earlier evidence offsets point into.
       update: {},
     });
+  }
+
+  /**
+   * The tenant's most recent snapshot of `url` fetched (or re-confirmed) less than `maxAgeMs` ago, or null.
+   * Never another tenant's: snapshots are per tenant even when the text is the same.
+   */
+  findFreshByUrl(db: Db, tenantId: string, url: string, maxAgeMs: number, now: Date = new Date()): Promise<SnapshotRow | null> {
+    return db.sourceSnapshot.findFirst({
+      where: { tenantId: Id.parse(tenantId), url, fetchedAt: { gte: new Date(now.getTime() - maxAgeMs) } },
+      orderBy: { fetchedAt: 'desc' },
+    });
+  }
+
+  /**
+   * The snapshot of a fetched page's text, upserted by (tenant, content hash): the same text fetched again
+   * is the same snapshot, whose text is never rewritten. Fetching the same text at the same URL again moves
+   * its `fetchedAt` forward (the cache's age counts from the last fetch that confirmed it). When the text is
+   * already stored under another URL, that snapshot is returned unchanged: it keeps its URL, since earlier
+   * evidence cites it.
+   */
+  async fromFetched(
+    db: Db,
+    tenantId: string,
+    page: { url: string; title: string; text: string; mediaType: string; fetchedAt?: Date },
+  ): Promise<SnapshotRow> {
+    const { url, title, text, mediaType, fetchedAt = new Date() } = FetchedText.parse(page);
+    const hash = contentHash(text);
+    const row = await db.sourceSnapshot.upsert({
+      where: { tenantId_contentHash: { tenantId: Id.parse(tenantId), contentHash: hash } },
+      create: { tenantId, url, title, contentHash: hash, text, mediaType, fetchedAt },
+      update: {},
+    });
+    const createdNow = row.fetchedAt.getTime() === fetchedAt.getTime();
+    if (createdNow || row.url !== url || row.fetchedAt >= fetchedAt) return row;
+    return db.sourceSnapshot.update({ where: { id: row.id }, data: { fetchedAt } });
   }
 
   /** The tenant's snapshot, or null. */

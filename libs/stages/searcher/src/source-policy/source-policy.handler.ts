@@ -50,7 +50,8 @@ export class SourcePolicyHandler implements StepHandler<'source_policy'> {
       if (withSnapshot) snapshotOf.set(s.canonicalUrl, withSnapshot.snapshotId!);
     }
     for (const s of ranked.filter((x) => !snapshotOf.has(x.canonicalUrl)).slice(0, FETCH_CANDIDATES)) {
-      const url = s.records[0]!.url;
+      // The canonical URL: tracking parameters are not worth a request, and the snapshot is found by it next time.
+      const url = s.canonicalUrl;
       try {
         if (policy.respectRobots && !(await this.web.robots.isAllowed(url))) continue;
         const got = await fetchSnapshot(this.prisma, { tenantId, url, fetcher: this.web.fetcher });
