@@ -7,13 +7,14 @@ import { longestDomainMatch } from './domain-match';
 /** Second-level labels under a country code that mean a government (`gov.uk`, `gouv.fr`, `go.jp`, ...). */
 const OFFICIAL_SECOND_LEVEL = new Set(['gov', 'gouv', 'gob', 'govt', 'go', 'mil', 'gv', 'admin']);
 const ACADEMIC_SECOND_LEVEL = new Set(['edu', 'ac']);
-const FIRST_LABEL: Record<string, AuthorityClass> = {
+// A Map, not an object literal: a host label like `constructor` must not find Object.prototype's.
+const FIRST_LABEL = new Map<string, AuthorityClass>(Object.entries({
   docs: 'documentation', doc: 'documentation', developer: 'documentation', developers: 'documentation', devdocs: 'documentation',
   documentation: 'documentation', manual: 'documentation', wiki: 'documentation', help: 'documentation',
   forum: 'forum', forums: 'forum', discourse: 'forum', community: 'forum', discuss: 'forum', discussions: 'forum', boards: 'forum',
   blog: 'blog', blogs: 'blog',
   news: 'news',
-};
+} satisfies Record<string, AuthorityClass>));
 const DOC_PATHS = new Set(['docs', 'doc', 'documentation', 'manual', 'reference', 'api-reference', 'handbook']);
 /** A `.dev` site is usually a project's home; its guides and references are documentation. */
 const DEV_DOC_PATHS = new Set([...DOC_PATHS, 'learn', 'guide', 'guides', 'api', 'tutorial']);
@@ -42,14 +43,14 @@ function authorityOfHost(host: string): AuthorityClass | undefined {
   const known = longestDomainMatch(host, KNOWN_DOMAINS);
   if (known) return known;
   const labels = host.split('.');
-  const tld = labels.at(-1)!;
-  const second = labels.length >= 3 ? labels.at(-2)! : undefined;
+  const tld = labels.at(-1) ?? '';
+  const second = labels.length >= 3 ? labels.at(-2) : undefined;
   const ccTld = tld.length === 2;
   if (tld === 'gov' || tld === 'mil' || tld === 'int') return 'official';
   if (ccTld && second !== undefined && OFFICIAL_SECOND_LEVEL.has(second)) return 'official';
   if (tld === 'edu' || (ccTld && second !== undefined && ACADEMIC_SECOND_LEVEL.has(second))) return 'academic';
   if (labels.some((l) => /^(uni|univ)-/.test(l) || /^universit/.test(l))) return 'academic';
-  return labels.length >= 3 ? FIRST_LABEL[labels[0]!] : undefined;
+  return labels.length >= 3 ? FIRST_LABEL.get(labels[0] ?? '') : undefined;
 }
 
 function authorityOfPath(host: string, pathname: string): AuthorityClass | undefined {

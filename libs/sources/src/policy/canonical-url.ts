@@ -48,8 +48,8 @@ export function canonicalUrl(url: string): string {
     .split('&')
     .filter((pair) => pair !== '' && pair !== '=')
     .map(normaliseEscapes)
-    .filter((pair) => !isTrackingParam(pair.split('=', 1)[0]!))
-    .map((pair) => ({ pair, key: pair.split('=', 1)[0]! }))
+    .map((pair) => ({ pair, key: keyOf(pair) }))
+    .filter(({ key }) => !isTrackingParam(key))
     .sort((a, b) => compare(a.key, b.key) || compare(a.pair, b.pair))
     .map((p) => p.pair);
   const query = pairs.length > 0 ? `?${pairs.join('&')}` : '';
@@ -57,6 +57,11 @@ export function canonicalUrl(url: string): string {
   // URL's own serialisation for the authority (IPv6 brackets, punycode), then our path and query.
   const authority = u.host ? `//${u.host}` : u.href.startsWith(`${u.protocol}//`) ? '//' : '';
   return `${u.protocol}${authority}${path}${query}`;
+}
+
+function keyOf(pair: string): string {
+  const eq = pair.indexOf('=');
+  return eq < 0 ? pair : pair.slice(0, eq);
 }
 
 const UNRESERVED = /[A-Za-z0-9\-._~]/;

@@ -21,7 +21,7 @@ export function longestDomainMatch<T>(host: string, table: ReadonlyMap<string, T
 export function normaliseDomain(entry: string): string {
   let d = entry.trim().toLowerCase();
   d = d.replace(/^[a-z][a-z0-9+.-]*:\/\//, '');
-  d = d.split(/[/?#]/, 1)[0]!;
+  d = d.replace(/[/?#][\s\S]*$/, '');
   d = d.replace(/:\d+$/, '');
   d = d.replace(/^\*?\.+/, '').replace(/\.+$/, '');
   // IDNs in their ASCII (punycode) form, as URL hosts are.

@@ -54,7 +54,10 @@ export class RobotsCache {
     matcher.catch(() => {
       if (this.entries.get(origin)?.matcher === matcher) this.entries.delete(origin);
     });
-    while (this.entries.size > this.maxOrigins) this.entries.delete(this.entries.keys().next().value!);
+    for (const oldest of this.entries.keys()) {
+      if (this.entries.size <= this.maxOrigins) break;
+      this.entries.delete(oldest);
+    }
     return matcher;
   }
 }

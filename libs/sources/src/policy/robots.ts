@@ -81,7 +81,7 @@ function productToken(userAgent: string): string {
 export function normaliseRobotsPath(text: string): string {
   let out = '';
   for (const ch of text) {
-    const code = ch.codePointAt(0)!;
+    const code = ch.codePointAt(0) ?? 0;
     out += code <= 0x20 || code >= 0x7f ? encodeURIComponent(ch) : ch;
   }
   return out.replace(/%([0-9a-fA-F]{2})/g, (_w, hex: string) => {
@@ -97,17 +97,16 @@ export function normaliseRobotsPath(text: string): string {
  */
 export function patternMatches(pattern: string, path: string): boolean {
   const anchored = pattern.endsWith('$');
-  const parts = (anchored ? pattern.slice(0, -1) : pattern).split('*');
-  const first = parts[0]!;
+  const [first = '', ...rest] = (anchored ? pattern.slice(0, -1) : pattern).split('*');
   if (!path.startsWith(first)) return false;
-  if (parts.length === 1) return !anchored || path.length === first.length;
+  const last = rest.pop();
+  if (last === undefined) return !anchored || path.length === first.length;
   let pos = first.length;
-  for (let i = 1; i < parts.length - 1; i++) {
-    const at = path.indexOf(parts[i]!, pos);
+  for (const part of rest) {
+    const at = path.indexOf(part, pos);
     if (at < 0) return false;
-    pos = at + parts[i]!.length;
+    pos = at + part.length;
   }
-  const last = parts.at(-1)!;
   if (!anchored) return path.indexOf(last, pos) >= 0;
   return path.length - last.length >= pos && path.endsWith(last);
 }

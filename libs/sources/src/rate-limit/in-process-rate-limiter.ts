@@ -17,6 +17,11 @@ export class InProcessRateLimiter implements RateLimiter {
     this.toleranceUs = (parsed.burst - 1) * this.intervalUs;
   }
 
+  async pauseFor(ms: number): Promise<void> {
+    // The next start is due when the pause ends, whatever the burst allowance.
+    this.tatUs = Math.max(this.tatUs, (performance.now() + ms) * 1000 + this.toleranceUs);
+  }
+
   async acquire(signal?: AbortSignal): Promise<void> {
     for (;;) {
       signal?.throwIfAborted();

@@ -6,6 +6,11 @@ import { z } from 'zod';
  */
 export interface RateLimiter {
   acquire(signal?: AbortSignal): Promise<void>;
+  /**
+   * No start for anyone sharing this limiter during the next `ms` (a provider answered 429 with
+   * Retry-After): every worker backs off, not only the one that was told.
+   */
+  pauseFor?(ms: number): Promise<void>;
 }
 
 export const RateLimitOptionsSchema = z.strictObject({

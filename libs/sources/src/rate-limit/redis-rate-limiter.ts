@@ -30,6 +30,19 @@ return 0
 `;
 const GCRA_SHA = createHash('sha1').update(GCRA_SCRIPT).digest('hex');
 
+/** Moves the TAT to at least `now + pause + tolerance`, so the next start anywhere is after the pause. */
+export const PAUSE_SCRIPT = `
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000000 + tonumber(t[2])
+local target = now + tonumber(ARGV[1]) + tonumber(ARGV[2])
+local tat = tonumber(redis.call('GET', KEYS[1]) or '0')
+if tat < target then
+  redis.call('SET', KEYS[1], string.format('%.0f', target), 'PX', math.ceil((target - now) / 1000) + 60000)
+end
+return 0
+`;
+const PAUSE_SHA = createHash('sha1').update(PAUSE_SCRIPT).digest('hex');
+
 const RedisRateLimitOptionsSchema = RateLimitOptionsSchema.extend({
   /** What is limited, e.g. `search:brave:<hash of the key>`; every worker using the same key shares the budget. */
   key: z.string().min(1).max(200),
@@ -69,13 +82,20 @@ export class RedisRateLimiter implements RateLimiter {
 
   /** One atomic attempt: 0 when admitted, else the milliseconds until the next start could be. */
   async tryAcquire(): Promise<number> {
-    const args = [this.key, String(this.intervalUs), String(this.toleranceUs)] as const;
+    return Number(await this.run(GCRA_SCRIPT, GCRA_SHA, String(this.intervalUs), String(this.toleranceUs)));
+  }
+
+  async pauseFor(ms: number): Promise<void> {
+    await this.run(PAUSE_SCRIPT, PAUSE_SHA, String(Math.ceil(Math.max(0, ms) * 1000)), String(this.toleranceUs));
+  }
+
+  private async run(script: string, sha: string, ...args: string[]): Promise<unknown> {
     try {
-      return Number(await this.redis.evalsha(GCRA_SHA, 1, ...args));
+      return await this.redis.evalsha(sha, 1, this.key, ...args);
     } catch (err) {
       // The script cache is empty after a Redis restart or SCRIPT FLUSH: send the script itself once.
       if (!(err instanceof Error) || !err.message.startsWith('NOSCRIPT')) throw err;
-      return Number(await this.redis.eval(GCRA_SCRIPT, 1, ...args));
+      return this.redis.eval(script, 1, this.key, ...args);
     }
   }
 }

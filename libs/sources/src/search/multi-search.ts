@@ -31,11 +31,12 @@ export interface MultiSearchResult {
 export async function searchAll(providers: readonly SearchProvider[], input: SearchQuery): Promise<MultiSearchResult> {
   const query = SearchQuerySchema.parse(input);
   const settled = await Promise.allSettled(providers.map((p) => p.search(query)));
-  const errors: MultiSearchResult['errors'] = [];
-  settled.forEach((s, i) => {
-    if (s.status === 'rejected') errors.push({ provider: providers[i]!.name, error: s.reason });
+  const errors: MultiSearchResult['errors'] = providers.flatMap((p, i) => {
+    const s = settled[i];
+    return s?.status === 'rejected' ? [{ provider: p.name, error: s.reason as unknown }] : [];
   });
-  if (providers.length > 0 && errors.length === providers.length) throw errors[0]!.error;
+  const [firstError] = errors;
+  if (firstError && errors.length === providers.length) throw firstError.error;
 
   interface Entry {
     key: string;

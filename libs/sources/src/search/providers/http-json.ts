@@ -12,9 +12,9 @@ export interface RetryPolicy {
   baseDelayMs: number;
   maxDelayMs: number;
   /**
-   * Longest wait a 429 may impose inline. A longer one (a monthly quota) is thrown at once as
-   * `SearchRateLimitedError` with `retryAfterMs`, so the queue reschedules the step instead of a worker
-   * sleeping on it.
+   * Longest wait a Retry-After may impose inline. A longer one (a spent monthly quota, a 503 for
+   * maintenance) is thrown at once (`SearchRateLimitedError` with `retryAfterMs` for a 429), so the queue
+   * reschedules the step instead of a worker sleeping on it.
    */
   maxRetryAfterMs: number;
 }
@@ -41,7 +41,7 @@ export interface HttpJsonRequest<T> {
   secrets?: readonly string[];
   timeoutMs?: number;
   retry?: Partial<RetryPolicy>;
-  /** Acquired before every attempt, retries included: each one costs the provider's budget. */
+  /** Acquired before every attempt, retries included: each one costs the provider's budget. Paused on 429. */
   limiter?: RateLimiter;
   signal?: AbortSignal;
   /** Provider-specific wait hint on 429 (Brave's X-RateLimit-Reset), in ms; combined with Retry-After. */
@@ -67,7 +67,12 @@ export async function httpJson<T>(req: HttpJsonRequest<T>): Promise<T> {
     await req.limiter?.acquire(req.signal);
     last = await attemptOnce(req, policy, attempt);
     if (last.ok) return last.value;
-    if (last.error instanceof SearchRateLimitedError && last.waitMs > policy.maxRetryAfterMs) throw last.error;
+    if (last.error instanceof SearchRateLimitedError) {
+      // Tell every worker sharing the limiter, also when we give up on this call; a longer wait (a spent
+      // monthly quota) is the queue's to schedule, and must not freeze the limiter for weeks.
+      await req.limiter?.pauseFor?.(Math.min(last.waitMs, policy.maxRetryAfterMs));
+    }
+    if (last.waitMs > policy.maxRetryAfterMs) throw last.error;
   }
   if (!last || last.ok) throw new Error('httpJson: maxAttempts must be at least 1');
   throw last.error;
@@ -156,7 +161,7 @@ async function attemptOnce<T>(req: HttpJsonRequest<T>, policy: RetryPolicy, atte
       retryable: true,
     });
     // A 503 may carry Retry-After too; never sooner than our own backoff.
-    return { ok: false, error, waitMs: Math.min(Math.max(retryAfter ?? 0, backoff), policy.maxRetryAfterMs) };
+    return { ok: false, error, waitMs: Math.max(retryAfter ?? 0, backoff) };
   }
   throw new SearchProviderError(`${provider}: ${endpoint} rejected the request (HTTP ${status})${said}`, {
     provider,

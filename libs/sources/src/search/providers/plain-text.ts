@@ -1,7 +1,8 @@
-const NAMED_ENTITIES: Record<string, string> = {
+// A Map, not an object literal: `&valueOf;` must not find Object.prototype's.
+const NAMED_ENTITIES = new Map<string, string>(Object.entries({
   amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: ' ', hellip: '…', mdash: '—', ndash: '–',
   lsquo: '‘', rsquo: '’', ldquo: '“', rdquo: '”', laquo: '«', raquo: '»', middot: '·', bull: '•', copy: '©', reg: '®', trade: '™',
-};
+}));
 
 /**
  * Snippets and titles as plain text: Brave marks matches with `<strong>` and encodes entities, some
@@ -16,7 +17,7 @@ export function plainText(text: string): string {
         const code = name[1] === 'x' || name[1] === 'X' ? parseInt(name.slice(2), 16) : parseInt(name.slice(1), 10);
         return code > 0 && code <= 0x10ffff && !(code >= 0xd800 && code <= 0xdfff) ? String.fromCodePoint(code) : whole;
       }
-      return NAMED_ENTITIES[name.toLowerCase()] ?? whole;
+      return NAMED_ENTITIES.get(name.toLowerCase()) ?? whole;
     })
     .replace(/\s+/g, ' ')
     .trim();

@@ -1,0 +1,167 @@
+import { randomUUID } from 'node:crypto';
+import { Redis } from 'ioredis';
+import { InProcessRateLimiter, RedisRateLimiter, TavilySearchProvider, type RateLimiter } from '../../src';
+import { scripted, startFakeServer } from './fake-http-server';
+import { tavilyApi } from './fake-search-apis';
+
+const REDIS_URL = process.env['REDIS_URL'] ?? 'redis://127.0.0.1:6379';
+
+/** Starts `total` acquisitions at once, spread round-robin over the limiters; returns when each resolved. */
+async function acquireAll(limiters: RateLimiter[], total: number): Promise<number[]> {
+  const times: number[] = [];
+  await Promise.all(
+    Array.from({ length: total }, async (_, i) => {
+      await limiters[i % limiters.length]!.acquire();
+      times.push(performance.now());
+    }),
+  );
+  return times.sort((a, b) => a - b);
+}
+
+/** The most starts inside any window of `windowMs` (half-open), from sorted times. */
+function maxInWindow(times: number[], windowMs: number): number {
+  let max = 0;
+  for (let i = 0, j = 0; j < times.length; j++) {
+    while (times[j]! - times[i]! >= windowMs) i++;
+    max = Math.max(max, j - i + 1);
+  }
+  return max;
+}
+
+describe('RedisRateLimiter (real Redis, shared by two "workers")', () => {
+  // One connection per simulated worker, as two processes would have.
+  const workerA = new Redis(REDIS_URL, { maxRetriesPerRequest: null });
+  const workerB = new Redis(REDIS_URL, { maxRetriesPerRequest: null });
+  const prefix = `test:ratelimit:${randomUUID()}:`;
+  afterAll(async () => {
+    const keys = await workerA.keys(`${prefix}*`);
+    if (keys.length > 0) await workerA.del(...keys);
+    await Promise.all([workerA.quit(), workerB.quit()]);
+  });
+
+  it('two limiters on one key at 5/s: 30 starts take at least 5.8 s and no second ever holds more than 5', async () => {
+    const key = `shared-${randomUUID()}`;
+    const a = new RedisRateLimiter(workerA, { key, ratePerSecond: 5, prefix });
+    const b = new RedisRateLimiter(workerB, { key, ratePerSecond: 5, prefix });
+    const started = performance.now();
+    const times = await acquireAll([a, b], 30);
+    const elapsed = times.at(-1)! - started;
+
+    // burst 1: the first start is free, the other 29 are 1/5 s apart at least.
+    expect(elapsed).toBeGreaterThanOrEqual((29 / 5) * 1000);
+    expect(elapsed).toBeLessThan(8000); // and not much slower than the rate (5% margin)
+    expect(maxInWindow(times, 1000)).toBeLessThanOrEqual(5);
+    const gaps = times.slice(5).map((t, i) => t - times[i]!);
+    // Reported for the record: how close the tightest 6 starts came to one second.
+    process.stdout.write(`redis limiter: 30 starts in ${Math.round(elapsed)} ms; tightest 6-start span ${Math.round(Math.min(...gaps))} ms\n`);
+    expect(Math.min(...gaps)).toBeGreaterThanOrEqual(1000);
+  }, 20_000);
+
+  it('lets `burst` starts through at once, then paces', async () => {
+    const limiter = new RedisRateLimiter(workerA, { key: `burst-${randomUUID()}`, ratePerSecond: 5, burst: 3, prefix });
+    const started = performance.now();
+    const times = await acquireAll([limiter], 5);
+    expect(times[2]! - started).toBeLessThan(150);
+    expect(times[3]! - started).toBeGreaterThanOrEqual(200);
+    expect(times[4]! - times[3]!).toBeGreaterThanOrEqual(200);
+  });
+
+  it('keys are independent', async () => {
+    const x = new RedisRateLimiter(workerA, { key: `x-${randomUUID()}`, ratePerSecond: 1, prefix });
+    const y = new RedisRateLimiter(workerB, { key: `y-${randomUUID()}`, ratePerSecond: 1, prefix });
+    const started = performance.now();
+    await Promise.all([x.acquire(), y.acquire()]);
+    expect(performance.now() - started).toBeLessThan(500);
+  });
+
+  it('an aborted waiter rejects with the reason and leaves no hole for the others', async () => {
+    const key = `abort-${randomUUID()}`;
+    const a = new RedisRateLimiter(workerA, { key, ratePerSecond: 2, prefix });
+    const b = new RedisRateLimiter(workerB, { key, ratePerSecond: 2, prefix });
+    await a.acquire();
+    const t0 = performance.now();
+    const controller = new AbortController();
+    const aborted = a.acquire(controller.signal);
+    setTimeout(() => controller.abort(new Error('cancelled')), 50);
+    await expect(aborted).rejects.toThrow('cancelled');
+    expect(performance.now() - t0).toBeLessThan(400);
+    // The next start is still due one interval (≈525 ms) after the first, not two.
+    await b.acquire();
+    const waited = performance.now() - t0;
+    expect(waited).toBeGreaterThanOrEqual(400);
+    expect(waited).toBeLessThan(900);
+  });
+
+  it('a 429 told to one worker pauses the others sharing the limiter', async () => {
+    const key = `pause-${randomUUID()}`;
+    const server = await startFakeServer(
+      scripted([{ status: 429, headers: { 'retry-after': '1' }, json: { detail: { error: 'blocked' } } }], tavilyApi('k-1234', [{ title: 'A', url: 'https://a.example/', text: 'a' }])),
+    );
+    try {
+      const worker = (redis: Redis) =>
+        new TavilySearchProvider({ apiKey: 'k-1234', baseUrl: server.url, limiter: new RedisRateLimiter(redis, { key, ratePerSecond: 50, prefix }) });
+      const query = { tenantId: randomUUID(), query: 'a', limit: 1 };
+      const first = worker(workerA).search(query);
+      while (server.requests.length === 0) await new Promise((r) => setTimeout(r, 5));
+      await new Promise((r) => setTimeout(r, 200)); // worker B starts well inside worker A's Retry-After
+      const second = worker(workerB).search(query);
+      await expect(Promise.all([first, second])).resolves.toHaveLength(2);
+      expect(server.requests).toHaveLength(3);
+      const t0 = server.requests[0]!.at;
+      // Without the shared pause B's request would have arrived ~200 ms after the 429.
+      expect(server.requests[1]!.at - t0).toBeGreaterThanOrEqual(1000);
+      expect(server.requests[2]!.at - t0).toBeGreaterThanOrEqual(1000);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('sends the script itself when Redis has lost it (NOSCRIPT)', async () => {
+    const calls: string[] = [];
+    const fake = {
+      evalsha: async () => {
+        calls.push('evalsha');
+        throw new Error('NOSCRIPT No matching script. Please use EVAL.');
+      },
+      eval: async (...args: unknown[]) => {
+        calls.push('eval');
+        return workerA.eval(...(args as [string, number, string, string, string]));
+      },
+    } as unknown as Redis;
+    const limiter = new RedisRateLimiter(fake, { key: `noscript-${randomUUID()}`, ratePerSecond: 1, prefix });
+    await expect(limiter.tryAcquire()).resolves.toBe(0);
+    expect(calls).toEqual(['evalsha', 'eval']);
+    const wait = await limiter.tryAcquire();
+    expect(wait).toBeGreaterThan(900);
+    expect(wait).toBeLessThanOrEqual(1050);
+  });
+
+  it('refuses nonsense options', () => {
+    expect(() => new RedisRateLimiter(workerA, { key: 'k', ratePerSecond: 0 })).toThrow();
+    expect(() => new RedisRateLimiter(workerA, { key: '', ratePerSecond: 1 })).toThrow();
+    expect(() => new InProcessRateLimiter({ ratePerSecond: 1, burst: 0 })).toThrow();
+  });
+});
+
+describe('InProcessRateLimiter', () => {
+  it('paces one process the same way: 12 starts at 10/s take ≥ 1.1 s, never more than 10 in a second', async () => {
+    const limiter = new InProcessRateLimiter({ ratePerSecond: 10 });
+    const started = performance.now();
+    const times = await acquireAll([limiter], 12);
+    expect(times.at(-1)! - started).toBeGreaterThanOrEqual(1100);
+    expect(maxInWindow(times, 1000)).toBeLessThanOrEqual(10);
+  });
+
+  it('pauseFor holds every start until the pause is over', async () => {
+    const limiter = new InProcessRateLimiter({ ratePerSecond: 100, burst: 5 });
+    const started = performance.now();
+    await limiter.pauseFor(300);
+    await limiter.acquire();
+    expect(performance.now() - started).toBeGreaterThanOrEqual(300);
+  });
+
+  it('rejects at once with an already-aborted signal', async () => {
+    const limiter = new InProcessRateLimiter({ ratePerSecond: 1 });
+    await expect(limiter.acquire(AbortSignal.abort(new Error('gone')))).rejects.toThrow('gone');
+  });
+});
