@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { ReportJson } from '@dossier/contracts';
-import { createTestDatabase, type TestDatabase } from '@dossier/testing';
+import { createTestDatabase, sql, type TestDatabase } from '@dossier/testing';
 import { cliRunner, EXAMPLES } from './cli-harness';
 
 /** Pages of a small "web" about the same lake, served from 127.0.0.1 (reachable only through the test allowlist). */
@@ -118,5 +118,14 @@ describe('dossier research --search tavily,corpus: a mixed web and private-corpu
     expect([...pageHits.values()].reduce((a, b) => a + b, 0)).toBe(before);
     const report = ReportJson.parse(JSON.parse(readFileSync(path.join(out, 'report.json'), 'utf8')));
     expect(Object.values(report.sources).every((s) => s.origin === 'corpus')).toBe(true);
+  }, 300_000);
+
+  it('a tenant that allows only its corpus: a run asking for tavily fails, naming the provider and the tenant rule', async () => {
+    const env = { ...webEnv(), DOSSIER_TENANT: 'corpus-only-team' };
+    expect((await cli(['runs'], env)).code).toBe(0);
+    await sql(db.url, `UPDATE tenants SET policy = '{"searchProviders":["corpus"]}' WHERE name = 'corpus-only-team'`);
+    const r = await cli(['research', 'Anything about Lake Varen?', '--search', 'tavily,corpus', '--corpus', path.join(EXAMPLES, 'corpus'), '--collection', 'examples', '--max-iterations', '1'], env);
+    expect(r.code).not.toBe(0);
+    expect(r.output).toMatch(/Search provider\(s\) tavily not allowed for this tenant \(allowed: corpus\)/);
   }, 300_000);
 });

@@ -84,10 +84,9 @@ describe('delivery faults (real Redis and Postgres)', () => {
     const q = new Queue('planner', { connection: { url: REDIS_URL } as never, prefix });
     try {
       await q.add('scope', { node: 'scope', nonsense: true }, { jobId: 'bad-1', attempts: 5, backoff: { type: 'classified', delay: 10 } });
-      const job = await waitFor('the bad job to fail', async () => {
-        const j = await q.getJob('bad-1');
-        return j && (await j.isFailed()) ? j : undefined;
-      });
+      // The state first, then the job: a job object read before the failure was recorded would be stale.
+      await waitFor('the bad job to fail', async () => (await q.getJobState('bad-1')) === 'failed' || undefined);
+      const job = (await q.getJob('bad-1'))!;
       expect(job.attemptsMade).toBe(1);
       expect(job.failedReason).toMatch(/Invalid step job/);
     } finally {

@@ -19,7 +19,15 @@ export class SearchProviders {
     this.providers = new Map(all.map((p) => [p.name, p]));
   }
 
-  forRun(names: readonly string[], runId: string): SearchProvider[] {
+  /**
+   * The providers a run asked for. A tenant may restrict them (`policy.searchProviders`): a run asking for
+   * one outside that list fails with the reason rather than searching where the tenant does not allow.
+   */
+  forRun(names: readonly string[], runId: string, tenantAllowed?: readonly string[]): SearchProvider[] {
+    const refused = tenantAllowed ? names.filter((n) => !tenantAllowed.includes(n)) : [];
+    if (refused.length > 0) {
+      throw new UnknownSearchProviderError(`Search provider(s) ${refused.join(', ')} not allowed for this tenant (allowed: ${tenantAllowed!.join(', ')})`, { runId });
+    }
     return names.map((name) => {
       const provider = this.providers.get(name);
       if (!provider) {

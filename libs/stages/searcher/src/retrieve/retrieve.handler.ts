@@ -1,4 +1,4 @@
-import { ResearchRepository } from '@dossier/db';
+import { ResearchRepository, TenantRepository } from '@dossier/db';
 import { StageStateError } from '@dossier/errors';
 import { OnStep } from '@dossier/queue';
 import { searchAll, SnapshotStore } from '@dossier/sources';
@@ -19,6 +19,7 @@ export class RetrieveHandler implements StepHandler<'retrieve'> {
   constructor(
     private readonly research: ResearchRepository,
     private readonly providers: SearchProviders,
+    private readonly tenants: TenantRepository,
   ) {}
 
   async execute(ctx: StepContext<'retrieve'>): Promise<StepOutcome<'retrieve'>> {
@@ -26,7 +27,8 @@ export class RetrieveHandler implements StepHandler<'retrieve'> {
     const { iteration, shard } = ctx.job;
     const plan = await this.research.searchPlan(tenantId, runId, iteration, shard);
     if (!plan) throw new StageStateError(`No search plan for retrieve shard ${shard} of iteration ${iteration}`, { runId });
-    const { hits } = await searchAll(this.providers.forRun(ctx.run.options.searchProviders, runId), {
+    const tenantPolicy = (await this.tenants.find(tenantId))?.policy as { searchProviders?: string[] } | null;
+    const { hits } = await searchAll(this.providers.forRun(ctx.run.options.searchProviders, runId, tenantPolicy?.searchProviders), {
       tenantId,
       query: plan.query,
       limit: RESULTS_PER_QUERY,
