@@ -39,7 +39,14 @@ function candidates(text: string, extra: ReadonlySet<string> | undefined): strin
 /** The best `limit` key phrases, highest score first; ties keep the phrase that appears first. */
 export function extractKeyphrases(text: string, limit: number, options: KeyphraseOptions = {}): Keyphrase[] {
   const maxWords = options.maxWords ?? 5;
-  const phrases = candidates(text, options.extraStopwords).filter((p) => p.length <= maxWords);
+  // A run longer than maxWords is split into even chunks rather than dropped: a question made of one long
+  // run of content words ("vacuum prevent transaction id wraparound failures") must still yield phrases.
+  const phrases = candidates(text, options.extraStopwords).flatMap((p) => {
+    if (p.length <= maxWords) return [p];
+    const parts = Math.ceil(p.length / maxWords);
+    const size = Math.ceil(p.length / parts);
+    return Array.from({ length: parts }, (_, i) => p.slice(i * size, (i + 1) * size)).filter((c) => c.length > 0);
+  });
   const frequency = new Map<string, number>();
   const degree = new Map<string, number>();
   for (const phrase of phrases) {
