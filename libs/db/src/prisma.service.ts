@@ -1,6 +1,6 @@
 import { Injectable, type OnModuleDestroy } from '@nestjs/common';
 import { PrismaPg } from '@prisma/adapter-pg';
-import { PrismaClient, type Prisma } from './generated/prisma/client';
+import { Prisma, PrismaClient } from './generated/prisma/client';
 
 export { Prisma };
 

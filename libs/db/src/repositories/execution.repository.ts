@@ -45,10 +45,6 @@ export class ExecutionRepository {
     return tx.nodeExecution.updateMany({ where: { stepKey, tenantId, status: { not: 'completed' } }, data: { status: 'failed', error } });
   }
 
-  noteError(tenantId: string, stepKey: string, error: string): Promise<unknown> {
-    return this.prisma.nodeExecution.updateMany({ where: { stepKey, tenantId, status: { not: 'completed' } }, data: { error } });
-  }
-
   /** Results of the completed shards of one fan-out, in shard order. */
   async completedShards(tx: Db, tenantId: string, runId: string, node: NodeName, iteration: number): Promise<ExecutionRow[]> {
     return tx.nodeExecution.findMany({
@@ -63,14 +59,5 @@ export class ExecutionRepository {
       SELECT DISTINCT ON (node) node, iteration, result FROM node_executions
       WHERE run_id = ${runId}::uuid AND tenant_id = ${tenantId}::uuid AND status = 'completed' AND shard = 0
       ORDER BY node, iteration DESC`;
-  }
-
-  countByRun(tenantId: string, runId: string, db: Db = this.prisma): Promise<ExecutionRow[]> {
-    return db.nodeExecution.findMany({ where: { tenantId, runId }, orderBy: [{ startedAt: 'asc' }] });
-  }
-
-  /** Resume: failed steps become runnable again. */
-  resetFailed(tx: Db, tenantId: string, runId: string): Promise<unknown> {
-    return tx.nodeExecution.updateMany({ where: { tenantId, runId, status: 'failed' }, data: { status: 'running', error: null } });
   }
 }

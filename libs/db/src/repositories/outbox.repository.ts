@@ -1,8 +1,14 @@
 import { Injectable } from '@nestjs/common';
 import type { NodeName } from '@dossier/contracts';
-import { PrismaService, type Db, type Prisma } from '../prisma.service';
+import { Prisma, PrismaService, type Db } from '../prisma.service';
 
 export type OutboxRowData = Prisma.OutboxGetPayload<object>;
+
+/** The outbox row as OutboxRowData, for the conductor's raw sweeps (a constant: no input reaches it). */
+const OUTBOX_COLUMNS = Prisma.raw(
+  'o.id, o.tenant_id AS "tenantId", o.run_id AS "runId", o.step_key AS "stepKey", o.cause_key AS "causeKey", ' +
+    'o.node, o.iteration, o.shard, o.status, o.payload, o.created_at AS "createdAt", o.sent_at AS "sentAt"',
+);
 
 @Injectable()
 export class OutboxRepository {
@@ -30,8 +36,7 @@ export class OutboxRepository {
   /** Conductor relay (all tenants): rows never enqueued, of runs that are running, older than `before`. */
   relayable(before: Date, limit: number): Promise<OutboxRowData[]> {
     return this.prisma.$queryRaw<OutboxRowData[]>`
-      SELECT o.id, o.tenant_id AS "tenantId", o.run_id AS "runId", o.step_key AS "stepKey", o.cause_key AS "causeKey",
-             o.node, o.iteration, o.shard, o.status, o.payload, o.created_at AS "createdAt", o.sent_at AS "sentAt"
+      SELECT ${OUTBOX_COLUMNS}
       FROM outbox o JOIN research_runs r ON r.id = o.run_id AND r.tenant_id = o.tenant_id
       WHERE o.status = 'pending' AND o.created_at < ${before} AND r.status = 'running'
       ORDER BY o.id LIMIT ${limit}`;
@@ -41,11 +46,9 @@ export class OutboxRepository {
    * Conductor reconciliation (all tenants): steps that Postgres says must run (decided, not completed)
    * for runs that are running. Each must have a live job; the conductor checks Redis for each.
    */
-  unfinished(limit: number, runId?: string): Promise<(OutboxRowData & { execStatus: string | null })[]> {
-    return this.prisma.$queryRaw`
-      SELECT o.id, o.tenant_id AS "tenantId", o.run_id AS "runId", o.step_key AS "stepKey", o.cause_key AS "causeKey",
-             o.node, o.iteration, o.shard, o.status, o.payload, o.created_at AS "createdAt", o.sent_at AS "sentAt",
-             e.status AS "execStatus"
+  unfinished(limit: number, runId?: string): Promise<OutboxRowData[]> {
+    return this.prisma.$queryRaw<OutboxRowData[]>`
+      SELECT ${OUTBOX_COLUMNS}
       FROM outbox o
       JOIN research_runs r ON r.id = o.run_id AND r.tenant_id = o.tenant_id
       LEFT JOIN node_executions e ON e.step_key = o.step_key
