@@ -1,30 +1,73 @@
 // Prepares a template database with every migration applied; each test file clones it
 // (CREATE DATABASE ... TEMPLATE), which takes a fraction of a second and isolates files from each other.
+//
+// Several jest runs may share one Postgres (two checkouts on one machine, a developer running one project
+// while the full suite runs): the template is named by a hash of the migrations, so runs on the same schema
+// share it and a run on another schema never rebuilds it under someone else's feet; test databases carry
+// the pid of the jest process that made them, and only those of dead processes are dropped here.
 const { execFileSync } = require('node:child_process');
+const crypto = require('node:crypto');
+const fs = require('node:fs');
 const path = require('node:path');
 const { Client } = require('pg');
 
 const ADMIN_URL = process.env.TEST_ADMIN_DATABASE_URL || 'postgresql://postgres@127.0.0.1:5432/postgres';
-const TEMPLATE = 'dossier_test_template';
+const root = path.resolve(__dirname, '../..');
+
+function migrationsHash() {
+  const dir = path.join(root, 'prisma/migrations');
+  const hash = crypto.createHash('sha256');
+  for (const entry of fs.readdirSync(dir).sort()) {
+    const file = path.join(dir, entry, 'migration.sql');
+    if (fs.existsSync(file)) hash.update(entry).update(fs.readFileSync(file));
+  }
+  return hash.digest('hex').slice(0, 12);
+}
+
+function alive(pid) {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return err.code === 'EPERM';
+  }
+}
 
 module.exports = async function globalSetup() {
+  const template = `dossier_tpl_${migrationsHash()}`;
   const admin = new Client({ connectionString: ADMIN_URL });
   await admin.connect();
   try {
-    const stale = await admin.query("SELECT datname FROM pg_database WHERE datname LIKE 'dossier_t_%'");
-    for (const { datname } of stale.rows) await admin.query(`DROP DATABASE IF EXISTS "${datname}" WITH (FORCE)`);
-    await admin.query(`DROP DATABASE IF EXISTS ${TEMPLATE} WITH (FORCE)`);
-    await admin.query(`CREATE DATABASE ${TEMPLATE}`);
+    // One builder at a time; the others wait here and then find the template ready.
+    await admin.query('SELECT pg_advisory_lock(hashtext($1))', ['dossier-test-template']);
+    const dbs = (await admin.query("SELECT datname FROM pg_database WHERE datname LIKE 'dossier_t%'")).rows.map((r) => r.datname);
+    for (const name of dbs) {
+      const owner = /^dossier_t_(\d+)_/.exec(name);
+      const legacy = /^dossier_t_[0-9a-f]{12}$/.test(name) || name === 'dossier_test_template';
+      const staleTemplate = name.startsWith('dossier_tpl_') && name !== template;
+      if ((owner && !alive(Number(owner[1]))) || legacy || staleTemplate) {
+        // Without FORCE: a database someone is still using stays.
+        await admin.query(`DROP DATABASE IF EXISTS "${name}"`).catch(() => undefined);
+      }
+    }
+    const ready = await admin.query('SELECT 1 FROM pg_database WHERE datname = $1', [template]);
+    if (ready.rowCount === 0) {
+      const building = `${template}_building`;
+      await admin.query(`DROP DATABASE IF EXISTS "${building}" WITH (FORCE)`);
+      await admin.query(`CREATE DATABASE "${building}"`);
+      const url = new URL(ADMIN_URL);
+      url.pathname = `/${building}`;
+      execFileSync('bash', [path.join(root, 'tools/prisma.sh'), 'migrate', 'deploy'], {
+        cwd: root,
+        env: { ...process.env, DATABASE_URL: url.toString() },
+        stdio: ['ignore', 'ignore', 'inherit'],
+      });
+      // Renamed only once complete, so a template that exists is always fully migrated.
+      await admin.query(`ALTER DATABASE "${building}" RENAME TO "${template}"`);
+    }
+    await admin.query('SELECT pg_advisory_unlock(hashtext($1))', ['dossier-test-template']);
   } finally {
     await admin.end();
   }
-  const url = new URL(ADMIN_URL);
-  url.pathname = `/${TEMPLATE}`;
-  const root = path.resolve(__dirname, '../..');
-  execFileSync('bash', [path.join(root, 'tools/prisma.sh'), 'migrate', 'deploy'], {
-    cwd: root,
-    env: { ...process.env, DATABASE_URL: url.toString() },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
-  process.env.TEST_TEMPLATE_DATABASE = TEMPLATE;
+  process.env.TEST_TEMPLATE_DATABASE = template;
 };

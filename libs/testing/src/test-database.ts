@@ -2,7 +2,6 @@ import { randomBytes } from 'node:crypto';
 import { Client } from 'pg';
 
 const ADMIN_URL = process.env['TEST_ADMIN_DATABASE_URL'] ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
-const TEMPLATE = process.env['TEST_TEMPLATE_DATABASE'] ?? 'dossier_test_template';
 
 export interface TestDatabase {
   name: string;
@@ -25,11 +24,14 @@ async function admin<T>(fn: (c: Client) => Promise<T>): Promise<T> {
  * Real Postgres, every migration applied, nothing shared with other files.
  */
 export async function createTestDatabase(): Promise<TestDatabase> {
-  const name = `dossier_t_${randomBytes(6).toString('hex')}`;
+  // The jest process's pid in the name lets a later run's global setup drop only databases whose owner died.
+  const name = `dossier_t_${process.pid}_${randomBytes(6).toString('hex')}`;
+  const template = process.env['TEST_TEMPLATE_DATABASE'];
+  if (!template) throw new Error('TEST_TEMPLATE_DATABASE is not set: run tests through jest (its global setup builds the template)');
   // CREATE DATABASE ... TEMPLATE fails if another session is copying the same template; retry briefly.
   for (let attempt = 0; ; attempt++) {
     try {
-      await admin((c) => c.query(`CREATE DATABASE "${name}" TEMPLATE "${TEMPLATE}"`));
+      await admin((c) => c.query(`CREATE DATABASE "${name}" TEMPLATE "${template}"`));
       break;
     } catch (err) {
       if (attempt >= 20 || !/being accessed by other users/.test((err as Error).message)) throw err;
