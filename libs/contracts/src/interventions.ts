@@ -1,0 +1,44 @@
+import { z } from 'zod';
+
+/** A bare host name (no scheme, port or path), lower-cased: what "exclude a domain" names. */
+const Domain = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .min(1)
+  .max(253)
+  .regex(/^(?=.{1,253}$)(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/, 'a host name such as example.com');
+
+/**
+ * What a person may tell a running research loop. Queued when submitted, applied by the `moderate` node at
+ * the next research-loop boundary (DESIGN §3), and recorded in the audit log both times.
+ */
+export const InterventionInput = z.discriminatedUnion('type', [
+  /** Research this question too, from the next iteration on. */
+  z.strictObject({ type: z.literal('add_question'), question: z.string().trim().min(3).max(500) }),
+  /** Drop this domain (and its subdomains): its sources are excluded from search and from the report. */
+  z.strictObject({ type: z.literal('exclude_domain'), domain: Domain }),
+  /** Drop one source record of this run, with its evidence and the claims that rest only on it. */
+  z.strictObject({ type: z.literal('exclude_source'), sourceId: z.uuid() }),
+  /** Narrow the scope: a sentence that the remaining planning, search and writing must respect. */
+  z.strictObject({ type: z.literal('narrow_scope'), scope: z.string().trim().min(3).max(1000) }),
+]);
+export type InterventionInput = z.infer<typeof InterventionInput>;
+export type InterventionType = InterventionInput['type'];
+
+export const InterventionStatus = z.enum(['pending', 'applied', 'discarded']);
+export type InterventionStatus = z.infer<typeof InterventionStatus>;
+
+/** An intervention as stored and as the API returns it. */
+export const Intervention = z.strictObject({
+  id: z.uuid(),
+  runId: z.uuid(),
+  input: InterventionInput,
+  status: InterventionStatus,
+  createdBy: z.string(),
+  createdAt: z.iso.datetime(),
+  /** The research-loop iteration whose `moderate` step applied it. */
+  appliedIteration: z.int().min(0).nullable(),
+  appliedAt: z.iso.datetime().nullable(),
+});
+export type Intervention = z.infer<typeof Intervention>;
