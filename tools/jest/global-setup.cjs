@@ -40,11 +40,14 @@ module.exports = async function globalSetup() {
   try {
     // One builder at a time; the others wait here and then find the template ready.
     await admin.query('SELECT pg_advisory_lock(hashtext($1))', ['dossier-test-template']);
-    const dbs = (await admin.query("SELECT datname FROM pg_database WHERE datname LIKE 'dossier_t%'")).rows.map((r) => r.datname);
+    const dbs = (await admin.query("SELECT datname FROM pg_database WHERE datname LIKE 'dossier_t%' ORDER BY oid DESC")).rows.map((r) => r.datname);
+    // Templates of other schemas may belong to a concurrent run on another branch: keep the newest few.
+    const otherTemplates = dbs.filter((name) => name.startsWith('dossier_tpl_') && !name.endsWith('_building') && name !== template);
+    const keptTemplates = new Set(otherTemplates.slice(0, 4));
     for (const name of dbs) {
       const owner = /^dossier_t_(\d+)_/.exec(name);
       const legacy = /^dossier_t_[0-9a-f]{12}$/.test(name) || name === 'dossier_test_template';
-      const staleTemplate = name.startsWith('dossier_tpl_') && name !== template;
+      const staleTemplate = otherTemplates.includes(name) && !keptTemplates.has(name);
       if ((owner && !alive(Number(owner[1]))) || legacy || staleTemplate) {
         // Without FORCE: a database someone is still using stays.
         await admin.query(`DROP DATABASE IF EXISTS "${name}"`).catch(() => undefined);
