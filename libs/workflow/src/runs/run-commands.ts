@@ -1,15 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import {
-  InterventionInput,
-  RunOptions,
-  TERMINAL_RUN_STATUSES,
-  type ApprovalDecision,
-  type GateName,
-  type Intervention,
-  type RunOptionsInput,
-  type RunStatus,
-} from '@dossier/contracts';
-import { ApprovalRepository, InterventionRepository, PrismaService, RunEventRepository, RunRepository, type Prisma, type RunRow } from '@dossier/db';
+import { RunOptions, TERMINAL_RUN_STATUSES, type ApprovalDecision, type GateName, type RunOptionsInput, type RunStatus } from '@dossier/contracts';
+import { InterventionInput, type Intervention } from '@dossier/contracts';
+import { ApprovalRepository, InterventionRepository, PrismaService, ResearchRepository, RunEventRepository, RunRepository, type Prisma, type RunRow } from '@dossier/db';
 import { GateNotOpenError, RunNotFoundError, RunStateError, ValidationError } from '@dossier/errors';
 import { AuditLog } from '../audit/audit-log';
 import { route } from '../graph/router';
@@ -36,6 +28,7 @@ export class RunCommands {
     private readonly events: RunEventRepository,
     private readonly approvals: ApprovalRepository,
     private readonly interventions: InterventionRepository,
+    private readonly research: ResearchRepository,
     private readonly audit: AuditLog,
     private readonly transitions: TransitionWriter,
     private readonly sender: OutboxSender,
@@ -126,6 +119,9 @@ export class RunCommands {
             'Reject the outline gate with feedback, or start a new run.',
           { runId },
         );
+      }
+      if (parsed.data.type === 'exclude_source' && (await this.research.sourceRecords(tenantId, runId, { id: parsed.data.sourceId }, tx)).length === 0) {
+        throw new ValidationError(`Source ${parsed.data.sourceId} is not a source of run ${runId}`, { runId });
       }
       const row = await this.interventions.insert(tx, { tenantId, runId, type, payload: payload as Prisma.InputJsonValue, createdBy: actor });
       await this.events.append(tx, tenantId, runId, [{ type: 'intervention_queued', interventionId: row.id, intervention: type }]);

@@ -56,6 +56,8 @@ describe('run interventions: queue, list, refuse, discard (real Redis and Postgr
       { type: 'add_question', question: 'x' },
       { type: 'drop_everything' },
       { type: 'narrow_scope', scope: 'fine', extra: true },
+      // A well-formed id that names no source of this run.
+      { type: 'exclude_source', sourceId: '00000000-0000-4000-8000-00000000beef' },
     ]) {
       await expect(commands.intervene(TENANT, run.id, bad as InterventionInput, 'alice')).rejects.toBeInstanceOf(ValidationError);
     }
