@@ -6,6 +6,7 @@ import { openContext, type CliContext } from './cli-context';
 import { CliUsageError } from './cli-error';
 import { ingest } from './commands/ingest.command';
 import { approve, listRuns, showRun, sourceText } from './commands/inspect.commands';
+import { intervene, interventionFromFlags } from './commands/intervene.command';
 import { research } from './commands/research.command';
 import { Output } from './output';
 
@@ -17,6 +18,7 @@ const USAGE = `dossier — deep research with verified citations
   dossier runs
   dossier show RUN
   dossier approve RUN GATE [--reject --feedback TEXT]
+  dossier intervene RUN --add-question TEXT | --exclude-domain DOMAIN | --exclude-source SOURCE_ID | --narrow-scope TEXT
   dossier source-text SOURCE
   dossier demo            ingest examples/corpus and research the default question into ./out`;
 
@@ -45,6 +47,10 @@ async function main(argv: string[]): Promise<number> {
       approve: { type: 'string', default: 'auto' },
       reject: { type: 'boolean', default: false },
       feedback: { type: 'string' },
+      'add-question': { type: 'string' },
+      'exclude-domain': { type: 'string' },
+      'exclude-source': { type: 'string' },
+      'narrow-scope': { type: 'string' },
       help: { type: 'boolean', short: 'h', default: false },
     },
   });
@@ -55,7 +61,7 @@ async function main(argv: string[]): Promise<number> {
   }
   const out = new Output();
   const withWorkers = command === 'research' || command === 'demo';
-  if (!['ingest', 'research', 'runs', 'show', 'approve', 'source-text', 'demo'].includes(command)) {
+  if (!['ingest', 'research', 'runs', 'show', 'approve', 'intervene', 'source-text', 'demo'].includes(command)) {
     throw new CliUsageError(`Unknown command "${command}"\n${USAGE}`);
   }
   if (values.engine !== 'offline' && values.engine !== 'openai') throw new CliUsageError(`--engine must be offline or openai, got "${values.engine}"`);
@@ -66,6 +72,16 @@ async function main(argv: string[]): Promise<number> {
   const maxIterations = positiveInt('max-iterations', values['max-iterations']);
   if (command === 'ingest' && rest.length === 0) throw new CliUsageError('ingest needs at least one PATH');
   if (command === 'research' && (rest.length !== 1 || !rest[0]!.trim())) throw new CliUsageError('research needs one non-empty QUESTION (quote it)');
+
+  const intervention =
+    command === 'intervene'
+      ? interventionFromFlags({
+          'add-question': values['add-question'],
+          'exclude-domain': values['exclude-domain'],
+          'exclude-source': values['exclude-source'],
+          'narrow-scope': values['narrow-scope'],
+        })
+      : undefined;
 
   let ctx: CliContext | undefined;
   try {
@@ -97,6 +113,9 @@ async function main(argv: string[]): Promise<number> {
         return 0;
       case 'approve':
         await approve(ctx, out, rest[0], rest[1], values.reject, values.feedback);
+        return 0;
+      case 'intervene':
+        await intervene(ctx, out, rest[0], intervention!);
         return 0;
       case 'source-text':
         await sourceText(ctx, rest[0]);

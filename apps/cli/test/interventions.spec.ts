@@ -47,6 +47,7 @@ describe('interventions on a live run: queued at the plan gate, applied by moder
   let tenantId: string;
   let runId: string;
   let result: CliResult;
+  let shown: string;
   let queued: Intervention[];
   const out = mkdtempSync(path.join(tmpdir(), 'dossier-interv-'));
   const prefix = uniquePrefix('interv');
@@ -114,11 +115,21 @@ describe('interventions on a live run: queued at the plan gate, applied by moder
       240_000,
       200,
     );
-    queued = [
-      await commands.intervene(tenantId, runId, { type: 'add_question', question: ADDED }, 'alice'),
-      await commands.intervene(tenantId, runId, { type: 'exclude_domain', domain: EXCLUDED_DOMAIN }, 'alice'),
-      await commands.intervene(tenantId, runId, { type: 'narrow_scope', scope: SCOPE }, 'alice'),
-    ];
+    // Queued through the CLI (`dossier intervene`), as a person at the terminal would; bad input is refused with the reason.
+    const two = await cli(['intervene', runId, '--add-question', ADDED, '--narrow-scope', SCOPE], env);
+    expect([two.code, two.output]).toEqual([2, expect.stringMatching(/exactly one of --add-question/)]);
+    const bad = await cli(['intervene', runId, '--exclude-domain', 'https://varen-news.example/page'], env);
+    expect([bad.code, bad.output]).toEqual([1, expect.stringMatching(/Invalid intervention: domain: a host name such as example.com/)]);
+    for (const flags of [['--add-question', ADDED], ['--exclude-domain', EXCLUDED_DOMAIN], ['--narrow-scope', SCOPE]]) {
+      const r = await cli(['intervene', runId, ...flags], env);
+      expect([r.code, r.output]).toEqual([0, expect.stringMatching(/^Queued .* on run .*: applied at the next research-loop boundary\.$/m)]);
+    }
+    queued = await commands.listInterventions(tenantId, runId);
+    expect(queued.map((q) => [q.input.type, q.status, q.createdBy])).toEqual([
+      ['add_question', 'pending', 'cli'],
+      ['exclude_domain', 'pending', 'cli'],
+      ['narrow_scope', 'pending', 'cli'],
+    ]);
     await commands.decideGate(tenantId, runId, 'plan', { decision: 'approve' }, 'alice');
 
     // Research is over once the outline gate opens: an intervention now is refused, and the run goes on.
@@ -126,6 +137,7 @@ describe('interventions on a live run: queued at the plan gate, applied by moder
     await expect(commands.intervene(tenantId, runId, { type: 'add_question', question: 'Too late to ask?' }, 'alice')).rejects.toBeInstanceOf(RunStateError);
     await commands.decideGate(tenantId, runId, 'outline', { decision: 'approve' }, 'alice');
     result = await running;
+    shown = (await cli(['show', runId], env)).output;
   }, 600_000);
 
   afterAll(async () => {
@@ -144,6 +156,7 @@ describe('interventions on a live run: queued at the plan gate, applied by moder
     const audit = await sql<{ kind: string; payload: string }>(db.url, "SELECT kind, payload FROM audit_events WHERE run_id = $1 AND kind LIKE 'intervention_%' ORDER BY seq", [runId]);
     expect(audit.map((a) => a.kind)).toEqual(['intervention_queued', 'intervention_queued', 'intervention_queued', 'intervention_applied', 'intervention_applied', 'intervention_applied']);
     await expect(client.get(AuditLog).verify(tenantId, runId)).resolves.toMatchObject({ ok: true });
+    expect(shown).toContain(`intervention exclude domain "${EXCLUDED_DOMAIN}": applied at iteration 0 (by cli)`);
   });
 
   it('the added question is researched in the next iteration', async () => {
