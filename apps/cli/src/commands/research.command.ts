@@ -84,12 +84,6 @@ async function follow(ctx: CliContext, out: Output, runId: string, approve: 'aut
         case 'research_stopped':
           out.line(`${t}  research stopped after iteration ${data.iteration}: ${data.reason.replaceAll('_', ' ')}`);
           break;
-        case 'run_failed':
-          out.line(`${t}  run failed${data.node ? ` at ${data.node}` : ''}: ${data.error}`);
-          break;
-        case 'step_retrying':
-          out.line(`${t}  ${data.node} attempt ${data.attempt} failed, retrying: ${data.error}`);
-          break;
         case 'intervention_queued':
           out.line(`${t}  intervention queued: ${data.intervention.replaceAll('_', ' ')}`);
           break;
@@ -98,6 +92,12 @@ async function follow(ctx: CliContext, out: Output, runId: string, approve: 'aut
           break;
         case 'intervention_discarded':
           out.line(`${t}  intervention discarded (${data.intervention.replaceAll('_', ' ')}): ${data.reason}`);
+          break;
+        case 'run_failed':
+          out.line(`${t}  run failed${data.node ? ` at ${data.node}` : ''}: ${data.error}`);
+          break;
+        case 'step_retrying':
+          out.line(`${t}  ${data.node} attempt ${data.attempt} failed, retrying: ${data.error}`);
           break;
         case 'run_created':
         case 'step_started':

@@ -1,6 +1,5 @@
 import { Injectable } from '@nestjs/common';
 import { RunOptions, TERMINAL_RUN_STATUSES, type ApprovalDecision, type GateName, type RunOptionsInput, type RunStatus } from '@dossier/contracts';
-import { InterventionInput, type Intervention } from '@dossier/contracts';
 import { ApprovalRepository, InterventionRepository, PrismaService, ResearchRepository, RunEventRepository, RunRepository, type Prisma, type RunRow } from '@dossier/db';
 import { GateNotOpenError, RunNotFoundError, RunStateError, ValidationError } from '@dossier/errors';
 import { AuditLog } from '../audit/audit-log';
@@ -9,6 +8,7 @@ import { CURRENT_WORKFLOW_VERSION, graphFor } from '../graph/workflow-graph';
 import { OutboxSender } from '../outbox/outbox-sender';
 import { Reconciler } from '../outbox/reconciler';
 import { TransitionWriter } from '../runner/transition-writer';
+import { InterventionInput, type Intervention } from '@dossier/contracts';
 import { interventionView } from './intervention-view';
 
 export interface StartRunInput {

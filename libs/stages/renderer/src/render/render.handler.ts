@@ -1,9 +1,11 @@
-import { InterventionRepository, PrismaService, ResearchRepository, RunRepository, type SourceRecordRow } from '@dossier/db';
-import type { InterventionInput } from '@dossier/contracts';
+import { PrismaService, ResearchRepository, RunRepository } from '@dossier/db';
 import { StageStateError } from '@dossier/errors';
 import { OnStep } from '@dossier/queue';
 import { renderAll } from '@dossier/render';
-import { interventionInput, type StepContext, type StepHandler, type StepOutcome } from '@dossier/workflow';
+import type { StepContext, StepHandler, StepOutcome } from '@dossier/workflow';
+import type { InterventionInput } from '@dossier/contracts';
+import { InterventionRepository, type SourceRecordRow } from '@dossier/db';
+import { interventionInput } from '@dossier/workflow';
 import { buildReport } from './report-builder';
 
 /** One applied intervention in words, for the report's method section. */
@@ -51,8 +53,8 @@ export class RenderHandler implements StepHandler<'render'> {
     ]);
     const lastRound = Math.max(0, ...findings.map((f) => f.round));
     const inLastRound = findings.filter((f) => f.round === lastRound);
-    const interventions = (await this.interventions.applied(tenantId, runId)).map((row) => describeIntervention(row.appliedIteration ?? 0, interventionInput(row), records));
     const snapshots = await this.research.snapshots(tenantId, [...new Set(evidence.map((e) => e.snapshotId))]);
+    const interventions = (await this.interventions.applied(tenantId, runId)).map((row) => describeIntervention(row.appliedIteration ?? 0, interventionInput(row), records));
     const report = buildReport({
       run: {
         id: run.id,
@@ -68,12 +70,12 @@ export class RenderHandler implements StepHandler<'render'> {
       conclusion: (frame?.conclusion ?? []) as { text: string; evidenceIds: string[] }[],
       sections,
       claims,
+      interventions,
       contradictions,
       evidence,
       snapshots,
       records,
       openQuestions: open.map((q) => q.text),
-      interventions,
       metrics: {
         iterations,
         llmCalls: calls._count,
