@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { RunOptions, TERMINAL_RUN_STATUSES, type ApprovalDecision, type GateName, type RunOptionsInput, type RunStatus } from '@dossier/contracts';
-import { ApprovalRepository, InterventionRepository, PrismaService, ResearchRepository, RunEventRepository, RunRepository, type Prisma, type RunRow } from '@dossier/db';
+import { ApprovalRepository, PrismaService, RunEventRepository, RunRepository, type Prisma, type RunRow } from '@dossier/db';
 import { GateNotOpenError, RunNotFoundError, RunStateError, ValidationError } from '@dossier/errors';
 import { AuditLog } from '../audit/audit-log';
 import { route } from '../graph/router';
@@ -9,6 +9,7 @@ import { OutboxSender } from '../outbox/outbox-sender';
 import { Reconciler } from '../outbox/reconciler';
 import { TransitionWriter } from '../runner/transition-writer';
 import { InterventionInput, type Intervention } from '@dossier/contracts';
+import { InterventionRepository, ResearchRepository } from '@dossier/db';
 import { interventionView } from './intervention-view';
 
 export interface StartRunInput {
