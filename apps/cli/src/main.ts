@@ -6,8 +6,8 @@ import { openContext, type CliContext } from './cli-context';
 import { CliUsageError } from './cli-error';
 import { ingest } from './commands/ingest.command';
 import { approve, listRuns, showRun, sourceText } from './commands/inspect.commands';
-import { intervene, interventionFromFlags } from './commands/intervene.command';
 import { research } from './commands/research.command';
+import { interveneCommand } from './commands/intervene.command';
 import { Output } from './output';
 
 const USAGE = `dossier — deep research with verified citations
@@ -37,6 +37,10 @@ async function main(argv: string[]): Promise<number> {
     allowPositionals: true,
     strict: true,
     options: {
+      'add-question': { type: 'string' },
+      'exclude-domain': { type: 'string' },
+      'exclude-source': { type: 'string' },
+      'narrow-scope': { type: 'string' },
       collection: { type: 'string', default: 'default' },
       corpus: { type: 'string', multiple: true },
       out: { type: 'string', default: 'out' },
@@ -47,10 +51,6 @@ async function main(argv: string[]): Promise<number> {
       approve: { type: 'string', default: 'auto' },
       reject: { type: 'boolean', default: false },
       feedback: { type: 'string' },
-      'add-question': { type: 'string' },
-      'exclude-domain': { type: 'string' },
-      'exclude-source': { type: 'string' },
-      'narrow-scope': { type: 'string' },
       help: { type: 'boolean', short: 'h', default: false },
     },
   });
@@ -59,9 +59,10 @@ async function main(argv: string[]): Promise<number> {
     process.stdout.write(`${USAGE}\n`);
     return command || values.help ? 0 : 2;
   }
+  if (command === 'intervene') return interveneCommand(rest[0], values);
   const out = new Output();
   const withWorkers = command === 'research' || command === 'demo';
-  if (!['ingest', 'research', 'runs', 'show', 'approve', 'intervene', 'source-text', 'demo'].includes(command)) {
+  if (!['ingest', 'research', 'runs', 'show', 'approve', 'source-text', 'demo'].includes(command)) {
     throw new CliUsageError(`Unknown command "${command}"\n${USAGE}`);
   }
   if (values.engine !== 'offline' && values.engine !== 'openai') throw new CliUsageError(`--engine must be offline or openai, got "${values.engine}"`);
@@ -72,16 +73,6 @@ async function main(argv: string[]): Promise<number> {
   const maxIterations = positiveInt('max-iterations', values['max-iterations']);
   if (command === 'ingest' && rest.length === 0) throw new CliUsageError('ingest needs at least one PATH');
   if (command === 'research' && (rest.length !== 1 || !rest[0]!.trim())) throw new CliUsageError('research needs one non-empty QUESTION (quote it)');
-
-  const intervention =
-    command === 'intervene'
-      ? interventionFromFlags({
-          'add-question': values['add-question'],
-          'exclude-domain': values['exclude-domain'],
-          'exclude-source': values['exclude-source'],
-          'narrow-scope': values['narrow-scope'],
-        })
-      : undefined;
 
   let ctx: CliContext | undefined;
   try {
@@ -113,9 +104,6 @@ async function main(argv: string[]): Promise<number> {
         return 0;
       case 'approve':
         await approve(ctx, out, rest[0], rest[1], values.reject, values.feedback);
-        return 0;
-      case 'intervene':
-        await intervene(ctx, out, rest[0], intervention!);
         return 0;
       case 'source-text':
         await sourceText(ctx, rest[0]);
