@@ -4,10 +4,10 @@ import path from 'node:path';
 import { describeError, DossierError } from '@dossier/errors';
 import { openContext, type CliContext } from './cli-context';
 import { CliUsageError } from './cli-error';
+import { interveneCommand } from './commands/intervene.command';
 import { ingest } from './commands/ingest.command';
 import { approve, listRuns, showRun, sourceText } from './commands/inspect.commands';
 import { research } from './commands/research.command';
-import { interveneCommand } from './commands/intervene.command';
 import { Output } from './output';
 
 const USAGE = `dossier — deep research with verified citations
