@@ -29,8 +29,9 @@ export class LocalEngineModule {
           ...settings,
           ...(withWorkers ? { conductor: { relayIntervalMs: 1_000, reconcileIntervalMs: 5_000, relayMinAgeMs: 2_000 } } : {}),
         }),
-        VectorsModule.forRoot({ dir: env.VECTOR_DIR }),
-        ...(withWorkers ? STAGES : []),
+        // Only the stages use vectors. The embedded store locks its directory, so a client command (approve,
+        // intervene, show) opened beside a running `research` must not open it.
+        ...(withWorkers ? [VectorsModule.forRoot({ dir: env.VECTOR_DIR }), ...STAGES] : []),
       ],
     };
   }

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { describeError, DossierError } from '@dossier/errors';
 import { openContext, type CliContext } from './cli-context';
 import { CliUsageError } from './cli-error';
+import { interveneCommand } from './commands/intervene.command';
 import { ingest } from './commands/ingest.command';
 import { approve, listRuns, showRun, sourceText } from './commands/inspect.commands';
 import { research } from './commands/research.command';
@@ -17,6 +18,7 @@ const USAGE = `dossier — deep research with verified citations
   dossier runs
   dossier show RUN
   dossier approve RUN GATE [--reject --feedback TEXT]
+  dossier intervene RUN --add-question TEXT | --exclude-domain DOMAIN | --exclude-source SOURCE_ID | --narrow-scope TEXT
   dossier source-text SOURCE
   dossier demo            ingest examples/corpus and research the default question into ./out`;
 
@@ -35,6 +37,10 @@ async function main(argv: string[]): Promise<number> {
     allowPositionals: true,
     strict: true,
     options: {
+      'add-question': { type: 'string' },
+      'exclude-domain': { type: 'string' },
+      'exclude-source': { type: 'string' },
+      'narrow-scope': { type: 'string' },
       collection: { type: 'string', default: 'default' },
       corpus: { type: 'string', multiple: true },
       out: { type: 'string', default: 'out' },
@@ -53,6 +59,7 @@ async function main(argv: string[]): Promise<number> {
     process.stdout.write(`${USAGE}\n`);
     return command || values.help ? 0 : 2;
   }
+  if (command === 'intervene') return interveneCommand(rest[0], values);
   const out = new Output();
   const withWorkers = command === 'research' || command === 'demo';
   if (!['ingest', 'research', 'runs', 'show', 'approve', 'source-text', 'demo'].includes(command)) {

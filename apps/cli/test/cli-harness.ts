@@ -1,6 +1,7 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { finished } from 'node:stream/promises';
 import { startChildService, uniquePrefix, type TestDatabase } from '@dossier/testing';
 
 export const CLI = path.resolve(__dirname, '../src/main.ts');
@@ -19,6 +20,11 @@ export function cliRunner(db: TestDatabase) {
     const env = { DATABASE_URL: db.url, QUEUE_PREFIX: prefix, VECTOR_DIR: vectors, LOG_LEVEL: 'error', OTEL_SDK_DISABLED: 'true', ...extraEnv };
     const child = startChildService(CLI, env, 'dossier', args);
     const exit = await child.exited;
+    // 'exit' can come before the last output is read from the pipes (a message written just before
+    // process.exit was lost this way): wait until both streams have ended.
+    const streams = [child.process.stdout, child.process.stderr].filter((s) => s !== null);
+    // A stream that errored has ended too: that is all this waits for.
+    await Promise.all(streams.map((s) => finished(s).catch(() => undefined)));
     return { code: exit.code, output: child.output() };
   };
 }

@@ -7,7 +7,7 @@ import type { Output } from '../output';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-function runIdArg(value: string | undefined): string {
+export function runIdArg(value: string | undefined): string {
   if (!value || !UUID.test(value)) throw new CliUsageError(`"${value ?? ''}" is not a run id (a UUID, as printed by dossier runs)`);
   return value;
 }
@@ -36,6 +36,11 @@ export async function showRun(ctx: CliContext, out: Output, id: string | undefin
   out.line(`  evidence ${counts[0]}, claims ${counts[1]}, contradictions ${counts[2]}`);
   for (const a of await ctx.app.get(ApprovalRepository).list(ctx.tenantId, runId)) {
     out.line(`  gate ${a.gate} r${a.revision}: ${a.status}${a.feedback ? ` — ${a.feedback}` : ''}`);
+  }
+  for (const i of await ctx.app.get(RunCommands).listInterventions(ctx.tenantId, runId)) {
+    const { type, ...what } = i.input;
+    const at = i.appliedIteration === null ? '' : ` at iteration ${i.appliedIteration}`;
+    out.line(`  intervention ${type.replaceAll('_', ' ')} ${JSON.stringify(Object.values(what)[0])}: ${i.status}${at} (by ${i.createdBy})`);
   }
 }
 

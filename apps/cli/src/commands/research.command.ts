@@ -84,6 +84,15 @@ async function follow(ctx: CliContext, out: Output, runId: string, approve: 'aut
         case 'research_stopped':
           out.line(`${t}  research stopped after iteration ${data.iteration}: ${data.reason.replaceAll('_', ' ')}`);
           break;
+        case 'intervention_queued':
+          out.line(`${t}  intervention queued: ${data.intervention.replaceAll('_', ' ')}`);
+          break;
+        case 'intervention_applied':
+          out.line(`${t}  iteration ${data.iteration}  intervention applied: ${data.intervention.replaceAll('_', ' ')}`);
+          break;
+        case 'intervention_discarded':
+          out.line(`${t}  intervention discarded (${data.intervention.replaceAll('_', ' ')}): ${data.reason}`);
+          break;
         case 'run_failed':
           out.line(`${t}  run failed${data.node ? ` at ${data.node}` : ''}: ${data.error}`);
           break;

@@ -3,7 +3,25 @@ import { StageStateError } from '@dossier/errors';
 import { OnStep } from '@dossier/queue';
 import { renderAll } from '@dossier/render';
 import type { StepContext, StepHandler, StepOutcome } from '@dossier/workflow';
+import type { InterventionInput } from '@dossier/contracts';
+import { InterventionRepository, type SourceRecordRow } from '@dossier/db';
+import { interventionInput } from '@dossier/workflow';
 import { buildReport } from './report-builder';
+
+/** One applied intervention in words, for the report's method section. */
+function describeIntervention(iteration: number, input: InterventionInput, records: readonly SourceRecordRow[]): string {
+  const when = `after iteration ${iteration + 1}`;
+  switch (input.type) {
+    case 'add_question':
+      return `question added ${when}: "${input.question}"`;
+    case 'exclude_domain':
+      return `sources from ${input.domain} excluded ${when}`;
+    case 'exclude_source':
+      return `source ${records.find((r) => r.id === input.sourceId)?.canonicalUrl ?? input.sourceId} excluded ${when}`;
+    case 'narrow_scope':
+      return `scope narrowed ${when}: "${input.scope}"`;
+  }
+}
 
 /** Renders the verified report as Markdown, sanitized HTML and JSON, stored as the run's artifacts. */
 @OnStep('render')
@@ -12,6 +30,7 @@ export class RenderHandler implements StepHandler<'render'> {
     private readonly prisma: PrismaService,
     private readonly research: ResearchRepository,
     private readonly runs: RunRepository,
+    private readonly interventions: InterventionRepository,
   ) {}
 
   async execute(ctx: StepContext<'render'>): Promise<StepOutcome<'render'>> {
@@ -35,6 +54,7 @@ export class RenderHandler implements StepHandler<'render'> {
     const lastRound = Math.max(0, ...findings.map((f) => f.round));
     const inLastRound = findings.filter((f) => f.round === lastRound);
     const snapshots = await this.research.snapshots(tenantId, [...new Set(evidence.map((e) => e.snapshotId))]);
+    const interventions = (await this.interventions.applied(tenantId, runId)).map((row) => describeIntervention(row.appliedIteration ?? 0, interventionInput(row), records));
     const report = buildReport({
       run: {
         id: run.id,
@@ -50,6 +70,7 @@ export class RenderHandler implements StepHandler<'render'> {
       conclusion: (frame?.conclusion ?? []) as { text: string; evidenceIds: string[] }[],
       sections,
       claims,
+      interventions,
       contradictions,
       evidence,
       snapshots,
