@@ -1,0 +1,42 @@
+import 'reflect-metadata';
+import { NestFactory } from '@nestjs/core';
+import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
+import type { FastifyInstance } from 'fastify';
+import { NestPinoLogger, createLogger } from '@dossier/telemetry';
+import { mountBullBoard } from './admin/bull-board';
+import { ApiErrorFilter, mapError } from './common/api-error.filter';
+import type { GatewayEnv } from './gateway-env';
+import { GatewayModule, type GatewayHosting } from './gateway.module';
+import { GatewayMetrics } from './health/gateway-metrics';
+
+/**
+ * Builds the gateway application (not yet listening): Fastify with the body limit, JSON only (plus
+ * whatever Fastify parses natively), one error shape for every failure, request metrics and bull-board.
+ */
+export async function createGateway(env: GatewayEnv, hosting: GatewayHosting = {}): Promise<NestFastifyApplication> {
+  const logger = createLogger('gateway');
+  const adapter = new FastifyAdapter({ bodyLimit: env.BODY_LIMIT_BYTES, trustProxy: true, routerOptions: { maxParamLength: 200 } });
+  const app = await NestFactory.create<NestFastifyApplication>(GatewayModule.register(env, hosting), adapter, {
+    logger: new NestPinoLogger(logger),
+    abortOnError: false,
+  });
+  app.useGlobalFilters(new ApiErrorFilter());
+  const fastify = app.getHttpAdapter().getInstance() as unknown as FastifyInstance;
+  // Only JSON bodies (and none at all): anything else is a 415 before a handler runs.
+  fastify.removeContentTypeParser('text/plain');
+  // Errors raised by Fastify before Nest routes the request (e.g. body parsing) get the same shape.
+  fastify.setErrorHandler((err, _req, reply) => {
+    const mapped = mapError(err);
+    for (const [k, v] of Object.entries(mapped.headers ?? {})) void reply.header(k, v);
+    void reply.status(mapped.status).send(mapped.body);
+  });
+  const metrics = app.get(GatewayMetrics);
+  fastify.addHook('onResponse', async (req, reply) => {
+    const route = req.routeOptions.url ?? 'unmatched';
+    metrics.requests.inc({ method: req.method, route, status: String(reply.statusCode) });
+    metrics.latency.observe({ method: req.method, route }, reply.elapsedTime / 1000);
+  });
+  if (env.ADMIN_API_KEY) await mountBullBoard(app, env.ADMIN_API_KEY);
+  await app.init();
+  return app;
+}

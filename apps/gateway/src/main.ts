@@ -1,0 +1,24 @@
+import './tracing';
+import { loadConfig } from '@dossier/config';
+import { describeError } from '@dossier/errors';
+import { createLogger, stopTelemetry } from '@dossier/telemetry';
+import { createGateway } from './create-gateway';
+import { GatewayEnv } from './gateway-env';
+
+async function main(): Promise<void> {
+  const logger = createLogger('gateway');
+  const env = loadConfig(GatewayEnv);
+  const app = await createGateway(env);
+  await app.listen({ port: env.PORT, host: env.HOST });
+  logger.info({ port: env.PORT }, `gateway listening on ${env.HOST}:${env.PORT}`);
+  const stop = (): void => {
+    void app.close().then(() => stopTelemetry()).then(() => process.exit(0));
+  };
+  process.once('SIGTERM', stop);
+  process.once('SIGINT', stop);
+}
+
+main().catch((err: unknown) => {
+  process.stderr.write(`gateway: ${describeError(err).message}\n`);
+  process.exit(1);
+});
