@@ -4,7 +4,7 @@ import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fa
 import type { FastifyInstance } from 'fastify';
 import { NestPinoLogger, createLogger } from '@dossier/telemetry';
 import { mountBullBoard } from './admin/bull-board';
-import { ApiErrorFilter, mapError } from './common/api-error.filter';
+import { ApiErrorFilter } from './common/api-error.filter';
 import type { GatewayEnv } from './gateway-env';
 import { GatewayModule, type GatewayHosting } from './gateway.module';
 import { GatewayMetrics } from './health/gateway-metrics';
@@ -24,12 +24,6 @@ export async function createGateway(env: GatewayEnv, hosting: GatewayHosting = {
   const fastify = app.getHttpAdapter().getInstance() as unknown as FastifyInstance;
   // Only JSON bodies (and none at all): anything else is a 415 before a handler runs.
   fastify.removeContentTypeParser('text/plain');
-  // Errors raised by Fastify before Nest routes the request (e.g. body parsing) get the same shape.
-  fastify.setErrorHandler((err, _req, reply) => {
-    const mapped = mapError(err);
-    for (const [k, v] of Object.entries(mapped.headers ?? {})) void reply.header(k, v);
-    void reply.status(mapped.status).send(mapped.body);
-  });
   const metrics = app.get(GatewayMetrics);
   fastify.addHook('onResponse', async (req, reply) => {
     const route = req.routeOptions.url ?? 'unmatched';

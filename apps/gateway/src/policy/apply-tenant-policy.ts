@@ -12,14 +12,14 @@ function beyond(cap: string, limit: number, requested: number): never {
  */
 export function applyTenantPolicy(options: RunOptions, policy: TenantPolicy, asked: ReadonlySet<string> = new Set()): RunOptions {
   if (policy.engines && !policy.engines.includes(options.engine)) {
-    throw new PolicyViolationError(`Engine "${options.engine}" is not allowed for this tenant (allowed: ${policy.engines.join(', ')})`, {
+    throw new PolicyViolationError(`Engine "${options.engine}" is not among this tenant's allowed engines (${policy.engines.join(', ')})`, {
       details: { cap: 'engines', allowed: policy.engines, requested: options.engine },
     });
   }
   if (policy.searchProviders) {
     const refused = options.searchProviders.filter((p) => !policy.searchProviders!.includes(p));
     if (refused.length > 0) {
-      throw new PolicyViolationError(`Search provider(s) ${refused.join(', ')} not allowed for this tenant (allowed: ${policy.searchProviders.join(', ')})`, {
+      throw new PolicyViolationError(`Search provider(s) ${refused.join(', ')} not among this tenant's allowed searchProviders (${policy.searchProviders.join(', ')})`, {
         details: { cap: 'searchProviders', allowed: policy.searchProviders, requested: refused },
       });
     }
