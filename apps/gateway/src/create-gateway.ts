@@ -4,7 +4,7 @@ import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fa
 import type { FastifyInstance } from 'fastify';
 import { NestPinoLogger, createLogger } from '@dossier/telemetry';
 import { mountBullBoard } from './admin/bull-board';
-import { ApiErrorFilter } from './common/api-error.filter';
+import { ApiErrorFilter, mapError } from './common/api-error.filter';
 import type { GatewayEnv } from './gateway-env';
 import { GatewayModule, type GatewayHosting } from './gateway.module';
 import { GatewayMetrics } from './health/gateway-metrics';
@@ -15,7 +15,16 @@ import { GatewayMetrics } from './health/gateway-metrics';
  */
 export async function createGateway(env: GatewayEnv, hosting: GatewayHosting = {}): Promise<NestFastifyApplication> {
   const logger = createLogger('gateway');
-  const adapter = new FastifyAdapter({ bodyLimit: env.BODY_LIMIT_BYTES, trustProxy: true, routerOptions: { maxParamLength: 200 } });
+  const adapter = new FastifyAdapter({
+    bodyLimit: env.BODY_LIMIT_BYTES,
+    trustProxy: true,
+    routerOptions: { maxParamLength: 200 },
+    // Errors the router raises before any route runs (a malformed URL, an overlong parameter): same error shape.
+    frameworkErrors: (err, _req, reply) => {
+      const mapped = mapError(err);
+      void reply.status(mapped.status).send(mapped.body);
+    },
+  });
   const app = await NestFactory.create<NestFastifyApplication>(GatewayModule.register(env, hosting), adapter, {
     logger: new NestPinoLogger(logger),
     abortOnError: false,
