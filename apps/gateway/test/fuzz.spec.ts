@@ -202,7 +202,7 @@ describe('gateway fuzz: 2,000 random and malformed requests', () => {
             const json = JSON.parse(text) as Record<string, unknown>;
             shaped = typeof json['error'] === 'string' && typeof json['message'] === 'string' && 'details' in json;
           } catch {
-            shaped = false;
+            // not JSON: not the error shape
           }
           if (res.status < 400 || res.status >= 500 || !shaped) bad.push(`${res.status} ${r.method} ${r.path.slice(0, 120)} ${String(r.body ?? '').slice(0, 120)} → ${text.slice(0, 200)}`);
         }
