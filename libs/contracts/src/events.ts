@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { InterventionType } from './interventions';
 import { GateName, NodeName } from './nodes';
 import { BudgetKind } from './run-options';
 import { StopReason } from './run-status';
@@ -28,6 +29,11 @@ export const RunEventData = z.discriminatedUnion('type', [
   z.strictObject({ type: z.literal('run_failed'), node: NodeName.optional(), error: z.string(), code: z.string() }),
   z.strictObject({ type: z.literal('run_cancelled'), reason: z.string() }),
   z.strictObject({ type: z.literal('run_resumed') }),
+  /** A person's intervention was queued; `moderate` applies it at the next research-loop boundary. */
+  z.strictObject({ type: z.literal('intervention_queued'), interventionId: z.uuid(), intervention: InterventionType }),
+  z.strictObject({ type: z.literal('intervention_applied'), interventionId: z.uuid(), intervention: InterventionType, iteration: z.int().min(0) }),
+  /** Research ended before a boundary could apply it. */
+  z.strictObject({ type: z.literal('intervention_discarded'), interventionId: z.uuid(), intervention: InterventionType, reason: z.string() }),
 ]);
 export type RunEventData = z.infer<typeof RunEventData>;
 export type RunEventType = RunEventData['type'];

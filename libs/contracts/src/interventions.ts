@@ -24,7 +24,12 @@ export const InterventionInput = z.discriminatedUnion('type', [
   z.strictObject({ type: z.literal('narrow_scope'), scope: z.string().trim().min(3).max(1000) }),
 ]);
 export type InterventionInput = z.infer<typeof InterventionInput>;
-export type InterventionType = InterventionInput['type'];
+export const InterventionType = z.enum(['add_question', 'exclude_domain', 'exclude_source', 'narrow_scope']);
+export type InterventionType = z.infer<typeof InterventionType>;
+// The enum (used by events) and the union's discriminator must name the same types.
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+const typesMatch: Same<InterventionType, InterventionInput['type']> = true;
+void typesMatch;
 
 export const InterventionStatus = z.enum(['pending', 'applied', 'discarded']);
 export type InterventionStatus = z.infer<typeof InterventionStatus>;

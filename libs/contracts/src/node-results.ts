@@ -21,8 +21,12 @@ export const NODE_RESULT_SCHEMAS = {
   claims: z.strictObject({ claims: count }),
   contradictions: z.strictObject({ contradictions: count }),
   coverage: z.strictObject({ covered: count, open: count }),
-  /** The loop signals: the router stops research when gain is low or nothing is left to ask. */
-  moderate: z.strictObject({ informationGain: z.number().min(0).max(1), openQuestions: count }),
+  /**
+   * The loop signals: the router stops research when gain is low or nothing is left to ask, unless a person
+   * added questions at this boundary (`addedQuestions`, counted in `openQuestions` too): those are researched
+   * while iterations and budget allow (absent: none).
+   */
+  moderate: z.strictObject({ informationGain: z.number().min(0).max(1), openQuestions: count, addedQuestions: count.optional() }),
   /** `sections` is the fan-out of `draft` and of every `verify` round. */
   outline: z.strictObject({ sections: count }),
   draft: z.strictObject({ sentences: count }),

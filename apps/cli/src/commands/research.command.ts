@@ -90,6 +90,15 @@ async function follow(ctx: CliContext, out: Output, runId: string, approve: 'aut
         case 'step_retrying':
           out.line(`${t}  ${data.node} attempt ${data.attempt} failed, retrying: ${data.error}`);
           break;
+        case 'intervention_queued':
+          out.line(`${t}  intervention queued: ${data.intervention.replaceAll('_', ' ')}`);
+          break;
+        case 'intervention_applied':
+          out.line(`${t}  iteration ${data.iteration}  intervention applied: ${data.intervention.replaceAll('_', ' ')}`);
+          break;
+        case 'intervention_discarded':
+          out.line(`${t}  intervention discarded (${data.intervention.replaceAll('_', ' ')}): ${data.reason}`);
+          break;
         case 'run_created':
         case 'step_started':
         case 'gate_decided':

@@ -3,6 +3,7 @@ import { ApprovalRepository } from './approval.repository';
 import { AuditRepository } from './audit.repository';
 import { CheckpointRepository } from './checkpoint.repository';
 import { ExecutionRepository } from './execution.repository';
+import { InterventionRepository } from './intervention.repository';
 import { OutboxRepository } from './outbox.repository';
 import { RunEventRepository } from './run-event.repository';
 import { ResearchRepository } from './research.repository';
@@ -14,6 +15,7 @@ export * from './approval.repository';
 export * from './audit.repository';
 export * from './checkpoint.repository';
 export * from './execution.repository';
+export * from './intervention.repository';
 export * from './outbox.repository';
 export * from './run-event.repository';
 export * from './research.repository';
@@ -26,6 +28,7 @@ export const REPOSITORIES = [
   AuditRepository,
   CheckpointRepository,
   ExecutionRepository,
+  InterventionRepository,
   OutboxRepository,
   RunEventRepository,
   ResearchRepository,

@@ -55,10 +55,12 @@ function nextIteration(rule: Goto['iteration'], current: number): number {
 
 /** Why research should stop after iteration `iteration`, or undefined to go on. Order matters: the first reason wins. */
 export function researchStopReason(state: RouterState, iteration: number, moderate: AnyNodeResult): StopReason | undefined {
-  const { informationGain, openQuestions } = moderate as { informationGain: number; openQuestions: number };
+  const { informationGain, openQuestions, addedQuestions = 0 } = moderate as { informationGain: number; openQuestions: number; addedQuestions?: number };
   if (state.budgetExhausted) return 'budget_exhausted';
-  if (openQuestions === 0) return 'nothing_left_to_ask';
-  if (informationGain < state.options.minInformationGain) return 'low_information_gain';
+  // A question a person added is researched even when the moderator found nothing more to ask.
+  const asked = addedQuestions > 0;
+  if (openQuestions === 0 && !asked) return 'nothing_left_to_ask';
+  if (informationGain < state.options.minInformationGain && !asked) return 'low_information_gain';
   if (iteration + 1 >= state.options.maxIterations) return 'max_iterations';
   return undefined;
 }

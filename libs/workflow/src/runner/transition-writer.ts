@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { NODE_RESULT_SCHEMAS, RunOptions, TERMINAL_RUN_STATUSES, stepKey, type AnyNodeResult, type NodeName, type RunEventData, type RunStatus } from '@dossier/contracts';
-import { ApprovalRepository, ExecutionRepository, OutboxRepository, RunEventRepository, RunRepository, type Db, type OutboxRowData, type Prisma, type RunRow } from '@dossier/db';
+import { InterventionType, NODE_RESULT_SCHEMAS, RunOptions, TERMINAL_RUN_STATUSES, stepKey, type AnyNodeResult, type NodeName, type RunEventData, type RunStatus } from '@dossier/contracts';
+import { ApprovalRepository, ExecutionRepository, InterventionRepository, OutboxRepository, RunEventRepository, RunRepository, type Db, type OutboxRowData, type Prisma, type RunRow } from '@dossier/db';
 import { injectTraceCarrier } from '@dossier/telemetry';
 import { AuditLog } from '../audit/audit-log';
 import type { Decision, RouterState } from '../graph/router';
@@ -18,6 +18,7 @@ export class TransitionWriter {
     private readonly outbox: OutboxRepository,
     private readonly events: RunEventRepository,
     private readonly approvals: ApprovalRepository,
+    private readonly interventions: InterventionRepository,
     private readonly audit: AuditLog,
   ) {}
 
@@ -69,6 +70,7 @@ export class TransitionWriter {
       patch.stopReason = decision.stop.reason;
       out.push({ type: 'research_stopped', ...decision.stop });
       await this.audit.appendLocked(tx, run.tenantId, run.id, 'research_stopped', 'system', decision.stop);
+      out.push(...(await this.discardPendingInterventions(tx, run, decision.stop.reason)));
     }
     if (decision.openGate) {
       const options = RunOptions.parse(run.options);
@@ -99,5 +101,24 @@ export class TransitionWriter {
     await this.runs.update(tx, run.tenantId, run.id, patch);
     await this.events.append(tx, run.tenantId, run.id, out);
     return terminal ? [] : inserted;
+  }
+
+  /**
+   * Research ended: an intervention queued after the last `moderate` read its queue has no boundary left
+   * to apply it. It is discarded, visibly, rather than left pending forever (RunCommands.intervene refuses
+   * new ones from here on).
+   */
+  private async discardPendingInterventions(tx: Db, run: RunRow, reason: string): Promise<RunEventData[]> {
+    const pending = await this.interventions.pending(run.tenantId, run.id, tx);
+    if (pending.length === 0) return [];
+    await this.interventions.settle(tx, run.tenantId, run.id, pending.map((p) => p.id), 'discarded', null, new Date());
+    const why = `research ended (${reason.replaceAll('_', ' ')}) before a loop boundary could apply it`;
+    const out: RunEventData[] = [];
+    for (const p of pending) {
+      const intervention = InterventionType.parse(p.type);
+      out.push({ type: 'intervention_discarded', interventionId: p.id, intervention, reason: why });
+      await this.audit.appendLocked(tx, run.tenantId, run.id, 'intervention_discarded', 'system', { interventionId: p.id, type: intervention, reason: why });
+    }
+    return out;
   }
 }

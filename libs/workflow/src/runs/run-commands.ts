@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { RunOptions, TERMINAL_RUN_STATUSES, type ApprovalDecision, type GateName, type RunOptionsInput, type RunStatus } from '@dossier/contracts';
-import { ApprovalRepository, PrismaService, RunEventRepository, RunRepository, type Prisma, type RunRow } from '@dossier/db';
+import { InterventionInput, type Intervention } from '@dossier/contracts';
+import { ApprovalRepository, InterventionRepository, PrismaService, ResearchRepository, RunEventRepository, RunRepository, type Prisma, type RunRow } from '@dossier/db';
 import { GateNotOpenError, RunNotFoundError, RunStateError, ValidationError } from '@dossier/errors';
 import { AuditLog } from '../audit/audit-log';
 import { route } from '../graph/router';
@@ -8,6 +9,7 @@ import { CURRENT_WORKFLOW_VERSION, graphFor } from '../graph/workflow-graph';
 import { OutboxSender } from '../outbox/outbox-sender';
 import { Reconciler } from '../outbox/reconciler';
 import { TransitionWriter } from '../runner/transition-writer';
+import { interventionView } from './intervention-view';
 
 export interface StartRunInput {
   tenantId: string;
@@ -17,7 +19,7 @@ export interface StartRunInput {
   actor: string;
 }
 
-/** The commands that move a run from outside a step: start, gate decisions, cancel, resume, expiry. */
+/** The commands that move a run from outside a step: start, gate decisions, interventions, cancel, resume, expiry. */
 @Injectable()
 export class RunCommands {
   constructor(
@@ -25,6 +27,8 @@ export class RunCommands {
     private readonly runs: RunRepository,
     private readonly events: RunEventRepository,
     private readonly approvals: ApprovalRepository,
+    private readonly interventions: InterventionRepository,
+    private readonly research: ResearchRepository,
     private readonly audit: AuditLog,
     private readonly transitions: TransitionWriter,
     private readonly sender: OutboxSender,
@@ -91,6 +95,45 @@ export class RunCommands {
       ]);
     });
     await this.sender.send(rows);
+  }
+
+  /**
+   * Queues an intervention; the `moderate` node applies it at the next research-loop boundary. Refused once
+   * research has ended (the run is writing, or finished): nothing would apply it, and changing sources under
+   * an outline that cites them is the outline gate's job (reject it with feedback). See docs/decisions/0010.
+   */
+  async intervene(tenantId: string, runId: string, input: InterventionInput, actor: string): Promise<Intervention> {
+    const parsed = InterventionInput.safeParse(input);
+    if (!parsed.success) {
+      throw new ValidationError(`Invalid intervention: ${parsed.error.issues.map((i) => `${i.path.join('.') || 'input'}: ${i.message}`).join('; ')}`, { runId });
+    }
+    const { type, ...payload } = parsed.data;
+    return this.prisma.$transaction(async (tx) => {
+      const run = await this.mustLock(tx, tenantId, runId);
+      if (TERMINAL_RUN_STATUSES.includes(run.status as RunStatus)) {
+        throw new RunStateError(`Run ${runId} is ${run.status}; interventions apply only to a run that is still researching`, { runId });
+      }
+      if (run.stopReason) {
+        throw new RunStateError(
+          `Run ${runId} has finished researching (${run.stopReason.replaceAll('_', ' ')}) and is writing its report; an intervention can no longer be applied. ` +
+            'Reject the outline gate with feedback, or start a new run.',
+          { runId },
+        );
+      }
+      if (parsed.data.type === 'exclude_source' && (await this.research.sourceRecords(tenantId, runId, { id: parsed.data.sourceId }, tx)).length === 0) {
+        throw new ValidationError(`Source ${parsed.data.sourceId} is not a source of run ${runId}`, { runId });
+      }
+      const row = await this.interventions.insert(tx, { tenantId, runId, type, payload: payload as Prisma.InputJsonValue, createdBy: actor });
+      await this.events.append(tx, tenantId, runId, [{ type: 'intervention_queued', interventionId: row.id, intervention: type }]);
+      await this.audit.appendLocked(tx, tenantId, runId, 'intervention_queued', actor, { interventionId: row.id, input: parsed.data });
+      return interventionView(row);
+    });
+  }
+
+  /** The run's interventions in the order they were queued. */
+  async listInterventions(tenantId: string, runId: string): Promise<Intervention[]> {
+    if (!(await this.runs.find(tenantId, runId))) throw new RunNotFoundError(`Run ${runId} not found`, { runId });
+    return (await this.interventions.list(tenantId, runId)).map(interventionView);
   }
 
   async cancel(tenantId: string, runId: string, reason: string, actor: string): Promise<void> {

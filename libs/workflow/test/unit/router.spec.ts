@@ -358,6 +358,22 @@ describe('route: research loop at moderate', () => {
     expectPlainSteps(completeSingle(makeState({ options: opts }), 'moderate', iteration, moderate(0.5, 3)), [step('search_plan', iteration + 1)]);
   });
 
+  it.each([
+    { name: 'nothing else to ask', gain: 0.9, open: 0 },
+    { name: 'gain below the minimum', gain: 0.01, open: 2 },
+  ])('questions a person added at this boundary go on despite $name', ({ gain, open }) => {
+    const d = completeSingle(makeState({ options: opts }), 'moderate', 0, { informationGain: gain, openQuestions: open + 1, addedQuestions: 1 });
+    expectPlainSteps(d, [step('search_plan', 1)]);
+    // With no added question, the same signals stop research.
+    expect(completeSingle(makeState({ options: opts }), 'moderate', 0, moderate(gain, open)).stop).toBeDefined();
+  });
+
+  it('added questions do not outrun max iterations or the budget', () => {
+    const added = { informationGain: 0.9, openQuestions: 1, addedQuestions: 1 };
+    expect(completeSingle(makeState({ options: opts }), 'moderate', 2, added).stop).toEqual({ reason: 'max_iterations', iteration: 2 });
+    expect(completeSingle(makeState({ budgetExhausted: 'cost', options: opts }), 'moderate', 0, added).stop).toEqual({ reason: 'budget_exhausted', iteration: 0 });
+  });
+
   it('gain exactly at the minimum continues (the threshold is strict)', () => {
     expectPlainSteps(completeSingle(makeState({ options: opts }), 'moderate', 0, moderate(0.1, 3)), [step('search_plan', 1)]);
   });
