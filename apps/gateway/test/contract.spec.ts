@@ -124,6 +124,24 @@ describe('gateway contract: errors, auth, policy, rate limit, docs, probes, oper
     expect(cancelled.json.items.map((r: any) => r.id)).toEqual([made[1]]);
   });
 
+  it('interventions: queued (201) and listed, recorded in events and audit with the caller; 400 when malformed, 409 once the run is over', async () => {
+    const run = (await api('POST', '/v1/runs', { question: 'What drove the lake level down?' })).json.id;
+    expect((await api('POST', `/v1/runs/${run}/interventions`, { type: 'exclude_domain', domain: 'not a domain' })).status).toBe(400);
+    expect((await api('POST', `/v1/runs/${run}/interventions`, { type: 'add_question', question: 'Did evaporation matter?', extra: 1 })).status).toBe(400);
+    const queued = await api('POST', `/v1/runs/${run}/interventions`, { type: 'add_question', question: 'Did evaporation matter?' });
+    expect(queued.status).toBe(201);
+    expect(queued.json).toMatchObject({ runId: run, status: 'pending', input: { type: 'add_question', question: 'Did evaporation matter?' }, createdBy: 'alpha-robot (key ' + a.key.slice(4, 16) + ')' });
+    const listed = await api('GET', `/v1/runs/${run}/interventions`);
+    expect(listed.json.items.map((i: { id: string }) => i.id)).toEqual([queued.json.id]);
+    const audit = await api('GET', `/v1/runs/${run}/audit`);
+    expect(audit.json.events.map((e: { kind: string }) => e.kind)).toContain('intervention_queued');
+    expect(audit.json.verification.ok).toBe(true);
+    await api('POST', `/v1/runs/${run}/cancel`, {});
+    const late = await api('POST', `/v1/runs/${run}/interventions`, { type: 'narrow_scope', scope: 'Only the years 2020 to 2024' });
+    expect(late.status).toBe(409);
+    expect(late.json.error).toBe('run_state_conflict');
+  });
+
   it('OpenAPI 3.1 at /docs from the same zod schemas; every documented route is routed', async () => {
     const doc = await client(gw.url)('GET', '/docs/openapi.json');
     expect(doc.status).toBe(200);

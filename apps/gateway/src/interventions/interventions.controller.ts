@@ -1,16 +1,10 @@
-import { Body, Controller, Get, Param, Post, UseGuards } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Param, Post, UseGuards } from '@nestjs/common';
 import { InterventionInput, RunIdParams, type Intervention } from '@dossier/contracts';
 import { RunCommands } from '@dossier/workflow';
 import { ApiKeyGuard } from '../auth/api-key.guard';
 import { CurrentCaller, type Caller } from '../auth/identity';
 import { parse } from '../common/parse';
 import { RunLookup } from '../runs/run-lookup';
-
-/** The intervention commands of RunCommands (libs/workflow), as this controller uses them. */
-interface InterventionCommands {
-  intervene(tenantId: string, runId: string, input: InterventionInput, actor: string): Promise<Intervention>;
-  listInterventions(tenantId: string, runId: string): Promise<Intervention[]>;
-}
 
 /**
  * Steering a running research loop: queued now, applied by the `moderate` node at the next loop
@@ -19,16 +13,13 @@ interface InterventionCommands {
 @Controller('v1/runs')
 @UseGuards(ApiKeyGuard)
 export class InterventionsController {
-  private readonly commands: InterventionCommands;
-
   constructor(
-    commands: RunCommands,
+    private readonly commands: RunCommands,
     private readonly lookup: RunLookup,
-  ) {
-    this.commands = commands as unknown as InterventionCommands;
-  }
+  ) {}
 
   @Post(':id/interventions')
+  @HttpCode(201)
   async create(@CurrentCaller() caller: Caller, @Param() params: unknown, @Body() rawBody: unknown): Promise<Intervention> {
     const { id } = parse(RunIdParams, params, 'path');
     const input = parse(InterventionInput, rawBody, 'body');
