@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { NestPinoLogger, createLogger } from '@dossier/telemetry';
 import { mountBullBoard } from './admin/bull-board';
 import { ApiErrorFilter, mapError } from './common/api-error.filter';
@@ -20,7 +20,7 @@ export async function createGateway(env: GatewayEnv, hosting: GatewayHosting = {
     trustProxy: true,
     routerOptions: { maxParamLength: 200 },
     // Errors the router raises before any route runs (a malformed URL, an overlong parameter): same error shape.
-    frameworkErrors: (err, _req, reply) => {
+    frameworkErrors: (err: Error, _req: FastifyRequest, reply: FastifyReply) => {
       const mapped = mapError(err);
       void reply.status(mapped.status).send(mapped.body);
     },
