@@ -142,6 +142,19 @@ describe('gateway contract: errors, auth, policy, rate limit, docs, probes, oper
     expect(late.json.error).toBe('run_state_conflict');
   });
 
+  it('an idle event stream sends heartbeat comments (and its events) while the run is in progress', async () => {
+    const run = (await api('POST', '/v1/runs', { question: 'A run nobody works on?' })).json.id;
+    const controller = new AbortController();
+    const res = await fetch(`${gw.url}/v1/runs/${run}/events`, { headers: { authorization: `Bearer ${a.key}` }, signal: controller.signal });
+    expect(res.headers.get('content-type')).toMatch(/^text\/event-stream/);
+    const reader = res.body!.getReader();
+    let text = '';
+    while (!text.includes(': heartbeat')) text += new TextDecoder().decode((await reader.read()).value);
+    controller.abort();
+    expect(text).toMatch(/^retry: \d+/);
+    expect(text).toMatch(/^id: 1\nevent: run_created\ndata: \{/m);
+  });
+
   it('OpenAPI 3.1 at /docs from the same zod schemas; every documented route is routed', async () => {
     const doc = await client(gw.url)('GET', '/docs/openapi.json');
     expect(doc.status).toBe(200);
