@@ -48,7 +48,7 @@ export const API_ROUTES: ApiRoute[] = [
     body: CreateRunBody,
     headers: { 'Idempotency-Key': { description: 'The same key from the same tenant returns the run it first created (200 instead of 201)' } },
     ok: { status: 201, schema: RunView, description: 'The new run (200: the run an earlier request with this Idempotency-Key created)' },
-    errors: [422],
+    errors: [409, 422],
   },
   { method: 'get', path: '/v1/runs', summary: "List the tenant's runs, newest first (cursor pagination)", query: ListRunsQuery, ok: { status: 200, schema: RunList, description: 'A page of runs' } },
   { method: 'get', path: '/v1/runs/{id}', summary: 'One run', params: ['id'], ok: { status: 200, schema: RunView, description: 'The run' } },

@@ -6,6 +6,7 @@ import { RunCommands } from '@dossier/workflow';
 import { ApiKeyGuard } from '../auth/api-key.guard';
 import { CurrentCaller, type Caller } from '../auth/identity';
 import { parse } from '../common/parse';
+import { ConflictError } from '../common/http-errors';
 import { applyTenantPolicy } from '../policy/apply-tenant-policy';
 import { RunLookup } from './run-lookup';
 import { decodeCursor, encodeCursor, runView } from './run-view';
@@ -31,7 +32,7 @@ export class RunsController {
     const key = rawKey === undefined ? undefined : parse(IdempotencyKey, rawKey, 'header');
     if (key) {
       const existing = await this.runs.findByIdempotencyKey(caller.tenantId, key);
-      if (existing) return this.replayed(reply, existing);
+      if (existing) return this.replayed(reply, existing, body.question);
     }
     const asked = new Set(Object.keys((rawBody as { options?: object }).options ?? {}));
     const options = applyTenantPolicy(body.options ?? parse(CreateRunBody.shape.options.unwrap(), {}, 'body'), caller.policy, asked);
@@ -43,7 +44,7 @@ export class RunsController {
       // Two requests with the same key raced: the loser returns the winner's run.
       if (key && err instanceof Prisma.PrismaClientKnownRequestError && err.code === 'P2002') {
         const existing = await this.runs.findByIdempotencyKey(caller.tenantId, key);
-        if (existing) return this.replayed(reply, existing);
+        if (existing) return this.replayed(reply, existing, body.question);
       }
       throw err;
     }
@@ -83,7 +84,11 @@ export class RunsController {
     return runView(await this.lookup.get(caller.tenantId, id));
   }
 
-  private replayed(reply: FastifyReply, run: Parameters<typeof runView>[0]): RunView {
+  /** A key reused for a different question is a client bug, not a retry: refuse it rather than return the wrong run. */
+  private replayed(reply: FastifyReply, run: Parameters<typeof runView>[0], question: string): RunView {
+    if (run.question !== question.trim()) {
+      throw new ConflictError(`Idempotency-Key already used for run ${run.id} with a different question`, { runId: run.id, details: { runId: run.id } });
+    }
     void reply.status(200).header('idempotent-replayed', 'true').header('location', `/v1/runs/${run.id}`);
     return runView(run);
   }
