@@ -1,6 +1,7 @@
 import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
+import fastifyMultipart from '@fastify/multipart';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { NestPinoLogger, createLogger } from '@dossier/telemetry';
 import { mountBullBoard } from './admin/bull-board';
@@ -33,6 +34,8 @@ export async function createGateway(env: GatewayEnv, hosting: GatewayHosting = {
   const fastify = app.getHttpAdapter().getInstance() as unknown as FastifyInstance;
   // Only JSON bodies (and none at all): anything else is a 415 before a handler runs.
   fastify.removeContentTypeParser('text/plain');
+  // Document uploads may also come as multipart/form-data (one file); everything else must be JSON.
+  await app.register(fastifyMultipart as never, { limits: { files: 1, fields: 10, fileSize: env.BODY_LIMIT_BYTES } });
   const metrics = app.get(GatewayMetrics);
   fastify.addHook('onResponse', async (req, reply) => {
     const route = req.routeOptions.url ?? 'unmatched';

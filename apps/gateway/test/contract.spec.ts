@@ -1,7 +1,9 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { ApiKeyRepository } from '@dossier/db';
 import { sql } from '@dossier/testing';
 import { API_ROUTES } from '../src/docs/api-routes';
-import { ADMIN_KEY, client, startGateway, type Gateway } from './gateway-harness';
+import { ADMIN_KEY, client, EXAMPLES, startGateway, type Gateway } from './gateway-harness';
 
 /** Contract tests without workers: runs stay queued, which is all these need. */
 describe('gateway contract: errors, auth, policy, rate limit, docs, probes, operators', () => {
@@ -153,6 +155,38 @@ describe('gateway contract: errors, auth, policy, rate limit, docs, probes, oper
     controller.abort();
     expect(text).toMatch(/^retry: \d+/);
     expect(text).toMatch(/^id: 1\nevent: run_created\ndata: \{/m);
+  });
+
+  it('documents upload as JSON or multipart (pdf too) into a collection; malformed uploads are 400s that store nothing', async () => {
+    const coll = await api('POST', '/v1/collections', { name: 'uploads' });
+    expect(coll.status).toBe(201);
+    expect((await api('POST', '/v1/collections', { name: 'uploads' })).status).toBe(200);
+    const url = `${gw.url}/v1/collections/${coll.json.id}/documents`;
+    const auth = { authorization: `Bearer ${a.key}` };
+    const form = (name: string, bytes: Uint8Array | string) => {
+      const f = new FormData();
+      f.append('file', new Blob([bytes]), name);
+      return f;
+    };
+    const md = await fetch(url, { method: 'POST', headers: auth, body: form('notes.md', '# Notes\n\nThe lake fell by four metres between 2019 and 2024.') });
+    expect(md.status).toBe(201);
+    expect(await md.json()).toMatchObject({ ingested: 1, failed: [] });
+    const pdf = await fetch(url, { method: 'POST', headers: auth, body: form('panel.pdf', readFileSync(path.join(EXAMPLES, 'review-panel-interim-findings-2025.pdf'))) });
+    expect(pdf.status).toBe(201);
+    const json = await api('POST', `/v1/collections/${coll.json.id}/documents`, { filename: 'plain.txt', content: 'Plain text about the reservoir and its water balance.' });
+    expect(json.status).toBe(201);
+    expect((await api('GET', `/v1/collections/${coll.json.id}`)).json.documents).toBe(3);
+    const bad = [
+      await fetch(url, { method: 'POST', headers: auth, body: form('evil.exe', 'MZ') }),
+      await fetch(url, { method: 'POST', headers: auth, body: form('broken.pdf', 'not a pdf at all') }),
+      await fetch(url, { method: 'POST', headers: { ...auth, 'content-type': 'multipart/form-data; boundary=zzz' }, body: '--zzz\r\nContent-Disposition: form-data; name="file"; filename="a.md"\r\n\r\nunterminated' }),
+      await fetch(`${gw.url}/v1/runs`, { method: 'POST', headers: auth, body: form('q.md', 'question') }),
+    ];
+    for (const res of bad) {
+      expect(res.status).toBe(400);
+      expect((await res.json()).error).toBe('validation_failed');
+    }
+    expect((await api('GET', `/v1/collections/${coll.json.id}`)).json.documents).toBe(3);
   });
 
   it('OpenAPI 3.1 at /docs from the same zod schemas; every documented route is routed', async () => {

@@ -1,8 +1,8 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { Body, Controller, Get, Param, Post, Res, UseGuards } from '@nestjs/common';
-import type { FastifyReply } from 'fastify';
+import { Body, Controller, Get, Param, Post, Req, Res, UseGuards } from '@nestjs/common';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { CreateCollectionBody, UploadDocumentBody, type CollectionView } from '@dossier/contracts';
 import { PrismaService } from '@dossier/db';
@@ -49,12 +49,18 @@ export class CollectionsController {
    * naming why, and nothing is stored for it.
    */
   @Post(':id/documents')
-  async upload(@CurrentCaller() caller: Caller, @Param() params: unknown, @Body() rawBody: unknown, @Res({ passthrough: true }) reply: FastifyReply): Promise<IngestReport> {
+  async upload(
+    @CurrentCaller() caller: Caller,
+    @Param() params: unknown,
+    @Body() rawBody: unknown,
+    @Req() req: FastifyRequest,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<IngestReport> {
     const { id } = parse(CollectionIdParams, params, 'path');
-    const body = parse(UploadDocumentBody, rawBody, 'body');
     const collection = await this.prisma.collection.findFirst({ where: { id, tenantId: caller.tenantId } });
     if (!collection) throw new NotFoundError(`Collection ${id} not found`, { details: { collectionId: id } });
-    const bytes = body.encoding === 'base64' ? Buffer.from(body.content, 'base64') : Buffer.from(body.content, 'utf8');
+    const body = req.isMultipart() ? await readMultipartFile(req) : jsonDocument(parse(UploadDocumentBody, rawBody, 'body'));
+    const bytes = body.bytes;
     if (bytes.length === 0) throw new ValidationError('The document is empty', { details: { part: 'body', issues: [{ path: 'content', message: 'empty' }] } });
     if (bytes.length > MAX_FILE_BYTES) throw new ValidationError(`The document is larger than ${MAX_FILE_BYTES} bytes`, { details: { part: 'body' } });
     // Ingestion reads files: stage the upload in a private temporary folder, named as uploaded.
@@ -80,4 +86,30 @@ export class CollectionsController {
     if (!row) throw new NotFoundError(`Collection ${id} not found`, { details: { collectionId: id } });
     return { id: row.id, name: row.name, documents: row._count.documents };
   }
+}
+
+interface UploadedDocument {
+  filename: string;
+  bytes: Buffer;
+}
+
+function jsonDocument(body: z.output<typeof UploadDocumentBody>): UploadedDocument {
+  return { filename: body.filename, bytes: body.encoding === 'base64' ? Buffer.from(body.content, 'base64') : Buffer.from(body.content, 'utf8') };
+}
+
+/** `multipart/form-data` with one file part (any field name); its file name picks the extractor. */
+async function readMultipartFile(req: FastifyRequest): Promise<UploadedDocument> {
+  let filename: string;
+  let bytes: Buffer;
+  try {
+    const part = await req.file({ limits: { files: 1, fileSize: MAX_FILE_BYTES } });
+    if (!part) throw new ValidationError('The multipart body has no file part', { details: { part: 'body' } });
+    filename = part.filename;
+    bytes = await part.toBuffer();
+  } catch (err) {
+    // Too large keeps its 413; a malformed multipart body (busboy's words) is the client's error.
+    if (err instanceof ValidationError || (err as { statusCode?: number }).statusCode === 413) throw err;
+    throw new ValidationError(`Malformed multipart body: ${(err as Error).message}`, { details: { part: 'body' } });
+  }
+  return { filename: parse(UploadDocumentBody.shape.filename, filename, 'body'), bytes };
 }
