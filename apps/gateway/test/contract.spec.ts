@@ -184,7 +184,7 @@ describe('gateway contract: errors, auth, policy, rate limit, docs, probes, oper
     ];
     for (const res of bad) {
       expect(res.status).toBe(400);
-      expect((await res.json()).error).toBe('validation_failed');
+      expect(((await res.json()) as { error: string }).error).toBe('validation_failed');
     }
     expect((await api('GET', `/v1/collections/${coll.json.id}`)).json.documents).toBe(3);
   });
