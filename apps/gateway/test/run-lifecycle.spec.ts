@@ -1,4 +1,4 @@
-import { ReportJson } from '@dossier/contracts';
+import { ApprovalView, AuditView, ClaimView, ReportJson, RunList, RunView, SourceView } from '@dossier/contracts';
 import { sql } from '@dossier/testing';
 import { client, QUESTION, startGateway, uploadCorpus, type Gateway } from './gateway-harness';
 import { readSse } from './sse-client';
@@ -33,7 +33,10 @@ describe('gateway: a run end to end over HTTP (real Postgres, Redis and stage wo
     expect(stream.events.at(-1)!.event).toBe('run_completed');
     expect(stream.events.every((e) => e.data.runId === runId && e.data.seq === e.id && e.data.data.type === e.event)).toBe(true);
     const run = await api('GET', `/v1/runs/${runId}`);
-    expect(run.json.status).toBe('completed');
+    expect(RunView.parse(run.json).status).toBe('completed');
+    // Responses match the schemas the OpenAPI document publishes.
+    RunList.parse((await api('GET', '/v1/runs')).json);
+    ApprovalView.array().parse((await api('GET', `/v1/runs/${runId}/approvals`)).json.items);
   }, 300_000);
 
   it('serves the report in all three formats, by extension and by Accept', async () => {
@@ -58,6 +61,9 @@ describe('gateway: a run end to end over HTTP (real Postgres, Redis and stage wo
 
   it('lists claims and sources of the run, and an audit log whose chain verifies (and stops verifying when altered)', async () => {
     const claims = await api('GET', `/v1/runs/${runId}/claims`);
+    ClaimView.array().parse(claims.json.items);
+    SourceView.array().parse((await api('GET', `/v1/runs/${runId}/sources`)).json.items);
+    AuditView.parse((await api('GET', `/v1/runs/${runId}/audit`)).json);
     expect(claims.json.items.length).toBeGreaterThan(0);
     expect(claims.json.items[0].evidenceIds.length).toBeGreaterThan(0);
     const sources = await api('GET', `/v1/runs/${runId}/sources`);

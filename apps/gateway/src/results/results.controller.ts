@@ -1,6 +1,6 @@
 import { Controller, Get, Headers, Param, Res, UseGuards } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
-import { ReportParams, RunIdParams } from '@dossier/contracts';
+import { ReportParams, RunIdParams, type ClaimView, type SourceView } from '@dossier/contracts';
 import { AuditRepository, PrismaService, ResearchRepository } from '@dossier/db';
 import { AuditLog } from '@dossier/workflow';
 import { ApiKeyGuard } from '../auth/api-key.guard';
@@ -35,7 +35,7 @@ export class ResultsController {
   }
 
   @Get(':id/claims')
-  async claims(@CurrentCaller() caller: Caller, @Param() params: unknown): Promise<{ items: unknown[] }> {
+  async claims(@CurrentCaller() caller: Caller, @Param() params: unknown): Promise<{ items: ClaimView[] }> {
     const { id } = parse(RunIdParams, params, 'path');
     await this.lookup.get(caller.tenantId, id);
     const rows = await this.research.claims(caller.tenantId, id);
@@ -43,7 +43,7 @@ export class ResultsController {
   }
 
   @Get(':id/sources')
-  async sources(@CurrentCaller() caller: Caller, @Param() params: unknown): Promise<{ items: unknown[] }> {
+  async sources(@CurrentCaller() caller: Caller, @Param() params: unknown): Promise<{ items: SourceView[] }> {
     const { id } = parse(RunIdParams, params, 'path');
     await this.lookup.get(caller.tenantId, id);
     const rows = await this.research.sourceRecords(caller.tenantId, id);

@@ -68,3 +68,28 @@ export const AuditView = z.strictObject({
   events: z.array(z.strictObject({ seq: z.int(), kind: z.string(), actor: z.string(), payload: z.unknown(), createdAt: z.string(), prevHash: z.string(), hash: z.string() })),
   verification: z.record(z.string(), z.unknown()),
 });
+
+export const ClaimView = z.strictObject({
+  id: z.uuid(),
+  iteration: z.int().min(0),
+  statement: z.string(),
+  subject: z.string(),
+  status: z.string(),
+  evidenceIds: z.array(z.uuid()),
+});
+export type ClaimView = z.infer<typeof ClaimView>;
+
+export const SourceView = z.strictObject({
+  id: z.uuid(),
+  iteration: z.int().min(0),
+  url: z.string(),
+  canonicalUrl: z.string(),
+  title: z.string(),
+  snippet: z.string(),
+  origin: z.string(),
+  rank: z.int(),
+  authority: z.string(),
+  selected: z.boolean(),
+  snapshotId: z.uuid().nullable(),
+});
+export type SourceView = z.infer<typeof SourceView>;
