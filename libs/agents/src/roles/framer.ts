@@ -11,6 +11,8 @@ export const FramerInput = z.strictObject({
   sections: z.array(z.strictObject({ title: text(400), sentences: z.array(z.strictObject({ text: text(4000), evidenceIds: z.array(Id) })) })),
   stopReason: z.string().max(200),
   openQuestions: z.array(text(2000)),
+  /** Narrowed scope (run interventions), stated in the introduction. */
+  scope: z.array(text(1000)).max(20).optional(),
 });
 export type FramerInput = z.infer<typeof FramerInput>;
 
@@ -65,7 +67,9 @@ function offline(input: FramerInput): FramerOutput {
   const limits = `Every finding below is quoted from the cited sources; research stopped ${stopPhrase(input.stopReason)}${
     open > 0 ? `, with ${open} ${open === 1 ? 'question' : 'questions'} still open` : ''
   }.`;
-  const introduction = [clip(`This report addresses the question: ${asked}`, 4000), clip(scope, 4000), clip(limits, 4000)].map((t) => ({ text: t, evidenceIds: [] }));
+  const narrowed = (input.scope ?? []).map((x) => normalizeWhitespace(x).replace(/[.!?]+$/, ''));
+  const within = narrowed.length > 0 ? ` Its scope was narrowed during research to: ${narrowed.join('; ')}.` : '';
+  const introduction = [clip(`This report addresses the question: ${asked}${within}`, 4000), clip(scope, 4000), clip(limits, 4000)].map((t) => ({ text: t, evidenceIds: [] }));
 
   const conclusion: FramerOutput['conclusion'] = [];
   const seen = new Set<string>();
@@ -90,6 +94,7 @@ export const framer: AgentRole<FramerInput, FramerOutput> = {
         'Introduction: two or three plain sentences that state the question and the scope of the report; no facts, no citations (evidenceIds empty).',
         'Conclusion: the key finding of each section, each sentence citing the evidence ids that section used for it; add no fact that the sections do not state.',
         'Mention why research stopped and that open questions remain, if any.',
+        ...(input.scope?.length ? ['The scope was narrowed during research (see "narrowed scope"): say so in the introduction.'] : []),
       ],
       output: FramerOutput,
       data: [
@@ -100,6 +105,7 @@ export const framer: AgentRole<FramerInput, FramerOutput> = {
         ],
         ['open questions', input.openQuestions.join('\n') || '(none)'],
         ['stop reason', input.stopReason],
+        ...(input.scope?.length ? ([['narrowed scope', input.scope.join('\n')]] as const) : []),
       ],
     }),
   offline,

@@ -13,6 +13,8 @@ export const QueryPlannerInput = z.strictObject({
   iteration: z.int().min(0),
   providers: z.array(text(40)).min(1),
   maxQueries: z.int().min(1).max(100),
+  /** Narrowed scope (run interventions): every query must stay within it. */
+  scope: z.array(text(1000)).max(20).optional(),
 });
 export type QueryPlannerInput = z.infer<typeof QueryPlannerInput>;
 
@@ -29,11 +31,33 @@ interface Candidate {
 }
 
 /** Key phrases of the question, anchored to the main topic and its years so a sub-question's query stays on subject. */
-function keywordQuery(questionText: string, anchor: string | undefined): string {
+function keywordQuery(questionText: string, anchor: string | undefined, scope: ScopeTerms): string {
   const phrases = topicPhrases(questionText, 3);
   const terms = anchor !== undefined && !phrases.some((p) => p.includes(anchor) || anchor.includes(p)) ? [anchor, ...phrases] : phrases;
-  const years = [...new Set(extractQuantities(questionText).filter(isTime).map((q) => q.raw))];
-  return clip([...terms, ...years].join(' '), MAX_QUERY_CHARS);
+  const scoped = scope.phrases.filter((s) => !terms.some((t) => t.includes(s) || s.includes(t)));
+  const years = [...new Set([...extractQuantities(questionText).filter(isTime).map((q) => q.raw), ...scope.years])];
+  return clip([...terms, ...scoped, ...years].join(' '), MAX_QUERY_CHARS);
+}
+
+interface ScopeTerms {
+  phrases: string[];
+  years: string[];
+}
+
+const YEAR = /\b(?:1[5-9]|20)\d{2}\b/g;
+/** Words that only frame a period: the years themselves carry it. */
+const PERIOD_WORDS = /^(?:(?:only|the|years?|period|between|from|until|since|time|dates?)\s*)+$/;
+
+/**
+ * A narrowed scope steers the offline keyword queries: its years (every one, so a range keeps both ends)
+ * and its main key phrase join each query.
+ */
+function scopeTerms(scope: readonly string[] | undefined): ScopeTerms {
+  const text = (scope ?? []).join('. ');
+  if (text.length === 0) return { phrases: [], years: [] };
+  const years = [...new Set(text.match(YEAR) ?? [])];
+  const phrases = topicPhrases(text.replace(YEAR, ' '), 1).filter((p) => !PERIOD_WORDS.test(p));
+  return { phrases, years };
 }
 
 function naturalQuery(questionText: string): string {
@@ -42,12 +66,13 @@ function naturalQuery(questionText: string): string {
 
 function offline(input: QueryPlannerInput): QueryPlannerOutput {
   const anchor = topicPhrases(input.question, 1)[0];
+  const scope = scopeTerms(input.scope);
   const seen = new Set<string>();
   const keyword: Candidate[] = [];
   const natural: Candidate[] = [];
   input.questions.forEach((q) => {
     const relevance = (q.priority + 1) / 101;
-    for (const [list, query, weight] of [[keyword, keywordQuery(q.text, anchor), 1], [natural, naturalQuery(q.text), 0.9]] as const) {
+    for (const [list, query, weight] of [[keyword, keywordQuery(q.text, anchor, scope), 1], [natural, naturalQuery(q.text), 0.9]] as const) {
       const key = query.toLowerCase();
       if (query.length === 0 || seen.has(key)) continue;
       seen.add(key);
@@ -82,11 +107,13 @@ export const queryPlanner: AgentRole<QueryPlannerInput, QueryPlannerOutput> = {
         'Keep years and other dates that the question mentions; prefer recent sources when the question is about the present.',
         'Higher-priority questions get queries first; every query names the questionId it serves and a provider from the list.',
         `This is research iteration ${input.iteration}; later iterations look for what earlier ones missed.`,
+        ...(input.scope?.length ? ['The research scope was narrowed (see "narrowed scope"): every query must stay within it.'] : []),
       ],
       output: QueryPlannerOutput,
       data: [
         ['question', input.question],
         ['open questions', listWithIds(input.questions.map((q) => ({ id: q.id, text: `(priority ${q.priority}) ${q.text}` })))],
+        ...(input.scope?.length ? ([['narrowed scope', input.scope.join('\n')]] as const) : []),
       ],
       request: `Providers: ${input.providers.join(', ')}. At most ${input.maxQueries} queries.`,
     }),

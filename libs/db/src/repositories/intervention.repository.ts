@@ -1,7 +1,19 @@
 import { Injectable } from '@nestjs/common';
+import { InterventionInput } from '@dossier/contracts';
+import { StageStateError } from '@dossier/errors';
 import { PrismaService, type Db, type Prisma } from '../prisma.service';
 
 export type InterventionRow = Prisma.RunInterventionGetPayload<object>;
+
+/** What the applied interventions of a run ask of the steps after them. */
+export interface AppliedRules {
+  /** Domains (and their subdomains) no later search of the run may use. */
+  excludedDomains: string[];
+  /** Canonical URLs of the sources a person dropped (exclude_source, exclude_domain). */
+  excludedUrls: string[];
+  /** Narrowed scope, in the order it was applied: planning, search and writing must respect it. */
+  scopes: string[];
+}
 
 /** Interventions of a run (queued by a person, applied by `moderate`). Every query filters by tenant and run. */
 @Injectable()
@@ -30,6 +42,20 @@ export class InterventionRepository {
       where: { tenantId, runId, status: 'applied' },
       orderBy: [{ appliedIteration: 'asc' }, { createdAt: 'asc' }, { id: 'asc' }],
     });
+  }
+
+  async appliedRules(tenantId: string, runId: string, db: Db = this.prisma): Promise<AppliedRules> {
+    const rules: AppliedRules = { excludedDomains: [], excludedUrls: [], scopes: [] };
+    for (const row of await this.applied(tenantId, runId, db)) {
+      // Validated when queued: a row that no longer parses means the stored state is broken, and the step must not guess.
+      const input = InterventionInput.safeParse({ ...(row.payload as Record<string, unknown>), type: row.type });
+      if (!input.success) throw new StageStateError(`Stored intervention ${row.id} does not match the contract: ${input.error.message}`, { runId });
+      if (input.data.type === 'exclude_domain') rules.excludedDomains.push(input.data.domain);
+      if (input.data.type === 'narrow_scope') rules.scopes.push(input.data.scope);
+    }
+    const dropped = await db.sourceRecord.findMany({ where: { tenantId, runId, excludedBy: { not: null } }, select: { canonicalUrl: true }, distinct: ['canonicalUrl'], orderBy: { canonicalUrl: 'asc' } });
+    rules.excludedUrls = dropped.map((d) => d.canonicalUrl);
+    return rules;
   }
 
   /** Marks pending ones applied (or discarded); returns how many were still pending. */

@@ -15,6 +15,11 @@ export type OutlineSectionRow = Row<'OutlineSection'>;
 export type SectionDraftRow = Row<'SectionDraft'>;
 export type FindingRow = Row<'VerificationFinding'>;
 export type FrameRow = Row<'ReportFrame'>;
+export interface DroppedSources {
+  sources: number;
+  evidence: number;
+  claims: number;
+}
 export interface VerifiedSection {
   sectionId: string;
   title: string;
@@ -134,6 +139,35 @@ export class ResearchRepository {
       out.push({ sectionId: section.id, title: section.title, paragraphs });
     }
     return out;
+  }
+
+  /**
+   * Drops source records from the run (an intervention excluded them): they are marked `excludedBy`, and
+   * the evidence read from their snapshots is deleted, with the claims that rest only on that evidence and
+   * the contradictions those claims were part of. A claim with other evidence keeps it. A snapshot that a
+   * record still in the run also points to (the same text under another URL) keeps its evidence.
+   */
+  async dropSources(tx: Db, tenantId: string, runId: string, recordIds: string[], excludedBy: string): Promise<DroppedSources> {
+    const records = await tx.sourceRecord.findMany({ where: { tenantId, runId, id: { in: recordIds }, excludedBy: null }, select: { id: true, snapshotId: true } });
+    if (records.length === 0) return { sources: 0, evidence: 0, claims: 0 };
+    await tx.sourceRecord.updateMany({ where: { tenantId, runId, id: { in: records.map((r) => r.id) } }, data: { excludedBy } });
+    const snapshotIds = [...new Set(records.flatMap((r) => (r.snapshotId ? [r.snapshotId] : [])))];
+    const kept = await tx.sourceRecord.findMany({ where: { tenantId, runId, snapshotId: { in: snapshotIds }, excludedBy: null }, select: { snapshotId: true } });
+    const keptIds = new Set(kept.map((k) => k.snapshotId));
+    const dropped = snapshotIds.filter((id) => !keptIds.has(id));
+    const evidence = (await tx.evidenceFragment.findMany({ where: { tenantId, runId, snapshotId: { in: dropped } }, select: { id: true } })).map((e) => e.id);
+    if (evidence.length === 0) return { sources: records.length, evidence: 0, claims: 0 };
+    const gone = new Set(evidence);
+    const touched = await tx.claim.findMany({
+      where: { tenantId, runId, evidence: { some: { evidenceId: { in: evidence } } } },
+      select: { id: true, evidence: { select: { evidenceId: true } } },
+    });
+    const orphaned = touched.filter((c) => c.evidence.every((e) => gone.has(e.evidenceId))).map((c) => c.id);
+    await tx.contradiction.deleteMany({ where: { tenantId, runId, OR: [{ claimAId: { in: orphaned } }, { claimBId: { in: orphaned } }] } });
+    // Deleting evidence and claims deletes their claim_evidence links (cascade).
+    await tx.claim.deleteMany({ where: { tenantId, runId, id: { in: orphaned } } });
+    await tx.evidenceFragment.deleteMany({ where: { tenantId, runId, id: { in: evidence } } });
+    return { sources: records.length, evidence: evidence.length, claims: orphaned.length };
   }
 
   snapshots(tenantId: string, ids: string[], db: Db = this.prisma): Promise<Row<'SourceSnapshot'>[]> {

@@ -3,8 +3,9 @@ import { AgentsModule } from '@dossier/agents';
 import { ClaimsHandler } from './claims/claims.handler';
 import { ContradictionsHandler } from './contradictions/contradictions.handler';
 import { CoverageHandler } from './coverage/coverage.handler';
+import { InterventionApplier } from './moderate/apply-interventions';
 import { ModerateHandler } from './moderate/moderate.handler';
 
 /** The claims service's nodes: claims, contradictions, coverage, moderate. Needs VectorsModule.forRoot in the app. */
-@Module({ imports: [AgentsModule], providers: [ClaimsHandler, ContradictionsHandler, CoverageHandler, ModerateHandler] })
+@Module({ imports: [AgentsModule], providers: [ClaimsHandler, ContradictionsHandler, CoverageHandler, ModerateHandler, InterventionApplier] })
 export class ClaimsStagesModule {}

@@ -1,25 +1,36 @@
 import { AgentRunner, moderator } from '@dossier/agents';
-import { ResearchRepository } from '@dossier/db';
+import { InterventionRepository, ResearchRepository } from '@dossier/db';
 import { OnStep } from '@dossier/queue';
-import type { StepContext, StepHandler, StepOutcome } from '@dossier/workflow';
+import { interventionInput, type StepContext, type StepHandler, type StepOutcome } from '@dossier/workflow';
+import { ADDED_QUESTION_PRIORITY, InterventionApplier, questionsToAdd } from './apply-interventions';
 
 export const MAX_FOLLOW_UPS = 4;
 
 /**
- * Research Moderator at the loop boundary: follow-up questions for the gaps, and the signals the router
- * uses to stop research (information gain of this iteration, questions left to ask).
+ * Research Moderator at the loop boundary: applies the interventions queued so far (DESIGN §3), asks
+ * follow-up questions for the gaps, and reports the signals the router uses to stop research (information
+ * gain of this iteration, questions left to ask, questions a person added).
  */
 @OnStep('moderate')
 export class ModerateHandler implements StepHandler<'moderate'> {
   constructor(
     private readonly agents: AgentRunner,
     private readonly research: ResearchRepository,
+    private readonly interventions: InterventionRepository,
+    private readonly applier: InterventionApplier,
   ) {}
 
   async execute(ctx: StepContext<'moderate'>): Promise<StepOutcome<'moderate'>> {
     const { tenantId, id: runId } = ctx.run;
     const iteration = ctx.job.iteration;
-    const [questions, coverage] = await Promise.all([this.research.questions(tenantId, runId), this.research.coverage(tenantId, runId, iteration)]);
+    const [questions, coverage, pending] = await Promise.all([
+      this.research.questions(tenantId, runId),
+      this.research.coverage(tenantId, runId, iteration),
+      // What is queued now is applied by this step; anything queued after this read waits for the next
+      // boundary, or is discarded if research stops here (TransitionWriter).
+      this.interventions.pending(tenantId, runId),
+    ]);
+    const queued = pending.map((row) => ({ row, input: interventionInput(row) }));
     const scores = new Map(coverage.map((c) => [c.questionId, c.score]));
     const out = await this.agents.run(
       moderator,
@@ -32,14 +43,24 @@ export class ModerateHandler implements StepHandler<'moderate'> {
       { tenantId, runId, stepKey: ctx.stepKey },
     );
     const gain = coverage.length === 0 ? 0 : coverage.reduce((s, c) => s + c.informationGain, 0) / coverage.length;
-    const existing = new Set(questions.map((q) => q.text.toLowerCase()));
+    // A person's questions first: a follow-up that repeats one is not asked twice.
+    const added = questionsToAdd(queued, questions.map((q) => q.text));
+    const existing = new Set([...questions.map((q) => q.text.toLowerCase()), ...added.map((a) => a.text.toLowerCase())]);
     const followUps = out.followUps.filter((f) => !existing.has(f.text.toLowerCase()));
     return {
-      result: { informationGain: Math.min(1, Math.max(0, gain)), openQuestions: followUps.length },
+      result: {
+        informationGain: Math.min(1, Math.max(0, gain)),
+        openQuestions: followUps.length + added.length,
+        ...(added.length > 0 ? { addedQuestions: added.length } : {}),
+      },
       write: async (tx) => {
         await tx.researchQuestion.createMany({
-          data: followUps.map((f) => ({ tenantId, runId, parentId: f.parentId, iteration: iteration + 1, text: f.text, priority: f.priority, status: 'open' })),
+          data: [
+            ...added.map((a) => ({ tenantId, runId, parentId: null, iteration: iteration + 1, text: a.text, priority: ADDED_QUESTION_PRIORITY, status: 'open' })),
+            ...followUps.map((f) => ({ tenantId, runId, parentId: f.parentId, iteration: iteration + 1, text: f.text, priority: f.priority, status: 'open' })),
+          ],
         });
+        await this.applier.apply(tx, tenantId, runId, iteration, queued, added);
       },
     };
   }

@@ -1,9 +1,25 @@
-import { PrismaService, ResearchRepository, RunRepository } from '@dossier/db';
+import { InterventionRepository, PrismaService, ResearchRepository, RunRepository, type SourceRecordRow } from '@dossier/db';
+import type { InterventionInput } from '@dossier/contracts';
 import { StageStateError } from '@dossier/errors';
 import { OnStep } from '@dossier/queue';
 import { renderAll } from '@dossier/render';
-import type { StepContext, StepHandler, StepOutcome } from '@dossier/workflow';
+import { interventionInput, type StepContext, type StepHandler, type StepOutcome } from '@dossier/workflow';
 import { buildReport } from './report-builder';
+
+/** One applied intervention in words, for the report's method section. */
+function describeIntervention(iteration: number, input: InterventionInput, records: readonly SourceRecordRow[]): string {
+  const when = `after iteration ${iteration + 1}`;
+  switch (input.type) {
+    case 'add_question':
+      return `question added ${when}: "${input.question}"`;
+    case 'exclude_domain':
+      return `sources from ${input.domain} excluded ${when}`;
+    case 'exclude_source':
+      return `source ${records.find((r) => r.id === input.sourceId)?.canonicalUrl ?? input.sourceId} excluded ${when}`;
+    case 'narrow_scope':
+      return `scope narrowed ${when}: "${input.scope}"`;
+  }
+}
 
 /** Renders the verified report as Markdown, sanitized HTML and JSON, stored as the run's artifacts. */
 @OnStep('render')
@@ -12,6 +28,7 @@ export class RenderHandler implements StepHandler<'render'> {
     private readonly prisma: PrismaService,
     private readonly research: ResearchRepository,
     private readonly runs: RunRepository,
+    private readonly interventions: InterventionRepository,
   ) {}
 
   async execute(ctx: StepContext<'render'>): Promise<StepOutcome<'render'>> {
@@ -34,6 +51,7 @@ export class RenderHandler implements StepHandler<'render'> {
     ]);
     const lastRound = Math.max(0, ...findings.map((f) => f.round));
     const inLastRound = findings.filter((f) => f.round === lastRound);
+    const interventions = (await this.interventions.applied(tenantId, runId)).map((row) => describeIntervention(row.appliedIteration ?? 0, interventionInput(row), records));
     const snapshots = await this.research.snapshots(tenantId, [...new Set(evidence.map((e) => e.snapshotId))]);
     const report = buildReport({
       run: {
@@ -55,6 +73,7 @@ export class RenderHandler implements StepHandler<'render'> {
       snapshots,
       records,
       openQuestions: open.map((q) => q.text),
+      interventions,
       metrics: {
         iterations,
         llmCalls: calls._count,

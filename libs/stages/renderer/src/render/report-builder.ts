@@ -12,6 +12,8 @@ export interface ReportInputs {
   snapshots: { id: string; url: string; title: string; contentHash: string; fetchedAt: Date }[];
   records: SourceRecordRow[];
   openQuestions: string[];
+  /** Applied interventions, described for the method section (in the order they were applied). */
+  interventions?: string[];
   metrics: ReportJson['metrics'];
   verification: { checked: number; supported: number; rounds: number };
 }
@@ -97,6 +99,7 @@ export function buildReport(input: ReportInputs): ReportJson {
       text: `Verification: ${input.verification.checked} cited sentences checked against their excerpts in the last round (${input.verification.supported} supported) after ${input.verification.rounds} repair round(s); sentences not supported were repaired or dropped.`,
       evidenceIds: [],
     },
+    ...(input.interventions?.length ? [{ text: `Interventions applied during research: ${input.interventions.join('; ')}.`, evidenceIds: [] }] : []),
     input.openQuestions.length > 0
       ? { text: `Questions that stayed open: ${input.openQuestions.slice(0, 8).join(' / ')}.`, evidenceIds: [] }
       : { text: 'No research question stayed open.', evidenceIds: [] },

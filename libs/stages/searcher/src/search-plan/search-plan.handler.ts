@@ -1,5 +1,5 @@
 import { AgentRunner, queryPlanner } from '@dossier/agents';
-import { ResearchRepository } from '@dossier/db';
+import { InterventionRepository, ResearchRepository } from '@dossier/db';
 import { OnStep } from '@dossier/queue';
 import type { StepContext, StepHandler, StepOutcome } from '@dossier/workflow';
 
@@ -13,12 +13,14 @@ export class SearchPlanHandler implements StepHandler<'search_plan'> {
   constructor(
     private readonly agents: AgentRunner,
     private readonly research: ResearchRepository,
+    private readonly interventions: InterventionRepository,
   ) {}
 
   async execute(ctx: StepContext<'search_plan'>): Promise<StepOutcome<'search_plan'>> {
     const { tenantId, id: runId } = ctx.run;
     const iteration = ctx.job.iteration;
-    const frontier = (await this.research.questions(tenantId, runId, undefined, ['open'])).slice(0, FRONTIER_QUESTIONS);
+    const [open, rules] = await Promise.all([this.research.questions(tenantId, runId, undefined, ['open']), this.interventions.appliedRules(tenantId, runId)]);
+    const frontier = open.slice(0, FRONTIER_QUESTIONS);
     const out = await this.agents.run(
       queryPlanner,
       {
@@ -27,6 +29,8 @@ export class SearchPlanHandler implements StepHandler<'search_plan'> {
         iteration,
         providers: ctx.run.options.searchProviders,
         maxQueries: MAX_QUERIES,
+        // A scope narrowed by an intervention holds for every later iteration.
+        ...(rules.scopes.length > 0 ? { scope: rules.scopes } : {}),
       },
       { tenantId, runId, stepKey: ctx.stepKey },
     );

@@ -1,5 +1,5 @@
 import { groupNearDuplicates } from '@dossier/agents';
-import { PrismaService, ResearchRepository, TenantRepository } from '@dossier/db';
+import { InterventionRepository, PrismaService, ResearchRepository, TenantRepository } from '@dossier/db';
 import { classifyError, describeError } from '@dossier/errors';
 import { OnStep } from '@dossier/queue';
 import { authorityOf, fetchSnapshot, isAllowedByPolicy, SourcePolicySchema } from '@dossier/sources';
@@ -14,11 +14,11 @@ export const SOURCES_PER_ITERATION = 8;
 const FETCH_CANDIDATES = SOURCES_PER_ITERATION * 2;
 
 /**
- * Source policy: apply the tenant's block/allow lists (and robots.txt when asked), skip sources read in
- * earlier iterations, rank by fused rank, fetch the best web pages through the SSRF-safe fetcher into
- * snapshots (a fresh snapshot of the same URL is reused: no request), group copies into independence
- * clusters (ten copies of one press release are one source), classify authority, and pick the sources
- * to extract, one extract shard each.
+ * Source policy: apply the tenant's block/allow lists and the run's exclusions (applied interventions),
+ * robots.txt when asked, skip sources read in earlier iterations, rank by fused rank, fetch the best web
+ * pages through the SSRF-safe fetcher into snapshots (a fresh snapshot of the same URL is reused: no
+ * request), group copies into independence clusters (ten copies of one press release are one source),
+ * classify authority, and pick the sources to extract, one extract shard each.
  */
 @OnStep('source_policy')
 export class SourcePolicyHandler implements StepHandler<'source_policy'> {
@@ -29,17 +29,24 @@ export class SourcePolicyHandler implements StepHandler<'source_policy'> {
     private readonly research: ResearchRepository,
     private readonly tenants: TenantRepository,
     private readonly web: WebFetcher,
+    private readonly interventions: InterventionRepository,
   ) {}
 
   async execute(ctx: StepContext<'source_policy'>): Promise<StepOutcome<'source_policy'>> {
     const { tenantId, id: runId } = ctx.run;
     const iteration = ctx.job.iteration;
     const tenant = await this.tenants.find(tenantId);
-    const policy = SourcePolicySchema.parse((tenant?.policy as { sources?: unknown } | null)?.sources ?? {});
+    const tenantPolicy = SourcePolicySchema.parse((tenant?.policy as { sources?: unknown } | null)?.sources ?? {});
+    // The run's own exclusions (applied interventions) join the tenant's block list for the rest of the run.
+    const excluded = await this.interventions.appliedRules(tenantId, runId);
+    const policy = { ...tenantPolicy, blockDomains: [...tenantPolicy.blockDomains, ...excluded.excludedDomains] };
+    const droppedUrls = new Set(excluded.excludedUrls);
     const all = await this.research.sourceRecords(tenantId, runId);
     const readBefore = new Set(all.filter((r) => r.selected && r.iteration < iteration).map((r) => r.canonicalUrl));
     const ranked = fuseRanks(
-      all.filter((r) => r.iteration === iteration && !readBefore.has(r.canonicalUrl) && isAllowedByPolicy(r.canonicalUrl, policy).allowed),
+      all.filter(
+        (r) => r.iteration === iteration && !readBefore.has(r.canonicalUrl) && !droppedUrls.has(r.canonicalUrl) && isAllowedByPolicy(r.canonicalUrl, policy).allowed,
+      ),
     );
 
     // Snapshots: corpus hits have one already; web candidates are fetched (or found fresh in the cache).

@@ -1,5 +1,5 @@
 import { AgentRunner, framer } from '@dossier/agents';
-import { ResearchRepository, RunRepository } from '@dossier/db';
+import { InterventionRepository, ResearchRepository, RunRepository } from '@dossier/db';
 import { OnStep } from '@dossier/queue';
 import type { StepContext, StepHandler, StepOutcome } from '@dossier/workflow';
 
@@ -10,14 +10,16 @@ export class FrameHandler implements StepHandler<'frame'> {
     private readonly agents: AgentRunner,
     private readonly research: ResearchRepository,
     private readonly runs: RunRepository,
+    private readonly interventions: InterventionRepository,
   ) {}
 
   async execute(ctx: StepContext<'frame'>): Promise<StepOutcome<'frame'>> {
     const { tenantId, id: runId } = ctx.run;
-    const [sections, open, run] = await Promise.all([
+    const [sections, open, run, rules] = await Promise.all([
       this.research.verifiedSections(tenantId, runId),
       this.research.questions(tenantId, runId, undefined, ['open', 'partial']),
       this.runs.find(tenantId, runId),
+      this.interventions.appliedRules(tenantId, runId),
     ]);
     const out = await this.agents.run(
       framer,
@@ -26,6 +28,7 @@ export class FrameHandler implements StepHandler<'frame'> {
         sections: sections.map((s) => ({ title: s.title, sentences: s.paragraphs.flatMap((p) => p.sentences) })),
         stopReason: run?.stopReason ?? 'research complete',
         openQuestions: open.map((q) => q.text),
+        ...(rules.scopes.length > 0 ? { scope: rules.scopes } : {}),
       },
       { tenantId, runId, stepKey: ctx.stepKey },
     );
