@@ -108,4 +108,28 @@ describe('gateway: gates through the API, and SSE reconnection with Last-Event-I
     expect(none.events).toEqual([]);
     expect((await api('GET', `/v1/runs/${runId}/events`, undefined, { 'last-event-id': 'abc' })).status).toBe(400);
   }, 300_000);
+
+  it('an intervention sent while the run waits at its plan gate is applied at the next loop boundary and audited', async () => {
+    const created = await api('POST', '/v1/runs', { question: QUESTION, options: { collection: 'varen', perspectives: 2, maxIterations: 1, gates: { plan: 'required' } } });
+    const runId = created.json.id;
+    const plan = await openGate(runId, 'plan', 0);
+    const queued = await api('POST', `/v1/runs/${runId}/interventions`, { type: 'add_question', question: 'How did the Brennmoor dam release schedule change?' });
+    expect(queued.status).toBe(201);
+    expect(queued.json.status).toBe('pending');
+    expect((await api('POST', `/v1/approvals/${plan.id}`, { decision: 'approve' })).status).toBe(200);
+    const stream = await readSse(`${gw.url}/v1/runs/${runId}/events`, key);
+    expect(stream.events.at(-1)!.event).toBe('run_completed');
+    const types = stream.events.map((e) => e.event);
+    expect(types.indexOf('intervention_queued')).toBeGreaterThan(-1);
+    expect(types.indexOf('intervention_applied')).toBeGreaterThan(types.indexOf('intervention_queued'));
+    const listed = await api('GET', `/v1/runs/${runId}/interventions`);
+    expect(listed.json.items).toEqual([expect.objectContaining({ id: queued.json.id, status: 'applied', appliedIteration: expect.any(Number) })]);
+    const audit = await api('GET', `/v1/runs/${runId}/audit`);
+    const kinds = audit.json.events.map((e: { kind: string }) => e.kind);
+    expect(kinds).toContain('intervention_queued');
+    expect(kinds.some((k: string) => k.startsWith('intervention_applied'))).toBe(true);
+    expect(audit.json.verification.ok).toBe(true);
+    // Once the run is over, nothing can be queued any more.
+    expect((await api('POST', `/v1/runs/${runId}/interventions`, { type: 'narrow_scope', scope: 'Only after 2020' })).status).toBe(409);
+  }, 300_000);
 });
