@@ -63,6 +63,16 @@ describe('gateway contract: errors, auth, policy, rate limit, docs, probes, oper
     expect(key).not.toContain(stored[0]!.secret_hash);
   });
 
+  it('a viewer key reads but may not change anything (403); its own tenant still scopes it', async () => {
+    const { key } = await gw.app.get(ApiKeyRepository).create(a.id, 'auditor', 'viewer');
+    const viewer = client(gw.url, key);
+    expect((await viewer('GET', '/v1/runs')).status).toBe(200);
+    const refused = await viewer('POST', '/v1/runs', { question: 'May I?' });
+    expect(refused.status).toBe(403);
+    expect(refused.json.error).toBe('forbidden');
+    expect((await viewer('POST', '/v1/collections', { name: 'viewer-made' })).status).toBe(403);
+  });
+
   it("the tenant's policy: required gates forced, unset budgets capped, a request beyond a cap is a 422 naming it", async () => {
     const t = await gw.tenant('capped', {
       requiredGates: ['plan'],

@@ -2,7 +2,7 @@ import { Injectable, type CanActivate, type ExecutionContext } from '@nestjs/com
 import { TenantPolicy } from '@dossier/contracts';
 import { ApiKeyRepository, TenantRepository } from '@dossier/db';
 import { createLogger } from '@dossier/telemetry';
-import { AuthenticationError } from '../common/http-errors';
+import { AuthenticationError, ForbiddenError } from '../common/http-errors';
 import type { AuthedRequest } from './identity';
 import { TenantRateLimiter } from './tenant-rate-limiter';
 
@@ -43,6 +43,10 @@ export class ApiKeyGuard implements CanActivate {
     }
     const policy = parsed.success ? parsed.data : TenantPolicy.parse({});
     await this.rateLimiter.check(tenant.id, policy);
+    // Tenancy decides what a key can see (404 outside it); the role only whether it may change anything.
+    if (identity.role === 'viewer' && req.method !== 'GET' && req.method !== 'HEAD') {
+      throw new ForbiddenError(`The key ${identity.prefix} belongs to a viewer, who can read but not ${req.method} here`, { details: { role: identity.role } });
+    }
     req.caller = { ...identity, policy, actor: `${identity.principalName} (key ${identity.prefix})` };
     return true;
   }

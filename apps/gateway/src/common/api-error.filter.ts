@@ -4,7 +4,7 @@ import type { ApiErrorBody } from '@dossier/contracts';
 import { Prisma } from '@dossier/db';
 import { DossierError, GateNotOpenError, RunNotFoundError, RunStateError, ValidationError, describeError } from '@dossier/errors';
 import { createLogger } from '@dossier/telemetry';
-import { AuthenticationError, ConflictError, NotAcceptableError, NotFoundError, PolicyViolationError, RateLimitedError } from './http-errors';
+import { AuthenticationError, ConflictError, ForbiddenError, NotAcceptableError, NotFoundError, PolicyViolationError, RateLimitedError } from './http-errors';
 
 const logger = createLogger('gateway');
 
@@ -33,6 +33,7 @@ const STATUS_CODES: Record<number, string> = {
 function dossierStatus(err: DossierError): number | undefined {
   if (err instanceof ValidationError) return 400;
   if (err instanceof AuthenticationError) return 401;
+  if (err instanceof ForbiddenError) return 403;
   if (err instanceof NotFoundError || err instanceof RunNotFoundError) return 404;
   if (err instanceof NotAcceptableError) return 406;
   if (err instanceof GateNotOpenError || err instanceof RunStateError || err instanceof ConflictError) return 409;

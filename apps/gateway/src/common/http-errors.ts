@@ -33,3 +33,8 @@ export class NotAcceptableError extends UnrecoverableError {
 export class ConflictError extends UnrecoverableError {
   readonly code = 'conflict';
 }
+
+/** The key is valid but its principal's role does not allow this (a viewer changing something). */
+export class ForbiddenError extends UnrecoverableError {
+  readonly code = 'forbidden';
+}

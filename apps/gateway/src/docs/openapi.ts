@@ -4,6 +4,7 @@ import { API_ROUTES, ERROR_SCHEMA, type ApiRoute } from './api-routes';
 const COMMON_ERRORS: Record<number, string> = {
   400: 'Invalid request (details list every issue; unknown fields are refused)',
   401: 'Missing, malformed, unknown or revoked API key',
+  403: "The key's role (viewer) may not change anything",
   404: "No such resource (or another tenant's)",
   413: 'Body larger than the limit',
   415: 'Unsupported content type',
