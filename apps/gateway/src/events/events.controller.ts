@@ -1,4 +1,4 @@
-import { Controller, Get, Headers, Inject, Param, Query, Res, UseGuards } from '@nestjs/common';
+import { Controller, Get, Headers, Inject, Param, Query, Res, UseGuards, type OnModuleDestroy } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
 import { z } from 'zod';
 import { RunIdParams, TERMINAL_RUN_STATUSES, type RunStatus } from '@dossier/contracts';
@@ -25,7 +25,9 @@ const BATCH = 500;
  */
 @Controller('v1/runs')
 @UseGuards(ApiKeyGuard)
-export class EventsController {
+export class EventsController implements OnModuleDestroy {
+  private readonly open = new Set<SseWriter>();
+
   constructor(
     private readonly lookup: RunLookup,
     private readonly events: RunEventRepository,
@@ -49,13 +51,24 @@ export class EventsController {
     reply.hijack();
     const sse = new SseWriter(reply.raw);
     sse.open(1_000);
+    this.open.add(sse);
     try {
       await this.pump(sse, caller.tenantId, id, after);
     } catch (err) {
       logger.warn({ err: describeError(err), runId: id }, 'event stream ended by an error');
     } finally {
+      this.open.delete(sse);
       sse.end();
     }
+  }
+
+  /**
+   * On shutdown, end every open stream first: an open SSE response would hold the HTTP server open until
+   * the grace period ran out. Clients reconnect (to another replica) with Last-Event-ID and lose nothing.
+   */
+  onModuleDestroy(): void {
+    for (const sse of this.open) sse.end();
+    this.open.clear();
   }
 
   private async pump(sse: SseWriter, tenantId: string, runId: string, after: number): Promise<void> {
