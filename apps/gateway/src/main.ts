@@ -11,8 +11,17 @@ async function main(): Promise<void> {
   const app = await createGateway(env);
   await app.listen({ port: env.PORT, host: env.HOST });
   logger.info({ port: env.PORT }, `gateway listening on ${env.HOST}:${env.PORT}`);
+  const grace = env.SHUTDOWN_GRACE_MS;
   const stop = (): void => {
-    void app.close().then(() => stopTelemetry()).then(() => process.exit(0));
+    setTimeout(() => process.exit(1), grace).unref();
+    void app
+      .close()
+      .then(() => stopTelemetry())
+      .then(() => process.exit(0))
+      .catch((err: unknown) => {
+        logger.error({ err: describeError(err) }, 'error while stopping');
+        process.exit(1);
+      });
   };
   process.once('SIGTERM', stop);
   process.once('SIGINT', stop);
