@@ -9,6 +9,9 @@ import { ingest } from './commands/ingest.command';
 import { approve, listRuns, showRun, sourceText } from './commands/inspect.commands';
 import { research } from './commands/research.command';
 import { Output } from './output';
+import { apiApprove, apiIngest, apiListRuns, apiResearch, apiRunAction, apiShowRun } from './api/api-commands';
+import { GatewayClient } from './api/gateway-client';
+import { admin } from './commands/admin.commands';
 
 const USAGE = `dossier — deep research with verified citations
 
@@ -20,7 +23,16 @@ const USAGE = `dossier — deep research with verified citations
   dossier approve RUN GATE [--reject --feedback TEXT]
   dossier intervene RUN --add-question TEXT | --exclude-domain DOMAIN | --exclude-source SOURCE_ID | --narrow-scope TEXT
   dossier source-text SOURCE
-  dossier demo            ingest examples/corpus and research the default question into ./out`;
+  dossier demo            ingest examples/corpus and research the default question into ./out
+
+  Through a gateway (or DOSSIER_API_URL / DOSSIER_API_KEY): progress streams from its SSE endpoint
+  dossier --api URL --key KEY ingest|research|runs|show|approve|cancel|resume|demo …
+
+  Operators (straight in the database at DATABASE_URL):
+  dossier admin create-tenant NAME [--policy JSON]
+  dossier admin create-key TENANT [--name PRINCIPAL] [--role member|admin|viewer]
+  dossier admin revoke-key PREFIX
+  dossier admin set-policy TENANT JSON`;
 
 export const DEMO_QUESTION = "What caused the decline of Lake Varen's water level, and how large was it?";
 
@@ -51,6 +63,11 @@ async function main(argv: string[]): Promise<number> {
       approve: { type: 'string', default: 'auto' },
       reject: { type: 'boolean', default: false },
       feedback: { type: 'string' },
+      api: { type: 'string' },
+      key: { type: 'string' },
+      name: { type: 'string' },
+      role: { type: 'string' },
+      policy: { type: 'string' },
       help: { type: 'boolean', short: 'h', default: false },
     },
   });
@@ -62,7 +79,7 @@ async function main(argv: string[]): Promise<number> {
   if (command === 'intervene') return interveneCommand(rest[0], values);
   const out = new Output();
   const withWorkers = command === 'research' || command === 'demo';
-  if (!['ingest', 'research', 'runs', 'show', 'approve', 'source-text', 'demo'].includes(command)) {
+  if (!['ingest', 'research', 'runs', 'show', 'approve', 'source-text', 'demo', 'admin', 'cancel', 'resume'].includes(command)) {
     throw new CliUsageError(`Unknown command "${command}"\n${USAGE}`);
   }
   if (values.engine !== 'offline' && values.engine !== 'openai') throw new CliUsageError(`--engine must be offline or openai, got "${values.engine}"`);
@@ -73,6 +90,58 @@ async function main(argv: string[]): Promise<number> {
   const maxIterations = positiveInt('max-iterations', values['max-iterations']);
   if (command === 'ingest' && rest.length === 0) throw new CliUsageError('ingest needs at least one PATH');
   if (command === 'research' && (rest.length !== 1 || !rest[0]!.trim())) throw new CliUsageError('research needs one non-empty QUESTION (quote it)');
+
+  if (command === 'admin') {
+    await admin(out, rest[0], rest.slice(1), {
+      databaseUrl: process.env['DATABASE_URL'] || 'postgresql://postgres@127.0.0.1:5432/dossier',
+      ...(values.name ? { name: values.name } : {}),
+      ...(values.role ? { role: values.role } : {}),
+      ...(values.policy ? { policy: values.policy } : {}),
+    });
+    return 0;
+  }
+  const apiUrl = values.api ?? (process.env['DOSSIER_API_URL'] || undefined);
+  if (apiUrl) {
+    const key = values.key ?? process.env['DOSSIER_API_KEY'];
+    if (!key) throw new CliUsageError('--api needs --key KEY (or DOSSIER_API_KEY)');
+    if (!/^https?:\/\/[^\s]+$/.test(apiUrl)) throw new CliUsageError(`--api takes the gateway's URL, e.g. http://localhost:8080; got "${apiUrl}"`);
+    const client = new GatewayClient(apiUrl, key);
+    switch (command) {
+      case 'ingest':
+        return apiIngest(client, out, rest, values.collection);
+      case 'research':
+      case 'demo':
+        await apiResearch(client, out, {
+          question: command === 'demo' ? (rest[0] ?? DEMO_QUESTION) : rest[0]!,
+          ...(command === 'demo' ? { corpus: [path.resolve(__dirname, '../../../examples/corpus')] } : values.corpus ? { corpus: values.corpus } : {}),
+          collection: command === 'demo' ? 'examples' : values.collection,
+          out: values.out,
+          engine: values.engine,
+          search: command === 'demo' ? ['corpus'] : search,
+          approve: values.approve,
+          ...(perspectives ? { perspectives } : {}),
+          ...(maxIterations ? { maxIterations } : {}),
+        });
+        return 0;
+      case 'runs':
+        await apiListRuns(client, out);
+        return 0;
+      case 'show':
+        await apiShowRun(client, out, rest[0]);
+        return 0;
+      case 'approve':
+        await apiApprove(client, out, rest[0], rest[1], values.reject, values.feedback);
+        return 0;
+      case 'cancel':
+      case 'resume':
+        await apiRunAction(client, out, command, rest[0]);
+        return 0;
+      case 'source-text':
+        throw new CliUsageError('source-text reads the database directly; it is not available with --api');
+    }
+    return 2;
+  }
+  if (command === 'cancel' || command === 'resume') throw new CliUsageError(`${command} is available through the gateway: dossier --api URL --key KEY ${command} RUN`);
 
   let ctx: CliContext | undefined;
   try {

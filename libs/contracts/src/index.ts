@@ -9,3 +9,5 @@ export * from './interventions';
 export * from './entities/platform';
 export * from './entities/research';
 export * from './report';
+export * from './tenant-policy';
+export * from './api';

@@ -1,3 +1,4 @@
+import { ApiKeyRepository } from './api-key.repository';
 import { ApprovalRepository } from './approval.repository';
 import { AuditRepository } from './audit.repository';
 import { CheckpointRepository } from './checkpoint.repository';
@@ -9,6 +10,7 @@ import { ResearchRepository } from './research.repository';
 import { RunRepository } from './run.repository';
 import { TenantRepository } from './tenant.repository';
 
+export * from './api-key.repository';
 export * from './approval.repository';
 export * from './audit.repository';
 export * from './checkpoint.repository';
@@ -21,6 +23,7 @@ export * from './run.repository';
 export * from './tenant.repository';
 
 export const REPOSITORIES = [
+  ApiKeyRepository,
   ApprovalRepository,
   AuditRepository,
   CheckpointRepository,

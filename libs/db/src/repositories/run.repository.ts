@@ -40,6 +40,23 @@ export class RunRepository {
     return db.researchRun.findMany({ where: { tenantId, ...(status ? { status } : {}) }, orderBy: { createdAt: 'desc' }, take: 100 });
   }
 
+  /**
+   * One page of a tenant's runs, newest first, after the keyset cursor (created_at, id) of the last row
+   * of the previous page: stable under concurrent inserts, unlike an offset.
+   */
+  page(tenantId: string, opts: { status?: RunStatus; limit: number; after?: { createdAt: Date; id: string } }, db: Db = this.prisma): Promise<RunRow[]> {
+    const after = opts.after;
+    return db.researchRun.findMany({
+      where: {
+        tenantId,
+        ...(opts.status ? { status: opts.status } : {}),
+        ...(after ? { OR: [{ createdAt: { lt: after.createdAt } }, { createdAt: after.createdAt, id: { lt: after.id } }] } : {}),
+      },
+      orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
+      take: opts.limit,
+    });
+  }
+
   /** Conductor sweep (all tenants, by design): active runs whose wall-time deadline has passed. */
   pastDeadline(now: Date, db: Db = this.prisma): Promise<RunRow[]> {
     return db.researchRun.findMany({

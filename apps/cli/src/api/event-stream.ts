@@ -1,0 +1,56 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { GatewayClient } from './gateway-client';
+
+export interface StreamedEvent {
+  id: number;
+  type: string;
+  data: Record<string, unknown>;
+}
+
+/**
+ * Follows a run's SSE stream to its end. A dropped connection is reopened with `Last-Event-ID`, so the
+ * caller sees every event once, in order, however often the network breaks.
+ */
+export async function followEvents(client: GatewayClient, runId: string, onEvent: (e: StreamedEvent) => Promise<void> | void, maxReconnects = 20): Promise<void> {
+  let lastId = 0;
+  let failures = 0;
+  for (;;) {
+    try {
+      const res = await client.request('GET', `/v1/runs/${runId}/events`, undefined, { accept: 'text/event-stream', ...(lastId ? { 'last-event-id': String(lastId) } : {}) });
+      if (!res.body) return;
+      const reader = res.body.getReader();
+      const decoder = new TextDecoder();
+      let buffer = '';
+      for (;;) {
+        const { value, done } = await reader.read();
+        if (done) {
+          // The gateway ends the stream once the run is over; anything else (a proxy timing out) is a drop.
+          const run = await client.json<{ status: string }>('GET', `/v1/runs/${runId}`);
+          if (['completed', 'failed', 'cancelled'].includes(run.status)) return;
+          break;
+        }
+        buffer += decoder.decode(value, { stream: true });
+        let sep: number;
+        while ((sep = buffer.indexOf('\n\n')) >= 0) {
+          const frame = buffer.slice(0, sep);
+          buffer = buffer.slice(sep + 2);
+          let id: number | undefined;
+          let data: string | undefined;
+          for (const line of frame.split('\n')) {
+            if (line.startsWith('id: ')) id = Number(line.slice(4));
+            else if (line.startsWith('data: ')) data = line.slice(6);
+          }
+          if (id === undefined || data === undefined || id <= lastId) continue;
+          const payload = JSON.parse(data) as { data: Record<string, unknown> & { type: string } };
+          lastId = id;
+          failures = 0;
+          await onEvent({ id, type: payload.data.type, data: payload.data });
+        }
+      }
+    } catch (err) {
+      // Errors the gateway answered with (a 4xx) will not change on retry; a broken connection may.
+      if ((err as { code?: string }).code === 'gateway_error' || ++failures > maxReconnects) throw err;
+      await sleep(Math.min(5_000, 250 * 2 ** failures));
+    }
+  }
+}

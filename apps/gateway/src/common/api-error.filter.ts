@@ -1,0 +1,94 @@
+import { Catch, HttpException, type ArgumentsHost, type ExceptionFilter } from '@nestjs/common';
+import type { FastifyReply } from 'fastify';
+import type { ApiErrorBody } from '@dossier/contracts';
+import { Prisma } from '@dossier/db';
+import { DossierError, GateNotOpenError, RunNotFoundError, RunStateError, ValidationError, describeError } from '@dossier/errors';
+import { createLogger } from '@dossier/telemetry';
+import { AuthenticationError, ConflictError, ForbiddenError, NotAcceptableError, NotFoundError, PolicyViolationError, RateLimitedError } from './http-errors';
+
+const logger = createLogger('gateway');
+
+interface Mapped {
+  status: number;
+  body: ApiErrorBody;
+  headers?: Record<string, string>;
+}
+
+const STATUS_CODES: Record<number, string> = {
+  400: 'bad_request',
+  401: 'unauthorized',
+  403: 'forbidden',
+  404: 'not_found',
+  405: 'method_not_allowed',
+  406: 'not_acceptable',
+  409: 'conflict',
+  411: 'length_required',
+  413: 'payload_too_large',
+  414: 'uri_too_long',
+  415: 'unsupported_media_type',
+  422: 'unprocessable_entity',
+  429: 'rate_limited',
+};
+
+function dossierStatus(err: DossierError): number | undefined {
+  if (err instanceof ValidationError) return 400;
+  if (err instanceof AuthenticationError) return 401;
+  if (err instanceof ForbiddenError) return 403;
+  if (err instanceof NotFoundError || err instanceof RunNotFoundError) return 404;
+  if (err instanceof NotAcceptableError) return 406;
+  if (err instanceof GateNotOpenError || err instanceof RunStateError || err instanceof ConflictError) return 409;
+  if (err instanceof PolicyViolationError) return 422;
+  if (err instanceof RateLimitedError) return 429;
+  if (err.retryable) return 503;
+  return undefined;
+}
+
+/** One place that turns any error into `{ error, message, details }` with the right status. */
+export function mapError(err: unknown): Mapped {
+  if (err instanceof DossierError) {
+    const status = dossierStatus(err);
+    if (status !== undefined) {
+      return {
+        status,
+        body: { error: err.code, message: err.message, details: err.details ?? null },
+        ...(err instanceof RateLimitedError ? { headers: { 'retry-after': String(err.retryAfterSeconds) } } : {}),
+        ...(err instanceof AuthenticationError ? { headers: { 'www-authenticate': 'Bearer realm="dossier"' } } : {}),
+      };
+    }
+  }
+  if (err instanceof HttpException) {
+    const status = err.getStatus();
+    const message = status === 404 ? 'No such endpoint' : err.message;
+    return { status, body: { error: STATUS_CODES[status] ?? 'http_error', message, details: null } };
+  }
+  // Fastify's own errors (body parsing, size limit, content type) carry a 4xx statusCode and an FST_ code.
+  const fst = err as { statusCode?: unknown; code?: unknown; message?: unknown };
+  if (typeof fst.statusCode === 'number' && fst.statusCode >= 400 && fst.statusCode < 500) {
+    return {
+      status: fst.statusCode,
+      body: { error: STATUS_CODES[fst.statusCode] ?? 'bad_request', message: String(fst.message ?? 'Bad request'), details: typeof fst.code === 'string' ? { code: fst.code } : null },
+    };
+  }
+  if (err instanceof SyntaxError) return { status: 400, body: { error: 'bad_request', message: `Malformed body: ${err.message}`, details: null } };
+  if (err instanceof Prisma.PrismaClientKnownRequestError && err.code === 'P2002') {
+    return { status: 409, body: { error: 'conflict', message: 'A resource with that identity already exists', details: { target: err.meta?.['target'] ?? null } } };
+  }
+  const described = describeError(err);
+  logger.error({ err: described }, `unhandled error: ${described.message}`);
+  return { status: 500, body: { error: 'internal_error', message: 'Internal error', details: null } };
+}
+
+@Catch()
+export class ApiErrorFilter implements ExceptionFilter {
+  catch(exception: unknown, host: ArgumentsHost): void {
+    const reply = host.switchToHttp().getResponse<FastifyReply>();
+    const mapped = mapError(exception);
+    // An SSE stream already sent its headers: nothing can be said any more but closing it.
+    if (reply.sent || reply.raw.headersSent) {
+      reply.raw.end();
+      return;
+    }
+    for (const [k, v] of Object.entries(mapped.headers ?? {})) void reply.header(k, v);
+    void reply.status(mapped.status).type('application/json; charset=utf-8').send(mapped.body);
+  }
+}

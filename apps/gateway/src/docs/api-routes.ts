@@ -1,0 +1,110 @@
+import { z } from 'zod';
+import {
+  ApiErrorBody,
+  ApprovalDecision,
+  ApprovalView,
+  AuditView,
+  CancelRunBody,
+  ClaimView,
+  CollectionView,
+  CreateCollectionBody,
+  CreateRunBody,
+  InterventionInput,
+  Intervention,
+  ListRunsQuery,
+  RunList,
+  RunView,
+  SourceView,
+  UploadDocumentBody,
+  UploadResult,
+} from '@dossier/contracts';
+import { EventsQuery } from '../events/events.controller';
+
+export interface ApiRoute {
+  method: 'get' | 'post';
+  /** OpenAPI path template. */
+  path: string;
+  summary: string;
+  body?: z.ZodType;
+  query?: z.ZodType;
+  /** Path parameters, all uuids unless said otherwise. */
+  params?: string[];
+  headers?: Record<string, { description: string; required?: boolean }>;
+  ok: { status: number; schema?: z.ZodType; mediaTypes?: string[]; description: string };
+  /** The 4xx statuses this route answers besides the ones every /v1 route has (400, 401, 404, 413, 415, 429). */
+  errors?: number[];
+  auth?: boolean;
+}
+
+const list = <T extends z.ZodType>(item: T) => z.strictObject({ items: z.array(item) });
+
+/**
+ * Every route of the API, described once with the zod schemas its handler validates with. The OpenAPI
+ * document is generated from this table, and a test checks that the table and the router agree.
+ */
+export const API_ROUTES: ApiRoute[] = [
+  {
+    method: 'post',
+    path: '/v1/runs',
+    summary: 'Start a research run (under the tenant policy)',
+    body: CreateRunBody,
+    headers: { 'Idempotency-Key': { description: 'The same key from the same tenant returns the run it first created (200 instead of 201)' } },
+    ok: { status: 201, schema: RunView, description: 'The new run (200: the run an earlier request with this Idempotency-Key created)' },
+    errors: [409, 422],
+  },
+  { method: 'get', path: '/v1/runs', summary: "List the tenant's runs, newest first (cursor pagination)", query: ListRunsQuery, ok: { status: 200, schema: RunList, description: 'A page of runs' } },
+  { method: 'get', path: '/v1/runs/{id}', summary: 'One run', params: ['id'], ok: { status: 200, schema: RunView, description: 'The run' } },
+  {
+    method: 'get',
+    path: '/v1/runs/{id}/events',
+    summary: "The run's events as Server-Sent Events (id = seq; resumes after Last-Event-ID)",
+    params: ['id'],
+    query: EventsQuery,
+    headers: { 'Last-Event-ID': { description: 'Resume after this seq (no gap, no duplicate)' } },
+    ok: { status: 200, mediaTypes: ['text/event-stream'], description: 'The event stream; it ends when the run is terminal and every event was sent' },
+  },
+  { method: 'post', path: '/v1/runs/{id}/cancel', summary: 'Cancel a running or waiting run', params: ['id'], body: CancelRunBody, ok: { status: 200, schema: RunView, description: 'The cancelled run' }, errors: [409] },
+  { method: 'post', path: '/v1/runs/{id}/resume', summary: 'Resume a failed or cancelled run where it stopped', params: ['id'], body: z.strictObject({}), ok: { status: 200, schema: RunView, description: 'The resumed run' }, errors: [409] },
+  { method: 'get', path: '/v1/runs/{id}/approvals', summary: "The run's gates (open ones with what they ask to approve)", params: ['id'], ok: { status: 200, schema: list(ApprovalView), description: 'Gate decisions' } },
+  { method: 'post', path: '/v1/approvals/{id}', summary: 'Approve, or reject with feedback, an open gate', params: ['id'], body: ApprovalDecision, ok: { status: 200, schema: ApprovalView, description: 'The decided gate' }, errors: [409] },
+  {
+    method: 'post',
+    path: '/v1/runs/{id}/interventions',
+    summary: 'Steer a running research loop (applied at the next loop boundary; audited)',
+    params: ['id'],
+    body: InterventionInput,
+    ok: { status: 201, schema: Intervention, description: 'The queued intervention' },
+    errors: [409],
+  },
+  { method: 'get', path: '/v1/runs/{id}/interventions', summary: "The run's interventions", params: ['id'], ok: { status: 200, schema: list(Intervention), description: 'Interventions' } },
+  {
+    method: 'get',
+    path: '/v1/runs/{id}/report',
+    summary: 'The report, in the format the Accept header asks for (text/markdown, text/html, application/json)',
+    params: ['id'],
+    ok: { status: 200, mediaTypes: ['text/markdown', 'text/html', 'application/json'], description: 'The report' },
+    errors: [406, 409],
+  },
+  { method: 'get', path: '/v1/runs/{id}/report.md', summary: 'The report as Markdown', params: ['id'], ok: { status: 200, mediaTypes: ['text/markdown'], description: 'report.md' }, errors: [409] },
+  { method: 'get', path: '/v1/runs/{id}/report.html', summary: 'The report as sanitized, self-contained HTML', params: ['id'], ok: { status: 200, mediaTypes: ['text/html'], description: 'report.html' }, errors: [409] },
+  { method: 'get', path: '/v1/runs/{id}/report.json', summary: 'The report as JSON (claims graph)', params: ['id'], ok: { status: 200, mediaTypes: ['application/json'], description: 'report.json' }, errors: [409] },
+  { method: 'get', path: '/v1/runs/{id}/claims', summary: "The run's claims with their evidence ids", params: ['id'], ok: { status: 200, schema: list(ClaimView), description: 'Claims' } },
+  { method: 'get', path: '/v1/runs/{id}/sources', summary: "The run's source records", params: ['id'], ok: { status: 200, schema: list(SourceView), description: 'Sources' } },
+  { method: 'get', path: '/v1/runs/{id}/audit', summary: 'The hash-chained audit log and the result of verifying it', params: ['id'], ok: { status: 200, schema: AuditView, description: 'Audit log' } },
+  { method: 'post', path: '/v1/collections', summary: 'Create a private collection (200 if it exists)', body: CreateCollectionBody, ok: { status: 201, schema: CollectionView, description: 'The collection' } },
+  { method: 'get', path: '/v1/collections', summary: "The tenant's collections", ok: { status: 200, schema: list(CollectionView), description: 'Collections' } },
+  { method: 'get', path: '/v1/collections/{id}', summary: 'One collection', params: ['id'], ok: { status: 200, schema: CollectionView, description: 'The collection' } },
+  {
+    method: 'post',
+    path: '/v1/collections/{id}/documents',
+    summary: 'Upload a document (md, txt, html as text; pdf as base64) into a collection',
+    params: ['id'],
+    body: UploadDocumentBody,
+    ok: { status: 201, schema: UploadResult, description: 'What ingestion did (200 when nothing new was stored)' },
+  },
+  { method: 'get', path: '/healthz', summary: 'Liveness', auth: false, ok: { status: 200, description: 'The process answers' } },
+  { method: 'get', path: '/readyz', summary: 'Readiness: Postgres and Redis reachable', auth: false, ok: { status: 200, description: 'Ready (503 names what is not)' } },
+  { method: 'get', path: '/metrics', summary: 'Prometheus metrics', auth: false, ok: { status: 200, mediaTypes: ['text/plain'], description: 'Metrics in the Prometheus text format' } },
+];
+
+export const ERROR_SCHEMA = ApiErrorBody;

@@ -1,0 +1,21 @@
+import { z } from 'zod';
+import { WorkerEnv } from '@dossier/config';
+
+const int = (def: number, min = 0) => z.coerce.number().int().min(min).default(def);
+
+/** The gateway's environment, validated at boot. It hosts no worker: its queues are only produced to. */
+export const GatewayEnv = WorkerEnv.extend({
+  PORT: int(8080, 0),
+  HOST: z.string().min(1).default('0.0.0.0'),
+  /** Largest request body in bytes (uploads included); beyond it the answer is 413. */
+  BODY_LIMIT_BYTES: int(10 * 1024 * 1024, 1024),
+  /** Default per-tenant request rate (a tenant's policy.rateLimit overrides it). */
+  RATE_LIMIT_PER_SECOND: z.coerce.number().positive().default(20),
+  RATE_LIMIT_BURST: int(40, 1),
+  /** How often an SSE stream looks for new run events, and how often it sends a heartbeat comment. */
+  SSE_POLL_MS: int(250, 20),
+  SSE_HEARTBEAT_MS: int(15_000, 100),
+  /** Guards /admin/queues (bull-board). Unset: the operator pages are off. */
+  ADMIN_API_KEY: z.string().min(16, 'at least 16 characters').optional(),
+});
+export type GatewayEnv = z.infer<typeof GatewayEnv>;

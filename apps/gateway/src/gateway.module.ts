@@ -1,0 +1,41 @@
+import { Module, type DynamicModule, type ModuleMetadata } from '@nestjs/common';
+import type { ServiceName } from '@dossier/contracts';
+import { engineSettingsFromEnv, WorkflowModule, type EngineSettings } from '@dossier/workflow';
+import { ApprovalsController } from './approvals/approvals.controller';
+import { ApprovalSubject } from './approvals/approval-subject';
+import { ApiKeyGuard } from './auth/api-key.guard';
+import { TenantRateLimiter } from './auth/tenant-rate-limiter';
+import { CollectionsController } from './collections/collections.controller';
+import { DocsController } from './docs/docs.controller';
+import { EventsController } from './events/events.controller';
+import type { GatewayEnv } from './gateway-env';
+import { GATEWAY_ENV } from './gateway-tokens';
+import { GatewayMetrics } from './health/gateway-metrics';
+import { HealthController } from './health/health.controller';
+import { InterventionsController } from './interventions/interventions.controller';
+import { ResultsController } from './results/results.controller';
+import { RunLookup } from './runs/run-lookup';
+import { RunsController } from './runs/runs.controller';
+
+export interface GatewayHosting {
+  /** Queues this process also works on: empty in production; tests and single-machine setups host the stages here. */
+  consume?: readonly ServiceName[];
+  conductor?: EngineSettings['conductor'];
+  imports?: ModuleMetadata['imports'];
+}
+
+/** The gateway: the HTTP API over the workflow engine (a producer; it runs no step unless told to host some). */
+@Module({})
+export class GatewayModule {
+  static register(env: GatewayEnv, hosting: GatewayHosting = {}): DynamicModule {
+    return {
+      module: GatewayModule,
+      imports: [
+        WorkflowModule.forRoot({ ...engineSettingsFromEnv(env, hosting.consume ?? []), ...(hosting.conductor ? { conductor: hosting.conductor } : {}) }),
+        ...(hosting.imports ?? []),
+      ],
+      controllers: [RunsController, EventsController, ApprovalsController, InterventionsController, ResultsController, CollectionsController, HealthController, DocsController],
+      providers: [{ provide: GATEWAY_ENV, useValue: env }, ApiKeyGuard, TenantRateLimiter, RunLookup, ApprovalSubject, GatewayMetrics],
+    };
+  }
+}

@@ -1,0 +1,33 @@
+import './tracing';
+import { loadConfig } from '@dossier/config';
+import { describeError } from '@dossier/errors';
+import { createLogger, stopTelemetry } from '@dossier/telemetry';
+import { createGateway } from './create-gateway';
+import { GatewayEnv } from './gateway-env';
+
+async function main(): Promise<void> {
+  const logger = createLogger('gateway');
+  const env = loadConfig(GatewayEnv);
+  const app = await createGateway(env);
+  await app.listen({ port: env.PORT, host: env.HOST });
+  logger.info({ port: env.PORT }, `gateway listening on ${env.HOST}:${env.PORT}`);
+  const grace = env.SHUTDOWN_GRACE_MS;
+  const stop = (): void => {
+    setTimeout(() => process.exit(1), grace).unref();
+    void app
+      .close()
+      .then(() => stopTelemetry())
+      .then(() => process.exit(0))
+      .catch((err: unknown) => {
+        logger.error({ err: describeError(err) }, 'error while stopping');
+        process.exit(1);
+      });
+  };
+  process.once('SIGTERM', stop);
+  process.once('SIGINT', stop);
+}
+
+main().catch((err: unknown) => {
+  process.stderr.write(`gateway: ${describeError(err).message}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,95 @@
+import { Body, Controller, Get, Headers, HttpCode, Param, Post, Query, Res, UseGuards } from '@nestjs/common';
+import type { FastifyReply } from 'fastify';
+import { CancelRunBody, CreateRunBody, IdempotencyKey, ListRunsQuery, RunIdParams, type RunList, type RunView } from '@dossier/contracts';
+import { Prisma, RunRepository } from '@dossier/db';
+import { RunCommands } from '@dossier/workflow';
+import { ApiKeyGuard } from '../auth/api-key.guard';
+import { CurrentCaller, type Caller } from '../auth/identity';
+import { parse } from '../common/parse';
+import { ConflictError } from '../common/http-errors';
+import { applyTenantPolicy } from '../policy/apply-tenant-policy';
+import { RunLookup } from './run-lookup';
+import { decodeCursor, encodeCursor, runView } from './run-view';
+
+@Controller('v1/runs')
+@UseGuards(ApiKeyGuard)
+export class RunsController {
+  constructor(
+    private readonly commands: RunCommands,
+    private readonly runs: RunRepository,
+    private readonly lookup: RunLookup,
+  ) {}
+
+  /** 201 with the new run; 200 with the earlier run when the Idempotency-Key was seen before. */
+  @Post()
+  async create(
+    @CurrentCaller() caller: Caller,
+    @Body() rawBody: unknown,
+    @Headers('idempotency-key') rawKey: string | undefined,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<RunView> {
+    const body = parse(CreateRunBody, rawBody, 'body');
+    const key = rawKey === undefined ? undefined : parse(IdempotencyKey, rawKey, 'header');
+    if (key) {
+      const existing = await this.runs.findByIdempotencyKey(caller.tenantId, key);
+      if (existing) return this.replayed(reply, existing, body.question);
+    }
+    const asked = new Set(Object.keys((rawBody as { options?: object }).options ?? {}));
+    const options = applyTenantPolicy(body.options ?? parse(CreateRunBody.shape.options.unwrap(), {}, 'body'), caller.policy, asked);
+    try {
+      const run = await this.commands.start({ tenantId: caller.tenantId, question: body.question, options, actor: caller.actor, ...(key ? { idempotencyKey: key } : {}) });
+      void reply.status(201).header('location', `/v1/runs/${run.id}`);
+      return runView(run);
+    } catch (err) {
+      // Two requests with the same key raced: the loser returns the winner's run.
+      if (key && err instanceof Prisma.PrismaClientKnownRequestError && err.code === 'P2002') {
+        const existing = await this.runs.findByIdempotencyKey(caller.tenantId, key);
+        if (existing) return this.replayed(reply, existing, body.question);
+      }
+      throw err;
+    }
+  }
+
+  @Get()
+  async list(@CurrentCaller() caller: Caller, @Query() rawQuery: unknown): Promise<RunList> {
+    const q = parse(ListRunsQuery, rawQuery, 'query');
+    const rows = await this.runs.page(caller.tenantId, { limit: q.limit + 1, ...(q.status ? { status: q.status } : {}), ...(q.cursor ? { after: decodeCursor(q.cursor) } : {}) });
+    const page = rows.slice(0, q.limit);
+    return { items: page.map(runView), nextCursor: rows.length > q.limit ? encodeCursor(page.at(-1)!) : null };
+  }
+
+  @Get(':id')
+  async get(@CurrentCaller() caller: Caller, @Param() params: unknown): Promise<RunView> {
+    const { id } = parse(RunIdParams, params, 'path');
+    return runView(await this.lookup.get(caller.tenantId, id));
+  }
+
+  @Post(':id/cancel')
+  @HttpCode(200)
+  async cancel(@CurrentCaller() caller: Caller, @Param() params: unknown, @Body() rawBody: unknown): Promise<RunView> {
+    const { id } = parse(RunIdParams, params, 'path');
+    const body = parse(CancelRunBody, rawBody ?? {}, 'body');
+    await this.lookup.get(caller.tenantId, id);
+    await this.commands.cancel(caller.tenantId, id, body.reason ?? `cancelled by ${caller.principalName}`, caller.actor);
+    return runView(await this.lookup.get(caller.tenantId, id));
+  }
+
+  @Post(':id/resume')
+  @HttpCode(200)
+  async resume(@CurrentCaller() caller: Caller, @Param() params: unknown, @Body() rawBody: unknown): Promise<RunView> {
+    const { id } = parse(RunIdParams, params, 'path');
+    parse(CancelRunBody.pick({}), rawBody ?? {}, 'body');
+    await this.lookup.get(caller.tenantId, id);
+    await this.commands.resume(caller.tenantId, id, caller.actor);
+    return runView(await this.lookup.get(caller.tenantId, id));
+  }
+
+  /** A key reused for a different question is a client bug, not a retry: refuse it rather than return the wrong run. */
+  private replayed(reply: FastifyReply, run: Parameters<typeof runView>[0], question: string): RunView {
+    if (run.question !== question.trim()) {
+      throw new ConflictError(`Idempotency-Key already used for run ${run.id} with a different question`, { runId: run.id, details: { runId: run.id } });
+    }
+    void reply.status(200).header('idempotent-replayed', 'true').header('location', `/v1/runs/${run.id}`);
+    return runView(run);
+  }
+}

@@ -1,0 +1,3 @@
+export * from './api-error';
+export * from './runs-api';
+export * from './collections-api';

@@ -1,0 +1,95 @@
+import { z } from 'zod';
+import { ApprovalStatus } from '../approvals';
+import { GateName } from '../nodes';
+import { RunOptions } from '../run-options';
+import { RunStatus } from '../run-status';
+import { ReportFormat } from '../entities/research';
+
+const iso = z.iso.datetime();
+
+export const CreateRunBody = z.strictObject({
+  question: z.string().trim().min(1).max(4000),
+  options: RunOptions.optional(),
+});
+export type CreateRunBody = z.input<typeof CreateRunBody>;
+
+/** An `Idempotency-Key` header: the same key from the same tenant returns the run it first created. */
+export const IdempotencyKey = z.string().min(1).max(200).regex(/^[\x21-\x7e]+$/, 'printable ASCII without spaces');
+
+export const ListRunsQuery = z.strictObject({
+  status: RunStatus.optional(),
+  limit: z.coerce.number().int().min(1).max(100).default(20),
+  /** Opaque: the `nextCursor` of the previous page. */
+  cursor: z.string().min(1).max(200).optional(),
+});
+export type ListRunsQuery = z.infer<typeof ListRunsQuery>;
+
+export const RunView = z.strictObject({
+  id: z.uuid(),
+  question: z.string(),
+  status: RunStatus,
+  options: z.record(z.string(), z.unknown()),
+  currentNode: z.string().nullable(),
+  awaitingGate: z.string().nullable(),
+  budgetExhausted: z.string().nullable(),
+  stopReason: z.string().nullable(),
+  failureReason: z.string().nullable(),
+  createdAt: iso,
+  updatedAt: iso,
+  completedAt: iso.nullable(),
+});
+export type RunView = z.infer<typeof RunView>;
+
+export const RunList = z.strictObject({ items: z.array(RunView), nextCursor: z.string().nullable() });
+export type RunList = z.infer<typeof RunList>;
+
+export const CancelRunBody = z.strictObject({ reason: z.string().trim().min(1).max(500).optional() });
+
+export const ApprovalView = z.strictObject({
+  id: z.uuid(),
+  runId: z.uuid(),
+  gate: GateName,
+  revision: z.int().min(0),
+  status: ApprovalStatus,
+  feedback: z.string().nullable(),
+  decidedBy: z.string().nullable(),
+  openedAt: iso,
+  decidedAt: iso.nullable(),
+  expiresAt: iso.nullable(),
+  /** What the gate asks to approve: the plan's perspectives and questions, or the outline. */
+  subject: z.unknown(),
+});
+export type ApprovalView = z.infer<typeof ApprovalView>;
+
+export const RunIdParams = z.strictObject({ id: z.uuid() });
+export const ReportParams = z.strictObject({ id: z.uuid(), format: ReportFormat });
+
+export const AuditView = z.strictObject({
+  events: z.array(z.strictObject({ seq: z.int(), kind: z.string(), actor: z.string(), payload: z.unknown(), createdAt: z.string(), prevHash: z.string(), hash: z.string() })),
+  verification: z.record(z.string(), z.unknown()),
+});
+
+export const ClaimView = z.strictObject({
+  id: z.uuid(),
+  iteration: z.int().min(0),
+  statement: z.string(),
+  subject: z.string(),
+  status: z.string(),
+  evidenceIds: z.array(z.uuid()),
+});
+export type ClaimView = z.infer<typeof ClaimView>;
+
+export const SourceView = z.strictObject({
+  id: z.uuid(),
+  iteration: z.int().min(0),
+  url: z.string(),
+  canonicalUrl: z.string(),
+  title: z.string(),
+  snippet: z.string(),
+  origin: z.string(),
+  rank: z.int(),
+  authority: z.string(),
+  selected: z.boolean(),
+  snapshotId: z.uuid().nullable(),
+});
+export type SourceView = z.infer<typeof SourceView>;

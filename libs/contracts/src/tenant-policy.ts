@@ -1,0 +1,31 @@
+import { z } from 'zod';
+import { GateName } from './nodes';
+import { Engine } from './run-options';
+
+/** Upper bounds a tenant's runs may not exceed; a request beyond one is refused (HTTP 422) naming it. */
+export const TenantCaps = z.strictObject({
+  tokens: z.int().positive().optional(),
+  costUsd: z.number().positive().optional(),
+  wallTimeMs: z.int().positive().optional(),
+  maxIterations: z.int().min(1).optional(),
+  perspectives: z.int().min(1).optional(),
+});
+export type TenantCaps = z.infer<typeof TenantCaps>;
+
+/**
+ * A tenant's policy (`tenants.policy`). Loose: other parts of the system keep their own keys here
+ * (`sources` is read by the searcher's source policy), and a key one version does not know survives a write.
+ */
+export const TenantPolicy = z.looseObject({
+  /** Gates every run of the tenant stops at, whatever the request says. */
+  requiredGates: z.array(GateName).default([]),
+  /** Engines runs may use (absent: all). */
+  engines: z.array(Engine).min(1).optional(),
+  /** Search providers runs may use (absent: all); the searcher enforces it again per step. */
+  searchProviders: z.array(z.string().min(1).max(40)).min(1).optional(),
+  caps: TenantCaps.default({}),
+  /** Requests per second through the gateway (GCRA in Redis, shared by every gateway replica). */
+  rateLimit: z.strictObject({ perSecond: z.number().positive().max(100_000), burst: z.int().min(1).max(100_000) }).optional(),
+});
+export type TenantPolicy = z.infer<typeof TenantPolicy>;
+export type TenantPolicyInput = z.input<typeof TenantPolicy>;

@@ -1,0 +1,63 @@
+import { Injectable } from '@nestjs/common';
+import { generateApiKey, parseApiKey, secretMatches } from '../identity/api-key-secret';
+import { PrismaService, type Db, type Prisma } from '../prisma.service';
+
+export type ApiKeyRow = Prisma.ApiKeyGetPayload<object>;
+
+/** Who a verified key acts for. */
+export interface KeyIdentity {
+  keyId: string;
+  prefix: string;
+  tenantId: string;
+  principalId: string;
+  principalName: string;
+  role: string;
+}
+
+/** Don't write last_used_at on every request: once a minute per key is enough to see whether it is used. */
+const LAST_USED_RESOLUTION_MS = 60_000;
+
+@Injectable()
+export class ApiKeyRepository {
+  constructor(private readonly prisma: PrismaService) {}
+
+  /** Creates a key for a principal (created on first use). The returned `key` is the only copy of the secret. */
+  async create(tenantId: string, principalName: string, role = 'member', db: Db = this.prisma): Promise<{ key: string; row: ApiKeyRow }> {
+    const principal = await db.principal.upsert({
+      where: { tenantId_name: { tenantId, name: principalName } },
+      create: { tenantId, name: principalName, kind: 'service', role },
+      update: {},
+    });
+    const generated = generateApiKey();
+    const row = await db.apiKey.create({ data: { tenantId, principalId: principal.id, prefix: generated.prefix, secretHash: generated.secretHash } });
+    return { key: generated.key, row };
+  }
+
+  /** Revokes by prefix (or whole key). Returns the row, or null when no such key exists. Revoking twice keeps the first time. */
+  async revoke(prefixOrKey: string, db: Db = this.prisma): Promise<ApiKeyRow | null> {
+    const prefix = parseApiKey(prefixOrKey)?.prefix ?? prefixOrKey.replace(/^dsk_/, '');
+    const row = await db.apiKey.findUnique({ where: { prefix } });
+    if (!row) return null;
+    if (row.revokedAt) return row;
+    return db.apiKey.update({ where: { id: row.id }, data: { revokedAt: new Date() } });
+  }
+
+  /**
+   * The identity behind a presented key, or null when it is malformed, unknown, wrong or revoked. Read
+   * from Postgres on every request (no cache), so a revocation takes effect at once.
+   */
+  async verify(presented: string, now = new Date()): Promise<KeyIdentity | null> {
+    const parsed = parseApiKey(presented);
+    if (!parsed) return null;
+    const row = await this.prisma.apiKey.findUnique({ where: { prefix: parsed.prefix }, include: { principal: true } });
+    if (!row || row.revokedAt || !secretMatches(parsed.secret, row.secretHash)) return null;
+    if (!row.lastUsedAt || now.getTime() - row.lastUsedAt.getTime() > LAST_USED_RESOLUTION_MS) {
+      await this.prisma.apiKey.update({ where: { id: row.id }, data: { lastUsedAt: now } });
+    }
+    return { keyId: row.id, prefix: row.prefix, tenantId: row.tenantId, principalId: row.principalId, principalName: row.principal.name, role: row.principal.role };
+  }
+
+  list(tenantId: string, db: Db = this.prisma): Promise<ApiKeyRow[]> {
+    return db.apiKey.findMany({ where: { tenantId }, orderBy: { createdAt: 'asc' } });
+  }
+}
