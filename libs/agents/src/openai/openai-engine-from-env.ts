@@ -1,0 +1,24 @@
+import { createHash } from 'node:crypto';
+import type { Redis } from 'ioredis';
+import { InProcessRateLimiter, RedisRateLimiter } from '@dossier/sources';
+import { openAIConfigFromEnv } from './openai-config';
+import { OpenAIEngine } from './openai-engine';
+
+/** The rate-limit key of a provider: its base URL, hashed (one budget per endpoint, shared by every worker). */
+export function llmRateLimitKey(baseUrl: string): string {
+  return `llm:${createHash('sha256').update(baseUrl).digest('hex').slice(0, 16)}`;
+}
+
+/**
+ * The openai engine from the worker's environment. With Redis its rate limit (OPENAI_RATE_PER_SECOND) is shared
+ * by every worker and process that talks to the same base URL; without, it is per process.
+ */
+export function openAIEngineFromEnv(env: Record<string, string | undefined>, redis: Redis | null): OpenAIEngine {
+  const config = openAIConfigFromEnv(env);
+  const limiter = redis
+    ? new RedisRateLimiter(redis, { key: llmRateLimitKey(config.baseUrl), ratePerSecond: config.ratePerSecond })
+    : new InProcessRateLimiter({ ratePerSecond: config.ratePerSecond });
+  // The test echo exists only under NODE_ENV=test (like the fetcher's test allowlist, decision 0007).
+  const testEcho = env['NODE_ENV'] === 'test' && env['DOSSIER_LLM_TEST_ECHO'] === '1';
+  return new OpenAIEngine({ config, limiter, testEcho });
+}
