@@ -66,7 +66,7 @@ export class OpenAIEngine implements Engine {
     const { config } = options;
     this.model = config.roles.director.model;
     // The SDK's own retries are off: ours honour Retry-After, share the pause through the limiter, and record every attempt.
-    this.client = new OpenAI({ baseURL: config.baseUrl, apiKey: config.apiKey, maxRetries: 0, timeout: config.timeoutMs });
+    this.client = new OpenAI({ baseURL: config.baseUrl, apiKey: config.apiKey, maxRetries: 0, timeout: config.timeoutMs + 1_000 });
     this.provider = providerName(config.baseUrl);
   }
 
@@ -129,6 +129,8 @@ export class OpenAIEngine implements Engine {
       await limiter.acquire();
       const span = this.startSpan(role.name, cfg, hooks.stepKey, messages);
       const started = performance.now();
+      // Our own deadline, so a stall is told apart from a dropped connection whatever fetch reports.
+      const deadline = AbortSignal.timeout(config.timeoutMs);
       try {
         const body: Record<string, unknown> = {
           model: cfg.model,
@@ -140,6 +142,7 @@ export class OpenAIEngine implements Engine {
         if (this.options.testEcho) body['dossier_test'] = { role: role.name, input };
         const res = await this.client.chat.completions.create(body as unknown as OpenAI.ChatCompletionCreateParamsNonStreaming, {
           headers: { 'X-Dossier-Step-Key': hooks.stepKey },
+          signal: deadline,
         });
         const choice = res.choices[0];
         const refusal = choice?.message.refusal ?? (choice?.finish_reason === 'content_filter' ? 'the provider filtered the content' : null);
@@ -156,7 +159,9 @@ export class OpenAIEngine implements Engine {
         return { answer, ticket, span, started };
       } catch (err) {
         if (err instanceof AgentRefusalError) throw err;
-        const verdict = classifyRequestError(err);
+        const verdict = deadline.aborted
+          ? { retryable: true, retryAfterMs: undefined, type: 'timeout', status: undefined, message: `no answer within ${config.timeoutMs} ms` }
+          : classifyRequestError(err);
         const failed: Answer = { content: '', model: cfg.model, tokensIn: 0, tokensOut: 0, costUsd: 0 };
         await this.finish(hooks, ticket, span, started, failed, 'error', `${verdict.type}: ${verdict.message}`, verdict.type);
         const lower = DOWNGRADE[mode];
