@@ -6,7 +6,7 @@ import { openContext, type CliContext } from './cli-context';
 import { CliUsageError } from './cli-error';
 import { ingest } from './commands/ingest.command';
 import { approve, listRuns, showRun, sourceText } from './commands/inspect.commands';
-import { research } from './commands/research.command';
+import { research, resumeRun } from './commands/research.command';
 import { Output } from './output';
 
 const USAGE = `dossier — deep research with verified citations
@@ -14,6 +14,8 @@ const USAGE = `dossier — deep research with verified citations
   dossier ingest PATH... [--collection NAME]
   dossier research "QUESTION" [--corpus PATH] [--collection NAME] [--out DIR] [--engine offline|openai]
                    [--search corpus,searxng,tavily,brave] [--perspectives N] [--max-iterations N] [--approve auto|prompt]
+                   [--budget-tokens N] [--budget-cost USD] [--budget-time SECONDS]
+  dossier resume RUN [--out DIR]   continue a run whose process stopped or that failed
   dossier runs
   dossier show RUN
   dossier approve RUN GATE [--reject --feedback TEXT]
@@ -26,6 +28,13 @@ function positiveInt(name: string, value: string | undefined): number | undefine
   if (value === undefined) return undefined;
   const n = Number(value);
   if (!Number.isInteger(n) || n < 1) throw new CliUsageError(`--${name} must be a whole number ≥ 1, got "${value}"`);
+  return n;
+}
+
+function positiveNumber(name: string, value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (!Number.isFinite(n) || n <= 0) throw new CliUsageError(`--${name} must be a number > 0, got "${value}"`);
   return n;
 }
 
@@ -42,6 +51,9 @@ async function main(argv: string[]): Promise<number> {
       search: { type: 'string', default: 'corpus' },
       perspectives: { type: 'string' },
       'max-iterations': { type: 'string' },
+      'budget-tokens': { type: 'string' },
+      'budget-cost': { type: 'string' },
+      'budget-time': { type: 'string' },
       approve: { type: 'string', default: 'auto' },
       reject: { type: 'boolean', default: false },
       feedback: { type: 'string' },
@@ -54,8 +66,8 @@ async function main(argv: string[]): Promise<number> {
     return command || values.help ? 0 : 2;
   }
   const out = new Output();
-  const withWorkers = command === 'research' || command === 'demo';
-  if (!['ingest', 'research', 'runs', 'show', 'approve', 'source-text', 'demo'].includes(command)) {
+  const withWorkers = command === 'research' || command === 'demo' || command === 'resume';
+  if (!['ingest', 'research', 'resume', 'runs', 'show', 'approve', 'source-text', 'demo'].includes(command)) {
     throw new CliUsageError(`Unknown command "${command}"\n${USAGE}`);
   }
   if (values.engine !== 'offline' && values.engine !== 'openai') throw new CliUsageError(`--engine must be offline or openai, got "${values.engine}"`);
@@ -64,6 +76,14 @@ async function main(argv: string[]): Promise<number> {
   if (search.length === 0 || search.some((p) => !/^[a-z][a-z0-9_-]*$/.test(p))) throw new CliUsageError(`--search takes provider names separated by commas, e.g. searxng,corpus; got "${values.search}"`);
   const perspectives = positiveInt('perspectives', values.perspectives);
   const maxIterations = positiveInt('max-iterations', values['max-iterations']);
+  const budgetTokens = positiveInt('budget-tokens', values['budget-tokens']);
+  const budgetCost = positiveNumber('budget-cost', values['budget-cost']);
+  const budgetSeconds = positiveNumber('budget-time', values['budget-time']);
+  const budgets = {
+    ...(budgetTokens ? { tokens: budgetTokens } : {}),
+    ...(budgetCost ? { costUsd: budgetCost } : {}),
+    ...(budgetSeconds ? { wallTimeMs: Math.round(budgetSeconds * 1000) } : {}),
+  };
   if (command === 'ingest' && rest.length === 0) throw new CliUsageError('ingest needs at least one PATH');
   if (command === 'research' && (rest.length !== 1 || !rest[0]!.trim())) throw new CliUsageError('research needs one non-empty QUESTION (quote it)');
 
@@ -87,7 +107,11 @@ async function main(argv: string[]): Promise<number> {
           approve: values.approve,
           ...(perspectives ? { perspectives } : {}),
           ...(maxIterations ? { maxIterations } : {}),
+          budgets,
         });
+        return 0;
+      case 'resume':
+        await resumeRun(ctx, out, rest[0], values.out);
         return 0;
       case 'runs':
         await listRuns(ctx, out);

@@ -9,11 +9,14 @@ import { openAIEngineFromEnv } from './openai/openai-engine-from-env';
 /** Every run chooses its engine (run.options.engine); the openai one is built from this worker's environment when a run first asks. */
 const perRunProvider = {
   provide: AgentRunner,
-  useFactory: (prisma: PrismaService, redis: Redis | undefined, runs: RunCommands | undefined) =>
-    new AgentRunner(prisma, {
+  useFactory: (prisma: PrismaService, redis: Redis | undefined, runs: RunCommands | undefined) => {
+    // Configured workers build the engine at boot (the tokenizer loads then); others only if a run asks, failing that run clearly.
+    const eager = process.env['OPENAI_BASE_URL'] && process.env['OPENAI_MODEL'] ? openAIEngineFromEnv(process.env, redis ?? null) : null;
+    return new AgentRunner(prisma, {
       engine: 'per-run',
-      perRun: { prisma, openai: () => openAIEngineFromEnv(process.env, redis ?? null), ...(runs ? { budgetSink: runs } : {}) },
-    }),
+      perRun: { prisma, openai: () => eager ?? openAIEngineFromEnv(process.env, redis ?? null), ...(runs ? { budgetSink: runs } : {}) },
+    });
+  },
   inject: [PrismaService, { token: REDIS, optional: true }, { token: RunCommands, optional: true }],
 };
 

@@ -43,7 +43,7 @@ const BaseEnv = z.object({
   OPENAI_RETRY_BASE_MS: num(z.number().int().min(0).max(60_000), 1_000),
   OPENAI_RETRY_MAX_MS: num(z.number().int().min(0).max(600_000), 60_000),
   OPENAI_RATE_PER_SECOND: num(z.number().positive().max(10_000), 5),
-  OPENAI_MAX_OUTPUT_TOKENS: num(z.number().int().min(16).max(1_000_000), 4096),
+  OPENAI_MAX_OUTPUT_TOKENS: num(z.number().int().min(16).max(1_000_000), 16_384),
   OPENAI_STRUCTURED_OUTPUT: z.preprocess(blankIsUnset, StructuredOutputMode.default('json_schema')),
   OPENAI_PRICES: optionalText,
   OPENAI_WRITER_BATCH_TOKENS: num(z.number().int().min(200).max(1_000_000), 6_000),

@@ -1,6 +1,5 @@
 import { createHash } from 'node:crypto';
 import type { Redis } from 'ioredis';
-import { InProcessRateLimiter, RedisRateLimiter } from '@dossier/sources';
 import { openAIConfigFromEnv } from './openai-config';
 import { OpenAIEngine } from './openai-engine';
 
@@ -15,6 +14,9 @@ export function llmRateLimitKey(baseUrl: string): string {
  */
 export function openAIEngineFromEnv(env: Record<string, string | undefined>, redis: Redis | null): OpenAIEngine {
   const config = openAIConfigFromEnv(env);
+  // Loaded here, not at import: @dossier/sources brings HTML and PDF extraction that offline-only users never need.
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { InProcessRateLimiter, RedisRateLimiter } = require('@dossier/sources') as typeof import('@dossier/sources');
   const limiter = redis
     ? new RedisRateLimiter(redis, { key: llmRateLimitKey(config.baseUrl), ratePerSecond: config.ratePerSecond })
     : new InProcessRateLimiter({ ratePerSecond: config.ratePerSecond });

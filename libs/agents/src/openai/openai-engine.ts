@@ -1,7 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import OpenAI from 'openai';
 import { SpanStatusCode, trace, type Span } from '@opentelemetry/api';
-import { backoffMs, sleep, type RateLimiter } from '@dossier/sources';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { backoffMs } from '@dossier/errors';
+// Type only: the limiters themselves are built in openai-engine-from-env, so importing the engine loads no source code.
+import type { RateLimiter } from '@dossier/sources';
 import type { z } from 'zod';
 import type { CallHooks, Engine, EngineCompletion, RequestEstimate, RequestRecord, RequestTicket } from '../engine/engine';
 import { AgentOutputError, AgentRefusalError, LlmRequestError, LlmUnavailableError } from '../errors';
@@ -68,6 +71,8 @@ export class OpenAIEngine implements Engine {
     // The SDK's own retries are off: ours honour Retry-After, share the pause through the limiter, and record every attempt.
     this.client = new OpenAI({ baseURL: config.baseUrl, apiKey: config.apiKey, maxRetries: 0, timeout: config.timeoutMs + 1_000 });
     this.provider = providerName(config.baseUrl);
+    // Loading the tokenizer takes seconds of CPU: at construction (worker boot), not inside a step holding a queue lock.
+    countTokens('');
   }
 
   async complete<I, O>(role: AgentRole<I, O>, input: I, hooks: CallHooks = NO_HOOKS): Promise<EngineCompletion<O>> {
@@ -150,6 +155,14 @@ export class OpenAIEngine implements Engine {
         const tokensIn = res.usage?.prompt_tokens ?? promptTokens;
         const tokensOut = res.usage?.completion_tokens ?? countTokens(content);
         const answer: Answer = { content, model: res.model || cfg.model, tokensIn, tokensOut, costUsd: costUsd(config.prices, cfg.model, tokensIn, tokensOut) };
+        if (choice?.finish_reason === 'length') {
+          // A reply cut at the output cap: asking again gives the same cut, so no repair request.
+          await this.finish(hooks, ticket, span, started, answer, 'invalid', `output cut at ${maxTokens} tokens`);
+          throw new AgentOutputError(
+            `The model ${answer.model} ran out of output tokens (${maxTokens}) answering the ${role.name} role: raise OPENAI_MAX_OUTPUT_TOKENS or use a model with a larger output limit`,
+            { details: { role: role.name, model: answer.model } },
+          );
+        }
         if (refusal) {
           await this.finish(hooks, ticket, span, started, answer, 'refused', `refusal: ${refusal}`);
           throw new AgentRefusalError(`The model ${answer.model} refused the ${role.name} role: ${refusal}`.slice(0, MAX_ERROR_TEXT), {
@@ -158,7 +171,7 @@ export class OpenAIEngine implements Engine {
         }
         return { answer, ticket, span, started };
       } catch (err) {
-        if (err instanceof AgentRefusalError) throw err;
+        if (err instanceof AgentRefusalError || err instanceof AgentOutputError) throw err;
         const verdict = deadline.aborted
           ? { retryable: true, retryAfterMs: undefined, type: 'timeout', status: undefined, message: `no answer within ${config.timeoutMs} ms` }
           : classifyRequestError(err);

@@ -1,5 +1,5 @@
 import { APIConnectionError, APIError, APIUserAbortError } from 'openai';
-import { parseRetryAfter } from '@dossier/sources';
+import { parseRetryAfter } from '@dossier/errors';
 
 export interface ErrorVerdict {
   /** Worth another attempt after a wait (429, 408, 409, 5xx, timeouts, dropped connections). */

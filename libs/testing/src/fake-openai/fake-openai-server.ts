@@ -59,6 +59,8 @@ export class FakeOpenAIServer {
   }
 
   async start(): Promise<this> {
+    // The tokenizer takes seconds to load: before listening, not inside the first request (which would time out).
+    tokens('');
     await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
     this.url = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}/v1`;
     return this;
