@@ -43,6 +43,7 @@ const BaseEnv = z.object({
   OPENAI_RETRY_BASE_MS: num(z.number().int().min(0).max(60_000), 1_000),
   OPENAI_RETRY_MAX_MS: num(z.number().int().min(0).max(600_000), 60_000),
   OPENAI_RATE_PER_SECOND: num(z.number().positive().max(10_000), 5),
+  OPENAI_RATE_MARGIN_MS: num(z.number().int().min(0).max(10_000), 100),
   OPENAI_MAX_OUTPUT_TOKENS: num(z.number().int().min(16).max(1_000_000), 16_384),
   OPENAI_STRUCTURED_OUTPUT: z.preprocess(blankIsUnset, StructuredOutputMode.default('json_schema')),
   OPENAI_PRICES: optionalText,
@@ -68,6 +69,8 @@ export interface OpenAIConfig {
   retryBaseMs: number;
   retryMaxMs: number;
   ratePerSecond: number;
+  /** Each second stretched by this much, so network jitter does not push a provider's one-second window over. */
+  rateMarginMs: number;
   maxOutputTokens: number;
   structuredOutput: StructuredOutputMode;
   prices: Record<string, ModelPrice>;
@@ -134,6 +137,7 @@ export function openAIConfigFromEnv(env: Record<string, string | undefined>): Op
     retryBaseMs: e.OPENAI_RETRY_BASE_MS,
     retryMaxMs: e.OPENAI_RETRY_MAX_MS,
     ratePerSecond: e.OPENAI_RATE_PER_SECOND,
+    rateMarginMs: e.OPENAI_RATE_MARGIN_MS,
     maxOutputTokens: e.OPENAI_MAX_OUTPUT_TOKENS,
     structuredOutput: e.OPENAI_STRUCTURED_OUTPUT,
     prices,

@@ -3,14 +3,12 @@ import { Redis } from 'ioredis';
 import type { BudgetKind, RunOptionsInput } from '@dossier/contracts';
 import { RunOptions } from '@dossier/contracts';
 import { PrismaService } from '@dossier/db';
-import { RedisRateLimiter } from '@dossier/sources';
-import { createTestDatabase, uniquePrefix, type FakeOpenAIServer, type TestDatabase } from '@dossier/testing';
+import { createTestDatabase, type FakeOpenAIServer, type TestDatabase } from '@dossier/testing';
 import { AgentRunner } from '../../src/agent-runner';
 import { LlmConfigError } from '../../src/errors';
 import { openAIEngineFromEnv } from '../../src/openai/openai-engine-from-env';
-import { OpenAIEngine } from '../../src/openai/openai-engine';
 import { director } from '../../src/roles';
-import { startFakeLlm, testConfig, testEngine } from '../fixtures/fake-llm';
+import { startFakeLlm, testEngine } from '../fixtures/fake-llm';
 import { QUESTION } from '../fixtures/golden-gate';
 
 describe('AgentRunner per run: engine from the run options, budgets reserved in llm_calls', () => {
@@ -119,13 +117,11 @@ describe('AgentRunner per run: engine from the run options, budgets reserved in 
     await server.stop();
     const N = 4;
     server = await startFakeLlm({ requestsPerSecond: N });
-    const key = uniquePrefix('llm');
     const connections = [new Redis(process.env['REDIS_URL'] ?? 'redis://127.0.0.1:6379'), new Redis(process.env['REDIS_URL'] ?? 'redis://127.0.0.1:6379')];
     try {
-      // Two engines on two connections: what two worker processes would hold.
-      const engines = connections.map(
-        (redis) => new OpenAIEngine({ config: testConfig(server), limiter: new RedisRateLimiter(redis, { key, ratePerSecond: N }), testEcho: true }),
-      );
+      // Two engines on two connections, built as workers build them: one limit per base URL, shared through Redis.
+      const env = { OPENAI_BASE_URL: server.baseUrl, OPENAI_MODEL: 'fake-model', OPENAI_RATE_PER_SECOND: String(N), OPENAI_RATE_MARGIN_MS: '200', NODE_ENV: 'test', DOSSIER_LLM_TEST_ECHO: '1' };
+      const engines = connections.map((redis) => openAIEngineFromEnv(env, redis));
       const id = await run({ engine: 'openai' });
       const runners = engines.map((e) => new AgentRunner(prisma, { engine: e }));
       await Promise.all(
