@@ -10,7 +10,8 @@ export { AgentInputError, AgentOutputError, AgentCallRecordError, AgentRefusalEr
 
 // The OpenAI-compatible engine, budgets and long-context writing.
 export { OpenAIEngine, type OpenAIEngineOptions } from './openai/openai-engine';
-export { openAIEngineFromEnv, llmRateLimitKey } from './openai/openai-engine-from-env';
+export { openAIEngineFromEnv, openAIEmbedderFromEnv, llmRateLimitKey } from './openai/openai-engine-from-env';
+export { OpenAIEmbedder, type OpenAIEmbedderOptions } from './openai/openai-embedder';
 export { openAIConfigFromEnv, roleEnvSuffix, DEFAULT_TEMPERATURES, type OpenAIConfig, type RoleModelConfig, type StructuredOutputMode } from './openai/openai-config';
 export { DEFAULT_PRICES, costUsd, type ModelPrice } from './openai/prices';
 export { countTokens, countMessageTokens } from './openai/tokens';

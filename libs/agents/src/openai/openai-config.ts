@@ -31,6 +31,8 @@ export const DEFAULT_TEMPERATURES: Record<RoleName, number> = {
   framer: 0.4,
 };
 
+const KNOWN_EMBEDDING_DIMENSIONS: Record<string, number> = { 'text-embedding-3-small': 1536, 'text-embedding-3-large': 3072, 'text-embedding-ada-002': 1536 };
+
 export const StructuredOutputMode = z.enum(['json_schema', 'json_object', 'text']);
 export type StructuredOutputMode = z.infer<typeof StructuredOutputMode>;
 
@@ -51,6 +53,7 @@ const BaseEnv = z.object({
   OPENAI_EMBEDDINGS_BASE_URL: optionalText,
   OPENAI_EMBEDDINGS_API_KEY: optionalText,
   OPENAI_EMBEDDINGS_MODEL: optionalText,
+  OPENAI_EMBEDDINGS_DIMENSIONS: z.preprocess(blankIsUnset, z.coerce.number().int().min(8).max(65_536).optional()),
   OPENAI_CAPTURE_PROMPTS: flag,
 });
 
@@ -75,7 +78,8 @@ export interface OpenAIConfig {
   structuredOutput: StructuredOutputMode;
   prices: Record<string, ModelPrice>;
   writerBatchTokens: number;
-  embeddings: { baseUrl: string; apiKey: string; model: string } | null;
+  /** `requestDimensions`: OPENAI_EMBEDDINGS_DIMENSIONS was set, so the model is asked for that size. */
+  embeddings: { baseUrl: string; apiKey: string; model: string; dimension: number; requestDimensions: boolean } | null;
   capturePrompts: boolean;
 }
 
@@ -127,6 +131,12 @@ export function openAIConfigFromEnv(env: Record<string, string | undefined>): Op
     prices = { ...prices, ...table.data };
   }
   const embeddingsModel = e.OPENAI_EMBEDDINGS_MODEL;
+  const dimension = e.OPENAI_EMBEDDINGS_DIMENSIONS ?? (embeddingsModel ? KNOWN_EMBEDDING_DIMENSIONS[embeddingsModel] : undefined);
+  if (embeddingsModel && dimension === undefined) {
+    throw new LlmConfigError(`OPENAI_EMBEDDINGS_DIMENSIONS is not set and the size of ${embeddingsModel}'s vectors is not known`, {
+      details: { variables: ['OPENAI_EMBEDDINGS_DIMENSIONS'] },
+    });
+  }
   return {
     baseUrl: e.OPENAI_BASE_URL!,
     // Local servers (Ollama, vLLM, LM Studio) take no key, but the SDK wants a string.
@@ -143,7 +153,13 @@ export function openAIConfigFromEnv(env: Record<string, string | undefined>): Op
     prices,
     writerBatchTokens: e.OPENAI_WRITER_BATCH_TOKENS,
     embeddings: embeddingsModel
-      ? { baseUrl: e.OPENAI_EMBEDDINGS_BASE_URL ?? e.OPENAI_BASE_URL!, apiKey: e.OPENAI_EMBEDDINGS_API_KEY ?? e.OPENAI_API_KEY ?? 'not-needed', model: embeddingsModel }
+      ? {
+          baseUrl: e.OPENAI_EMBEDDINGS_BASE_URL ?? e.OPENAI_BASE_URL!,
+          apiKey: e.OPENAI_EMBEDDINGS_API_KEY ?? e.OPENAI_API_KEY ?? 'not-needed',
+          model: embeddingsModel,
+          dimension: dimension!,
+          requestDimensions: e.OPENAI_EMBEDDINGS_DIMENSIONS !== undefined,
+        }
       : null,
     capturePrompts: e.OPENAI_CAPTURE_PROMPTS,
   };

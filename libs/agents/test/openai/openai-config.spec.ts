@@ -42,7 +42,10 @@ describe('openai engine settings', () => {
   });
 
   it('a separate embeddings endpoint and model', () => {
-    const c = openAIConfigFromEnv({ OPENAI_BASE_URL: 'http://x/v1', OPENAI_MODEL: 'm', OPENAI_EMBEDDINGS_MODEL: 'e', OPENAI_EMBEDDINGS_BASE_URL: 'http://y/v1' });
-    expect(c.embeddings).toEqual({ baseUrl: 'http://y/v1', apiKey: 'not-needed', model: 'e' });
+    const c = openAIConfigFromEnv({ OPENAI_BASE_URL: 'http://x/v1', OPENAI_MODEL: 'm', OPENAI_EMBEDDINGS_MODEL: 'e', OPENAI_EMBEDDINGS_BASE_URL: 'http://y/v1', OPENAI_EMBEDDINGS_DIMENSIONS: '64' });
+    expect(c.embeddings).toEqual({ baseUrl: 'http://y/v1', apiKey: 'not-needed', model: 'e', dimension: 64, requestDimensions: true });
+    expect(() => openAIConfigFromEnv({ OPENAI_BASE_URL: 'http://x/v1', OPENAI_MODEL: 'm', OPENAI_EMBEDDINGS_MODEL: 'e' })).toThrow(/OPENAI_EMBEDDINGS_DIMENSIONS/);
+    const d = openAIConfigFromEnv({ OPENAI_BASE_URL: 'http://x/v1', OPENAI_MODEL: 'm', OPENAI_EMBEDDINGS_MODEL: 'text-embedding-3-small' });
+    expect(d.embeddings).toMatchObject({ model: 'text-embedding-3-small', dimension: 1536, requestDimensions: false, baseUrl: 'http://x/v1' });
   });
 });
