@@ -98,12 +98,11 @@ export class OpenAIEngine implements Engine {
       total.tokensOut += answer.tokensOut;
       total.costUsd += answer.costUsd;
       const parsed = parseJsonReply(answer.content);
-      const checked = parsed.ok ? role.output.safeParse(parsed.value) : null;
-      if (checked?.success) {
+      const error = this.problems(role, input, parsed);
+      if (typeof error !== 'string') {
         await this.finish(hooks, ticket, span, started, answer, 'ok', null);
-        return { output: checked.data, model: answer.model, ...total };
+        return { output: error.output, model: answer.model, ...total };
       }
-      const error = parsed.ok ? describeIssues(checked!.error) : parsed.error;
       await this.finish(hooks, ticket, span, started, answer, 'invalid', error);
       repair = { reply: stripReasoning(answer.content), error };
       if (round === 1) {
@@ -114,6 +113,17 @@ export class OpenAIEngine implements Engine {
       }
     }
     throw new Error('unreachable');
+  }
+
+  /** The validated output, or what is wrong with the reply: JSON, grounding in the input, schema, citations. */
+  private problems<I, O>(role: AgentRole<I, O>, input: I, parsed: ReturnType<typeof parseJsonReply>): { output: O } | string {
+    if (!parsed.ok) return parsed.error;
+    const grounded = role.ground ? role.ground(input, parsed.value) : { value: parsed.value, issues: [] };
+    if (grounded.issues.length > 0) return grounded.issues.join('; ');
+    const checked = role.output.safeParse(grounded.value);
+    if (!checked.success) return describeIssues(checked.error);
+    const issues = role.check?.(input, checked.data) ?? [];
+    return issues.length > 0 ? `the answer is not grounded in the data given: ${issues.slice(0, 10).join('; ')}` : { output: checked.data };
   }
 
   /** One answered request (after retries); the caller records its outcome once it has checked the content. */

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { buildPrompt, listWithIds } from '../prompt/build-prompt';
 import { splitUnits } from '../offline/nlp/sentences';
 import { normalizeWhitespace, statementStems } from '../offline/nlp/statement-terms';
+import { citationIssues } from './grounding';
 import type { AgentRole } from './role';
 import { CitedSentence, EvidenceRef, Id, distinctIds, text } from './schemas';
 
@@ -110,6 +111,7 @@ export const sectionWriter: AgentRole<SectionWriterInput, SectionWriterOutput> =
   name: 'sectionWriter',
   input: SectionWriterInput,
   output: SectionWriterOutput,
+  check: (input, output) => citationIssues(output.paragraphs.flatMap((p) => p.sentences), new Set(input.evidence.map((e) => e.id)), 'sentence'),
   prompt: (input) =>
     buildPrompt({
       persona: 'Section Writer',
