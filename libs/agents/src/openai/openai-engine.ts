@@ -17,6 +17,7 @@ import { costUsd } from './prices';
 import { providerName } from './provider-name';
 import { classifyRequestError, rejectsResponseFormat } from './request-errors';
 import { strictJsonSchema } from './response-schema';
+import { shortenIds } from './short-ids';
 import { countMessageTokens, countTokens } from './tokens';
 
 type Message = { role: 'system' | 'user'; content: string };
@@ -82,7 +83,14 @@ export class OpenAIEngine implements Engine {
     return this.completeOnce(role, input, hooks);
   }
 
+  /** The model sees short ids (E12) in place of uuids; its validated answer gets the uuids back. */
   private async completeOnce<I, O>(role: AgentRole<I, O>, input: I, hooks: CallHooks): Promise<EngineCompletion<O>> {
+    const ids = shortenIds(input);
+    const done = await this.completeShort(role, ids.input, hooks);
+    return { ...done, output: role.output.parse(ids.restore(done.output)) };
+  }
+
+  private async completeShort<I, O>(role: AgentRole<I, O>, input: I, hooks: CallHooks): Promise<EngineCompletion<O>> {
     const cfg = this.options.config.roles[role.name];
     const prompt = role.prompt(input);
     const messages: Message[] = [

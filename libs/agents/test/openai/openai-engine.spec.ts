@@ -107,9 +107,10 @@ describe('OpenAIEngine against a local OpenAI-compatible server', () => {
   });
 
   it('a stall past the timeout is abandoned and retried', async () => {
-    server.script('director', { kind: 'stall', ms: 3_000 });
+    server.script('director', { kind: 'stall', ms: 8_000 });
     const hooks = memoryHooks();
-    const e = testEngine(server, { OPENAI_TIMEOUT_MS: '300' });
+    // Long enough that the retry is answered in time on a loaded machine, far shorter than the stall.
+    const e = testEngine(server, { OPENAI_TIMEOUT_MS: '1500' });
     const done = await e.complete(director, ROLE_INPUTS.director, hooks);
     expect(done.output).toEqual(director.offline(ROLE_INPUTS.director));
     expect(server.counts.chatRequests).toBe(2);
