@@ -30,7 +30,7 @@ describe('AgentRunner per run: engine from the run options, budgets reserved in 
     server = await startFakeLlm();
   });
   afterEach(async () => {
-    await server.stop();
+    await server?.stop();
   });
 
   async function run(options: RunOptionsInput): Promise<string> {
@@ -114,7 +114,7 @@ describe('AgentRunner per run: engine from the run options, budgets reserved in 
   });
 
   it('two workers in parallel share the provider rate limit through Redis: the server never sees more than N per second', async () => {
-    await server.stop();
+    await server?.stop();
     const N = 4;
     server = await startFakeLlm({ requestsPerSecond: N });
     const connections = [new Redis(process.env['REDIS_URL'] ?? 'redis://127.0.0.1:6379'), new Redis(process.env['REDIS_URL'] ?? 'redis://127.0.0.1:6379')];

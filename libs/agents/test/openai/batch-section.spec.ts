@@ -19,7 +19,7 @@ describe('long sections are drafted in batches counted with js-tiktoken', () => 
     server = await startFakeLlm();
   });
   afterAll(async () => {
-    await server.stop();
+    await server?.stop();
   });
 
   it('plans batches within the budget, claims in order, none split', () => {

@@ -21,7 +21,7 @@ describe('one OpenTelemetry span per model request, with the GenAI attributes', 
     server = await startFakeLlm();
   });
   afterAll(async () => {
-    await server.stop();
+    await server?.stop();
     trace.disable();
   });
   beforeEach(() => exporter.reset());

@@ -10,7 +10,7 @@ describe('model answers are grounded in their input', () => {
     server = await startFakeLlm();
   });
   afterEach(async () => {
-    await server.stop();
+    await server?.stop();
   });
 
   it('locates excerpts exactly (nearest the hint) or across reflowed whitespace; refuses paraphrase', () => {

@@ -8,7 +8,7 @@ describe('OpenAIEmbedder against the local server’s /v1/embeddings', () => {
     server = await startFakeLlm({ embeddingDimension: 32 });
   });
   afterAll(async () => {
-    await server.stop();
+    await server?.stop();
   });
 
   const env = () => ({ OPENAI_BASE_URL: server.baseUrl, OPENAI_MODEL: 'chat', OPENAI_EMBEDDINGS_MODEL: 'embed', OPENAI_EMBEDDINGS_DIMENSIONS: '32', OPENAI_RETRY_BASE_MS: '20' });

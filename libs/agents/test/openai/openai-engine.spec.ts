@@ -13,7 +13,7 @@ describe('OpenAIEngine against a local OpenAI-compatible server', () => {
     server = await startFakeLlm();
   });
   afterEach(async () => {
-    await server.stop();
+    await server?.stop();
   });
 
   it('asks with a strict JSON-schema response format, the role model and temperature, and returns the validated answer', async () => {
@@ -126,7 +126,7 @@ describe('OpenAIEngine against a local OpenAI-compatible server', () => {
   });
 
   it('an endpoint without JSON-schema support: falls back to JSON mode and remembers it', async () => {
-    await server.stop();
+    await server?.stop();
     server = await startFakeLlm({ rejectJsonSchema: true });
     const e = testEngine(server);
     await e.complete(director, ROLE_INPUTS.director, memoryHooks());

@@ -21,7 +21,7 @@ describe('short ids in prompts', () => {
       server = await startFakeLlm();
     });
     afterAll(async () => {
-      await server.stop();
+      await server?.stop();
     });
 
     it('the writer sees and cites [E1]-style ids; the caller gets its uuids back', async () => {
