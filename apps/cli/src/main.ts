@@ -4,12 +4,12 @@ import path from 'node:path';
 import { describeError, DossierError } from '@dossier/errors';
 import { openContext, type CliContext } from './cli-context';
 import { CliUsageError } from './cli-error';
-import { interveneCommand } from './commands/intervene.command';
+import { interventionFromFlags, interveneCommand } from './commands/intervene.command';
 import { ingest } from './commands/ingest.command';
 import { approve, listRuns, showRun, sourceText } from './commands/inspect.commands';
-import { research } from './commands/research.command';
+import { research, resumeRun } from './commands/research.command';
 import { Output } from './output';
-import { apiApprove, apiIngest, apiListRuns, apiResearch, apiRunAction, apiShowRun } from './api/api-commands';
+import { apiApprove, apiIngest, apiIntervene, apiListRuns, apiResearch, apiRunAction, apiShowRun } from './api/api-commands';
 import { GatewayClient } from './api/gateway-client';
 import { admin } from './commands/admin.commands';
 
@@ -18,6 +18,8 @@ const USAGE = `dossier — deep research with verified citations
   dossier ingest PATH... [--collection NAME]
   dossier research "QUESTION" [--corpus PATH] [--collection NAME] [--out DIR] [--engine offline|openai]
                    [--search corpus,searxng,tavily,brave] [--perspectives N] [--max-iterations N] [--approve auto|prompt]
+                   [--budget-tokens N] [--budget-cost USD] [--budget-time SECONDS]
+  dossier resume RUN [--out DIR]   continue a run whose process stopped or that failed
   dossier runs
   dossier show RUN
   dossier approve RUN GATE [--reject --feedback TEXT]
@@ -26,7 +28,7 @@ const USAGE = `dossier — deep research with verified citations
   dossier demo            ingest examples/corpus and research the default question into ./out
 
   Through a gateway (or DOSSIER_API_URL / DOSSIER_API_KEY): progress streams from its SSE endpoint
-  dossier --api URL --key KEY ingest|research|runs|show|approve|cancel|resume|demo …
+  dossier --api URL --key KEY ingest|research|runs|show|approve|intervene|cancel|resume|demo …
 
   Operators (straight in the database at DATABASE_URL):
   dossier admin create-tenant NAME [--policy JSON]
@@ -40,6 +42,13 @@ function positiveInt(name: string, value: string | undefined): number | undefine
   if (value === undefined) return undefined;
   const n = Number(value);
   if (!Number.isInteger(n) || n < 1) throw new CliUsageError(`--${name} must be a whole number ≥ 1, got "${value}"`);
+  return n;
+}
+
+function positiveNumber(name: string, value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (!Number.isFinite(n) || n <= 0) throw new CliUsageError(`--${name} must be a number > 0, got "${value}"`);
   return n;
 }
 
@@ -60,6 +69,9 @@ async function main(argv: string[]): Promise<number> {
       search: { type: 'string', default: 'corpus' },
       perspectives: { type: 'string' },
       'max-iterations': { type: 'string' },
+      'budget-tokens': { type: 'string' },
+      'budget-cost': { type: 'string' },
+      'budget-time': { type: 'string' },
       approve: { type: 'string', default: 'auto' },
       reject: { type: 'boolean', default: false },
       feedback: { type: 'string' },
@@ -76,10 +88,11 @@ async function main(argv: string[]): Promise<number> {
     process.stdout.write(`${USAGE}\n`);
     return command || values.help ? 0 : 2;
   }
-  if (command === 'intervene') return interveneCommand(rest[0], values);
+  const apiUrl = values.api ?? (process.env['DOSSIER_API_URL'] || undefined);
+  if (command === 'intervene' && !apiUrl) return interveneCommand(rest[0], values);
   const out = new Output();
-  const withWorkers = command === 'research' || command === 'demo';
-  if (!['ingest', 'research', 'runs', 'show', 'approve', 'source-text', 'demo', 'admin', 'cancel', 'resume'].includes(command)) {
+  const withWorkers = command === 'research' || command === 'demo' || command === 'resume';
+  if (!['ingest', 'research', 'resume', 'runs', 'show', 'approve', 'source-text', 'demo', 'admin', 'cancel', 'intervene'].includes(command)) {
     throw new CliUsageError(`Unknown command "${command}"\n${USAGE}`);
   }
   if (values.engine !== 'offline' && values.engine !== 'openai') throw new CliUsageError(`--engine must be offline or openai, got "${values.engine}"`);
@@ -88,6 +101,14 @@ async function main(argv: string[]): Promise<number> {
   if (search.length === 0 || search.some((p) => !/^[a-z][a-z0-9_-]*$/.test(p))) throw new CliUsageError(`--search takes provider names separated by commas, e.g. searxng,corpus; got "${values.search}"`);
   const perspectives = positiveInt('perspectives', values.perspectives);
   const maxIterations = positiveInt('max-iterations', values['max-iterations']);
+  const budgetTokens = positiveInt('budget-tokens', values['budget-tokens']);
+  const budgetCost = positiveNumber('budget-cost', values['budget-cost']);
+  const budgetSeconds = positiveNumber('budget-time', values['budget-time']);
+  const budgets = {
+    ...(budgetTokens ? { tokens: budgetTokens } : {}),
+    ...(budgetCost ? { costUsd: budgetCost } : {}),
+    ...(budgetSeconds ? { wallTimeMs: Math.round(budgetSeconds * 1000) } : {}),
+  };
   if (command === 'ingest' && rest.length === 0) throw new CliUsageError('ingest needs at least one PATH');
   if (command === 'research' && (rest.length !== 1 || !rest[0]!.trim())) throw new CliUsageError('research needs one non-empty QUESTION (quote it)');
 
@@ -100,7 +121,6 @@ async function main(argv: string[]): Promise<number> {
     });
     return 0;
   }
-  const apiUrl = values.api ?? (process.env['DOSSIER_API_URL'] || undefined);
   if (apiUrl) {
     const key = values.key ?? process.env['DOSSIER_API_KEY'];
     if (!key) throw new CliUsageError('--api needs --key KEY (or DOSSIER_API_KEY)');
@@ -121,6 +141,7 @@ async function main(argv: string[]): Promise<number> {
           approve: values.approve,
           ...(perspectives ? { perspectives } : {}),
           ...(maxIterations ? { maxIterations } : {}),
+          budgets,
         });
         return 0;
       case 'runs':
@@ -136,12 +157,15 @@ async function main(argv: string[]): Promise<number> {
       case 'resume':
         await apiRunAction(client, out, command, rest[0]);
         return 0;
+      case 'intervene':
+        await apiIntervene(client, out, rest[0], interventionFromFlags(values));
+        return 0;
       case 'source-text':
         throw new CliUsageError('source-text reads the database directly; it is not available with --api');
     }
     return 2;
   }
-  if (command === 'cancel' || command === 'resume') throw new CliUsageError(`${command} is available through the gateway: dossier --api URL --key KEY ${command} RUN`);
+  if (command === 'cancel') throw new CliUsageError('cancel is available through the gateway: dossier --api URL --key KEY cancel RUN');
 
   let ctx: CliContext | undefined;
   try {
@@ -163,7 +187,11 @@ async function main(argv: string[]): Promise<number> {
           approve: values.approve,
           ...(perspectives ? { perspectives } : {}),
           ...(maxIterations ? { maxIterations } : {}),
+          budgets,
         });
+        return 0;
+      case 'resume':
+        await resumeRun(ctx, out, rest[0], values.out);
         return 0;
       case 'runs':
         await listRuns(ctx, out);

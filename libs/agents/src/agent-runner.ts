@@ -1,7 +1,11 @@
 import { z } from 'zod';
-import type { Db } from '@dossier/db';
+import { RunOptions, type BudgetKind } from '@dossier/contracts';
+import type { Db, PrismaService } from '@dossier/db';
 import { describeError } from '@dossier/errors';
-import type { Engine, EngineCompletion } from './engine/engine';
+import { BudgetExhaustedSignal } from './budget/budget-exhausted';
+import type { BudgetExhaustionSink } from './budget/budget-exhaustion-sink';
+import { BudgetLedger } from './budget/budget-ledger';
+import type { CallHooks, Engine, EngineCompletion } from './engine/engine';
 import { countWords, OfflineEngine } from './engine/offline-engine';
 import { AgentCallRecordError, AgentInputError, AgentOutputError } from './errors';
 import type { AgentRole } from './roles/role';
@@ -9,9 +13,21 @@ import type { AgentRole } from './roles/role';
 /** Where calls are recorded: the Prisma client, PrismaService, or a transaction. */
 export type LlmCallStore = Pick<Db, 'llmCall'>;
 
+/** How the engine of a run is found: from the run's own options (`engine: 'offline' | 'openai'`). */
+export interface PerRunEngines {
+  prisma: PrismaService;
+  /** Builds the openai engine from this worker's environment on first use; throws LlmConfigError when unset. */
+  openai: () => Engine;
+  /** Marks a run whose token or cost budget ran out (the workflow's RunCommands). */
+  budgetSink?: BudgetExhaustionSink;
+  /** For tests: how long a reservation of a request that never finished keeps counting. */
+  staleReservationMs?: number;
+}
+
 export interface AgentRunnerOptions {
-  /** 'offline' or an engine instance (the OpenAI-compatible engine plugs in here). */
-  engine: 'offline' | Engine;
+  /** A fixed engine for every call ('offline' or an instance), or 'per-run': each run's options choose. */
+  engine: 'offline' | 'per-run' | Engine;
+  perRun?: PerRunEngines;
 }
 
 export const AgentCallContext = z.strictObject({ tenantId: z.uuid(), runId: z.uuid(), stepKey: z.string().min(1).max(500) });
@@ -19,26 +35,38 @@ export type AgentCallContext = z.infer<typeof AgentCallContext>;
 
 const MAX_ERROR_TEXT = 2000;
 
+/** Budgets whose exhaustion stops spending on the model: the rest of the run is written by the offline engine. */
+const SPEND_BUDGETS: readonly BudgetKind[] = ['tokens', 'cost'];
+
 function issues(error: z.ZodError): string {
   return error.issues.map((i) => `${i.path.length > 0 ? i.path.join('.') : '(root)'}: ${i.message}`).join('; ');
 }
 
 /**
  * Runs agent roles: validates the input, lets the engine play the role, validates the output, and records every
- * call that reached the engine in llm_calls (role, engine, model, tokens, cost, latency, outcome).
+ * call in llm_calls (role, engine, model, step, tokens, cost, latency, outcome). With a model engine, every
+ * request is one row, reserved against the run's budgets before it is sent; when a token or cost budget runs
+ * out the run is marked (research stops at the next loop boundary) and the call, like every later one of the
+ * run, is played by the offline engine, so nothing more is spent.
  */
 export class AgentRunner {
-  private readonly engine: Engine;
+  private readonly fixed: Engine | null;
+  private readonly offline = new OfflineEngine();
+  private readonly ledger: BudgetLedger | null;
+  private openaiEngine: Engine | null = null;
 
   constructor(
     private readonly store: LlmCallStore,
-    options: AgentRunnerOptions,
+    private readonly options: AgentRunnerOptions,
   ) {
-    this.engine = options.engine === 'offline' ? new OfflineEngine() : options.engine;
+    this.fixed = options.engine === 'offline' ? this.offline : options.engine === 'per-run' ? null : options.engine;
+    if (options.engine === 'per-run' && !options.perRun) throw new Error("AgentRunner: engine 'per-run' needs perRun settings");
+    this.ledger = options.perRun ? new BudgetLedger(options.perRun.prisma, options.perRun.staleReservationMs) : null;
   }
 
+  /** The fixed engine's name, or 'per-run'. */
   get engineName(): string {
-    return this.engine.name;
+    return this.fixed?.name ?? 'per-run';
   }
 
   async run<I, O>(role: AgentRole<I, O>, input: I, ctx: AgentCallContext): Promise<O> {
@@ -53,31 +81,92 @@ export class AgentRunner {
         details: { role: role.name, issues: parsed.error.issues },
       });
     }
+    const { engine, limits } = await this.engineFor(ctx);
+    if (engine.recordsRequests) {
+      try {
+        return this.checked(role, engine, (await engine.complete(role, parsed.data, this.hooks(role.name, engine.name, ctx, limits))).output, ctx);
+      } catch (err) {
+        if (!(err instanceof BudgetExhaustedSignal)) throw err;
+        await this.options.perRun?.budgetSink?.markBudgetExhausted(ctx.tenantId, ctx.runId, err.budget, 'agents');
+        // Nothing more is spent on the model: this call and the run's later ones are written offline.
+        return this.runRecorded(role, this.offline, parsed.data, ctx);
+      }
+    }
+    return this.runRecorded(role, engine, parsed.data, ctx);
+  }
 
+  /** The engine a call uses: the fixed one, or the run's (offline once its token or cost budget is spent). */
+  private async engineFor(ctx: AgentCallContext): Promise<{ engine: Engine; limits: { tokens?: number; costUsd?: number } }> {
+    if (this.fixed) return { engine: this.fixed, limits: {} };
+    const perRun = this.options.perRun!;
+    const run = await perRun.prisma.researchRun.findFirst({ where: { id: ctx.runId, tenantId: ctx.tenantId }, select: { options: true, budgetExhausted: true } });
+    const options = RunOptions.safeParse(run?.options ?? {});
+    if (!run || !options.success || options.data.engine === 'offline') return { engine: this.offline, limits: {} };
+    if (run.budgetExhausted && SPEND_BUDGETS.includes(run.budgetExhausted as BudgetKind)) return { engine: this.offline, limits: {} };
+    this.openaiEngine ??= perRun.openai();
+    return { engine: this.openaiEngine, limits: { tokens: options.data.budgets.tokens, costUsd: options.data.budgets.costUsd } };
+  }
+
+  private hooks(role: string, engine: string, ctx: AgentCallContext, limits: { tokens?: number; costUsd?: number }): CallHooks {
+    const ledger = this.ledger;
+    if (!ledger) {
+      // A fixed model engine without the ledger (tests): one row per request, no budget.
+      return {
+        stepKey: ctx.stepKey,
+        beforeRequest: async () => ({ id: '' }),
+        afterRequest: async (_t, r) => {
+          await this.store.llmCall.create({ data: { tenantId: ctx.tenantId, runId: ctx.runId, stepKey: ctx.stepKey, role, engine, ...r } });
+        },
+      };
+    }
+    return {
+      stepKey: ctx.stepKey,
+      beforeRequest: async (estimate) => {
+        const reserved = await ledger.reserve({ ...ctx, role, engine }, estimate, limits);
+        if ('exhausted' in reserved) throw new BudgetExhaustedSignal(reserved.exhausted);
+        return reserved;
+      },
+      afterRequest: async (ticket, record) => ledger.settle(ctx.tenantId, ticket.id, record),
+    };
+  }
+
+  private checked<I, O>(role: AgentRole<I, O>, engine: Engine, output: unknown, ctx: AgentCallContext): O {
+    const out = role.output.safeParse(output);
+    if (!out.success) {
+      throw new AgentOutputError(`Invalid output from agent role ${role.name} (engine ${engine.name}): ${issues(out.error)}`, {
+        runId: ctx.runId,
+        details: { role: role.name, issues: out.error.issues },
+      });
+    }
+    return out.data;
+  }
+
+  /** An engine that does not record its own requests: one row for the call. */
+  private async runRecorded<I, O>(role: AgentRole<I, O>, engine: Engine, input: I, ctx: AgentCallContext): Promise<O> {
     const started = performance.now();
     let completion: EngineCompletion<O>;
     try {
-      completion = await this.engine.complete(role, parsed.data);
+      completion = await engine.complete(role, input);
     } catch (err) {
-      await this.recordFailure(role.name, ctx, started, err, { model: this.engine.model, tokensIn: countWords(parsed.data), tokensOut: 0, costUsd: 0 });
+      await this.recordFailure(role.name, engine, ctx, started, err, { model: engine.model, tokensIn: countWords(input), tokensOut: 0, costUsd: 0 });
       throw err;
     }
-
     const output = role.output.safeParse(completion.output);
     if (!output.success) {
-      const err = new AgentOutputError(`Invalid output from agent role ${role.name} (engine ${this.engine.name}): ${issues(output.error)}`, {
+      const err = new AgentOutputError(`Invalid output from agent role ${role.name} (engine ${engine.name}): ${issues(output.error)}`, {
         runId: ctx.runId,
         details: { role: role.name, issues: output.error.issues },
       });
-      await this.recordFailure(role.name, ctx, started, err, completion);
+      await this.recordFailure(role.name, engine, ctx, started, err, completion);
       throw err;
     }
-    await this.record(role.name, ctx, started, completion, 'ok', null);
+    await this.record(role.name, engine, ctx, started, completion, 'ok', null);
     return output.data;
   }
 
   private async record(
     role: string,
+    engine: Engine,
     ctx: AgentCallContext,
     started: number,
     usage: Omit<EngineCompletion<unknown>, 'output'>,
@@ -90,7 +179,7 @@ export class AgentRunner {
         runId: ctx.runId,
         stepKey: ctx.stepKey,
         role,
-        engine: this.engine.name,
+        engine: engine.name,
         model: usage.model,
         tokensIn: usage.tokensIn,
         tokensOut: usage.tokensOut,
@@ -105,6 +194,7 @@ export class AgentRunner {
   /** Records a failed call; if even that fails, says so without losing either error. */
   private async recordFailure(
     role: string,
+    engine: Engine,
     ctx: AgentCallContext,
     started: number,
     err: unknown,
@@ -112,7 +202,7 @@ export class AgentRunner {
   ): Promise<void> {
     const described = describeError(err);
     try {
-      await this.record(role, ctx, started, usage, 'error', `${described.name}: ${described.message}`.slice(0, MAX_ERROR_TEXT));
+      await this.record(role, engine, ctx, started, usage, 'error', `${described.name}: ${described.message}`.slice(0, MAX_ERROR_TEXT));
     } catch (recordErr) {
       throw new AgentCallRecordError(`Agent role ${role} failed (${described.message}) and the call could not be recorded`, {
         cause: recordErr,

@@ -17,3 +17,26 @@ export class AgentOutputError extends UnrecoverableError {
 export class AgentCallRecordError extends RetryableError {
   readonly code = 'agent_call_not_recorded';
 }
+
+/** The model refused the task (a refusal message or a content filter). Retrying the same prompt will not help. */
+export class AgentRefusalError extends UnrecoverableError {
+  readonly code = 'agent_refused';
+}
+
+/**
+ * The model provider did not answer usefully after every retry (429, 5xx, timeouts, connection errors).
+ * Retryable: the step is tried again later by the queue, so a provider outage never loses the step.
+ */
+export class LlmUnavailableError extends RetryableError {
+  readonly code = 'llm_unavailable';
+}
+
+/** The provider rejected the request itself (400, 401, 403, 404…): a configuration or prompt problem. */
+export class LlmRequestError extends UnrecoverableError {
+  readonly code = 'llm_request_rejected';
+}
+
+/** A run asked for the openai engine but this worker's environment does not configure it. */
+export class LlmConfigError extends UnrecoverableError {
+  readonly code = 'llm_config_invalid';
+}

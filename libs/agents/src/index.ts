@@ -2,11 +2,25 @@
 export * from './roles';
 
 // Running roles.
-export { AgentRunner, AgentCallContext, type AgentRunnerOptions, type LlmCallStore } from './agent-runner';
+export { AgentRunner, AgentCallContext, type AgentRunnerOptions, type LlmCallStore, type PerRunEngines } from './agent-runner';
 export { AgentsModule } from './agents.module';
-export type { Engine, EngineCompletion } from './engine/engine';
+export type { Engine, EngineCompletion, CallHooks, RequestEstimate, RequestRecord, RequestTicket } from './engine/engine';
 export { OfflineEngine, OFFLINE_MODEL, countWords } from './engine/offline-engine';
-export { AgentInputError, AgentOutputError, AgentCallRecordError } from './errors';
+export { AgentInputError, AgentOutputError, AgentCallRecordError, AgentRefusalError, LlmUnavailableError, LlmRequestError, LlmConfigError } from './errors';
+
+// The OpenAI-compatible engine, budgets and long-context writing.
+export { OpenAIEngine, type OpenAIEngineOptions } from './openai/openai-engine';
+export { openAIEngineFromEnv, openAIEmbedderFromEnv, llmRateLimitKey } from './openai/openai-engine-from-env';
+export { OpenAIEmbedder, type OpenAIEmbedderOptions } from './openai/openai-embedder';
+export { openAIConfigFromEnv, roleEnvSuffix, DEFAULT_TEMPERATURES, type OpenAIConfig, type RoleModelConfig, type StructuredOutputMode } from './openai/openai-config';
+export { DEFAULT_PRICES, costUsd, type ModelPrice } from './openai/prices';
+export { countTokens, countMessageTokens } from './openai/tokens';
+export { stripReasoning, parseJsonReply } from './openai/parse-output';
+export { strictJsonSchema } from './openai/response-schema';
+export { BudgetLedger, type SpendLimits } from './budget/budget-ledger';
+export { BudgetExhaustedSignal } from './budget/budget-exhausted';
+export type { BudgetExhaustionSink } from './budget/budget-exhaustion-sink';
+export { planBatches, draftSectionInBatches } from './writing/batch-section';
 
 // Prompts.
 export { buildPrompt, listWithIds, type Prompt, type PromptSpec } from './prompt/build-prompt';

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { BudgetKind } from './run-options';
 import { ContradictionKind, EpistemicStatus, SourceOrigin, AuthorityClass } from './entities/research';
 
 /**
@@ -33,6 +34,10 @@ export const ReportSource = z.strictObject({
   origin: SourceOrigin.optional(),
   authority: AuthorityClass.optional(),
 });
+/** Model use of one role, model or engine, summed from llm_calls (every request is one call). */
+export const LlmUsage = z.strictObject({ calls: z.int().min(0), tokensIn: z.int().min(0), tokensOut: z.int().min(0), costUsd: z.number().min(0) });
+export type LlmUsage = z.infer<typeof LlmUsage>;
+
 export const ReportMetrics = z.strictObject({
   iterations: z.int().min(0),
   llmCalls: z.int().min(0),
@@ -42,6 +47,11 @@ export const ReportMetrics = z.strictObject({
   wallMs: z.int().min(0),
   searches: z.int().min(0),
   sourcesFetched: z.int().min(0),
+  /** The budget that ended research, if one did (tokens, cost, wall_time, iterations). */
+  budgetExhausted: BudgetKind.nullable().optional(),
+  byRole: z.record(z.string(), LlmUsage).optional(),
+  byModel: z.record(z.string(), LlmUsage).optional(),
+  byEngine: z.record(z.string(), LlmUsage).optional(),
 });
 
 export const ReportJson = z

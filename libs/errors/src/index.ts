@@ -1,3 +1,4 @@
 export * from './errors';
 export * from './classify';
 export type { DossierErrorOptions } from './dossier-error';
+export { parseRetryAfter, backoffMs } from './retry-after';

@@ -1,3 +1,5 @@
 export * from './test-database';
 export * from './wait-for';
 export * from './child-service';
+export * from './fake-openai/fake-openai-server';
+export * from './fake-openai/fake-openai-types';

@@ -1,7 +1,7 @@
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { createInterface } from 'node:readline/promises';
-import { GateName, type ApprovalView, type CollectionView, type RunList, type RunOptionsInput, type RunView } from '@dossier/contracts';
+import { GateName, type ApprovalView, type Intervention, type InterventionInput, type CollectionView, type RunList, type RunOptionsInput, type RunView } from '@dossier/contracts';
 import { walkPaths } from '@dossier/sources';
 import { CliUsageError } from '../cli-error';
 import type { ResearchArgs } from '../commands/research.command';
@@ -57,6 +57,7 @@ export async function apiResearch(client: GatewayClient, out: Output, args: Rese
     gates: { plan: gate, outline: gate, publish: 'auto' },
     ...(args.perspectives ? { perspectives: args.perspectives } : {}),
     ...(args.maxIterations ? { maxIterations: args.maxIterations } : {}),
+    ...(args.budgets && Object.keys(args.budgets).length > 0 ? { budgets: args.budgets } : {}),
   };
   const run = await client.json<RunView>('POST', '/v1/runs', { question: args.question, options });
   out.line(`Run ${run.id}: ${args.question}`);
@@ -151,4 +152,11 @@ export async function apiRunAction(client: GatewayClient, out: Output, action: '
   const runId = runIdArg(id);
   const run = await client.json<RunView>('POST', `/v1/runs/${runId}/${action}`, {});
   out.line(`Run ${run.id} is ${run.status}.`);
+}
+
+/** `dossier --api … intervene RUN --…`: queued by the gateway, applied by `moderate` at the next research-loop boundary. */
+export async function apiIntervene(client: GatewayClient, out: Output, id: string | undefined, input: InterventionInput): Promise<void> {
+  const runId = runIdArg(id);
+  const queued = await client.json<Intervention>('POST', `/v1/runs/${runId}/interventions`, input);
+  out.line(`Queued ${queued.input.type.replaceAll('_', ' ')} (${queued.id}) on run ${runId}: applied at the next research-loop boundary.`);
 }

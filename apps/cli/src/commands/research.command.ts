@@ -1,6 +1,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { createInterface } from 'node:readline/promises';
+import { openAIConfigFromEnv } from '@dossier/agents';
 import { RunEventData, type GateName, type RunOptionsInput } from '@dossier/contracts';
 import { ResearchRepository, RunEventRepository, RunRepository } from '@dossier/db';
 import { RunCommands } from '@dossier/workflow';
@@ -20,12 +21,14 @@ export interface ResearchArgs {
   perspectives?: number;
   maxIterations?: number;
   approve: 'auto' | 'prompt';
+  budgets?: { tokens?: number; costUsd?: number; wallTimeMs?: number };
 }
 
 /** Runs one research job in this process and writes report.md, report.html and report.json to `out`. */
 export async function research(ctx: CliContext, out: Output, args: ResearchArgs): Promise<string> {
   if (!args.question.trim()) throw new CliUsageError('The question is empty: say what to research, e.g. dossier research "What caused …?"');
-  if (args.engine === 'openai') throw new CliUsageError('The openai engine is not available yet: use --engine offline');
+  // Fail before ingesting anything, naming what is missing (the workers would refuse the run the same way).
+  if (args.engine === 'openai') openAIConfigFromEnv(process.env);
   if (args.corpus?.length) {
     const report = await ingest(ctx, out, args.corpus, args.collection);
     if (report.ingested + report.updated + report.unchanged + report.duplicates === 0) {
@@ -43,6 +46,7 @@ export async function research(ctx: CliContext, out: Output, args: ResearchArgs)
     gates: { plan: gate, outline: gate, publish: 'auto' },
     ...(args.perspectives ? { perspectives: args.perspectives } : {}),
     ...(args.maxIterations ? { maxIterations: args.maxIterations } : {}),
+    ...(args.budgets && Object.keys(args.budgets).length > 0 ? { budgets: args.budgets } : {}),
   };
   const commands = ctx.app.get(RunCommands);
   const run = await commands.start({ tenantId: ctx.tenantId, question: args.question, options, actor: 'cli' });
@@ -55,6 +59,25 @@ export async function research(ctx: CliContext, out: Output, args: ResearchArgs)
   await writeReport(ctx, run.id, args.out);
   out.line(`Report written to ${path.join(args.out, 'report.md')}, report.html and report.json`);
   return run.id;
+}
+
+/**
+ * Continues a run whose process stopped (crash, kill, laptop closed) or that failed: this process's workers and
+ * reconciler take up its unfinished steps; completed steps are never run (or paid for) again.
+ */
+export async function resumeRun(ctx: CliContext, out: Output, runId: string | undefined, dir: string): Promise<void> {
+  if (!runId || !/^[0-9a-f-]{36}$/i.test(runId)) throw new CliUsageError(`"${runId ?? ''}" is not a run id`);
+  const run = await ctx.app.get(RunRepository).find(ctx.tenantId, runId);
+  if (!run) throw new CliUsageError(`Run ${runId} not found`);
+  if (run.status === 'failed' || run.status === 'cancelled') await ctx.app.get(RunCommands).resume(ctx.tenantId, runId, 'cli');
+  out.line(`Resuming run ${runId}: ${run.question}`);
+  const status = await follow(ctx, out, runId, 'auto');
+  if (status !== 'completed') {
+    const failed = await ctx.app.get(RunRepository).find(ctx.tenantId, runId);
+    throw new CliUsageError(`Run ${runId} ended ${status}: ${failed?.failureReason ?? 'no reason recorded'}`);
+  }
+  await writeReport(ctx, runId, dir);
+  out.line(`Report written to ${path.join(dir, 'report.md')}, report.html and report.json`);
 }
 
 /** Streams the run's durable event log as progress lines until the run ends; answers gates when asked to. */
@@ -99,10 +122,12 @@ async function follow(ctx: CliContext, out: Output, runId: string, approve: 'aut
         case 'step_retrying':
           out.line(`${t}  ${data.node} attempt ${data.attempt} failed, retrying: ${data.error}`);
           break;
+        case 'budget_exhausted':
+          out.line(`${t}  the ${data.budget.replace('_', ' ')} budget ran out: research stops at the end of this iteration`);
+          break;
         case 'run_created':
         case 'step_started':
         case 'gate_decided':
-        case 'budget_exhausted':
         case 'run_completed':
         case 'run_cancelled':
         case 'run_resumed':

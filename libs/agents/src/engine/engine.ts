@@ -9,13 +9,50 @@ export interface EngineCompletion<O> {
   costUsd: number;
 }
 
+/** One HTTP request to a model, answered or not: one llm_calls row. */
+export interface RequestRecord {
+  model: string;
+  tokensIn: number;
+  tokensOut: number;
+  costUsd: number;
+  latencyMs: number;
+  /** ok; invalid (answered, output failed validation); refused; error (no usable answer: 429, 5xx, timeout…). */
+  outcome: 'ok' | 'invalid' | 'refused' | 'error';
+  error: string | null;
+}
+
+/** What a request is expected to cost at most, for the budget check before it is sent. */
+export interface RequestEstimate {
+  model: string;
+  tokens: number;
+  costUsd: number;
+}
+
 /**
- * Something that can play any agent role: the offline NLP engine now, an OpenAI-compatible engine later.
- * `complete` receives input the runner has already validated; it must not record the call itself.
+ * The runner's side of one role call, for engines that talk to a model: the budget is checked (and the
+ * estimate reserved) before every request, and every request is recorded after it. `beforeRequest`
+ * throws `BudgetExhaustedSignal` when a budget has run out.
+ */
+export interface CallHooks {
+  readonly stepKey: string;
+  beforeRequest(estimate: RequestEstimate): Promise<RequestTicket>;
+  afterRequest(ticket: RequestTicket, record: RequestRecord): Promise<void>;
+}
+
+/** A reservation made by `beforeRequest`, settled by `afterRequest`. */
+export interface RequestTicket {
+  readonly id: string;
+}
+
+/**
+ * Something that can play any agent role: the offline NLP engine or the OpenAI-compatible engine.
+ * `complete` receives input the runner has already validated. Engines with `recordsRequests` record every
+ * request through the hooks themselves; the runner records the others' calls.
  */
 export interface Engine {
   readonly name: string;
   /** The model recorded for calls that fail before the engine reports one. */
   readonly model: string;
-  complete<I, O>(role: AgentRole<I, O>, input: I): Promise<EngineCompletion<O>>;
+  readonly recordsRequests?: boolean;
+  complete<I, O>(role: AgentRole<I, O>, input: I, hooks?: CallHooks): Promise<EngineCompletion<O>>;
 }

@@ -6,6 +6,7 @@ import { groupNearDuplicates } from '../offline/nlp/near-duplicates';
 import { extractQuantities } from '../offline/nlp/quantities';
 import { tokenize } from '../offline/nlp/tokens';
 import { clip, topicPhrases } from '../offline/topics';
+import { unknownIdIssues } from './grounding';
 import type { AgentRole } from './role';
 import { Id, text } from './schemas';
 
@@ -97,6 +98,7 @@ export const claimBuilder: AgentRole<ClaimBuilderInput, ClaimBuilderOutput> = {
   name: 'claimBuilder',
   input: ClaimBuilderInput,
   output: ClaimBuilderOutput,
+  check: (input, output) => unknownIdIssues(output.claims.flatMap((c) => c.evidenceIds), new Set(input.evidence.map((e) => e.id)), 'claims cite evidence'),
   prompt: (input) =>
     buildPrompt({
       persona: 'Claim Builder',

@@ -6,6 +6,7 @@ import { extractQuantities } from '../offline/nlp/quantities';
 import { listMarkerLength, splitUnits, type Unit as TextUnit } from '../offline/nlp/sentences';
 import { normalizeWhitespace } from '../offline/nlp/statement-terms';
 import { contentStems, tokenize } from '../offline/nlp/tokens';
+import { locateExcerpt } from './grounding';
 import type { AgentRole } from './role';
 import { Id, Question, Unit, text } from './schemas';
 
@@ -131,7 +132,29 @@ function offline(input: EvidenceCuratorInput): EvidenceCuratorOutput {
   return { fragments };
 }
 
+/**
+ * Models are poor at character offsets: each excerpt is found in the source text and its offsets taken from there;
+ * an excerpt that is not a verbatim passage is dropped, never stored.
+ */
+function ground(input: EvidenceCuratorInput, raw: unknown): { value: unknown; issues: string[] } {
+  const fragments = (raw as { fragments?: unknown } | null)?.fragments;
+  if (!Array.isArray(fragments)) return { value: raw, issues: [] };
+  const kept: unknown[] = [];
+  let dropped = 0;
+  for (const f of fragments as Record<string, unknown>[]) {
+    const at = typeof f?.['excerpt'] === 'string' ? locateExcerpt(input.source.text, f['excerpt'], typeof f['start'] === 'number' ? f['start'] : 0) : null;
+    if (!at) {
+      dropped++;
+      continue;
+    }
+    kept.push({ ...f, start: at.start, end: at.end, excerpt: input.source.text.slice(at.start, at.end) });
+  }
+  const issues = dropped > 0 && kept.length === 0 ? [`none of the ${dropped} excerpts is a verbatim passage of the source text: copy excerpts exactly`] : [];
+  return { value: { ...(raw as object), fragments: kept }, issues };
+}
+
 export const evidenceCurator: AgentRole<EvidenceCuratorInput, EvidenceCuratorOutput> = {
+  ground,
   name: 'evidenceCurator',
   input: EvidenceCuratorInput,
   output: EvidenceCuratorOutput,

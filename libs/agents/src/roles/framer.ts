@@ -3,6 +3,7 @@ import { buildPrompt } from '../prompt/build-prompt';
 import { normalizeWhitespace } from '../offline/nlp/statement-terms';
 import { cosine, tfidfVectors } from '../offline/nlp/tfidf';
 import { clip } from '../offline/topics';
+import { citationIssues } from './grounding';
 import type { AgentRole } from './role';
 import { CitedSentence, Id, Question, text } from './schemas';
 
@@ -86,6 +87,8 @@ export const framer: AgentRole<FramerInput, FramerOutput> = {
   name: 'framer',
   input: FramerInput,
   output: FramerOutput,
+  check: (input, output) =>
+    citationIssues([...output.introduction, ...output.conclusion], new Set(input.sections.flatMap((s) => s.sentences.flatMap((x) => x.evidenceIds))), 'framing sentence'),
   prompt: (input) =>
     buildPrompt({
       persona: 'Framer',

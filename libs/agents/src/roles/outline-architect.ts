@@ -4,6 +4,7 @@ import { statementStems } from '../offline/nlp/statement-terms';
 import { cosine, tfidfVectors } from '../offline/nlp/tfidf';
 import { stem, tokenize } from '../offline/nlp/tokens';
 import { clip, feedbackPhrases, QUESTION_FILLER, titleCase, topicPhrases } from '../offline/topics';
+import { unknownIdIssues } from './grounding';
 import type { AgentRole } from './role';
 import { Feedback, Id, Question, distinctIds, text } from './schemas';
 
@@ -162,6 +163,7 @@ export const outlineArchitect: AgentRole<OutlineArchitectInput, OutlineArchitect
   name: 'outlineArchitect',
   input: OutlineArchitectInput,
   output: OutlineArchitectOutput,
+  check: (input, output) => unknownIdIssues(output.sections.flatMap((s) => s.claimIds), new Set(input.claims.map((c) => c.id)), 'sections use claim'),
   prompt: (input) =>
     buildPrompt({
       persona: 'Outline Architect',

@@ -4,6 +4,7 @@ import { buildPrompt } from '../prompt/build-prompt';
 import { entails } from '../offline/nlp/entailment';
 import { splitUnits } from '../offline/nlp/sentences';
 import { normalizeWhitespace } from '../offline/nlp/statement-terms';
+import { citationIssues } from './grounding';
 import type { AgentRole } from './role';
 import { EvidenceRef, Id, text } from './schemas';
 
@@ -46,6 +47,7 @@ export const repairer: AgentRole<RepairerInput, RepairerOutput> = {
   name: 'repairer',
   input: RepairerInput,
   output: RepairerOutput,
+  check: (input, output) => (output.action === 'rewrite' ? citationIssues([output], new Set(input.evidence.map((e) => e.id)), 'rewritten sentence') : []),
   prompt: (input) =>
     buildPrompt({
       persona: 'Repairer',

@@ -29,6 +29,13 @@ export interface AgentRole<I, O> {
   output: z.ZodType<O>;
   prompt(input: I): Prompt;
   offline(input: I): O;
+  /**
+   * Model answers only: anchors the raw reply to the input before validation (e.g. finds each excerpt in the source
+   * text and takes its offsets from there, dropping what is not a verbatim passage). Issues are shown to the model.
+   */
+  ground?(input: I, raw: unknown): { value: unknown; issues: string[] };
+  /** Model answers only: what the schema cannot see, e.g. a citation of an id that was never given, or a URL. */
+  check?(input: I, output: O): string[];
 }
 
 /** A role of any input and output, for registries. */

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { buildPrompt, listWithIds } from '../prompt/build-prompt';
 import { splitUnits } from '../offline/nlp/sentences';
 import { normalizeWhitespace, statementStems } from '../offline/nlp/statement-terms';
+import { citationIssues } from './grounding';
 import type { AgentRole } from './role';
 import { CitedSentence, EvidenceRef, Id, distinctIds, text } from './schemas';
 
@@ -10,6 +11,11 @@ export const SectionWriterInput = z
     section: z.strictObject({ title: text(400), purpose: z.string().max(2000) }),
     claims: z.array(z.strictObject({ id: Id, statement: text(4000), evidenceIds: z.array(Id).min(1) })),
     evidence: z.array(EvidenceRef),
+    /**
+     * Long sections are drafted in parts (OpenAI engine): which part this is and a summary of what the parts
+     * before wrote, so the model continues rather than repeats, and the last part closes the section.
+     */
+    continuation: z.strictObject({ part: z.int().min(1), parts: z.int().min(2), writtenSoFar: z.string().max(40_000) }).optional(),
   })
   .superRefine(distinctIds('evidence'));
 export type SectionWriterInput = z.infer<typeof SectionWriterInput>;
@@ -90,15 +96,28 @@ function offline(input: SectionWriterInput): SectionWriterOutput {
   return { paragraphs };
 }
 
+function continuationRules(input: SectionWriterInput): string[] {
+  const c = input.continuation;
+  if (!c) return [];
+  return [
+    `This is part ${c.part} of ${c.parts} of the section; the "written so far" data block summarises the parts before. Do not repeat anything in it: continue from where it ends.`,
+    c.part === c.parts
+      ? 'This is the last part: end with a sentence that closes the section (cited like every other sentence).'
+      : 'More parts follow: do not close the section yet.',
+  ];
+}
+
 export const sectionWriter: AgentRole<SectionWriterInput, SectionWriterOutput> = {
   name: 'sectionWriter',
   input: SectionWriterInput,
   output: SectionWriterOutput,
+  check: (input, output) => citationIssues(output.paragraphs.flatMap((p) => p.sentences), new Set(input.evidence.map((e) => e.id)), 'sentence'),
   prompt: (input) =>
     buildPrompt({
       persona: 'Section Writer',
       task: 'Write the report section from the claims and their evidence: clear paragraphs of two to four sentences, every sentence cited.',
       rules: [
+        ...continuationRules(input),
         'Every sentence states only what its cited evidence says and lists the evidence ids it relies on in evidenceIds; a sentence without evidence is not allowed.',
         'When several evidence items support the same statement, cite all of them on that sentence.',
         'Use the claims in the order given; keep figures, units and dates exactly as in the evidence.',
@@ -109,6 +128,7 @@ export const sectionWriter: AgentRole<SectionWriterInput, SectionWriterOutput> =
         ['section', `${input.section.title}\n${input.section.purpose}`],
         ['claims', listWithIds(input.claims.map((c) => ({ id: c.id, text: `${c.statement} (evidence: ${c.evidenceIds.join(', ')})` })))],
         ['evidence', listWithIds(input.evidence.map((e) => ({ id: e.id, text: e.excerpt })))],
+        ...(input.continuation ? [['written so far', input.continuation.writtenSoFar || '(nothing yet)'] as const] : []),
       ],
     }),
   offline,

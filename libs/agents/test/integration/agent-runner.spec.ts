@@ -54,16 +54,16 @@ describe('AgentRunner against Postgres', () => {
     expect(await prisma.llmCall.count({ where: { runId: ctx.runId } })).toBe(0);
   });
 
-  it('is provided by AgentsModule with the PrismaService of DbModule', async () => {
+  it('is provided by AgentsModule with the PrismaService of DbModule; a call outside a known openai run is offline', async () => {
     @Module({ imports: [DbModule.forRoot({ url: db.url, poolMax: 2 }), AgentsModule] })
     class HostModule {}
     const app: INestApplicationContext = await NestFactory.createApplicationContext(HostModule, { logger: false });
     try {
       const runner = app.get(AgentRunner);
-      expect(runner.engineName).toBe('offline');
+      expect(runner.engineName).toBe('per-run');
       const ctx = { tenantId: randomUUID(), runId: randomUUID(), stepKey: 'r.scope.0.0' };
       await runner.run(director, { question: 'How tall is the Eiffel Tower?' }, ctx);
-      expect(await prisma.llmCall.count({ where: { runId: ctx.runId, outcome: 'ok' } })).toBe(1);
+      expect(await prisma.llmCall.count({ where: { runId: ctx.runId, outcome: 'ok', engine: 'offline' } })).toBe(1);
     } finally {
       await app.close();
     }

@@ -119,7 +119,8 @@ export const LlmCall = z.strictObject({
   tokensOut: z.int().min(0),
   costUsd: z.number().min(0),
   latencyMs: z.int().min(0),
-  outcome: z.enum(['ok', 'error', 'refused', 'invalid']),
+  /** pending: a request under way (its row holds the budget reservation until the answer's figures replace it). */
+  outcome: z.enum(['pending', 'ok', 'error', 'refused', 'invalid']),
   createdAt: ts,
 });
 export type LlmCall = z.infer<typeof LlmCall>;

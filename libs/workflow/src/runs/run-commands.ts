@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { RunOptions, TERMINAL_RUN_STATUSES, type ApprovalDecision, type GateName, type RunOptionsInput, type RunStatus } from '@dossier/contracts';
+import { RunOptions, TERMINAL_RUN_STATUSES, type ApprovalDecision, type BudgetKind, type GateName, type RunOptionsInput, type RunStatus } from '@dossier/contracts';
 import { ApprovalRepository, PrismaService, RunEventRepository, RunRepository, type Prisma, type RunRow } from '@dossier/db';
 import { GateNotOpenError, RunNotFoundError, RunStateError, ValidationError } from '@dossier/errors';
 import { AuditLog } from '../audit/audit-log';
@@ -191,16 +191,24 @@ export class RunCommands {
   async expireDeadlines(now = new Date()): Promise<number> {
     let marked = 0;
     for (const run of await this.runs.pastDeadline(now)) {
-      await this.prisma.$transaction(async (tx) => {
-        const locked = await this.runs.lock(tx, run.tenantId, run.id);
-        if (!locked || locked.budgetExhausted) return;
-        await this.runs.update(tx, run.tenantId, run.id, { budgetExhausted: 'wall_time' });
-        await this.events.append(tx, run.tenantId, run.id, [{ type: 'budget_exhausted', budget: 'wall_time' }]);
-        await this.audit.appendLocked(tx, run.tenantId, run.id, 'budget_exhausted', 'conductor', { budget: 'wall_time' });
-        marked++;
-      });
+      if (await this.markBudgetExhausted(run.tenantId, run.id, 'wall_time', 'conductor')) marked++;
     }
     return marked;
+  }
+
+  /**
+   * A budget of the run ran out (wall time from the conductor; tokens or cost from the agents): marked once, with
+   * an event and an audit row; the router ends research at the next loop boundary. False if already marked.
+   */
+  async markBudgetExhausted(tenantId: string, runId: string, budget: BudgetKind, actor: string): Promise<boolean> {
+    return this.prisma.$transaction(async (tx) => {
+      const locked = await this.runs.lock(tx, tenantId, runId);
+      if (!locked || locked.budgetExhausted) return false;
+      await this.runs.update(tx, tenantId, runId, { budgetExhausted: budget });
+      await this.events.append(tx, tenantId, runId, [{ type: 'budget_exhausted', budget }]);
+      await this.audit.appendLocked(tx, tenantId, runId, 'budget_exhausted', actor, { budget });
+      return true;
+    });
   }
 
   private async mustLock(tx: Prisma.TransactionClient, tenantId: string, runId: string): Promise<RunRow> {

@@ -1,3 +1,4 @@
+import type { BudgetKind, LlmUsage } from '@dossier/contracts';
 import { PrismaService, ResearchRepository, RunRepository } from '@dossier/db';
 import { StageStateError } from '@dossier/errors';
 import { OnStep } from '@dossier/queue';
@@ -46,11 +47,12 @@ export class RenderHandler implements StepHandler<'render'> {
       this.research.evidence(tenantId, runId),
       this.research.sourceRecords(tenantId, runId),
       this.research.questions(tenantId, runId, undefined, ['open', 'partial']),
-      this.prisma.llmCall.aggregate({ where, _count: true, _sum: { tokensIn: true, tokensOut: true, costUsd: true } }),
+      this.prisma.llmCall.groupBy({ by: ['role', 'model', 'engine'], where, _count: { _all: true }, _sum: { tokensIn: true, tokensOut: true, costUsd: true } }),
       this.prisma.searchPlan.count({ where }),
       this.prisma.nodeExecution.count({ where: { ...where, node: 'moderate', status: 'completed' } }),
       this.prisma.verificationFinding.findMany({ where, select: { round: true, verdict: true } }),
     ]);
+    const usage = llmUsage(calls);
     const lastRound = Math.max(0, ...findings.map((f) => f.round));
     const inLastRound = findings.filter((f) => f.round === lastRound);
     const snapshots = await this.research.snapshots(tenantId, [...new Set(evidence.map((e) => e.snapshotId))]);
@@ -63,6 +65,8 @@ export class RenderHandler implements StepHandler<'render'> {
         engine: ctx.run.options.engine,
         createdAt: run.createdAt,
         stopReason: run.stopReason,
+        budgetExhausted: run.budgetExhausted,
+        maxIterations: ctx.run.options.maxIterations,
         providers: ctx.run.options.searchProviders,
         ...(ctx.run.options.collection ? { collection: ctx.run.options.collection } : {}),
       },
@@ -78,10 +82,11 @@ export class RenderHandler implements StepHandler<'render'> {
       openQuestions: open.map((q) => q.text),
       metrics: {
         iterations,
-        llmCalls: calls._count,
-        tokensIn: calls._sum.tokensIn ?? 0,
-        tokensOut: calls._sum.tokensOut ?? 0,
-        costUsd: calls._sum.costUsd ?? 0,
+        ...usage.total,
+        budgetExhausted: run.stopReason === 'max_iterations' ? 'iterations' : run.stopReason === 'budget_exhausted' ? ((run.budgetExhausted as BudgetKind | null) ?? null) : null,
+        byRole: usage.byRole,
+        byModel: usage.byModel,
+        byEngine: usage.byEngine,
         wallMs: Math.max(0, Date.now() - run.createdAt.getTime()),
         searches,
         sourcesFetched: records.filter((r) => r.selected).length,
@@ -102,4 +107,35 @@ export class RenderHandler implements StepHandler<'render'> {
       },
     };
   }
+}
+
+interface UsageGroup {
+  role: string;
+  model: string;
+  engine: string;
+  _count: { _all: number };
+  _sum: { tokensIn: number | null; tokensOut: number | null; costUsd: number | null };
+}
+
+/** The run's llm_calls summed overall and by role, model and engine (every model request is one call). */
+function llmUsage(groups: UsageGroup[]) {
+  const empty = (): LlmUsage => ({ calls: 0, tokensIn: 0, tokensOut: 0, costUsd: 0 });
+  const add = (into: LlmUsage, g: UsageGroup) => {
+    into.calls += g._count._all;
+    into.tokensIn += g._sum.tokensIn ?? 0;
+    into.tokensOut += g._sum.tokensOut ?? 0;
+    into.costUsd += g._sum.costUsd ?? 0;
+  };
+  const total = empty();
+  const byRole: Record<string, LlmUsage> = {};
+  const byModel: Record<string, LlmUsage> = {};
+  const byEngine: Record<string, LlmUsage> = {};
+  // Sorted so equal runs give byte-equal reports.
+  for (const g of [...groups].sort((a, b) => `${a.role} ${a.model} ${a.engine}`.localeCompare(`${b.role} ${b.model} ${b.engine}`))) {
+    add(total, g);
+    add((byRole[g.role] ??= empty()), g);
+    add((byModel[g.model] ??= empty()), g);
+    add((byEngine[g.engine] ??= empty()), g);
+  }
+  return { total: { llmCalls: total.calls, tokensIn: total.tokensIn, tokensOut: total.tokensOut, costUsd: total.costUsd }, byRole, byModel, byEngine };
 }

@@ -2,7 +2,19 @@ import type { ReportJson, ReportSection } from '@dossier/contracts';
 import type { ClaimRow, ContradictionRow, EvidenceRow, SourceRecordRow, VerifiedSection } from '@dossier/db';
 
 export interface ReportInputs {
-  run: { id: string; question: string; status: string; engine: string; createdAt: Date; stopReason: string | null; collection?: string; providers: string[] };
+  run: {
+    id: string;
+    question: string;
+    status: string;
+    engine: string;
+    createdAt: Date;
+    stopReason: string | null;
+    /** Which budget ran out, when one did (tokens, cost, wall_time). */
+    budgetExhausted?: string | null;
+    maxIterations?: number;
+    collection?: string;
+    providers: string[];
+  };
   intro: Sentence[];
   conclusion: Sentence[];
   sections: VerifiedSection[];
@@ -31,6 +43,27 @@ const STOP_REASONS: Record<string, string> = {
   low_information_gain: 'the last iteration added too little new information',
   nothing_left_to_ask: 'no open questions were left to ask',
 };
+
+const BUDGET_NAMES: Record<string, string> = { tokens: 'token', cost: 'cost', wall_time: 'wall-time', iterations: 'iterations' };
+
+/** Why research stopped, naming the budget that ended it. */
+function stopText(run: ReportInputs['run']): string {
+  if (!run.stopReason) return 'research completed';
+  if (run.stopReason === 'budget_exhausted' && run.budgetExhausted) return `the ${BUDGET_NAMES[run.budgetExhausted] ?? run.budgetExhausted} budget ran out`;
+  if (run.stopReason === 'max_iterations' && run.maxIterations) return `the iterations budget (${run.maxIterations}) was used up`;
+  return STOP_REASONS[run.stopReason] ?? run.stopReason;
+}
+
+function engineText(engine: string, metrics: ReportJson['metrics']): string {
+  if (engine === 'offline') return 'Engine: offline (deterministic, extractive: every sentence is a verbatim excerpt of a source).';
+  const models = Object.keys(metrics.byModel ?? {}).filter((m) => m !== 'offline-nlp-1').sort();
+  const offline = metrics.byEngine?.['offline']?.calls ?? 0;
+  const online = metrics.byEngine?.[engine];
+  const parts = [`Engine: ${engine}${models.length > 0 ? ` (${models.join(', ')})` : ''}`];
+  if (online) parts.push(`; ${online.calls} model requests, ${online.tokensIn + online.tokensOut} tokens, $${online.costUsd.toFixed(4)}`);
+  if (offline > 0) parts.push(`; after the ${BUDGET_NAMES[metrics.budgetExhausted ?? ''] ?? ''} budget ran out, ${offline} further calls used the offline engine instead of the model`.replace('the  budget', 'a budget'));
+  return `${parts.join('')}.`;
+}
 
 /**
  * Builds report.json from the run's verified content. Database ids never reach the report: evidence,
@@ -87,9 +120,9 @@ export function buildReport(input: ReportInputs): ReportJson {
   }
   if (input.conclusion.length > 0) sections.push({ id: 'conclusion', title: 'Conclusion', kind: 'framing', paragraphs: [paragraph(input.conclusion)] });
 
-  const stop = input.run.stopReason ? (STOP_REASONS[input.run.stopReason] ?? input.run.stopReason) : 'research completed';
+  const stop = stopText(input.run);
   const method: Sentence[] = [
-    { text: `Engine: ${input.run.engine}${input.run.engine === 'offline' ? ' (deterministic, extractive: every sentence is a verbatim excerpt of a source)' : ''}.`, evidenceIds: [] },
+    { text: engineText(input.run.engine, input.metrics), evidenceIds: [] },
     {
       text: `Sources searched: ${input.run.providers.join(', ')}${input.run.collection ? ` (collection "${input.run.collection}")` : ''}; ${input.metrics.searches} queries, ${input.metrics.sourcesFetched} sources read, ${sIds.size} cited.`,
       evidenceIds: [],

@@ -1,0 +1,166 @@
+import { z } from 'zod';
+import { ROLE_NAMES, type RoleName } from '../roles/role';
+import { LlmConfigError } from '../errors';
+import { DEFAULT_PRICES, PriceTable, type ModelPrice } from './prices';
+
+const blankIsUnset = (v: unknown) => (typeof v === 'string' && v.trim() === '' ? undefined : v);
+const optionalText = z.preprocess(blankIsUnset, z.string().trim().optional());
+const num = (schema: z.ZodNumber, fallback: number) => z.preprocess(blankIsUnset, z.coerce.number().pipe(schema).default(fallback));
+const flag = z.preprocess(blankIsUnset, z.enum(['true', 'false', '1', '0']).default('false')).transform((v) => v === 'true' || v === '1');
+
+/** `sectionWriter` → `SECTION_WRITER`: the suffix of the per-role variables. */
+export function roleEnvSuffix(role: RoleName): string {
+  return role.replace(/([a-z])([A-Z])/g, '$1_$2').toUpperCase();
+}
+
+/** Temperature per role when OPENAI_TEMPERATURE_<ROLE> is unset: judges low, writers a little higher. */
+export const DEFAULT_TEMPERATURES: Record<RoleName, number> = {
+  director: 0.2,
+  perspectivePlanner: 0.5,
+  questionArchitect: 0.4,
+  queryPlanner: 0.4,
+  evidenceCurator: 0,
+  claimBuilder: 0.1,
+  counterEvidence: 0,
+  coverageAssessor: 0,
+  moderator: 0.2,
+  outlineArchitect: 0.3,
+  sectionWriter: 0.4,
+  verifier: 0,
+  repairer: 0.2,
+  framer: 0.4,
+};
+
+const KNOWN_EMBEDDING_DIMENSIONS: Record<string, number> = { 'text-embedding-3-small': 1536, 'text-embedding-3-large': 3072, 'text-embedding-ada-002': 1536 };
+
+export const StructuredOutputMode = z.enum(['json_schema', 'json_object', 'text']);
+export type StructuredOutputMode = z.infer<typeof StructuredOutputMode>;
+
+const BaseEnv = z.object({
+  OPENAI_BASE_URL: optionalText,
+  OPENAI_API_KEY: optionalText,
+  OPENAI_MODEL: optionalText,
+  OPENAI_TIMEOUT_MS: num(z.number().int().min(100).max(600_000), 120_000),
+  OPENAI_MAX_RETRIES: num(z.number().int().min(0).max(10), 4),
+  OPENAI_RETRY_BASE_MS: num(z.number().int().min(0).max(60_000), 1_000),
+  OPENAI_RETRY_MAX_MS: num(z.number().int().min(0).max(600_000), 60_000),
+  OPENAI_RATE_PER_SECOND: num(z.number().positive().max(10_000), 5),
+  OPENAI_RATE_MARGIN_MS: num(z.number().int().min(0).max(10_000), 100),
+  OPENAI_MAX_OUTPUT_TOKENS: num(z.number().int().min(16).max(1_000_000), 16_384),
+  OPENAI_STRUCTURED_OUTPUT: z.preprocess(blankIsUnset, StructuredOutputMode.default('json_schema')),
+  OPENAI_PRICES: optionalText,
+  OPENAI_WRITER_BATCH_TOKENS: num(z.number().int().min(200).max(1_000_000), 6_000),
+  OPENAI_EMBEDDINGS_BASE_URL: optionalText,
+  OPENAI_EMBEDDINGS_API_KEY: optionalText,
+  OPENAI_EMBEDDINGS_MODEL: optionalText,
+  OPENAI_EMBEDDINGS_DIMENSIONS: z.preprocess(blankIsUnset, z.coerce.number().int().min(8).max(65_536).optional()),
+  OPENAI_CAPTURE_PROMPTS: flag,
+});
+
+export interface RoleModelConfig {
+  model: string;
+  temperature: number;
+}
+
+/** The openai engine's settings, read from the worker's environment (never from a run: keys stay on the worker). */
+export interface OpenAIConfig {
+  baseUrl: string;
+  apiKey: string;
+  roles: Record<RoleName, RoleModelConfig>;
+  timeoutMs: number;
+  maxRetries: number;
+  retryBaseMs: number;
+  retryMaxMs: number;
+  ratePerSecond: number;
+  /** Each second stretched by this much, so network jitter does not push a provider's one-second window over. */
+  rateMarginMs: number;
+  maxOutputTokens: number;
+  structuredOutput: StructuredOutputMode;
+  prices: Record<string, ModelPrice>;
+  writerBatchTokens: number;
+  /** `requestDimensions`: OPENAI_EMBEDDINGS_DIMENSIONS was set, so the model is asked for that size. */
+  embeddings: { baseUrl: string; apiKey: string; model: string; dimension: number; requestDimensions: boolean } | null;
+  capturePrompts: boolean;
+}
+
+/**
+ * Validates the openai settings. Called when a run first asks for the openai engine, so a worker without
+ * them still serves offline runs; the error names every missing or malformed variable.
+ */
+export function openAIConfigFromEnv(env: Record<string, string | undefined>): OpenAIConfig {
+  const parsed = BaseEnv.safeParse(env);
+  if (!parsed.success) {
+    const names = [...new Set(parsed.error.issues.map((i) => String(i.path[0])))];
+    throw new LlmConfigError(`Invalid openai engine settings: ${parsed.error.issues.map((i) => `${String(i.path[0])}: ${i.message}`).join('; ')}`, {
+      details: { variables: names },
+    });
+  }
+  const e = parsed.data;
+  const missing = [...(e.OPENAI_BASE_URL ? [] : ['OPENAI_BASE_URL']), ...(e.OPENAI_MODEL ? [] : ['OPENAI_MODEL'])];
+  if (missing.length > 0) {
+    throw new LlmConfigError(
+      `The run asks for the openai engine, but ${missing.join(' and ')} ${missing.length > 1 ? 'are' : 'is'} not set in this worker's environment (e.g. OPENAI_BASE_URL=https://api.openai.com/v1 OPENAI_MODEL=gpt-4.1-mini)`,
+      { details: { variables: missing } },
+    );
+  }
+  const roles = {} as Record<RoleName, RoleModelConfig>;
+  for (const role of ROLE_NAMES) {
+    const suffix = roleEnvSuffix(role);
+    const model = blankIsUnset(env[`OPENAI_MODEL_${suffix}`]) as string | undefined;
+    const rawTemp = blankIsUnset(env[`OPENAI_TEMPERATURE_${suffix}`]) as string | undefined;
+    const temperature = rawTemp === undefined ? DEFAULT_TEMPERATURES[role] : Number(rawTemp);
+    if (!Number.isFinite(temperature) || temperature < 0 || temperature > 2) {
+      throw new LlmConfigError(`OPENAI_TEMPERATURE_${suffix} must be a number from 0 to 2, got "${rawTemp}"`, { details: { variables: [`OPENAI_TEMPERATURE_${suffix}`] } });
+    }
+    roles[role] = { model: model?.trim() ?? e.OPENAI_MODEL!, temperature };
+  }
+  let prices: Record<string, ModelPrice> = { ...DEFAULT_PRICES };
+  if (e.OPENAI_PRICES) {
+    let json: unknown;
+    try {
+      json = JSON.parse(e.OPENAI_PRICES);
+    } catch {
+      throw new LlmConfigError('OPENAI_PRICES must be JSON: {"model": {"inputPerMillion": 0.4, "outputPerMillion": 1.6}}', { details: { variables: ['OPENAI_PRICES'] } });
+    }
+    const table = PriceTable.safeParse(json);
+    if (!table.success) {
+      throw new LlmConfigError(`OPENAI_PRICES is not a price table: ${table.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`, {
+        details: { variables: ['OPENAI_PRICES'] },
+      });
+    }
+    prices = { ...prices, ...table.data };
+  }
+  const embeddingsModel = e.OPENAI_EMBEDDINGS_MODEL;
+  const dimension = e.OPENAI_EMBEDDINGS_DIMENSIONS ?? (embeddingsModel ? KNOWN_EMBEDDING_DIMENSIONS[embeddingsModel] : undefined);
+  if (embeddingsModel && dimension === undefined) {
+    throw new LlmConfigError(`OPENAI_EMBEDDINGS_DIMENSIONS is not set and the size of ${embeddingsModel}'s vectors is not known`, {
+      details: { variables: ['OPENAI_EMBEDDINGS_DIMENSIONS'] },
+    });
+  }
+  return {
+    baseUrl: e.OPENAI_BASE_URL!,
+    // Local servers (Ollama, vLLM, LM Studio) take no key, but the SDK wants a string.
+    apiKey: e.OPENAI_API_KEY ?? 'not-needed',
+    roles,
+    timeoutMs: e.OPENAI_TIMEOUT_MS,
+    maxRetries: e.OPENAI_MAX_RETRIES,
+    retryBaseMs: e.OPENAI_RETRY_BASE_MS,
+    retryMaxMs: e.OPENAI_RETRY_MAX_MS,
+    ratePerSecond: e.OPENAI_RATE_PER_SECOND,
+    rateMarginMs: e.OPENAI_RATE_MARGIN_MS,
+    maxOutputTokens: e.OPENAI_MAX_OUTPUT_TOKENS,
+    structuredOutput: e.OPENAI_STRUCTURED_OUTPUT,
+    prices,
+    writerBatchTokens: e.OPENAI_WRITER_BATCH_TOKENS,
+    embeddings: embeddingsModel
+      ? {
+          baseUrl: e.OPENAI_EMBEDDINGS_BASE_URL ?? e.OPENAI_BASE_URL!,
+          apiKey: e.OPENAI_EMBEDDINGS_API_KEY ?? e.OPENAI_API_KEY ?? 'not-needed',
+          model: embeddingsModel,
+          dimension: dimension!,
+          requestDimensions: e.OPENAI_EMBEDDINGS_DIMENSIONS !== undefined,
+        }
+      : null,
+    capturePrompts: e.OPENAI_CAPTURE_PROMPTS,
+  };
+}

@@ -1,0 +1,51 @@
+import { createHash } from 'node:crypto';
+import type { Redis } from 'ioredis';
+import { openAIConfigFromEnv } from './openai-config';
+import { OpenAIEmbedder } from './openai-embedder';
+import { OpenAIEngine } from './openai-engine';
+
+/** The rate-limit key of a provider: its base URL, hashed (one budget per endpoint, shared by every worker). */
+export function llmRateLimitKey(baseUrl: string): string {
+  return `llm:${createHash('sha256').update(baseUrl).digest('hex').slice(0, 16)}`;
+}
+
+/**
+ * The openai engine from the worker's environment. With Redis its rate limit (OPENAI_RATE_PER_SECOND) is shared
+ * by every worker and process that talks to the same base URL; without, it is per process.
+ */
+export function openAIEngineFromEnv(env: Record<string, string | undefined>, redis: Redis | null): OpenAIEngine {
+  const config = openAIConfigFromEnv(env);
+  // Loaded here, not at import: @dossier/sources brings HTML and PDF extraction that offline-only users never need.
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { InProcessRateLimiter, RedisRateLimiter } = require('@dossier/sources') as typeof import('@dossier/sources');
+  const limiter = redis
+    ? new RedisRateLimiter(redis, { key: llmRateLimitKey(config.baseUrl), ratePerSecond: config.ratePerSecond, marginMs: config.rateMarginMs })
+    : new InProcessRateLimiter({ ratePerSecond: config.ratePerSecond, marginMs: config.rateMarginMs });
+  // The test echo exists only under NODE_ENV=test (like the fetcher's test allowlist, decision 0007).
+  const testEcho = env['NODE_ENV'] === 'test' && env['DOSSIER_LLM_TEST_ECHO'] === '1';
+  return new OpenAIEngine({ config, limiter, testEcho });
+}
+
+/** The embedder of OPENAI_EMBEDDINGS_*, or null when no embeddings model is configured; rate limit shared per endpoint. */
+export function openAIEmbedderFromEnv(env: Record<string, string | undefined>, redis: Redis | null): OpenAIEmbedder | null {
+  const config = openAIConfigFromEnv(env);
+  const e = config.embeddings;
+  if (!e) return null;
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { InProcessRateLimiter, RedisRateLimiter } = require('@dossier/sources') as typeof import('@dossier/sources');
+  const limiter = redis
+    ? new RedisRateLimiter(redis, { key: llmRateLimitKey(e.baseUrl), ratePerSecond: config.ratePerSecond, marginMs: config.rateMarginMs })
+    : new InProcessRateLimiter({ ratePerSecond: config.ratePerSecond, marginMs: config.rateMarginMs });
+  return new OpenAIEmbedder({
+    baseUrl: e.baseUrl,
+    apiKey: e.apiKey,
+    model: e.model,
+    dimension: e.dimension,
+    requestDimensions: e.requestDimensions,
+    limiter,
+    timeoutMs: config.timeoutMs,
+    maxRetries: config.maxRetries,
+    retryBaseMs: config.retryBaseMs,
+    retryMaxMs: config.retryMaxMs,
+  });
+}

@@ -1,0 +1,233 @@
+import { createHash } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { getEncoding, type Tiktoken } from 'js-tiktoken';
+import type { ChatBody, FakeChatRequest, FakeOpenAICounts, FakeOpenAIOptions, FakeReply } from './fake-openai-types';
+
+let encoder: Tiktoken | undefined;
+function tokens(text: string): number {
+  encoder ??= getEncoding('o200k_base');
+  return encoder.encode(text).length;
+}
+
+/** Persona in the system prompt ("You are the Section Writer of Dossier") → role name (sectionWriter). */
+function roleFromSystemPrompt(body: ChatBody): string {
+  const system = body.messages.find((m) => m.role === 'system')?.content ?? '';
+  const persona = /You are the (.+?) of Dossier/.exec(system)?.[1];
+  if (!persona) return 'unknown';
+  const words = persona.replace(/[^A-Za-z ]/g, ' ').trim().split(/\s+/);
+  return words.map((w, i) => (i === 0 ? w.toLowerCase() : w[0]!.toUpperCase() + w.slice(1).toLowerCase())).join('');
+}
+
+/**
+ * A local OpenAI-compatible server for tests: /v1/chat/completions (response_format json_schema / json_object,
+ * tools), /v1/embeddings, /v1/models. It answers each role correctly by default and can be scripted, per role,
+ * to answer with malformed JSON, reasoning blocks, refusals, 429 with Retry-After, 500, or a stall. It counts
+ * requests and tokens (reported in `usage`, counted with o200k_base), records request bodies, and can enforce a
+ * requests-per-second limit while measuring the highest rate it saw.
+ */
+export class FakeOpenAIServer {
+  readonly requests: FakeChatRequest[] = [];
+  readonly counts: FakeOpenAICounts = {
+    chatRequests: 0,
+    embeddingRequests: 0,
+    promptTokens: 0,
+    completionTokens: 0,
+    embeddingTokens: 0,
+    rateLimited: 0,
+    maxPerSecond: 0,
+    byRole: {},
+  };
+  private readonly scripts = new Map<string, FakeReply[]>();
+  private readonly arrivals: number[] = [];
+  private readonly server: Server;
+  private readonly open = new Set<ServerResponse>();
+  private readonly timers = new Set<NodeJS.Timeout>();
+  private url = '';
+
+  constructor(private readonly options: FakeOpenAIOptions) {
+    this.server = createServer((req, res) => {
+      this.open.add(res);
+      res.on('close', () => this.open.delete(res));
+      this.handle(req, res).catch((err: unknown) => this.send(res, 500, { error: { message: String(err), type: 'server_error' } }));
+    });
+  }
+
+  /** The base URL clients use (OPENAI_BASE_URL), ending in /v1. */
+  get baseUrl(): string {
+    return this.url;
+  }
+
+  async start(): Promise<this> {
+    // The tokenizer takes seconds to load: before listening, not inside the first request (which would time out).
+    tokens('');
+    await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
+    this.url = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}/v1`;
+    return this;
+  }
+
+  async stop(): Promise<void> {
+    for (const timer of this.timers) clearTimeout(timer);
+    for (const res of this.open) res.destroy();
+    await new Promise<void>((resolve) => this.server.close(() => resolve()));
+  }
+
+  /** The next requests of `role` ('*' for any role) get these replies, in order; then the default answer again. */
+  script(role: string, ...replies: FakeReply[]): void {
+    this.scripts.set(role, [...(this.scripts.get(role) ?? []), ...replies]);
+  }
+
+  /** Requests whose messages were sent for `stepKey` (the X-Dossier-Step-Key header). */
+  requestsForStep(stepKey: string): FakeChatRequest[] {
+    return this.requests.filter((r) => r.stepKey === stepKey);
+  }
+
+  private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const path = (req.url ?? '').replace(/\?.*$/, '');
+    if (req.method === 'GET' && path === '/v1/models') {
+      const models = this.options.models ?? ['fake-model'];
+      return this.send(res, 200, { object: 'list', data: models.map((id) => ({ id, object: 'model', created: 0, owned_by: 'fake' })) });
+    }
+    if (req.method !== 'POST') return this.send(res, 404, { error: { message: `No route ${req.method} ${path}`, type: 'invalid_request_error' } });
+    const raw = await readBody(req);
+    let body: unknown;
+    try {
+      body = JSON.parse(raw);
+    } catch {
+      return this.send(res, 400, { error: { message: 'Request body is not JSON', type: 'invalid_request_error' } });
+    }
+    if (path === '/v1/embeddings') return this.embeddings(res, body as { model: string; input: string | string[] });
+    if (path === '/v1/chat/completions') return this.chat(req, res, body as ChatBody);
+    return this.send(res, 404, { error: { message: `No route POST ${path}`, type: 'invalid_request_error' } });
+  }
+
+  private async chat(req: IncomingMessage, res: ServerResponse, body: ChatBody): Promise<void> {
+    const now = performance.now();
+    this.counts.chatRequests++;
+    this.arrivals.push(now);
+    const window = this.arrivals.filter((t) => t > now - 1000).length;
+    this.counts.maxPerSecond = Math.max(this.counts.maxPerSecond, window);
+    const role = body.dossier_test?.role ?? roleFromSystemPrompt(body);
+    const stepHeader = req.headers['x-dossier-step-key'];
+    const request: FakeChatRequest = { role, body, stepKey: typeof stepHeader === 'string' ? stepHeader : undefined, input: body.dossier_test?.input, receivedAt: Date.now() };
+    this.requests.push(request);
+    this.counts.byRole[role] = (this.counts.byRole[role] ?? 0) + 1;
+
+    if (!Array.isArray(body.messages) || typeof body.model !== 'string') {
+      return this.send(res, 400, { error: { message: 'model and messages are required', type: 'invalid_request_error' } });
+    }
+    if (body.stream) return this.send(res, 400, { error: { message: 'stream is not supported by this fake', type: 'invalid_request_error' } });
+    if (this.options.requestsPerSecond !== undefined && window > this.options.requestsPerSecond) {
+      this.counts.rateLimited++;
+      return this.send(res, 429, { error: { message: 'Rate limit reached for requests', type: 'requests', code: 'rate_limit_exceeded' } }, { 'retry-after': '1' });
+    }
+    if (body.response_format?.type === 'json_schema' && this.options.rejectJsonSchema) {
+      return this.send(res, 400, { error: { message: "Invalid parameter: 'response_format' of type 'json_schema' is not supported with this model.", type: 'invalid_request_error', param: 'response_format' } });
+    }
+
+    const reply = this.nextReply(role);
+    switch (reply.kind) {
+      case 'status':
+        return this.send(
+          res,
+          reply.status,
+          { error: { message: reply.message ?? `Scripted ${reply.status}`, type: reply.status === 429 ? 'requests' : 'server_error' } },
+          reply.retryAfter !== undefined ? { 'retry-after': reply.retryAfter } : {},
+        );
+      case 'stall':
+        await new Promise<void>((resolve) => {
+          const timer = setTimeout(() => {
+            this.timers.delete(timer);
+            resolve();
+          }, reply.ms);
+          this.timers.add(timer);
+          res.on('close', () => {
+            clearTimeout(timer);
+            this.timers.delete(timer);
+            resolve();
+          });
+        });
+        if (res.destroyed || res.writableEnded) return;
+        return this.complete(res, body, JSON.stringify(this.options.answer(request)));
+      case 'refusal':
+        return this.complete(res, body, null, { refusal: reply.text });
+      case 'raw':
+        return this.complete(res, body, reply.content);
+      case 'json':
+        return this.complete(res, body, JSON.stringify(reply.value));
+      case 'think': {
+        const tag = reply.tag ?? 'think';
+        return this.complete(res, body, `<${tag}>${reply.reasoning}</${tag}>\n${JSON.stringify(this.options.answer(request))}`);
+      }
+      case 'tool_call':
+        return this.complete(res, body, null, { toolCall: { name: reply.name, arguments: JSON.stringify(reply.arguments) } });
+      case 'answer':
+        return this.complete(res, body, JSON.stringify(this.options.answer(request)));
+    }
+  }
+
+  private nextReply(role: string): FakeReply {
+    for (const key of [role, '*']) {
+      const queue = this.scripts.get(key);
+      if (queue && queue.length > 0) return queue.shift()!;
+    }
+    return { kind: 'answer' };
+  }
+
+  private complete(res: ServerResponse, body: ChatBody, content: string | null, extra: { refusal?: string; toolCall?: { name: string; arguments: string } } = {}): void {
+    const promptTokens = body.messages.reduce((n, m) => n + 3 + tokens(m.content ?? ''), 3);
+    const limit = body.max_completion_tokens ?? body.max_tokens;
+    let text = content;
+    let finish = extra.toolCall ? 'tool_calls' : 'stop';
+    let completionTokens = tokens(text ?? extra.refusal ?? extra.toolCall?.arguments ?? '');
+    if (text !== null && limit !== undefined && completionTokens > limit) {
+      // Cut at the limit, as a real server does: the JSON is then incomplete.
+      encoder ??= getEncoding('o200k_base');
+      text = encoder.decode(encoder.encode(text).slice(0, limit));
+      completionTokens = limit;
+      finish = 'length';
+    }
+    this.counts.promptTokens += promptTokens;
+    this.counts.completionTokens += completionTokens;
+    const message: Record<string, unknown> = { role: 'assistant', content: text, refusal: extra.refusal ?? null };
+    if (extra.toolCall) message['tool_calls'] = [{ id: `call_${this.counts.chatRequests}`, type: 'function', function: extra.toolCall }];
+    this.send(res, 200, {
+      id: `chatcmpl-${this.counts.chatRequests}`,
+      object: 'chat.completion',
+      created: Math.floor(Date.now() / 1000),
+      model: body.model,
+      choices: [{ index: 0, message, finish_reason: finish, logprobs: null }],
+      usage: { prompt_tokens: promptTokens, completion_tokens: completionTokens, total_tokens: promptTokens + completionTokens },
+    });
+  }
+
+  private embeddings(res: ServerResponse, body: { model: string; input: string | string[] }): void {
+    this.counts.embeddingRequests++;
+    const inputs = Array.isArray(body.input) ? body.input : [body.input];
+    const dim = this.options.embeddingDimension ?? 64;
+    const used = inputs.reduce((n, t) => n + tokens(String(t)), 0);
+    this.counts.embeddingTokens += used;
+    const data = inputs.map((text, index) => {
+      const seed = createHash('sha256').update(String(text)).digest();
+      const v = Array.from({ length: dim }, (_, i) => (seed[i % seed.length]! - 127.5) / 127.5);
+      const norm = Math.hypot(...v) || 1;
+      return { object: 'embedding', index, embedding: v.map((x) => x / norm) };
+    });
+    this.send(res, 200, { object: 'list', data, model: body.model, usage: { prompt_tokens: used, total_tokens: used } });
+  }
+
+  private send(res: ServerResponse, status: number, payload: unknown, headers: Record<string, string> = {}): void {
+    if (res.destroyed || res.writableEnded) return;
+    res.writeHead(status, { 'content-type': 'application/json', ...headers });
+    res.end(JSON.stringify(payload));
+  }
+}
+
+function readBody(req: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    req.on('error', reject);
+  });
+}

@@ -1,0 +1,70 @@
+/** One recorded chat request, as the fake server received it. */
+export interface FakeChatRequest {
+  /** The agent role: from the test echo when sent, else from the system prompt's persona. */
+  role: string;
+  body: ChatBody;
+  /** Headers of interest (lower-case names). */
+  stepKey: string | undefined;
+  /** The role input the engine echoed (tests only), when it did. */
+  input: unknown;
+  receivedAt: number;
+}
+
+export interface ChatBody {
+  model: string;
+  messages: { role: string; content: string | null }[];
+  temperature?: number;
+  max_tokens?: number;
+  max_completion_tokens?: number;
+  response_format?: { type: string; json_schema?: { name: string; strict?: boolean; schema: unknown } };
+  tools?: { type: 'function'; function: { name: string; parameters?: unknown } }[];
+  stream?: boolean;
+  dossier_test?: { role: string; input: unknown };
+}
+
+/** How the fake answers one request. */
+export type FakeReply =
+  /** The default answer (the `answer` option), as JSON content. */
+  | { kind: 'answer' }
+  /** This value as JSON content. */
+  | { kind: 'json'; value: unknown }
+  /** This exact content (e.g. malformed JSON). */
+  | { kind: 'raw'; content: string }
+  /** The default answer wrapped in a reasoning block, as reasoning models do. */
+  | { kind: 'think'; reasoning: string; tag?: string }
+  /** A refusal (the `refusal` field, content null). */
+  | { kind: 'refusal'; text: string }
+  /** An HTTP error, optionally with Retry-After. */
+  | { kind: 'status'; status: number; retryAfter?: string; message?: string }
+  /** No answer for `ms` (past the client's timeout), then the default answer. */
+  | { kind: 'stall'; ms: number }
+  /** A tool call of the named function with these arguments. */
+  | { kind: 'tool_call'; name: string; arguments: unknown };
+
+export interface FakeOpenAIOptions {
+  /** The correct answer for a request (e.g. the role's offline output from the echoed input). */
+  answer: (request: FakeChatRequest) => unknown;
+  /** At most this many requests in any one-second window; more get 429 with Retry-After (and are counted). */
+  requestsPerSecond?: number;
+  /** Answer 400 to `json_schema` response formats, like endpoints without structured outputs. */
+  rejectJsonSchema?: boolean;
+  /** Model ids listed by /v1/models. */
+  models?: string[];
+  /** Dimension of the fake embeddings. */
+  embeddingDimension?: number;
+}
+
+export interface FakeOpenAICounts {
+  /** Every HTTP request to /v1/chat/completions, answered or not. */
+  chatRequests: number;
+  embeddingRequests: number;
+  /** Tokens reported in `usage` of answered chat requests. */
+  promptTokens: number;
+  completionTokens: number;
+  embeddingTokens: number;
+  /** Requests answered 429 because they went over `requestsPerSecond`. */
+  rateLimited: number;
+  /** The most chat requests that arrived within any one-second window. */
+  maxPerSecond: number;
+  byRole: Record<string, number>;
+}
