@@ -94,6 +94,10 @@ describe('dossier --api: every command through the gateway', () => {
     const resume = await cli(['--api', url, '--key', key, 'resume', runId]);
     expect(resume.code).toBe(1);
     expect(resume.output).toMatch(/dossier: Run .* is completed; only a failed or cancelled run can be resumed \(HTTP 409\)/);
+    // Interventions go through the gateway too; a finished run refuses them with the gateway's reason.
+    const late = await cli(['--api', url, '--key', key, 'intervene', runId, '--add-question', 'What about evaporation?']);
+    expect(late.code).toBe(1);
+    expect(late.output).toMatch(/HTTP 409/);
   }, 300_000);
 
   it("the tenant's policy applies to CLI runs, and a revoked key is refused at once", async () => {
