@@ -2,3 +2,4 @@ export * from './start-telemetry';
 export * from './log-context';
 export * from './logger';
 export * from './trace-carrier';
+export * from './metrics';

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { StepJob, type NodeName } from '@dossier/contracts';
 import { OutboxRepository, type OutboxRowData } from '@dossier/db';
 import { StepQueues } from '@dossier/queue';
-import { createLogger } from '@dossier/telemetry';
+import { createLogger, withProducerSpan } from '@dossier/telemetry';
 import { OutboxSender } from './outbox-sender';
 
 const LIVE_STATES = new Set(['waiting', 'active', 'delayed', 'prioritized', 'waiting-children']);
@@ -49,7 +49,10 @@ export class Reconciler {
     // Finished in Redis but not completed in Postgres (skipped while cancelled, or failed before a resume):
     // the old job must go before the same job id can run again.
     if (state === 'completed' || state === 'failed') await this.queues.removeFinished(ref);
-    await this.queues.enqueue(StepJob.parse(row.payload));
+    const job = StepJob.parse(row.payload);
+    // In the run's trace: the step it re-enqueues is a child of this span, so the trace shows the repair.
+    const attributes = { 'dossier.run_id': row.runId, 'dossier.node': row.node, 'dossier.iteration': row.iteration, 'dossier.shard': row.shard };
+    await withProducerSpan(`reconcile ${row.node}`, job.trace, attributes, (trace) => this.queues.enqueue({ ...job, ...(trace ? { trace } : {}) }));
     await this.outbox.markSent([row.id]);
     return true;
   }
