@@ -18,7 +18,9 @@ export const queueJobs = once(
       help: 'Jobs in a step queue by BullMQ state (read from Redis at scrape time)',
       labelNames: ['queue', 'state'] as const,
       async collect() {
-        await collectQueueDepths(this, queueBacklog);
+        const depths = await depthSnapshot();
+        this.reset();
+        for (const [queue, counts] of depths) for (const [state, n] of Object.entries(counts)) this.set({ queue, state }, n);
       },
     }),
 );
@@ -29,7 +31,17 @@ export const queueJobs = once(
  */
 export const queueBacklog = once(
   'dossier_queue_backlog',
-  () => new Gauge({ name: 'dossier_queue_backlog', help: 'Jobs waiting to start in a step queue: waiting + prioritized + delayed', labelNames: ['queue'] as const }),
+  () =>
+    new Gauge({
+      name: 'dossier_queue_backlog',
+      help: 'Jobs waiting to start in a step queue: waiting + prioritized + delayed',
+      labelNames: ['queue'] as const,
+      async collect() {
+        const depths = await depthSnapshot();
+        this.reset();
+        for (const [queue, counts] of depths) this.set({ queue }, BACKLOG_STATES.reduce((sum, s) => sum + (counts[s] ?? 0), 0));
+      },
+    }),
 );
 
 export const stepDuration = once(
@@ -71,27 +83,32 @@ export type QueueDepthSource = () => Promise<ReadonlyMap<string, QueueCounts>>;
 
 const sources = new Set<QueueDepthSource>();
 
+export const BACKLOG_STATES = ['waiting', 'prioritized', 'delayed'] as const;
+
 /** Adds a source of queue depths for the scrape; returns the function that removes it (on shutdown). */
 export function registerQueueDepthSource(source: QueueDepthSource): () => void {
   sources.add(source);
   return () => sources.delete(source);
 }
 
-export const BACKLOG_STATES = ['waiting', 'prioritized', 'delayed'] as const;
 
-async function collectQueueDepths(jobs: Gauge<'queue' | 'state'>, backlog: Gauge<'queue'>): Promise<void> {
-  jobs.reset();
-  backlog.reset();
-  const merged = new Map<string, QueueCounts>();
-  // A source that cannot reach Redis fails the scrape of this metric (prom-client reports the error)
-  // rather than publishing zeros that would scale workers down.
-  for (const counts of await Promise.all([...sources].map((s) => s()))) {
-    for (const [queue, c] of counts) merged.set(queue, c);
-  }
-  for (const [queue, counts] of merged) {
-    for (const [state, n] of Object.entries(counts)) jobs.set({ queue, state }, n);
-    backlog.set({ queue }, BACKLOG_STATES.reduce((sum, s) => sum + (counts[s] ?? 0), 0));
-  }
+let pending: Promise<Map<string, QueueCounts>> | undefined;
+
+/**
+ * One read of every source per scrape, shared by both gauges (prom-client collects metrics concurrently),
+ * so the backlog and the per-state counts come from the same moment.
+ */
+function depthSnapshot(): Promise<Map<string, QueueCounts>> {
+  pending ??= (async () => {
+    const merged = new Map<string, QueueCounts>();
+    // A source that cannot reach Redis fails the scrape of these metrics (prom-client reports the error)
+    // rather than publishing zeros that would scale workers down.
+    for (const counts of await Promise.all([...sources].map((s) => s()))) {
+      for (const [queue, c] of counts) merged.set(queue, c);
+    }
+    return merged;
+  })().finally(() => setImmediate(() => (pending = undefined)));
+  return pending;
 }
 
 /** Records one LLM call's usage (called where llm_calls rows are written). */
