@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { Db } from '@dossier/db';
 import { describeError } from '@dossier/errors';
+import { recordLlmUsage, withLlmSpan } from '@dossier/telemetry';
 import type { Engine, EngineCompletion } from './engine/engine';
 import { countWords, OfflineEngine } from './engine/offline-engine';
 import { AgentCallRecordError, AgentInputError, AgentOutputError } from './errors';
@@ -57,7 +58,7 @@ export class AgentRunner {
     const started = performance.now();
     let completion: EngineCompletion<O>;
     try {
-      completion = await this.engine.complete(role, parsed.data);
+      completion = await withLlmSpan({ provider: this.engine.name, model: this.engine.model, role: role.name }, () => this.engine.complete(role, parsed.data));
     } catch (err) {
       await this.recordFailure(role.name, ctx, started, err, { model: this.engine.model, tokensIn: countWords(parsed.data), tokensOut: 0, costUsd: 0 });
       throw err;
@@ -84,6 +85,7 @@ export class AgentRunner {
     outcome: 'ok' | 'error',
     error: string | null,
   ): Promise<void> {
+    recordLlmUsage(usage);
     await this.store.llmCall.create({
       data: {
         tenantId: ctx.tenantId,

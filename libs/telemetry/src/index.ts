@@ -3,3 +3,4 @@ export * from './log-context';
 export * from './logger';
 export * from './trace-carrier';
 export * from './metrics';
+export * from './llm-span';
