@@ -2,7 +2,7 @@
 const fs = require('node:fs');
 const path = require('node:path');
 
-const roots = ['libs', 'libs/stages', 'apps'];
+const roots = ['libs', 'libs/stages', 'apps', 'tools'];
 const projects = roots.flatMap((root) =>
   fs.existsSync(path.join(__dirname, root))
     ? fs.readdirSync(path.join(__dirname, root))

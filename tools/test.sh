@@ -22,6 +22,8 @@ check "import cycles (madge)" npm run --silent circular
 # project graph that the module-boundary rule reads.
 check "lint" bash -c 'NX_DAEMON=false npx nx show projects >/dev/null && npx eslint . --quiet'
 check "typecheck" npx tsc -p tsconfig.typecheck.json
+# Kubernetes manifests rendered like kustomize and validated against their schemas (also asserted in tools/deploy/test).
+check "k8s manifests" npm run --silent k8s:check
 
 mkdir -p tmp
 rm -f tmp/jest-results.json

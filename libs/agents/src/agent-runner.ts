@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { RunOptions, type BudgetKind } from '@dossier/contracts';
 import type { Db, PrismaService } from '@dossier/db';
 import { describeError } from '@dossier/errors';
+import { recordLlmUsage, withLlmSpan } from '@dossier/telemetry';
 import { BudgetExhaustedSignal } from './budget/budget-exhausted';
 import type { BudgetExhaustionSink } from './budget/budget-exhaustion-sink';
 import { BudgetLedger } from './budget/budget-ledger';
@@ -115,6 +116,7 @@ export class AgentRunner {
         stepKey: ctx.stepKey,
         beforeRequest: async () => ({ id: '' }),
         afterRequest: async (_t, r) => {
+          recordLlmUsage(r);
           await this.store.llmCall.create({ data: { tenantId: ctx.tenantId, runId: ctx.runId, stepKey: ctx.stepKey, role, engine, ...r } });
         },
       };
@@ -126,7 +128,10 @@ export class AgentRunner {
         if ('exhausted' in reserved) throw new BudgetExhaustedSignal(reserved.exhausted);
         return reserved;
       },
-      afterRequest: async (ticket, record) => ledger.settle(ctx.tenantId, ticket.id, record),
+      afterRequest: async (ticket, record) => {
+        recordLlmUsage(record);
+        await ledger.settle(ctx.tenantId, ticket.id, record);
+      },
     };
   }
 
@@ -146,7 +151,8 @@ export class AgentRunner {
     const started = performance.now();
     let completion: EngineCompletion<O>;
     try {
-      completion = await engine.complete(role, input);
+      // The OpenAI engine spans each HTTP request itself; an engine that records nothing gets one span per call.
+      completion = await withLlmSpan({ provider: engine.name, model: engine.model, role: role.name }, () => engine.complete(role, input));
     } catch (err) {
       await this.recordFailure(role.name, engine, ctx, started, err, { model: engine.model, tokensIn: countWords(input), tokensOut: 0, costUsd: 0 });
       throw err;
@@ -173,6 +179,7 @@ export class AgentRunner {
     outcome: 'ok' | 'error',
     error: string | null,
   ): Promise<void> {
+    recordLlmUsage(usage);
     await this.store.llmCall.create({
       data: {
         tenantId: ctx.tenantId,

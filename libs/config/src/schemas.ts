@@ -37,8 +37,13 @@ export const WorkerEnv = DatabaseEnv.extend(RedisEnv.shape).extend(LogEnv.shape)
   STEP_ATTEMPTS: int(5, 1),
   STEP_BACKOFF_MS: int(2_000, 10),
   SHUTDOWN_GRACE_MS: int(25_000, 0),
+  /** Port of the process's /metrics, /healthz and /readyz (0 = no server). */
+  METRICS_PORT: z.coerce.number().int().min(0).max(65_535).default(9464),
   /** Where the embedded vector store keeps its files (one machine; Qdrant replaces it at scale). */
   VECTOR_DIR: z.string().min(1).default('.dossier/vectors'),
+  /** When set, vectors live in Qdrant (shared by every worker replica) instead of the embedded store. */
+  QDRANT_URL: url(/^https?:$/).optional(),
+  QDRANT_API_KEY: z.string().min(1).optional(),
 });
 export type WorkerEnv = z.infer<typeof WorkerEnv>;
 

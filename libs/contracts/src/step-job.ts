@@ -7,11 +7,18 @@ import { NodeName } from './nodes';
  */
 export const TraceCarrier = z.record(z.string(), z.string()).optional();
 
+/**
+ * The trace contexts of the shards a join waited for: its span links to each (one run stays one trace,
+ * and the join shows every shard it gathered, not only the last one to finish).
+ */
+export const TraceLinks = z.array(z.record(z.string(), z.string())).max(10_000).optional();
+
 const stepBase = {
   tenantId: z.uuid(),
   runId: z.uuid(),
   iteration: z.int().min(0).max(10_000),
   trace: TraceCarrier,
+  links: TraceLinks,
 };
 
 /** Nodes that fan out: one step per shard, joined by the node that follows. */

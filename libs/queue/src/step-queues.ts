@@ -1,9 +1,9 @@
 import { Inject, Injectable, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
-import { createLogger } from '@dossier/telemetry';
+import { createLogger, registerQueueDepthSource, type QueueCounts } from '@dossier/telemetry';
 import { warnUnlessNoEviction } from './redis-connection';
 import { Queue, type JobState } from 'bullmq';
 import type { Redis } from 'ioredis';
-import { NODE_SERVICE, StepJob, stepKey, type ServiceName, type StepRef } from '@dossier/contracts';
+import { NODE_SERVICE, SERVICE_NAMES, StepJob, stepKey, type ServiceName, type StepRef } from '@dossier/contracts';
 import { InvalidStepPayloadError } from '@dossier/errors';
 import { QUEUE_OPTIONS, RETENTION, type QueueOptions } from './queue-options';
 import { REDIS } from './tokens';
@@ -18,6 +18,7 @@ export type StepJobState = JobState | 'unknown';
 @Injectable()
 export class StepQueues implements OnModuleInit, OnApplicationShutdown {
   private readonly queues = new Map<ServiceName, Queue>();
+  private unregisterDepths?: () => void;
 
   constructor(
     @Inject(QUEUE_OPTIONS) private readonly options: QueueOptions,
@@ -35,6 +36,16 @@ export class StepQueues implements OnModuleInit, OnApplicationShutdown {
 
   async onModuleInit(): Promise<void> {
     await warnUnlessNoEviction(this.redis, createLogger('queue'));
+    this.unregisterDepths = registerQueueDepthSource(() => this.depths());
+  }
+
+  /** Counts per state of the queues this process works on (all of them in producer-only processes). */
+  async depths(): Promise<Map<string, QueueCounts>> {
+    const services = this.options.consume.length > 0 ? this.options.consume : SERVICE_NAMES;
+    const counts = await Promise.all(
+      services.map((s) => this.queue(s).getJobCounts('waiting', 'prioritized', 'delayed', 'active', 'waiting-children', 'failed', 'completed')),
+    );
+    return new Map(services.map((s, i) => [s, counts[i]!]));
   }
 
   async enqueue(job: StepJob): Promise<void> {
@@ -64,6 +75,7 @@ export class StepQueues implements OnModuleInit, OnApplicationShutdown {
   }
 
   async onApplicationShutdown(): Promise<void> {
+    this.unregisterDepths?.();
     await Promise.all([...this.queues.values()].map((q) => q.close()));
     this.queues.clear();
     // The shared connection is ours (queues only borrow it): close it last.

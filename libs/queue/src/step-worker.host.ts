@@ -4,7 +4,7 @@ import { DelayedError, Worker, type Job } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { NodeName } from '@dossier/contracts';
 import { classifyError } from '@dossier/errors';
-import { createLogger } from '@dossier/telemetry';
+import { createLogger, recordStepDelivery } from '@dossier/telemetry';
 import { buildHandlerRegistry, type FoundHandler } from './handler-registry';
 import { STEP_HANDLER_METADATA } from './on-step.decorator';
 import { QUEUE_OPTIONS, type QueueOptions } from './queue-options';
@@ -72,15 +72,28 @@ export class StepWorkerHost implements OnApplicationBootstrap, BeforeApplication
     return worker;
   }
 
-  private run(job: Job, token: string | undefined): Promise<unknown> {
-    return this.processor.process(job.data, this.handlers, {
-      attempt: job.attemptsMade + 1,
-      maxAttempts: job.opts.attempts ?? 1,
-      postpone: async (ms: number) => {
-        await job.moveToDelayed(Date.now() + ms, token);
-        return new DelayedError();
-      },
-    });
+  private async run(job: Job, token: string | undefined): Promise<unknown> {
+    const started = performance.now();
+    const attempt = job.attemptsMade + 1;
+    const maxAttempts = job.opts.attempts ?? 1;
+    const seconds = (): number => (performance.now() - started) / 1000;
+    try {
+      const result = await this.processor.process(job.data, this.handlers, {
+        attempt,
+        maxAttempts,
+        postpone: async (ms: number) => {
+          await job.moveToDelayed(Date.now() + ms, token);
+          return new DelayedError();
+        },
+      });
+      const skipped = (result as { status?: unknown } | undefined)?.status === 'skipped';
+      recordStepDelivery(job.name, skipped ? 'skipped' : 'completed', seconds());
+      return result;
+    } catch (err) {
+      if (err instanceof DelayedError) recordStepDelivery(job.name, 'postponed', seconds());
+      else recordStepDelivery(job.name, classifyError(err) === 'unrecoverable' || attempt >= maxAttempts ? 'failed' : 'retry', seconds());
+      throw err;
+    }
   }
 
   /** For tests and health: the workers are up and consuming. */

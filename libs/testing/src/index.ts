@@ -3,3 +3,5 @@ export * from './wait-for';
 export * from './child-service';
 export * from './fake-openai/fake-openai-server';
 export * from './fake-openai/fake-openai-types';
+export * from './otlp-receiver';
+export * from './qdrant-double';

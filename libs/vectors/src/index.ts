@@ -12,3 +12,4 @@ export { HnswIndex, HnswParams, type HnswParamsInput, type ScoredNode } from './
 export { VectorMatrix } from './embedded/vector-matrix';
 export { exactTopK, type ScoredRow } from './embedded/exact-search';
 export * from './vectors.module';
+export { QdrantVectorStore, type QdrantVectorStoreOptions } from './qdrant/qdrant-vector-store';

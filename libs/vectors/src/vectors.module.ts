@@ -1,6 +1,7 @@
 import { Global, Module, type DynamicModule } from '@nestjs/common';
 import { HashingEmbedder, type Embedder } from './embedder';
 import { EmbeddedVectorStore } from './embedded/embedded-vector-store';
+import { QdrantVectorStore } from './qdrant/qdrant-vector-store';
 import type { VectorStore } from './vector-store';
 
 export const VECTOR_STORE = Symbol('VECTOR_STORE');
@@ -9,9 +10,12 @@ export const EMBEDDER = Symbol('EMBEDDER');
 export interface VectorsModuleOptions {
   /** Directory of the embedded store (one process per directory: it is locked while open). */
   dir: string;
+  /** Qdrant's URL: when set, Qdrant is the store (every replica shares it) and `dir` is unused. */
+  qdrantUrl?: string;
+  qdrantApiKey?: string;
 }
 
-/** The vector store and embedder of a process: the embedded store and the offline hashing embedder. */
+/** The vector store and embedder of a process: Qdrant when configured, else the embedded store; the offline hashing embedder. */
 @Global()
 @Module({})
 export class VectorsModule {
@@ -22,6 +26,10 @@ export class VectorsModule {
         {
           provide: VECTOR_STORE,
           useFactory: async (): Promise<VectorStore & { onApplicationShutdown(): Promise<void> }> => {
+            if (options.qdrantUrl) {
+              const qdrant = new QdrantVectorStore({ url: options.qdrantUrl, ...(options.qdrantApiKey ? { apiKey: options.qdrantApiKey } : {}) });
+              return Object.assign(qdrant, { onApplicationShutdown: () => qdrant.close() });
+            }
             const store = await EmbeddedVectorStore.open({ directory: options.dir });
             return Object.assign(store, { onApplicationShutdown: () => store.close() });
           },

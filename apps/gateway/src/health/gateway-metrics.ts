@@ -1,19 +1,16 @@
 import { Injectable, type OnModuleInit } from '@nestjs/common';
 import { Counter, Gauge, Histogram, register, type Metric } from 'prom-client';
-import { SERVICE_NAMES } from '@dossier/contracts';
 import { PrismaService } from '@dossier/db';
-import { StepQueues } from '@dossier/queue';
 
 /** A metric on prom-client's default registry, or the one already there (several apps in one test process). */
 function once<M extends Metric>(name: string, make: () => M): M {
   return (register.getSingleMetric(name) as M | undefined) ?? make();
 }
 
-const QUEUE_STATES = ['waiting', 'active', 'delayed', 'prioritized', 'waiting-children', 'failed', 'completed'] as const;
-
 /**
  * The gateway's metrics, on the default registry (shared with the workers' metrics in libs/telemetry).
- * Runs by status and queue depth are read when Prometheus scrapes, so they are right on any replica.
+ * Runs by status and LLM totals are read from Postgres when Prometheus scrapes, so they are right on any replica;
+ * queue depth per state and the backlog come from libs/telemetry through StepQueues' depth source.
  */
 @Injectable()
 export class GatewayMetrics implements OnModuleInit {
@@ -23,27 +20,16 @@ export class GatewayMetrics implements OnModuleInit {
     () => new Histogram({ name: 'dossier_gateway_http_request_duration_seconds', help: 'HTTP request latency', labelNames: ['method', 'route'], buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5] }),
   );
 
-  constructor(
-    private readonly prisma: PrismaService,
-    private readonly queues: StepQueues,
-  ) {}
+  constructor(private readonly prisma: PrismaService) {}
 
   onModuleInit(): void {
     // Collectors close over this instance; in a process with one gateway (production) that is the only one.
     const prisma = this.prisma;
-    const queues = this.queues;
     const runs = once('dossier_runs', () => new Gauge({ name: 'dossier_runs', help: 'Research runs by status (all tenants)', labelNames: ['status'] }));
     (runs as unknown as { collect?: () => Promise<void> }).collect = async function collect(this: Gauge) {
       const rows = await prisma.researchRun.groupBy({ by: ['status'], _count: true });
       this.reset();
       for (const r of rows) this.set({ status: r.status }, r._count);
-    };
-    const depth = once('dossier_queue_jobs', () => new Gauge({ name: 'dossier_queue_jobs', help: 'Jobs per queue and state', labelNames: ['queue', 'state'] }));
-    (depth as unknown as { collect?: () => Promise<void> }).collect = async function collect(this: Gauge) {
-      for (const name of SERVICE_NAMES) {
-        const counts = await queues.queue(name).getJobCounts(...QUEUE_STATES);
-        for (const state of QUEUE_STATES) this.set({ queue: name, state }, counts[state] ?? 0);
-      }
     };
     const tokens = once('dossier_llm_tokens', () => new Gauge({ name: 'dossier_llm_tokens', help: 'LLM tokens recorded in llm_calls, by direction', labelNames: ['direction'] }));
     (tokens as unknown as { collect?: () => Promise<void> }).collect = async function collect(this: Gauge) {

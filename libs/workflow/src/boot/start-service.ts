@@ -4,7 +4,8 @@ import type { DynamicModule, INestApplicationContext } from '@nestjs/common';
 import { ConductorEnv, WorkerEnv, loadConfig } from '@dossier/config';
 import type { ServiceName } from '@dossier/contracts';
 import { describeError } from '@dossier/errors';
-import { createLogger, NestPinoLogger, stopTelemetry } from '@dossier/telemetry';
+import { StepWorkerHost } from '@dossier/queue';
+import { createLogger, NestPinoLogger, startOpsServer, stopTelemetry, type OpsServer } from '@dossier/telemetry';
 import { conductorSettingsFromEnv, engineSettingsFromEnv } from '../engine-settings';
 import type { EngineSettings } from '../workflow.module';
 
@@ -25,11 +26,16 @@ export interface ServiceDefinition {
 export async function startService(def: ServiceDefinition): Promise<INestApplicationContext | undefined> {
   const logger = createLogger(def.name);
   let app: INestApplicationContext | undefined;
+  let ops: OpsServer | undefined;
+  let stopping = false;
   try {
     const env = def.conductor ? loadConfig(ConductorEnv) : loadConfig(WorkerEnv);
     const settings = def.conductor ? conductorSettingsFromEnv(env as ConductorEnv) : engineSettingsFromEnv(env, def.consume);
     app = await NestFactory.createApplicationContext(def.module(settings, env), { logger: new NestPinoLogger(logger), abortOnError: false });
     await app.init();
+    const host = def.consume.length > 0 ? app.get(StepWorkerHost, { strict: false }) : undefined;
+    // Ready while consuming and not draining; /healthz stays up through the drain so the pod is not killed early.
+    if (env.METRICS_PORT > 0) ops = await startOpsServer({ port: env.METRICS_PORT, ready: () => !stopping && (host?.running ?? true) });
   } catch (err) {
     const e = describeError(err);
     logger.fatal({ err: e }, `${def.name} failed to start: ${e.message}`);
@@ -39,7 +45,6 @@ export async function startService(def: ServiceDefinition): Promise<INestApplica
     process.exit(1);
   }
   const grace = Number(process.env['SHUTDOWN_GRACE_MS'] ?? 25_000);
-  let stopping = false;
   const stop = (signal: string): void => {
     if (stopping) return;
     stopping = true;
@@ -51,6 +56,7 @@ export async function startService(def: ServiceDefinition): Promise<INestApplica
     force.unref();
     void app!
       .close()
+      .then(() => ops?.close())
       .then(() => stopTelemetry())
       .then(() => {
         logger.info(`${def.name} stopped`);
@@ -63,6 +69,6 @@ export async function startService(def: ServiceDefinition): Promise<INestApplica
   };
   process.on('SIGTERM', () => stop('SIGTERM'));
   process.on('SIGINT', () => stop('SIGINT'));
-  logger.info({ consume: def.consume }, `${def.name} ready`);
+  logger.info({ consume: def.consume, metricsPort: ops?.port ?? null }, `${def.name} ready`);
   return app;
 }

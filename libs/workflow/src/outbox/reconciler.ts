@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { StepJob, type NodeName } from '@dossier/contracts';
 import { OutboxRepository, type OutboxRowData } from '@dossier/db';
 import { StepQueues } from '@dossier/queue';
-import { createLogger } from '@dossier/telemetry';
+import { createLogger, withProducerSpan } from '@dossier/telemetry';
 import { OutboxSender } from './outbox-sender';
 
 const LIVE_STATES = new Set(['waiting', 'active', 'delayed', 'prioritized', 'waiting-children']);
@@ -29,7 +29,22 @@ export class Reconciler {
 
   /** Sends outbox rows that nobody enqueued (the worker died between commit and enqueue). */
   async relay(minAgeMs: number, limit = 500): Promise<number> {
-    return this.sender.send(await this.outbox.relayable(new Date(Date.now() - minAgeMs), limit));
+    let sent = 0;
+    for (const row of await this.outbox.relayable(new Date(Date.now() - minAgeMs), limit)) {
+      const job = StepJob.parse(row.payload);
+      // In the run's trace, like reconciliation: the relayed step is a child of the conductor's span.
+      const n = await withProducerSpan(`relay ${row.node}`, job.trace, this.attributes(row), (trace) =>
+        this.sender.send([{ ...row, payload: { ...job, ...(trace ? { trace } : {}) } }]),
+      );
+      // Nothing sent: Redis refused; the rest waits for the next tick rather than failing one by one.
+      if (n === 0) break;
+      sent += n;
+    }
+    return sent;
+  }
+
+  private attributes(row: OutboxRowData): Record<string, string | number> {
+    return { 'dossier.run_id': row.runId, 'dossier.node': row.node, 'dossier.iteration': row.iteration, 'dossier.shard': row.shard };
   }
 
   async reconcile(limit = 5_000, runId?: string): Promise<ReconcileReport> {
@@ -49,7 +64,9 @@ export class Reconciler {
     // Finished in Redis but not completed in Postgres (skipped while cancelled, or failed before a resume):
     // the old job must go before the same job id can run again.
     if (state === 'completed' || state === 'failed') await this.queues.removeFinished(ref);
-    await this.queues.enqueue(StepJob.parse(row.payload));
+    const job = StepJob.parse(row.payload);
+    // In the run's trace: the step it re-enqueues is a child of this span, so the trace shows the repair.
+    await withProducerSpan(`reconcile ${row.node}`, job.trace, this.attributes(row), (trace) => this.queues.enqueue({ ...job, ...(trace ? { trace } : {}) }));
     await this.outbox.markSent([row.id]);
     return true;
   }

@@ -15,7 +15,7 @@ import {
 import { ApprovalRepository, CheckpointRepository, ExecutionRepository, OutboxRepository, PrismaService, RunEventRepository, RunRepository, type Db, type OutboxRowData, type Prisma } from '@dossier/db';
 import { classifyError, describeError, InvalidStepPayloadError, InvalidStepResultError, RunNotFoundError } from '@dossier/errors';
 import type { JobControl, StepProcessor } from '@dossier/queue';
-import { createLogger, withLogContext, withStepSpan } from '@dossier/telemetry';
+import { createLogger, injectTraceCarrier, linksFromCarriers, withLogContext, withStepSpan } from '@dossier/telemetry';
 import { z } from 'zod';
 import { graphFor, gateReturningTo } from '../graph/workflow-graph';
 import { route } from '../graph/router';
@@ -61,7 +61,7 @@ export class StepRunner implements StepProcessor {
     const key = stepKey(job);
     const attributes = { 'dossier.run_id': job.runId, 'dossier.node': job.node, 'dossier.iteration': job.iteration, 'dossier.shard': job.shard, 'dossier.attempt': control.attempt };
     return withLogContext({ runId: job.runId, tenantId: job.tenantId, stepKey: key }, () =>
-      withStepSpan(`step ${job.node}`, job.trace, attributes, () => this.runStep(job, key, handlers, control)),
+      withStepSpan(`step ${job.node}`, job.trace, attributes, () => this.runStep(job, key, handlers, control), linksFromCarriers(job.links)),
     );
   }
 
@@ -119,11 +119,11 @@ export class StepRunner implements StepProcessor {
     if (!(await this.executions.complete(tx, job.tenantId, key, result as Prisma.InputJsonValue))) return [];
     await outcome.write?.(tx);
 
-    let shards: { expected: number; results: AnyNodeResult[] } | undefined;
+    let shards: { expected: number; results: AnyNodeResult[]; keys: string[] } | undefined;
     if (isFanoutNode(job.node)) {
       const expected = await this.outbox.countSteps(tx, job.tenantId, job.runId, job.node, job.iteration);
       const done = await this.executions.completedShards(tx, job.tenantId, job.runId, job.node, job.iteration);
-      shards = { expected, results: done.map((d) => NODE_RESULT_SCHEMAS[job.node].parse(d.result) as AnyNodeResult) };
+      shards = { expected, results: done.map((d) => NODE_RESULT_SCHEMAS[job.node].parse(d.result) as AnyNodeResult), keys: done.map((d) => d.stepKey) };
     }
     const state = await this.transitions.loadState(tx, run);
     const decision = route(graphFor(run.workflowVersion), state, {
@@ -132,17 +132,25 @@ export class StepRunner implements StepProcessor {
       iteration: job.iteration,
       shard: job.shard,
       result,
-      ...(shards ? { shards } : {}),
+      ...(shards ? { shards: { expected: shards.expected, results: shards.results } } : {}),
     });
+    const trace = injectTraceCarrier();
     await this.checkpoints.insert(tx, {
       tenantId: job.tenantId,
       runId: job.runId,
       stepKey: key,
-      state: { node: job.node, iteration: job.iteration, shard: job.shard, result, decision } as unknown as Prisma.InputJsonValue,
+      state: { node: job.node, iteration: job.iteration, shard: job.shard, result, decision, ...(trace ? { trace } : {}) } as unknown as Prisma.InputJsonValue,
     });
-    return this.transitions.apply(tx, run, decision, key, [
-      { type: 'step_completed', node: job.node, iteration: job.iteration, shard: job.shard, result: result as Record<string, unknown> },
-    ]);
+    // The join: the steps decided when the last shard completes link to the spans of every shard.
+    const links = shards && decision.steps.length > 0 ? await this.checkpoints.traceCarriers(tx, job.tenantId, shards.keys) : undefined;
+    return this.transitions.apply(
+      tx,
+      run,
+      decision,
+      key,
+      [{ type: 'step_completed', node: job.node, iteration: job.iteration, shard: job.shard, result: result as Record<string, unknown> }],
+      links,
+    );
   }
 
   private async skipCompleted(job: StepJob, key: string): Promise<StepRunResult> {

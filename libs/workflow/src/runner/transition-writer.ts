@@ -37,7 +37,7 @@ export class TransitionWriter {
    * Returns the outbox rows to enqueue after commit: none while the run is not running (a cancelled run
    * keeps its decided steps pending; resume sends them).
    */
-  async apply(tx: Db, run: RunRow, decision: Decision, causeKey: string, events: RunEventData[] = []): Promise<OutboxRowData[]> {
+  async apply(tx: Db, run: RunRow, decision: Decision, causeKey: string, events: RunEventData[] = [], links?: Record<string, string>[]): Promise<OutboxRowData[]> {
     const trace = injectTraceCarrier();
     const inserted = await this.outbox.insert(
       tx,
@@ -51,7 +51,7 @@ export class TransitionWriter {
           node: s.node,
           iteration: s.iteration,
           shard: s.shard,
-          payload: { tenantId: run.tenantId, ...ref, ...(trace ? { trace } : {}) } as Prisma.InputJsonValue,
+          payload: { tenantId: run.tenantId, ...ref, ...(trace ? { trace } : {}), ...(links && links.length > 0 ? { links } : {}) } as Prisma.InputJsonValue,
         };
       }),
     );

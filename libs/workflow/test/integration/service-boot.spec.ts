@@ -1,3 +1,4 @@
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { SERVICE_NAMES } from '@dossier/contracts';
@@ -5,6 +6,14 @@ import { startChildService, type TestDatabase } from '@dossier/testing';
 import { prepareDatabase, processEnv, uniquePrefix } from '../fixtures/engine';
 
 const APPS = path.resolve(__dirname, '../../../../apps');
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
 const WORKER = path.join(__dirname, '../fixtures/test-worker.ts');
 
 describe('service processes: boot checks and clean shutdown', () => {
@@ -40,8 +49,12 @@ describe('service processes: boot checks and clean shutdown', () => {
   it('every service (each stage service and the conductor) boots with its handlers and stops cleanly on SIGTERM', async () => {
     const env = processEnv(db, uniquePrefix('up'), { VECTOR_DIR: path.join(tmpdir(), db.name, 'vectors') });
     for (const service of [...SERVICE_NAMES, 'conductor']) {
-      const child = startChildService(path.join(APPS, service, 'src/main.ts'), env, service);
+      const port = await freePort();
+      const child = startChildService(path.join(APPS, service, 'src/main.ts'), { ...env, METRICS_PORT: String(port) }, service);
       await child.waitForOutput(new RegExp(`${service} ready`), 60_000);
+      // What the Kubernetes probes and Prometheus read.
+      expect((await fetch(`http://127.0.0.1:${port}/readyz`)).status).toBe(200);
+      expect(await (await fetch(`http://127.0.0.1:${port}/metrics`)).text()).toMatch(/^dossier_queue_backlog\{queue="/m);
       child.kill('SIGTERM');
       expect(await child.exited).toEqual({ code: 0, signal: null });
       expect(child.output()).toMatch(new RegExp(`${service} stopped`));

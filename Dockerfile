@@ -1,0 +1,39 @@
+# syntax=docker/dockerfile:1
+# One image for every Dossier service; the command chooses the service:
+#   docker run IMAGE apps/planner/src/main.ts        (any of apps/*/src/main.ts)
+#   docker run --entrypoint npx IMAGE --no-install prisma migrate deploy
+# TypeScript runs as in development and tests: compiled on load by swc (tools/ts-register.cjs), so the
+# code that runs is the code that was tested, and workspace packages resolve through node_modules links.
+# docs/decisions/0011-operations.md explains the choice.
+
+ARG NODE_IMAGE=node:24.22.3-bookworm-slim
+
+# 1. Dependencies, from the lockfile only (cached until package*.json change).
+FROM ${NODE_IMAGE} AS deps
+WORKDIR /app
+COPY package.json package-lock.json ./
+COPY apps/ ./apps-src/
+COPY libs/ ./libs-src/
+# npm ci needs each workspace's package.json, nothing else of the sources.
+RUN mkdir -p apps libs \
+ && (cd apps-src && find . -name package.json -not -path '*/node_modules/*' -exec cp --parents {} ../apps/ \;) \
+ && (cd libs-src && find . -name package.json -not -path '*/node_modules/*' -exec cp --parents {} ../libs/ \;) \
+ && rm -rf apps-src libs-src \
+ && npm ci --no-audit --no-fund --loglevel=error
+
+# 2. Sources, the generated Prisma client, and a whole-tree typecheck (a broken tree builds no image).
+FROM deps AS build
+COPY . .
+RUN npx --no-install prisma generate \
+ && npx --no-install tsc -p tsconfig.typecheck.json
+
+# 3. Runtime: the built tree as a non-root user. @swc/core and the prisma CLI stay (load-time compile; migrations).
+FROM ${NODE_IMAGE} AS runtime
+ENV NODE_ENV=production \
+    METRICS_PORT=9464
+WORKDIR /app
+COPY --from=build --chown=node:node /app /app
+USER node
+EXPOSE 8080 9464
+ENTRYPOINT ["node", "--enable-source-maps", "-r", "./tools/ts-register.cjs"]
+CMD ["apps/gateway/src/main.ts"]

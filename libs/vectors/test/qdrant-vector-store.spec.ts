@@ -1,0 +1,73 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startQdrantDouble, type QdrantDouble } from '@dossier/testing';
+import { NestFactory } from '@nestjs/core';
+import { EmbeddedVectorStore, pointId, QdrantVectorStore, VECTOR_STORE, VectorsModule } from '../src';
+import { describeVectorStoreContract } from './vector-store.contract';
+
+/**
+ * The one VectorStore contract, run against the Qdrant adapter twice: over the protocol double in
+ * libs/testing (always; it speaks Qdrant's REST shapes, it is not Qdrant), and over a live Qdrant when
+ * QDRANT_URL is set (otherwise that block is reported as skipped).
+ */
+let double: QdrantDouble;
+beforeAll(async () => {
+  double = await startQdrantDouble();
+});
+afterAll(async () => {
+  await double?.close();
+});
+
+describeVectorStoreContract('QdrantVectorStore over the Qdrant protocol double', async () => new QdrantVectorStore({ url: double.url }));
+
+const live = process.env['QDRANT_URL'];
+(live ? describe : describe.skip)('live Qdrant (QDRANT_URL)', () => {
+  describeVectorStoreContract(`QdrantVectorStore against ${live ?? 'QDRANT_URL'}`, async () =>
+    new QdrantVectorStore({ url: live!, ...(process.env['QDRANT_API_KEY'] ? { apiKey: process.env['QDRANT_API_KEY'] } : {}) }),
+  );
+});
+
+describe('QdrantVectorStore specifics (over the double)', () => {
+  it('creates a missing collection with cosine distance and payload indexes on tenant, run and kind, once', async () => {
+    const store = new QdrantVectorStore({ url: double.url });
+    const before = double.requests().length;
+    await store.ensureCollection('specifics', 8);
+    await store.ensureCollection('specifics', 8);
+    const sent = double.requests().slice(before);
+    expect(sent.filter((r) => r === 'PUT /collections/specifics')).toHaveLength(1);
+    expect(sent.filter((r) => r === 'PUT /collections/specifics/index')).toHaveLength(3);
+    const info = (await (await fetch(`${double.url}/collections/specifics`)).json()) as { result: { payload_schema: Record<string, { data_type: string }> } };
+    expect(Object.keys(info.result.payload_schema).sort()).toEqual(['kind', 'runId', 'tenantId']);
+    await store.close();
+  });
+
+  it('splits large upserts into batches', async () => {
+    const store = new QdrantVectorStore({ url: double.url, batchSize: 10 });
+    await store.ensureCollection('batches', 2);
+    const before = double.requests().length;
+    await store.upsert('batches', Array.from({ length: 35 }, (_, i) => ({ id: pointId(`k${i}`), vector: [1, i], payload: { tenantId: 't', kind: 'evidence' } })));
+    expect(double.requests().slice(before).filter((r) => r === 'PUT /collections/batches/points')).toHaveLength(4);
+    expect(await store.count('batches', { tenantId: 't' })).toBe(35);
+    await store.close();
+  });
+
+  it('an unreachable Qdrant is a retryable dependency error, not a crash', async () => {
+    const store = new QdrantVectorStore({ url: 'http://127.0.0.1:1', timeoutMs: 2000 });
+    await expect(store.count('x')).rejects.toMatchObject({ code: 'dependency_unavailable' });
+    await store.close();
+  });
+});
+
+describe('VectorsModule.forRoot', () => {
+  it('selects Qdrant when a Qdrant URL is configured, the embedded store otherwise', async () => {
+    const withQdrant = await NestFactory.createApplicationContext(VectorsModule.forRoot({ dir: '/nonexistent', qdrantUrl: double.url }), { logger: false });
+    expect(withQdrant.get(VECTOR_STORE)).toBeInstanceOf(QdrantVectorStore);
+    await withQdrant.close();
+    const dir = await mkdtemp(join(tmpdir(), 'dossier-vectors-'));
+    const embedded = await NestFactory.createApplicationContext(VectorsModule.forRoot({ dir }), { logger: false });
+    expect(embedded.get(VECTOR_STORE)).toBeInstanceOf(EmbeddedVectorStore);
+    await embedded.close();
+    await rm(dir, { recursive: true, force: true });
+  });
+});

@@ -1,0 +1,1 @@
+module.exports = { displayName: 'deploy', preset: '../../jest.preset.js', rootDir: __dirname };
