@@ -63,7 +63,9 @@ describe('RedisRateLimiter (real Redis, shared by two "workers")', () => {
     const times = await acquireAll([limiter], 5);
     expect(times[2]! - started).toBeLessThan(150);
     expect(times[3]! - started).toBeGreaterThanOrEqual(200);
-    expect(times[4]! - times[3]!).toBeGreaterThanOrEqual(200);
+    // GCRA schedules against the start, not the previous grant: a late 4th start (a pause on a busy machine)
+    // does not push the 5th, but the 5th never comes before its slot at 2 intervals after the burst.
+    expect(times[4]! - started).toBeGreaterThanOrEqual(400);
   });
 
   it('keys are independent', async () => {
