@@ -7,7 +7,7 @@ import { CliUsageError } from './cli-error';
 import { interventionFromFlags, interveneCommand } from './commands/intervene.command';
 import { ingest } from './commands/ingest.command';
 import { approve, listRuns, showRun, sourceText } from './commands/inspect.commands';
-import { research, resumeRun } from './commands/research.command';
+import { research, resumeRun, type ResearchArgs } from './commands/research.command';
 import { Output } from './output';
 import { apiApprove, apiIngest, apiIntervene, apiListRuns, apiResearch, apiRunAction, apiShowRun } from './api/api-commands';
 import { GatewayClient } from './api/gateway-client';
@@ -109,6 +109,19 @@ async function main(argv: string[]): Promise<number> {
     ...(budgetCost ? { costUsd: budgetCost } : {}),
     ...(budgetSeconds ? { wallTimeMs: Math.round(budgetSeconds * 1000) } : {}),
   };
+  // One set of research arguments for both modes: the same flags mean the same run locally and through a gateway.
+  const researchArgs = (): ResearchArgs => ({
+    question: command === 'demo' ? (rest[0] ?? DEMO_QUESTION) : rest[0]!,
+    ...(command === 'demo' ? { corpus: [path.resolve(__dirname, '../../../examples/corpus')] } : values.corpus ? { corpus: values.corpus } : {}),
+    collection: command === 'demo' ? 'examples' : values.collection,
+    out: values.out,
+    engine: values.engine as ResearchArgs['engine'],
+    search: command === 'demo' ? ['corpus'] : search,
+    approve: values.approve as ResearchArgs['approve'],
+    ...(perspectives ? { perspectives } : {}),
+    ...(maxIterations ? { maxIterations } : {}),
+    budgets,
+  });
   if (command === 'ingest' && rest.length === 0) throw new CliUsageError('ingest needs at least one PATH');
   if (command === 'research' && (rest.length !== 1 || !rest[0]!.trim())) throw new CliUsageError('research needs one non-empty QUESTION (quote it)');
 
@@ -131,18 +144,7 @@ async function main(argv: string[]): Promise<number> {
         return apiIngest(client, out, rest, values.collection);
       case 'research':
       case 'demo':
-        await apiResearch(client, out, {
-          question: command === 'demo' ? (rest[0] ?? DEMO_QUESTION) : rest[0]!,
-          ...(command === 'demo' ? { corpus: [path.resolve(__dirname, '../../../examples/corpus')] } : values.corpus ? { corpus: values.corpus } : {}),
-          collection: command === 'demo' ? 'examples' : values.collection,
-          out: values.out,
-          engine: values.engine,
-          search: command === 'demo' ? ['corpus'] : search,
-          approve: values.approve,
-          ...(perspectives ? { perspectives } : {}),
-          ...(maxIterations ? { maxIterations } : {}),
-          budgets,
-        });
+        await apiResearch(client, out, researchArgs());
         return 0;
       case 'runs':
         await apiListRuns(client, out);
@@ -177,18 +179,7 @@ async function main(argv: string[]): Promise<number> {
       }
       case 'research':
       case 'demo':
-        await research(ctx, out, {
-          question: command === 'demo' ? (rest[0] ?? DEMO_QUESTION) : rest[0]!,
-          ...(command === 'demo' ? { corpus: [path.resolve(__dirname, '../../../examples/corpus')] } : values.corpus ? { corpus: values.corpus } : {}),
-          collection: command === 'demo' ? 'examples' : values.collection,
-          out: values.out,
-          engine: values.engine,
-          search: command === 'demo' ? ['corpus'] : search,
-          approve: values.approve,
-          ...(perspectives ? { perspectives } : {}),
-          ...(maxIterations ? { maxIterations } : {}),
-          budgets,
-        });
+        await research(ctx, out, researchArgs());
         return 0;
       case 'resume':
         await resumeRun(ctx, out, rest[0], values.out);

@@ -20,17 +20,7 @@ export async function withStepSpan<T>(
 ): Promise<T> {
   const parent = carrier ? propagation.extract(context.active(), carrier) : context.active();
   const tracer = trace.getTracer('dossier-workflow');
-  return tracer.startActiveSpan(name, { kind: SpanKind.CONSUMER, attributes, links }, parent, async (span) => {
-    try {
-      return await fn(span);
-    } catch (err) {
-      span.recordException(err as Error);
-      span.setStatus({ code: 2, message: (err as Error).message });
-      throw err;
-    } finally {
-      span.end();
-    }
-  });
+  return tracer.startActiveSpan(name, { kind: SpanKind.CONSUMER, attributes, links }, parent, (span) => endingSpan(span, () => fn(span)));
 }
 
 /** Span links to the producers whose carriers a job holds (a join's shards); unparseable carriers are left out. */
@@ -54,15 +44,20 @@ export async function withProducerSpan<T>(
   fn: (carrier: Record<string, string> | undefined) => Promise<T>,
 ): Promise<T> {
   const parent = carrier ? propagation.extract(context.active(), carrier) : context.active();
-  return trace.getTracer('dossier-workflow').startActiveSpan(name, { kind: SpanKind.PRODUCER, attributes }, parent, async (span) => {
-    try {
-      return await fn(injectTraceCarrier() ?? carrier);
-    } catch (err) {
-      span.recordException(err as Error);
-      span.setStatus({ code: 2, message: (err as Error).message });
-      throw err;
-    } finally {
-      span.end();
-    }
-  });
+  return trace.getTracer('dossier-workflow').startActiveSpan(name, { kind: SpanKind.PRODUCER, attributes }, parent, (span) =>
+    endingSpan(span, () => fn(injectTraceCarrier() ?? carrier)),
+  );
+}
+
+/** Runs `fn` as the body of `span`: an error is recorded on the span (and rethrown), and the span always ends. */
+async function endingSpan<T>(span: Span, fn: () => Promise<T>): Promise<T> {
+  try {
+    return await fn();
+  } catch (err) {
+    span.recordException(err as Error);
+    span.setStatus({ code: 2, message: (err as Error).message });
+    throw err;
+  } finally {
+    span.end();
+  }
 }

@@ -1,10 +1,10 @@
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { createInterface } from 'node:readline/promises';
-import { GateName, type ApprovalView, type Intervention, type InterventionInput, type CollectionView, type RunList, type RunOptionsInput, type RunView } from '@dossier/contracts';
+import { GateName, type ApprovalView, type Intervention, type InterventionInput, type CollectionView, type RunList, type RunView } from '@dossier/contracts';
 import { walkPaths } from '@dossier/sources';
 import { CliUsageError } from '../cli-error';
-import type { ResearchArgs } from '../commands/research.command';
+import { runOptionsFor, type ResearchArgs } from '../commands/research.command';
 import type { Output } from '../output';
 import { followEvents } from './event-stream';
 import type { GatewayClient } from './gateway-client';
@@ -49,16 +49,7 @@ export async function apiIngest(client: GatewayClient, out: Output, paths: strin
 /** `dossier --api … research`: starts the run on the gateway, streams its progress over SSE, downloads the report. */
 export async function apiResearch(client: GatewayClient, out: Output, args: ResearchArgs): Promise<string> {
   if (args.corpus?.length) await apiIngest(client, out, args.corpus, args.collection);
-  const gate = args.approve === 'prompt' ? 'required' : 'auto';
-  const options: RunOptionsInput = {
-    engine: args.engine,
-    searchProviders: args.search,
-    ...(args.search.includes('corpus') ? { collection: args.collection } : {}),
-    gates: { plan: gate, outline: gate, publish: 'auto' },
-    ...(args.perspectives ? { perspectives: args.perspectives } : {}),
-    ...(args.maxIterations ? { maxIterations: args.maxIterations } : {}),
-    ...(args.budgets && Object.keys(args.budgets).length > 0 ? { budgets: args.budgets } : {}),
-  };
+  const options = runOptionsFor(args);
   const run = await client.json<RunView>('POST', '/v1/runs', { question: args.question, options });
   out.line(`Run ${run.id}: ${args.question}`);
   const started = Date.now();

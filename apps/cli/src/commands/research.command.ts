@@ -25,6 +25,20 @@ export interface ResearchArgs {
 }
 
 /** Runs one research job in this process and writes report.md, report.html and report.json to `out`. */
+/** The run options the research flags ask for (local mode and the gateway client send the same). */
+export function runOptionsFor(args: ResearchArgs): RunOptionsInput {
+  const gate = args.approve === 'prompt' ? 'required' : 'auto';
+  return {
+    engine: args.engine,
+    searchProviders: args.search,
+    ...(args.search.includes('corpus') ? { collection: args.collection } : {}),
+    gates: { plan: gate, outline: gate, publish: 'auto' },
+    ...(args.perspectives ? { perspectives: args.perspectives } : {}),
+    ...(args.maxIterations ? { maxIterations: args.maxIterations } : {}),
+    ...(args.budgets && Object.keys(args.budgets).length > 0 ? { budgets: args.budgets } : {}),
+  };
+}
+
 export async function research(ctx: CliContext, out: Output, args: ResearchArgs): Promise<string> {
   if (!args.question.trim()) throw new CliUsageError('The question is empty: say what to research, e.g. dossier research "What caused …?"');
   // Fail before ingesting anything, naming what is missing (the workers would refuse the run the same way).
@@ -38,16 +52,7 @@ export async function research(ctx: CliContext, out: Output, args: ResearchArgs)
   const docs = await ctx.prisma.document.count({ where: { tenantId: ctx.tenantId, collection: { name: args.collection } } });
   if (docs === 0 && args.search.includes('corpus')) throw new CliUsageError(`Collection "${args.collection}" is empty: ingest documents first (dossier ingest PATH --collection ${args.collection}) or pass --corpus PATH`);
 
-  const gate = args.approve === 'prompt' ? 'required' : 'auto';
-  const options: RunOptionsInput = {
-    engine: args.engine,
-    searchProviders: args.search,
-    ...(args.search.includes('corpus') ? { collection: args.collection } : {}),
-    gates: { plan: gate, outline: gate, publish: 'auto' },
-    ...(args.perspectives ? { perspectives: args.perspectives } : {}),
-    ...(args.maxIterations ? { maxIterations: args.maxIterations } : {}),
-    ...(args.budgets && Object.keys(args.budgets).length > 0 ? { budgets: args.budgets } : {}),
-  };
+  const options = runOptionsFor(args);
   const commands = ctx.app.get(RunCommands);
   const run = await commands.start({ tenantId: ctx.tenantId, question: args.question, options, actor: 'cli' });
   out.line(`Run ${run.id}: ${args.question}`);
