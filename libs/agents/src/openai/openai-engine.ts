@@ -164,7 +164,8 @@ export class OpenAIEngine implements Engine {
         };
         if (this.options.testEcho) body['dossier_test'] = { role: role.name, input };
         const res = await this.client.chat.completions.create(body as unknown as OpenAI.ChatCompletionCreateParamsNonStreaming, {
-          headers: { 'X-Dossier-Step-Key': hooks.stepKey },
+          // The step key lets a test server count requests per step; real providers are not told our run ids.
+          ...(this.options.testEcho ? { headers: { 'X-Dossier-Step-Key': hooks.stepKey } } : {}),
           signal: deadline,
         });
         const choice = res.choices[0];
