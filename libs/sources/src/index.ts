@@ -35,7 +35,6 @@ export { RedisRateLimiter, type RedisRateLimitOptions, GCRA_SCRIPT } from './rat
 export { sleep } from './rate-limit/sleep';
 export * from './search/providers/errors';
 export { httpJson, DEFAULT_RETRY_POLICY, DEFAULT_TIMEOUT_MS, MAX_RESPONSE_BYTES, type HttpJsonRequest, type RetryPolicy } from './search/providers/http-json';
-export { backoffMs, parseRetryAfter } from './search/providers/retry-after';
 export { redactSecrets } from './search/providers/redact';
 export { plainText } from './search/providers/plain-text';
 export type { WebProviderOptions } from './search/providers/web-provider-options';

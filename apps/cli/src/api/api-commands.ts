@@ -4,17 +4,11 @@ import { createInterface } from 'node:readline/promises';
 import { GateName, type ApprovalView, type Intervention, type InterventionInput, type CollectionView, type RunList, type RunView } from '@dossier/contracts';
 import { walkPaths } from '@dossier/sources';
 import { CliUsageError } from '../cli-error';
+import { gateDecisionArgs, runIdArg } from '../commands/inspect.commands';
 import { runOptionsFor, type ResearchArgs } from '../commands/research.command';
 import type { Output } from '../output';
 import { followEvents } from './event-stream';
 import type { GatewayClient } from './gateway-client';
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-function runIdArg(value: string | undefined): string {
-  if (!value || !UUID.test(value)) throw new CliUsageError(`"${value ?? ''}" is not a run id (a UUID, as printed by dossier runs)`);
-  return value;
-}
 
 /** `dossier --api … ingest`: every supported file under the paths, uploaded into the collection through the gateway. */
 export async function apiIngest(client: GatewayClient, out: Output, paths: string[], collection: string): Promise<number> {
@@ -129,14 +123,11 @@ export async function apiShowRun(client: GatewayClient, out: Output, id: string 
 }
 
 export async function apiApprove(client: GatewayClient, out: Output, id: string | undefined, gate: string | undefined, reject: boolean, feedback?: string): Promise<void> {
-  const runId = runIdArg(id);
-  const g = GateName.safeParse(gate);
-  if (!g.success) throw new CliUsageError(`"${gate ?? ''}" is not a gate: use plan, outline or publish`);
-  if (reject && !feedback?.trim()) throw new CliUsageError('--reject needs --feedback "what to change"');
-  const open = (await client.json<{ items: ApprovalView[] }>('GET', `/v1/runs/${runId}/approvals`)).items.find((a) => a.gate === g.data && a.status === 'open');
-  if (!open) throw new CliUsageError(`Gate ${g.data} is not open on run ${runId}`);
-  await client.json('POST', `/v1/approvals/${open.id}`, reject ? { decision: 'reject', feedback } : { decision: 'approve' });
-  out.line(`${reject ? 'Rejected' : 'Approved'} gate ${g.data} of run ${runId}.`);
+  const args = gateDecisionArgs(id, gate, reject, feedback);
+  const open = (await client.json<{ items: ApprovalView[] }>('GET', `/v1/runs/${args.runId}/approvals`)).items.find((a) => a.gate === args.gate && a.status === 'open');
+  if (!open) throw new CliUsageError(`Gate ${args.gate} is not open on run ${args.runId}`);
+  await client.json('POST', `/v1/approvals/${open.id}`, args.decision);
+  out.line(`${reject ? 'Rejected' : 'Approved'} gate ${args.gate} of run ${args.runId}.`);
 }
 
 export async function apiRunAction(client: GatewayClient, out: Output, action: 'cancel' | 'resume', id: string | undefined): Promise<void> {

@@ -1,4 +1,4 @@
-import { GateName } from '@dossier/contracts';
+import { GateName, type ApprovalDecision } from '@dossier/contracts';
 import { ApprovalRepository, RunRepository } from '@dossier/db';
 import { RunCommands } from '@dossier/workflow';
 import type { CliContext } from '../cli-context';
@@ -44,13 +44,24 @@ export async function showRun(ctx: CliContext, out: Output, id: string | undefin
   }
 }
 
-export async function approve(ctx: CliContext, out: Output, id: string | undefined, gate: string | undefined, reject: boolean, feedback?: string): Promise<void> {
+/** The run, gate and decision that `dossier approve` asks for (local and API mode read the flags alike). */
+export function gateDecisionArgs(
+  id: string | undefined,
+  gate: string | undefined,
+  reject: boolean,
+  feedback: string | undefined,
+): { runId: string; gate: GateName; decision: ApprovalDecision } {
   const runId = runIdArg(id);
   const g = GateName.safeParse(gate);
   if (!g.success) throw new CliUsageError(`"${gate ?? ''}" is not a gate: use plan, outline or publish`);
   if (reject && !feedback?.trim()) throw new CliUsageError('--reject needs --feedback "what to change"');
-  await ctx.app.get(RunCommands).decideGate(ctx.tenantId, runId, g.data, reject ? { decision: 'reject', feedback: feedback! } : { decision: 'approve' }, 'cli');
-  out.line(`${reject ? 'Rejected' : 'Approved'} gate ${g.data} of run ${runId}.`);
+  return { runId, gate: g.data, decision: reject ? { decision: 'reject', feedback: feedback! } : { decision: 'approve' } };
+}
+
+export async function approve(ctx: CliContext, out: Output, id: string | undefined, gate: string | undefined, reject: boolean, feedback?: string): Promise<void> {
+  const args = gateDecisionArgs(id, gate, reject, feedback);
+  await ctx.app.get(RunCommands).decideGate(ctx.tenantId, args.runId, args.gate, args.decision, 'cli');
+  out.line(`${reject ? 'Rejected' : 'Approved'} gate ${args.gate} of run ${args.runId}.`);
 }
 
 /** Prints the stored text of a source snapshot, by id or by (a prefix of) its content hash from report.json. */

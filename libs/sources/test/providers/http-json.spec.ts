@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { backoffMs, httpJson, MAX_RESPONSE_BYTES, SearchProviderError, SearchRateLimitedError, SearchResponseError, type RateLimiter } from '../../src';
-import { parseRetryAfter } from '../../src/search/providers/retry-after';
+import { httpJson, MAX_RESPONSE_BYTES, SearchProviderError, SearchRateLimitedError, SearchResponseError, type RateLimiter } from '../../src';
+import { backoffMs, parseRetryAfter } from '@dossier/errors';
 import { startFakeServer, type FakeHttpServer } from './fake-http-server';
 
 const Schema = z.object({ ok: z.literal(true) });

@@ -5,12 +5,13 @@ import { Counter, Gauge, Histogram, register, type Metric } from 'prom-client';
  * registry at its /metrics, the workers at theirs). Names are documented in docs/operations.md.
  */
 
-function once<M extends Metric>(name: string, make: () => M): M {
+/** The metric of this name on the default registry, made once (several apps may share one process, as in tests). */
+export function singleMetric<M extends Metric>(name: string, make: () => M): M {
   return (register.getSingleMetric(name) as M | undefined) ?? make();
 }
 
 /** Jobs per queue and BullMQ state, read from Redis at scrape time. */
-export const queueJobs = once(
+export const queueJobs = singleMetric(
   'dossier_queue_jobs',
   () =>
     new Gauge({
@@ -29,7 +30,7 @@ export const queueJobs = once(
  * Work not yet started: waiting + prioritized + delayed. This is what autoscaling reads; the bare
  * `wait` list misses prioritized jobs and jobs postponed by a busy lock or a retry backoff.
  */
-export const queueBacklog = once(
+export const queueBacklog = singleMetric(
   'dossier_queue_backlog',
   () =>
     new Gauge({
@@ -44,7 +45,7 @@ export const queueBacklog = once(
     }),
 );
 
-export const stepDuration = once(
+export const stepDuration = singleMetric(
   'dossier_step_duration_seconds',
   () =>
     new Histogram({
@@ -55,22 +56,22 @@ export const stepDuration = once(
     }),
 );
 
-export const stepRetries = once(
+export const stepRetries = singleMetric(
   'dossier_step_retries_total',
   () => new Counter({ name: 'dossier_step_retries_total', help: 'Step deliveries that failed and will be retried', labelNames: ['node'] as const }),
 );
 
-export const stepFailures = once(
+export const stepFailures = singleMetric(
   'dossier_step_failures_total',
   () => new Counter({ name: 'dossier_step_failures_total', help: 'Steps that failed for good (unrecoverable, or out of attempts)', labelNames: ['node'] as const }),
 );
 
-export const llmTokens = once(
+export const llmTokens = singleMetric(
   'dossier_llm_tokens_total',
   () => new Counter({ name: 'dossier_llm_tokens_total', help: 'LLM tokens by direction (input, output) and model', labelNames: ['direction', 'model'] as const }),
 );
 
-export const llmCost = once(
+export const llmCost = singleMetric(
   'dossier_llm_cost_usd_total',
   () => new Counter({ name: 'dossier_llm_cost_usd_total', help: 'Estimated LLM cost in US dollars, by model', labelNames: ['model'] as const }),
 );
