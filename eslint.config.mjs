@@ -5,16 +5,7 @@ import nx from '@nx/eslint-plugin';
 
 export default [
   {
-    ignores: [
-      '**/generated/**',
-      '**/node_modules/**',
-      '**/dist/**',
-      '**/tmp/**',
-      '**/out/**',
-      '**/coverage/**',
-      '**/*.cjs',
-      '**/*.mjs',
-    ],
+    ignores: ['**/generated/**', '**/node_modules/**', '**/dist/**', '**/tmp/**', '**/out/**', '**/coverage/**', '**/*.cjs', '**/*.mjs'],
   },
   ...nx.configs['flat/base'],
   ...nx.configs['flat/typescript'],

@@ -5,7 +5,8 @@ const path = require('node:path');
 const roots = ['libs', 'libs/stages', 'apps', 'tools'];
 const projects = roots.flatMap((root) =>
   fs.existsSync(path.join(__dirname, root))
-    ? fs.readdirSync(path.join(__dirname, root))
+    ? fs
+        .readdirSync(path.join(__dirname, root))
         .map((d) => path.join(__dirname, root, d, 'jest.config.cjs'))
         .filter((f) => fs.existsSync(f))
     : [],

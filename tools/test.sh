@@ -16,6 +16,7 @@ check() {
   echo "== $name"
   if "$@"; then checks_passed=$((checks_passed + 1)); else checks_failed=$((checks_failed + 1)); echo "!! $name failed"; fi
 }
+check "formatting (prettier)" npx prettier --check --log-level warn .
 check "import cycles (madge)" npm run --silent circular
 # One ESLint run and one tsc program over the whole tree: the same rules as the per-project Nx targets
 # (`npm run lint`, `npm run typecheck`), several times faster on two cores. `nx show projects` refreshes the

@@ -14,7 +14,10 @@ function esmOnlyDependencies(pkg, from, seen = new Map()) {
     // Packages that do not export ./package.json: find the folder by walking node_modules upwards.
     for (let dir = from; ; dir = path.dirname(dir)) {
       const candidate = path.join(dir, 'node_modules', pkg, 'package.json');
-      if (fs.existsSync(candidate)) { pkgJson = candidate; break; }
+      if (fs.existsSync(candidate)) {
+        pkgJson = candidate;
+        break;
+      }
       if (dir === path.dirname(dir)) return seen;
     }
   }

@@ -16,9 +16,16 @@ const QUESTION = process.env['BENCH_QUESTION'] ?? 'How does PostgreSQL vacuum re
 
 function pool(): { files: string[]; paragraphs: string[] } {
   const dir = existsSync(PG_DOCS) ? PG_DOCS : path.resolve(__dirname, '../../examples/corpus');
-  const files = readdirSync(dir).filter((f) => /\.(html|md|txt)$/.test(f)).sort().map((f) => path.join(dir, f));
+  const files = readdirSync(dir)
+    .filter((f) => /\.(html|md|txt)$/.test(f))
+    .sort()
+    .map((f) => path.join(dir, f));
   const paragraphs = files.flatMap((f) =>
-    readFileSync(f, 'utf8').replace(/<[^>]+>/g, ' ').split(/\n\s*\n/).map((p) => p.replace(/\s+/g, ' ').trim()).filter((p) => p.length > 200),
+    readFileSync(f, 'utf8')
+      .replace(/<[^>]+>/g, ' ')
+      .split(/\n\s*\n/)
+      .map((p) => p.replace(/\s+/g, ' ').trim())
+      .filter((p) => p.length > 200),
   );
   return { files, paragraphs };
 }
@@ -37,7 +44,18 @@ function corpusOf(size: number, src: { files: string[]; paragraphs: string[] }):
 
 async function cli(dbUrl: string, prefix: string, args: string[]): Promise<{ ms: number; output: string; code: number | null }> {
   const started = Date.now();
-  const child = startChildService(CLI, { DATABASE_URL: dbUrl, QUEUE_PREFIX: prefix, VECTOR_DIR: mkdtempSync(path.join(tmpdir(), 'v-')), LOG_LEVEL: 'error', OTEL_SDK_DISABLED: 'true' }, 'dossier', args);
+  const child = startChildService(
+    CLI,
+    {
+      DATABASE_URL: dbUrl,
+      QUEUE_PREFIX: prefix,
+      VECTOR_DIR: mkdtempSync(path.join(tmpdir(), 'v-')),
+      LOG_LEVEL: 'error',
+      OTEL_SDK_DISABLED: 'true',
+    },
+    'dossier',
+    args,
+  );
   const exit = await child.exited;
   return { ms: Date.now() - started, output: child.output(), code: exit.code };
 }
@@ -47,7 +65,9 @@ async function main(): Promise<void> {
   const setup = require('../jest/global-setup.cjs') as () => Promise<void>;
   await setup();
   const src = pool();
-  console.log(`\nReport time against corpus size (offline engine; corpus: ${existsSync(PG_DOCS) ? 'PostgreSQL 15 HTML manual + re-mixes' : 'example corpus re-mixes'}; question: "${QUESTION}")`);
+  console.log(
+    `\nReport time against corpus size (offline engine; corpus: ${existsSync(PG_DOCS) ? 'PostgreSQL 15 HTML manual + re-mixes' : 'example corpus re-mixes'}; question: "${QUESTION}")`,
+  );
   console.log('| documents | ingest s | ingest docs/s | research s | evidence | sources cited | contradictions |');
   console.log('|---|---|---|---|---|---|---|');
   for (const size of SIZES) {
@@ -61,7 +81,11 @@ async function main(): Promise<void> {
       mkdirSync(out);
       const research = await cli(db.url, prefix, ['research', QUESTION, '--collection', 'bench', '--out', out]);
       if (research.code !== 0) throw new Error(`research failed: ${research.output.slice(-2000)}`);
-      const report = JSON.parse(readFileSync(path.join(out, 'report.json'), 'utf8')) as { evidence: object; sources: object; contradictions: unknown[] };
+      const report = JSON.parse(readFileSync(path.join(out, 'report.json'), 'utf8')) as {
+        evidence: object;
+        sources: object;
+        contradictions: unknown[];
+      };
       console.log(
         `| ${size} | ${(ingest.ms / 1000).toFixed(1)} | ${(size / (ingest.ms / 1000)).toFixed(0)} | ${(research.ms / 1000).toFixed(1)} | ${Object.keys(report.evidence).length} | ${Object.keys(report.sources).length} | ${report.contradictions.length} |`,
       );

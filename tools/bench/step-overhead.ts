@@ -38,7 +38,9 @@ async function engineOverhead(): Promise<{ overhead: number[]; hop: number[]; st
     // Warm-up run (connections, JIT), not counted.
     const warm = await engine.commands.start({ tenantId: TENANT, question: 'warm-up', options: { maxIterations: 1 }, actor: 'bench' });
     await waitForStatus(db.url, warm.id, 'completed', 120_000);
-    const queues = new Map(SERVICE_NAMES.map((s) => [s, new Queue(s, { connection: new Redis(REDIS_URL, { maxRetriesPerRequest: null }), prefix })]));
+    const queues = new Map(
+      SERVICE_NAMES.map((s) => [s, new Queue(s, { connection: new Redis(REDIS_URL, { maxRetriesPerRequest: null }), prefix })]),
+    );
     const { NODE_SERVICE } = await import('@dossier/contracts');
     for (let r = 0; r < RUNS; r++) {
       const run = await engine.commands.start({ tenantId: TENANT, question: `bench ${r}`, options: { maxIterations: 2 }, actor: 'bench' });
@@ -55,7 +57,9 @@ async function engineOverhead(): Promise<{ overhead: number[]; hop: number[]; st
         const decided = byCause.get(row.step_key);
         if (!decided) continue;
         const self = await jobOf(row.node, row.step_key);
-        const next = await Promise.all(decided.map((d) => jobOf(d.node, stepKey({ runId: run.id, node: d.node, iteration: d.iteration, shard: d.shard }))));
+        const next = await Promise.all(
+          decided.map((d) => jobOf(d.node, stepKey({ runId: run.id, node: d.node, iteration: d.iteration, shard: d.shard }))),
+        );
         const firstEnqueued = Math.min(...next.filter((j): j is Job => !!j).map((j) => j.timestamp));
         const firstStarted = Math.min(...next.filter((j): j is Job => !!j && !!j.processedOn).map((j) => j.processedOn!));
         if (self?.processedOn && Number.isFinite(firstEnqueued)) overhead.push(firstEnqueued - self.processedOn);
@@ -109,7 +113,14 @@ async function sigkillRecovery(): Promise<{ lockMs: number; stalledMs: number; r
   const log = path.join(mkdtempSync(path.join(tmpdir(), 'dossier-bench-')), 'log');
   writeFileSync(log, '');
   // Production defaults for lock and stall settings (libs/config WorkerEnv), not the tests' fast ones.
-  const env = { ...processEnv(db, prefix, { TEST_LOG: log, TEST_SCRIPT: JSON.stringify({ queries: 1, sources: 1, sections: 1, slow: { '.scope.': 3000 } }) }), STEP_LOCK_MS: '10000', STALLED_INTERVAL_MS: '5000' };
+  const env = {
+    ...processEnv(db, prefix, {
+      TEST_LOG: log,
+      TEST_SCRIPT: JSON.stringify({ queries: 1, sources: 1, sections: 1, slow: { '.scope.': 3000 } }),
+    }),
+    STEP_LOCK_MS: '10000',
+    STALLED_INTERVAL_MS: '5000',
+  };
   const victim = startChildService(path.resolve(__dirname, '../../libs/workflow/test/fixtures/test-worker.ts'), env, 'victim');
   await victim.waitForOutput(/test-worker ready/);
   const engine = await startEngine(db, prefix, []);
@@ -148,10 +159,14 @@ async function main(): Promise<void> {
   console.log('|---|---|---|---|---|');
   for (const [name, v] of rows) console.log(`| ${name} | ${v.length} | ${pct(v, 50)} | ${pct(v, 90)} | ${pct(v, 99)} |`);
   const ratio = (a: number[], b: number[], p: number) => (pct(a, p) / Math.max(1, pct(b, p))).toFixed(1);
-  console.log(`ratio engine/bare (dequeue → next enqueued): p50 ${ratio(engine.overhead, bare.overhead, 50)}x, p99 ${ratio(engine.overhead, bare.overhead, 99)}x`);
+  console.log(
+    `ratio engine/bare (dequeue → next enqueued): p50 ${ratio(engine.overhead, bare.overhead, 50)}x, p99 ${ratio(engine.overhead, bare.overhead, 99)}x`,
+  );
   if (process.env['BENCH_SKIP_KILL'] !== '1') {
     const k = await sigkillRecovery();
-    console.log(`\nSIGKILL recovery (lock ${k.lockMs} ms, stalled check every ${k.stalledMs} ms, standby worker running): ${k.recoveryMs} ms from kill to the step restarting on another worker`);
+    console.log(
+      `\nSIGKILL recovery (lock ${k.lockMs} ms, stalled check every ${k.stalledMs} ms, standby worker running): ${k.recoveryMs} ms from kill to the step restarting on another worker`,
+    );
   }
 }
 

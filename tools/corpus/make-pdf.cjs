@@ -45,7 +45,8 @@ function encodeWinAnsi(text) {
     const code = ch.codePointAt(0);
     if (code >= 0x20 && code <= 0x7e) bytes.push(code);
     else if (WIN_ANSI.has(ch)) bytes.push(WIN_ANSI.get(ch));
-    else if (code >= 0xa0 && code <= 0xff) bytes.push(code); // Latin-1 block is identical in WinAnsi
+    else if (code >= 0xa0 && code <= 0xff)
+      bytes.push(code); // Latin-1 block is identical in WinAnsi
     else throw new Error(`make-pdf: character U+${code.toString(16).toUpperCase().padStart(4, '0')} has no WinAnsi glyph`);
   }
   return bytes;
@@ -93,9 +94,7 @@ function layout(source) {
     const chunks = isList ? paragraph : [paragraph.join(' ')];
     for (const chunk of chunks) {
       const indent = isList && !chunk.trimStart().startsWith('|') ? '   ' : '';
-      wrap(chunk.trim(), WRAP_AT - indent.length).forEach((text, i) =>
-        items.push({ kind: 'body', text: (i === 0 ? '' : indent) + text }),
-      );
+      wrap(chunk.trim(), WRAP_AT - indent.length).forEach((text, i) => items.push({ kind: 'body', text: (i === 0 ? '' : indent) + text }));
     }
     items.push({ kind: 'gap' });
     paragraph = [];
@@ -204,7 +203,10 @@ function main(argv) {
   }
   const [input, output] = argv;
   if (fs.statSync(input).isDirectory()) {
-    const sources = fs.readdirSync(input).filter((f) => f.endsWith('.txt')).sort();
+    const sources = fs
+      .readdirSync(input)
+      .filter((f) => f.endsWith('.txt'))
+      .sort();
     if (sources.length === 0) throw new Error(`make-pdf: no .txt sources in ${input}`);
     fs.mkdirSync(output, { recursive: true });
     for (const name of sources) {

@@ -11,7 +11,14 @@ import path from 'node:path';
 import { parseAllDocuments } from 'yaml';
 
 const KUSTOMIZATION_KEYS = new Set(['apiVersion', 'kind', 'resources', 'components', 'namespace', 'labels', 'images', 'patches']);
-const CLUSTER_SCOPED = new Set(['Namespace', 'ClusterRole', 'ClusterRoleBinding', 'CustomResourceDefinition', 'PersistentVolume', 'StorageClass']);
+const CLUSTER_SCOPED = new Set([
+  'Namespace',
+  'ClusterRole',
+  'ClusterRoleBinding',
+  'CustomResourceDefinition',
+  'PersistentVolume',
+  'StorageClass',
+]);
 const POD_TEMPLATE_KINDS = new Set(['Deployment', 'StatefulSet', 'DaemonSet', 'Job']);
 
 export class KustomizeError extends Error {}
@@ -46,7 +53,11 @@ export function strategicMerge(base, patch) {
   for (const [key, value] of Object.entries(patch)) {
     if (value === null) {
       delete out[key];
-    } else if (Array.isArray(value) && Array.isArray(out[key]) && [...value, ...out[key]].every((x) => isObject(x) && typeof x.name === 'string')) {
+    } else if (
+      Array.isArray(value) &&
+      Array.isArray(out[key]) &&
+      [...value, ...out[key]].every((x) => isObject(x) && typeof x.name === 'string')
+    ) {
       const merged = out[key].map((item) => {
         const p = value.find((x) => x.name === item.name);
         return p ? strategicMerge(item, p) : item;
@@ -69,7 +80,8 @@ function applyPatches(objects, patches, dir, file) {
     }
     for (const patch of readYaml(path.join(dir, entry.path))) {
       const i = objects.findIndex((o) => o.kind === patch.kind && o.metadata?.name === patch.metadata?.name);
-      if (i < 0) throw new KustomizeError(`${file}: patch ${entry.path} targets ${patch.kind}/${patch.metadata?.name}, which no resource defines`);
+      if (i < 0)
+        throw new KustomizeError(`${file}: patch ${entry.path} targets ${patch.kind}/${patch.metadata?.name}, which no resource defines`);
       objects[i] = strategicMerge(objects[i], patch);
     }
   }
@@ -78,7 +90,8 @@ function applyPatches(objects, patches, dir, file) {
 function addLabels(obj, labels) {
   for (const entry of labels ?? []) {
     const unknown = Object.keys(entry).filter((k) => !['pairs', 'includeSelectors', 'includeTemplates'].includes(k));
-    if (unknown.length > 0 || entry.includeSelectors === true) throw new KustomizeError(`labels: only pairs, includeTemplates and includeSelectors: false are supported`);
+    if (unknown.length > 0 || entry.includeSelectors === true)
+      throw new KustomizeError(`labels: only pairs, includeTemplates and includeSelectors: false are supported`);
     obj.metadata = { ...obj.metadata, labels: { ...obj.metadata?.labels, ...entry.pairs } };
     if (entry.includeTemplates && POD_TEMPLATE_KINDS.has(obj.kind) && obj.spec?.template) {
       obj.spec.template.metadata = { ...obj.spec.template.metadata, labels: { ...obj.spec.template.metadata?.labels, ...entry.pairs } };
@@ -94,7 +107,7 @@ function setImages(obj, images) {
       const at = c.image.lastIndexOf(':');
       const name = at > c.image.lastIndexOf('/') ? c.image.slice(0, at) : c.image;
       const tag = at > c.image.lastIndexOf('/') ? c.image.slice(at + 1) : undefined;
-      if (name === img.name) c.image = `${img.newName ?? name}${img.newTag ?? tag ? `:${img.newTag ?? tag}` : ''}`;
+      if (name === img.name) c.image = `${img.newName ?? name}${(img.newTag ?? tag) ? `:${img.newTag ?? tag}` : ''}`;
     }
   }
 }
@@ -106,7 +119,8 @@ export function render(dir, expectKind = 'Kustomization') {
   const kind = k?.kind ?? 'Kustomization';
   if (kind !== expectKind) throw new KustomizeError(`${file}: expected kind ${expectKind}, got ${kind}`);
   const unknown = Object.keys(k).filter((key) => !KUSTOMIZATION_KEYS.has(key));
-  if (unknown.length > 0) throw new KustomizeError(`${file}: unsupported kustomization field(s) ${unknown.join(', ')} (see tools/deploy/kustomize.mjs)`);
+  if (unknown.length > 0)
+    throw new KustomizeError(`${file}: unsupported kustomization field(s) ${unknown.join(', ')} (see tools/deploy/kustomize.mjs)`);
 
   let objects = [];
   for (const r of k.resources ?? []) {
@@ -124,7 +138,8 @@ export function render(dir, expectKind = 'Kustomization') {
   if (kind === 'Kustomization') applyPatches(objects, k.patches, dir, file);
   objects = objects.map((o) => structuredClone(o));
   for (const obj of objects) {
-    if (!obj.apiVersion || !obj.kind || !obj.metadata?.name) throw new KustomizeError(`${file}: an object without apiVersion, kind or metadata.name: ${JSON.stringify(obj).slice(0, 200)}`);
+    if (!obj.apiVersion || !obj.kind || !obj.metadata?.name)
+      throw new KustomizeError(`${file}: an object without apiVersion, kind or metadata.name: ${JSON.stringify(obj).slice(0, 200)}`);
     addLabels(obj, k.labels);
     setImages(obj, k.images);
     if (k.namespace && !CLUSTER_SCOPED.has(obj.kind)) obj.metadata.namespace = k.namespace;

@@ -40,7 +40,9 @@ module.exports = async function globalSetup() {
   try {
     // One builder at a time; the others wait here and then find the template ready.
     await admin.query('SELECT pg_advisory_lock(hashtext($1))', ['dossier-test-template']);
-    const dbs = (await admin.query("SELECT datname FROM pg_database WHERE datname LIKE 'dossier_t%' ORDER BY oid DESC")).rows.map((r) => r.datname);
+    const dbs = (await admin.query("SELECT datname FROM pg_database WHERE datname LIKE 'dossier_t%' ORDER BY oid DESC")).rows.map(
+      (r) => r.datname,
+    );
     // Templates of other schemas may belong to a concurrent run on another branch: keep the newest few.
     const otherTemplates = dbs.filter((name) => name.startsWith('dossier_tpl_') && !name.endsWith('_building') && name !== template);
     const keptTemplates = new Set(otherTemplates.slice(0, 4));

@@ -8,6 +8,13 @@ import { WorkflowModule, type EngineSettings } from '@dossier/workflow';
 @Module({})
 export class ClaimsModule {
   static register(settings: EngineSettings, env: WorkerEnv): DynamicModule {
-    return { module: ClaimsModule, imports: [WorkflowModule.forRoot(settings), VectorsModule.forRoot({ dir: env.VECTOR_DIR, qdrantUrl: env.QDRANT_URL, qdrantApiKey: env.QDRANT_API_KEY }), ClaimsStagesModule] };
+    return {
+      module: ClaimsModule,
+      imports: [
+        WorkflowModule.forRoot(settings),
+        VectorsModule.forRoot({ dir: env.VECTOR_DIR, qdrantUrl: env.QDRANT_URL, qdrantApiKey: env.QDRANT_API_KEY }),
+        ClaimsStagesModule,
+      ],
+    };
   }
 }

@@ -16,7 +16,10 @@ export interface CliContext {
 /** Boots the engine in this process (workers only when the command runs research). */
 export async function openContext(withWorkers: boolean): Promise<CliContext> {
   const env = loadConfig(CliEnv);
-  const app = await NestFactory.createApplicationContext(LocalEngineModule.register(env, withWorkers), { logger: false, abortOnError: false });
+  const app = await NestFactory.createApplicationContext(LocalEngineModule.register(env, withWorkers), {
+    logger: false,
+    abortOnError: false,
+  });
   await app.init();
   const prisma = app.get(PrismaService);
   const tenant = await app.get(TenantRepository).ensure(env.DOSSIER_TENANT);

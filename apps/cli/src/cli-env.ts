@@ -8,7 +8,10 @@ import { WorkerEnv } from '@dossier/config';
 export const CliEnv = WorkerEnv.extend({
   DATABASE_URL: WorkerEnv.shape.DATABASE_URL.default('postgresql://postgres@127.0.0.1:5432/dossier'),
   REDIS_URL: WorkerEnv.shape.REDIS_URL.default('redis://127.0.0.1:6379'),
-  QUEUE_PREFIX: z.string().regex(/^[a-zA-Z0-9_-]+$/).default('dossier-cli'),
+  QUEUE_PREFIX: z
+    .string()
+    .regex(/^[a-zA-Z0-9_-]+$/)
+    .default('dossier-cli'),
   LOG_LEVEL: WorkerEnv.shape.LOG_LEVEL.default('warn'),
   VECTOR_DIR: z.string().min(1).default('.dossier/vectors'),
   DOSSIER_TENANT: z.string().min(1).default('local'),

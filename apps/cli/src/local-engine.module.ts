@@ -11,7 +11,15 @@ import { VectorsModule } from '@dossier/vectors';
 import { engineSettingsFromEnv, WorkflowModule } from '@dossier/workflow';
 import type { CliEnv } from './cli-env';
 
-const STAGES = [PlannerStagesModule, SearcherStagesModule, ExtractorStagesModule, ClaimsStagesModule, WriterStagesModule, VerifierStagesModule, RendererStagesModule];
+const STAGES = [
+  PlannerStagesModule,
+  SearcherStagesModule,
+  ExtractorStagesModule,
+  ClaimsStagesModule,
+  WriterStagesModule,
+  VerifierStagesModule,
+  RendererStagesModule,
+];
 
 /**
  * Local mode: every stage service in this one process, from the same modules the services use, plus

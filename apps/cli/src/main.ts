@@ -92,13 +92,21 @@ async function main(argv: string[]): Promise<number> {
   if (command === 'intervene' && !apiUrl) return interveneCommand(rest[0], values);
   const out = new Output();
   const withWorkers = command === 'research' || command === 'demo' || command === 'resume';
-  if (!['ingest', 'research', 'resume', 'runs', 'show', 'approve', 'source-text', 'demo', 'admin', 'cancel', 'intervene'].includes(command)) {
+  if (
+    !['ingest', 'research', 'resume', 'runs', 'show', 'approve', 'source-text', 'demo', 'admin', 'cancel', 'intervene'].includes(command)
+  ) {
     throw new CliUsageError(`Unknown command "${command}"\n${USAGE}`);
   }
-  if (values.engine !== 'offline' && values.engine !== 'openai') throw new CliUsageError(`--engine must be offline or openai, got "${values.engine}"`);
-  if (values.approve !== 'auto' && values.approve !== 'prompt') throw new CliUsageError(`--approve must be auto or prompt, got "${values.approve}"`);
-  const search = values.search.split(',').map((p) => p.trim()).filter(Boolean);
-  if (search.length === 0 || search.some((p) => !/^[a-z][a-z0-9_-]*$/.test(p))) throw new CliUsageError(`--search takes provider names separated by commas, e.g. searxng,corpus; got "${values.search}"`);
+  if (values.engine !== 'offline' && values.engine !== 'openai')
+    throw new CliUsageError(`--engine must be offline or openai, got "${values.engine}"`);
+  if (values.approve !== 'auto' && values.approve !== 'prompt')
+    throw new CliUsageError(`--approve must be auto or prompt, got "${values.approve}"`);
+  const search = values.search
+    .split(',')
+    .map((p) => p.trim())
+    .filter(Boolean);
+  if (search.length === 0 || search.some((p) => !/^[a-z][a-z0-9_-]*$/.test(p)))
+    throw new CliUsageError(`--search takes provider names separated by commas, e.g. searxng,corpus; got "${values.search}"`);
   const perspectives = positiveInt('perspectives', values.perspectives);
   const maxIterations = positiveInt('max-iterations', values['max-iterations']);
   const budgetTokens = positiveInt('budget-tokens', values['budget-tokens']);
@@ -112,7 +120,11 @@ async function main(argv: string[]): Promise<number> {
   // One set of research arguments for both modes: the same flags mean the same run locally and through a gateway.
   const researchArgs = (): ResearchArgs => ({
     question: command === 'demo' ? (rest[0] ?? DEMO_QUESTION) : rest[0]!,
-    ...(command === 'demo' ? { corpus: [path.resolve(__dirname, '../../../examples/corpus')] } : values.corpus ? { corpus: values.corpus } : {}),
+    ...(command === 'demo'
+      ? { corpus: [path.resolve(__dirname, '../../../examples/corpus')] }
+      : values.corpus
+        ? { corpus: values.corpus }
+        : {}),
     collection: command === 'demo' ? 'examples' : values.collection,
     out: values.out,
     engine: values.engine as ResearchArgs['engine'],
@@ -123,7 +135,8 @@ async function main(argv: string[]): Promise<number> {
     budgets,
   });
   if (command === 'ingest' && rest.length === 0) throw new CliUsageError('ingest needs at least one PATH');
-  if (command === 'research' && (rest.length !== 1 || !rest[0]!.trim())) throw new CliUsageError('research needs one non-empty QUESTION (quote it)');
+  if (command === 'research' && (rest.length !== 1 || !rest[0]!.trim()))
+    throw new CliUsageError('research needs one non-empty QUESTION (quote it)');
 
   if (command === 'admin') {
     await admin(out, rest[0], rest.slice(1), {
@@ -137,7 +150,8 @@ async function main(argv: string[]): Promise<number> {
   if (apiUrl) {
     const key = values.key ?? process.env['DOSSIER_API_KEY'];
     if (!key) throw new CliUsageError('--api needs --key KEY (or DOSSIER_API_KEY)');
-    if (!/^https?:\/\/[^\s]+$/.test(apiUrl)) throw new CliUsageError(`--api takes the gateway's URL, e.g. http://localhost:8080; got "${apiUrl}"`);
+    if (!/^https?:\/\/[^\s]+$/.test(apiUrl))
+      throw new CliUsageError(`--api takes the gateway's URL, e.g. http://localhost:8080; got "${apiUrl}"`);
     const client = new GatewayClient(apiUrl, key);
     switch (command) {
       case 'ingest':
@@ -207,7 +221,10 @@ main(process.argv.slice(2)).then(
   (code) => process.exit(code),
   (err: unknown) => {
     const e = describeError(err);
-    const usage = err instanceof CliUsageError || (err instanceof Error && err.name === 'TypeError' && /parseArgs|Unknown option|unexpected argument/i.test(e.message)) || (err as { code?: string }).code?.startsWith('ERR_PARSE_ARGS');
+    const usage =
+      err instanceof CliUsageError ||
+      (err instanceof Error && err.name === 'TypeError' && /parseArgs|Unknown option|unexpected argument/i.test(e.message)) ||
+      (err as { code?: string }).code?.startsWith('ERR_PARSE_ARGS');
     process.stderr.write(`dossier: ${e.message}${err instanceof DossierError && err.runId ? ` (run ${err.runId})` : ''}\n`);
     process.exit(usage ? 2 : 1);
   },

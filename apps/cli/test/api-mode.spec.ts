@@ -43,17 +43,28 @@ describe('dossier --api: every command through the gateway', () => {
     const queues = uniquePrefix('cli-api');
     const port = await freePort();
     url = `http://127.0.0.1:${port}`;
-    gateway = startChildService(path.join(REPO_ROOT, 'apps/gateway/src/main.ts'), {
+    gateway = startChildService(
+      path.join(REPO_ROOT, 'apps/gateway/src/main.ts'),
+      {
+        DATABASE_URL: db.url,
+        QUEUE_PREFIX: queues,
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        LOG_LEVEL: 'info',
+        SSE_POLL_MS: '50',
+        OTEL_SDK_DISABLED: 'true',
+      },
+      'gateway',
+    );
+    await gateway.waitForOutput(/gateway listening/, 60_000);
+    const env = loadConfig(CliEnv, {
       DATABASE_URL: db.url,
       QUEUE_PREFIX: queues,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      LOG_LEVEL: 'info',
-      SSE_POLL_MS: '50',
-      OTEL_SDK_DISABLED: 'true',
-    }, 'gateway');
-    await gateway.waitForOutput(/gateway listening/, 60_000);
-    const env = loadConfig(CliEnv, { DATABASE_URL: db.url, QUEUE_PREFIX: queues, LOG_LEVEL: 'silent', VECTOR_DIR: mkdtempSync(path.join(tmpdir(), 'dossier-api-vec-')), STEP_LOCK_MS: '2000', STALLED_INTERVAL_MS: '1000' });
+      LOG_LEVEL: 'silent',
+      VECTOR_DIR: mkdtempSync(path.join(tmpdir(), 'dossier-api-vec-')),
+      STEP_LOCK_MS: '2000',
+      STALLED_INTERVAL_MS: '1000',
+    });
     workers = await NestFactory.createApplicationContext(LocalEngineModule.register(env, true), { logger: false });
     await workers.init();
 
@@ -72,12 +83,42 @@ describe('dossier --api: every command through the gateway', () => {
   });
 
   it('ingest uploads through the gateway, research streams progress over SSE and downloads the three reports', async () => {
-    const files = ['encyclopedia-lake-varen.md', 'krwa-annual-water-report-2024.md', 'eskerford-university-study-summary.md', 'timeline-lake-varen-2014-2025.md', 'kessmark-climate-office-bulletin-2024.md'];
-    const ingest = await cli(['--api', url, '--key', key, 'ingest', ...files.map((f) => path.join(EXAMPLES, 'corpus', f)), '--collection', 'varen']);
+    const files = [
+      'encyclopedia-lake-varen.md',
+      'krwa-annual-water-report-2024.md',
+      'eskerford-university-study-summary.md',
+      'timeline-lake-varen-2014-2025.md',
+      'kessmark-climate-office-bulletin-2024.md',
+    ];
+    const ingest = await cli([
+      '--api',
+      url,
+      '--key',
+      key,
+      'ingest',
+      ...files.map((f) => path.join(EXAMPLES, 'corpus', f)),
+      '--collection',
+      'varen',
+    ]);
     expect(ingest.output).toMatch(/Uploaded 5 files \(5 new or changed\), 0 failed/);
     expect(ingest.code).toBe(0);
 
-    const research = await cli(['--api', url, '--key', key, 'research', "What caused the decline of Lake Varen's water level?", '--collection', 'varen', '--perspectives', '2', '--max-iterations', '1', '--out', out]);
+    const research = await cli([
+      '--api',
+      url,
+      '--key',
+      key,
+      'research',
+      "What caused the decline of Lake Varen's water level?",
+      '--collection',
+      'varen',
+      '--perspectives',
+      '2',
+      '--max-iterations',
+      '1',
+      '--out',
+      out,
+    ]);
     expect(research.output).toMatch(/Report written to/);
     expect(research.code).toBe(0);
     expect(research.output).toMatch(/iteration 0 {2}scope/);
@@ -101,7 +142,18 @@ describe('dossier --api: every command through the gateway', () => {
   }, 300_000);
 
   it("the tenant's policy applies to CLI runs, and a revoked key is refused at once", async () => {
-    const beyond = await cli(['--api', url, '--key', key, 'research', 'Too many passes?', '--collection', 'varen', '--max-iterations', '5']);
+    const beyond = await cli([
+      '--api',
+      url,
+      '--key',
+      key,
+      'research',
+      'Too many passes?',
+      '--collection',
+      'varen',
+      '--max-iterations',
+      '5',
+    ]);
     expect(beyond.code).toBe(1);
     expect(beyond.output).toMatch(/maxIterations 5, beyond this tenant's cap of 2 \(HTTP 422\)/);
     const revoke = await cli(['admin', 'revoke-key', prefix]);

@@ -36,7 +36,13 @@ describe('dossier: bad input gets a clear message, never a crash', () => {
   });
 
   it('binary, empty and corrupt files: ingest goes on past them and lists each', async () => {
-    const r = await cli(['ingest', path.join(EXAMPLES, 'bad-inputs'), path.join(EXAMPLES, 'corpus', 'krwa-faq-lake-varen.md'), '--collection', 'mixed']);
+    const r = await cli([
+      'ingest',
+      path.join(EXAMPLES, 'bad-inputs'),
+      path.join(EXAMPLES, 'corpus', 'krwa-faq-lake-varen.md'),
+      '--collection',
+      'mixed',
+    ]);
     expect(r.output).toMatch(/Ingested 1 new/);
     expect(r.output).toMatch(/skipped .*truncated-report\.pdf: /);
     expect(r.output).toMatch(/skipped .*notes\.txt: /);

@@ -17,7 +17,14 @@ export function cliRunner(db: TestDatabase) {
   const prefix = uniquePrefix('cli');
   const vectors = mkdtempSync(path.join(tmpdir(), 'dossier-vectors-'));
   return async (args: string[], extraEnv: Record<string, string> = {}): Promise<CliResult> => {
-    const env = { DATABASE_URL: db.url, QUEUE_PREFIX: prefix, VECTOR_DIR: vectors, LOG_LEVEL: 'error', OTEL_SDK_DISABLED: 'true', ...extraEnv };
+    const env = {
+      DATABASE_URL: db.url,
+      QUEUE_PREFIX: prefix,
+      VECTOR_DIR: vectors,
+      LOG_LEVEL: 'error',
+      OTEL_SDK_DISABLED: 'true',
+      ...extraEnv,
+    };
     const child = startChildService(CLI, env, 'dossier', args);
     const exit = await child.exited;
     // 'exit' can come before the last output is read from the pipes (a message written just before

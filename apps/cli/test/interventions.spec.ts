@@ -76,13 +76,11 @@ describe('interventions on a live run: queued at the plan gate, applied by moder
     expect((await cli(['runs'], env)).code).toBe(0);
     [{ id: tenantId }] = (await sql<{ id: string }>(db.url, "SELECT id FROM tenants WHERE name = 'local'")) as [{ id: string }];
     for (const p of PAGES) {
-      await sql(db.url, "INSERT INTO source_snapshots (id, tenant_id, url, title, content_hash, text, media_type) VALUES (gen_random_uuid(), $1, $2, $3, $4, $5, 'text/html')", [
-        tenantId,
-        p.url,
-        p.title,
-        createHash('sha256').update(p.text, 'utf8').digest('hex'),
-        p.text,
-      ]);
+      await sql(
+        db.url,
+        "INSERT INTO source_snapshots (id, tenant_id, url, title, content_hash, text, media_type) VALUES (gen_random_uuid(), $1, $2, $3, $4, $5, 'text/html')",
+        [tenantId, p.url, p.title, createHash('sha256').update(p.text, 'utf8').digest('hex'), p.text],
+      );
     }
 
     // A client context like the gateway's: the engine's commands, no workers, the run's queues.
@@ -106,7 +104,22 @@ describe('interventions on a live run: queued at the plan gate, applied by moder
 
     // `--approve prompt` without a terminal: the run waits at the plan gate for a decision from elsewhere.
     const running = cli(
-      ['research', QUESTION, '--search', 'tavily,corpus', '--corpus', path.join(EXAMPLES, 'corpus'), '--collection', 'examples', '--max-iterations', '2', '--approve', 'prompt', '--out', out],
+      [
+        'research',
+        QUESTION,
+        '--search',
+        'tavily,corpus',
+        '--corpus',
+        path.join(EXAMPLES, 'corpus'),
+        '--collection',
+        'examples',
+        '--max-iterations',
+        '2',
+        '--approve',
+        'prompt',
+        '--out',
+        out,
+      ],
       env,
     );
     runId = await waitFor(
@@ -120,9 +133,16 @@ describe('interventions on a live run: queued at the plan gate, applied by moder
     expect([two.code, two.output]).toEqual([2, expect.stringMatching(/exactly one of --add-question/)]);
     const bad = await cli(['intervene', runId, '--exclude-domain', 'https://varen-news.example/page'], env);
     expect([bad.code, bad.output]).toEqual([1, expect.stringMatching(/Invalid intervention: domain: a host name such as example.com/)]);
-    for (const flags of [['--add-question', ADDED], ['--exclude-domain', EXCLUDED_DOMAIN], ['--narrow-scope', SCOPE]]) {
+    for (const flags of [
+      ['--add-question', ADDED],
+      ['--exclude-domain', EXCLUDED_DOMAIN],
+      ['--narrow-scope', SCOPE],
+    ]) {
       const r = await cli(['intervene', runId, ...flags], env);
-      expect([r.code, r.output]).toEqual([0, expect.stringMatching(/^Queued .* on run .*: applied at the next research-loop boundary\.$/m)]);
+      expect([r.code, r.output]).toEqual([
+        0,
+        expect.stringMatching(/^Queued .* on run .*: applied at the next research-loop boundary\.$/m),
+      ]);
     }
     queued = await commands.listInterventions(tenantId, runId);
     expect(queued.map((q) => [q.input.type, q.status, q.createdBy])).toEqual([
@@ -133,8 +153,15 @@ describe('interventions on a live run: queued at the plan gate, applied by moder
     await commands.decideGate(tenantId, runId, 'plan', { decision: 'approve' }, 'alice');
 
     // Research is over once the outline gate opens: an intervention now is refused, and the run goes on.
-    await waitFor('the outline gate to open', async () => (await sql(db.url, "SELECT 1 FROM research_runs WHERE id = $1 AND awaiting_gate = 'outline'", [runId]))[0], 240_000, 200);
-    await expect(commands.intervene(tenantId, runId, { type: 'add_question', question: 'Too late to ask?' }, 'alice')).rejects.toBeInstanceOf(RunStateError);
+    await waitFor(
+      'the outline gate to open',
+      async () => (await sql(db.url, "SELECT 1 FROM research_runs WHERE id = $1 AND awaiting_gate = 'outline'", [runId]))[0],
+      240_000,
+      200,
+    );
+    await expect(
+      commands.intervene(tenantId, runId, { type: 'add_question', question: 'Too late to ask?' }, 'alice'),
+    ).rejects.toBeInstanceOf(RunStateError);
     await commands.decideGate(tenantId, runId, 'outline', { decision: 'approve' }, 'alice');
     result = await running;
     shown = (await cli(['show', runId], env)).output;
@@ -153,19 +180,39 @@ describe('interventions on a live run: queued at the plan gate, applied by moder
     const after = await commands.listInterventions(tenantId, runId);
     expect(after.map((i) => [i.id, i.status, i.appliedIteration])).toEqual(queued.map((q) => [q.id, 'applied', 0]));
     expect(after.every((i) => i.appliedAt !== null)).toBe(true);
-    const audit = await sql<{ kind: string; payload: string }>(db.url, "SELECT kind, payload FROM audit_events WHERE run_id = $1 AND kind LIKE 'intervention_%' ORDER BY seq", [runId]);
-    expect(audit.map((a) => a.kind)).toEqual(['intervention_queued', 'intervention_queued', 'intervention_queued', 'intervention_applied', 'intervention_applied', 'intervention_applied']);
+    const audit = await sql<{ kind: string; payload: string }>(
+      db.url,
+      "SELECT kind, payload FROM audit_events WHERE run_id = $1 AND kind LIKE 'intervention_%' ORDER BY seq",
+      [runId],
+    );
+    expect(audit.map((a) => a.kind)).toEqual([
+      'intervention_queued',
+      'intervention_queued',
+      'intervention_queued',
+      'intervention_applied',
+      'intervention_applied',
+      'intervention_applied',
+    ]);
     await expect(client.get(AuditLog).verify(tenantId, runId)).resolves.toMatchObject({ ok: true });
     expect(shown).toContain(`intervention exclude domain "${EXCLUDED_DOMAIN}": applied at iteration 0 (by cli)`);
   });
 
   it('the added question is researched in the next iteration', async () => {
-    const [q] = await sql<{ id: string; iteration: number; priority: number }>(db.url, 'SELECT id, iteration, priority FROM research_questions WHERE run_id = $1 AND text = $2', [runId, ADDED]);
+    const [q] = await sql<{ id: string; iteration: number; priority: number }>(
+      db.url,
+      'SELECT id, iteration, priority FROM research_questions WHERE run_id = $1 AND text = $2',
+      [runId, ADDED],
+    );
     expect(q).toMatchObject({ iteration: 1, priority: 100 });
-    const plans = await sql<{ iteration: number }>(db.url, 'SELECT iteration FROM search_plans WHERE run_id = $1 AND question_id = $2', [runId, q!.id]);
+    const plans = await sql<{ iteration: number }>(db.url, 'SELECT iteration FROM search_plans WHERE run_id = $1 AND question_id = $2', [
+      runId,
+      q!.id,
+    ]);
     expect(plans.length).toBeGreaterThan(0);
     expect(plans.every((p) => p.iteration === 1)).toBe(true);
-    expect((await sql(db.url, "SELECT 1 FROM node_executions WHERE run_id = $1 AND node = 'moderate' AND status = 'completed'", [runId])).length).toBe(2);
+    expect(
+      (await sql(db.url, "SELECT 1 FROM node_executions WHERE run_id = $1 AND node = 'moderate' AND status = 'completed'", [runId])).length,
+    ).toBe(2);
   });
 
   it('the excluded domain: read before the intervention, dropped with its evidence and claims, never read again, absent from the report', async () => {
@@ -179,12 +226,20 @@ describe('interventions on a live run: queued at the plan gate, applied by moder
     expect(fromDomain.some((r) => r.iteration === 0 && r.selected)).toBe(true);
     expect(fromDomain.filter((r) => r.iteration === 0).every((r) => r.excluded_by === queued[1]!.id)).toBe(true);
     expect(fromDomain.some((r) => r.iteration === 1 && r.selected)).toBe(false);
-    const [applied] = await sql<{ payload: string }>(db.url, "SELECT payload FROM audit_events WHERE run_id = $1 AND kind = 'intervention_applied' AND payload LIKE '%exclude_domain%'", [runId]);
+    const [applied] = await sql<{ payload: string }>(
+      db.url,
+      "SELECT payload FROM audit_events WHERE run_id = $1 AND kind = 'intervention_applied' AND payload LIKE '%exclude_domain%'",
+      [runId],
+    );
     const dropped = (JSON.parse(applied!.payload) as { dropped: { sources: number; evidence: number; claims: number } }).dropped;
     expect(dropped.sources).toBeGreaterThan(0);
     expect(dropped.evidence).toBeGreaterThan(0);
 
-    const evidence = await sql<{ url: string }>(db.url, 'SELECT s.url FROM evidence_fragments e JOIN source_snapshots s ON s.id = e.snapshot_id WHERE e.run_id = $1', [runId]);
+    const evidence = await sql<{ url: string }>(
+      db.url,
+      'SELECT s.url FROM evidence_fragments e JOIN source_snapshots s ON s.id = e.snapshot_id WHERE e.run_id = $1',
+      [runId],
+    );
     expect(evidence.length).toBeGreaterThan(0);
     expect(evidence.filter((e) => hostIn(e.url, EXCLUDED_DOMAIN))).toEqual([]);
 
@@ -197,12 +252,20 @@ describe('interventions on a live run: queued at the plan gate, applied by moder
   });
 
   it('the narrowed scope steers later queries and is stated in the report, whose method section lists the interventions', async () => {
-    const plans = await sql<{ iteration: number; query: string }>(db.url, 'SELECT iteration, query FROM search_plans WHERE run_id = $1', [runId]);
+    const plans = await sql<{ iteration: number; query: string }>(db.url, 'SELECT iteration, query FROM search_plans WHERE run_id = $1', [
+      runId,
+    ]);
     expect(plans.filter((p) => p.iteration === 0 && /2015/.test(p.query))).toEqual([]);
     expect(plans.some((p) => p.iteration === 1 && /2015/.test(p.query) && /2024/.test(p.query))).toBe(true);
     const report = ReportJson.parse(JSON.parse(readFileSync(path.join(out, 'report.json'), 'utf8')));
-    const text = (kind: string) => report.sections.filter((s) => s.kind === kind).flatMap((s) => s.paragraphs.flatMap((p) => p.sentences.map((x) => x.text))).join('\n');
+    const text = (kind: string) =>
+      report.sections
+        .filter((s) => s.kind === kind)
+        .flatMap((s) => s.paragraphs.flatMap((p) => p.sentences.map((x) => x.text)))
+        .join('\n');
     expect(text('framing')).toContain(`Its scope was narrowed during research to: ${SCOPE}.`);
-    expect(text('method')).toContain(`Interventions applied during research: question added after iteration 1: "${ADDED}"; sources from ${EXCLUDED_DOMAIN} excluded after iteration 1; scope narrowed after iteration 1: "${SCOPE}".`);
+    expect(text('method')).toContain(
+      `Interventions applied during research: question added after iteration 1: "${ADDED}"; sources from ${EXCLUDED_DOMAIN} excluded after iteration 1; scope narrowed after iteration 1: "${SCOPE}".`,
+    );
   });
 });

@@ -2,7 +2,16 @@ import { copyFileSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { ReportJson } from '@dossier/contracts';
-import { createTestDatabase, FakeOpenAIServer, sql, startChildService, waitFor, type ChildService, type FakeChatRequest, type TestDatabase } from '@dossier/testing';
+import {
+  createTestDatabase,
+  FakeOpenAIServer,
+  sql,
+  startChildService,
+  waitFor,
+  type ChildService,
+  type FakeChatRequest,
+  type TestDatabase,
+} from '@dossier/testing';
 import { ROLES, type AnyAgentRole, type RoleName } from '@dossier/agents';
 import { CLI, cliRunner, EXAMPLES } from './cli-harness';
 
@@ -92,7 +101,23 @@ describe('dossier research --engine openai against a local OpenAI-compatible ser
 
     beforeAll(async () => {
       server = await fake();
-      const r = await cli(['research', QUESTION, '--collection', 'online', '--engine', 'openai', '--max-iterations', '2', '--perspectives', '2', '--out', out], llmEnv(server));
+      const r = await cli(
+        [
+          'research',
+          QUESTION,
+          '--collection',
+          'online',
+          '--engine',
+          'openai',
+          '--max-iterations',
+          '2',
+          '--perspectives',
+          '2',
+          '--out',
+          out,
+        ],
+        llmEnv(server),
+      );
       output = r.output;
       if (r.code !== 0) throw new Error(`dossier exited ${r.code}:\n${r.output.slice(-4000)}`);
       runId = runIdOf(output);
@@ -103,12 +128,45 @@ describe('dossier research --engine openai against a local OpenAI-compatible ser
       const report = ReportJson.parse(JSON.parse(readFileSync(path.join(out, 'report.json'), 'utf8')));
       expect(report.engine).toBe('openai');
       expect(report.sections.filter((s) => s.kind === 'body').length).toBeGreaterThan(0);
-      const nodes = await sql<{ node: string }>(db.url, "SELECT DISTINCT node FROM node_executions WHERE run_id = $1 AND status = 'completed'", [runId]);
+      const nodes = await sql<{ node: string }>(
+        db.url,
+        "SELECT DISTINCT node FROM node_executions WHERE run_id = $1 AND status = 'completed'",
+        [runId],
+      );
       expect(nodes.map((n) => n.node).sort()).toEqual(
-        ['scope', 'perspectives', 'questions', 'search_plan', 'retrieve', 'source_policy', 'extract', 'claims', 'contradictions', 'coverage', 'moderate', 'outline', 'draft', 'verify', 'frame', 'render'].sort(),
+        [
+          'scope',
+          'perspectives',
+          'questions',
+          'search_plan',
+          'retrieve',
+          'source_policy',
+          'extract',
+          'claims',
+          'contradictions',
+          'coverage',
+          'moderate',
+          'outline',
+          'draft',
+          'verify',
+          'frame',
+          'render',
+        ].sort(),
       );
       // Every role that has work in this run went to the model, the verifier to its own model.
-      expect(Object.keys(server.counts.byRole)).toEqual(expect.arrayContaining(['director', 'perspectivePlanner', 'questionArchitect', 'queryPlanner', 'evidenceCurator', 'claimBuilder', 'sectionWriter', 'verifier', 'framer']));
+      expect(Object.keys(server.counts.byRole)).toEqual(
+        expect.arrayContaining([
+          'director',
+          'perspectivePlanner',
+          'questionArchitect',
+          'queryPlanner',
+          'evidenceCurator',
+          'claimBuilder',
+          'sectionWriter',
+          'verifier',
+          'framer',
+        ]),
+      );
       expect(new Set(server.requests.filter((r) => r.role === 'verifier').map((r) => r.body.model))).toEqual(new Set(['fake-judge']));
     });
 
@@ -122,14 +180,22 @@ describe('dossier research --engine openai against a local OpenAI-compatible ser
       expect(Number(calls!.tin)).toBe(server.counts.promptTokens);
       expect(Number(calls!.tout)).toBe(server.counts.completionTokens);
       const report = ReportJson.parse(JSON.parse(readFileSync(path.join(out, 'report.json'), 'utf8')));
-      expect(report.metrics).toMatchObject({ llmCalls: server.counts.chatRequests, tokensIn: server.counts.promptTokens, tokensOut: server.counts.completionTokens });
+      expect(report.metrics).toMatchObject({
+        llmCalls: server.counts.chatRequests,
+        tokensIn: server.counts.promptTokens,
+        tokensOut: server.counts.completionTokens,
+      });
       expect(report.metrics.byEngine).toEqual({ openai: expect.objectContaining({ calls: server.counts.chatRequests }) });
       expect(report.metrics.byRole?.['verifier']?.calls).toBe(server.counts.byRole['verifier']);
-      expect(report.sections.at(-1)!.paragraphs[0]!.sentences[0]!.text).toMatch(/^Engine: openai \(fake-judge, fake-model\); \d+ model requests/);
+      expect(report.sections.at(-1)!.paragraphs[0]!.sentences[0]!.text).toMatch(
+        /^Engine: openai \(fake-judge, fake-model\); \d+ model requests/,
+      );
     });
 
     it('the injected page reaches the model only inside data blocks, never in a system message', () => {
-      const carrying = server.requests.filter((r) => r.body.messages.some((m) => (m.content ?? '').includes('Ignore previous instructions')));
+      const carrying = server.requests.filter((r) =>
+        r.body.messages.some((m) => (m.content ?? '').includes('Ignore previous instructions')),
+      );
       expect(carrying.length).toBeGreaterThan(0);
       for (const r of server.requests as FakeChatRequest[]) {
         for (const m of r.body.messages) {
@@ -145,23 +211,56 @@ describe('dossier research --engine openai against a local OpenAI-compatible ser
     const server = await fake();
     const budget = 15_000;
     const out = mkdtempSync(path.join(tmpdir(), 'dossier-budget-out-'));
-    const r = await cli(['research', QUESTION, '--collection', 'online', '--engine', 'openai', '--max-iterations', '3', '--perspectives', '2', '--budget-tokens', String(budget), '--out', out], llmEnv(server));
+    const r = await cli(
+      [
+        'research',
+        QUESTION,
+        '--collection',
+        'online',
+        '--engine',
+        'openai',
+        '--max-iterations',
+        '3',
+        '--perspectives',
+        '2',
+        '--budget-tokens',
+        String(budget),
+        '--out',
+        out,
+      ],
+      llmEnv(server),
+    );
     expect(r.code).toBe(0);
     expect(r.output).toMatch(/the tokens budget ran out/);
     const runId = runIdOf(r.output);
     const report = ReportJson.parse(JSON.parse(readFileSync(path.join(out, 'report.json'), 'utf8')));
-    const method = report.sections.find((s) => s.kind === 'method')!.paragraphs[0]!.sentences.map((s) => s.text).join(' ');
+    const method = report.sections
+      .find((s) => s.kind === 'method')!
+      .paragraphs[0]!.sentences.map((s) => s.text)
+      .join(' ');
     expect(method).toMatch(/research stopped because the token budget ran out/);
     expect(method).toMatch(/after the token budget ran out, \d+ further calls used the offline engine/);
     expect(report.metrics.budgetExhausted).toBe('tokens');
-    const rows = await sql<{ tokens: number }>(db.url, "SELECT tokens_in + tokens_out AS tokens FROM llm_calls WHERE run_id = $1 AND engine = 'openai'", [runId]);
+    const rows = await sql<{ tokens: number }>(
+      db.url,
+      "SELECT tokens_in + tokens_out AS tokens FROM llm_calls WHERE run_id = $1 AND engine = 'openai'",
+      [runId],
+    );
     const spent = rows.reduce((n, x) => n + Number(x.tokens), 0);
     expect(spent).toBe(server.counts.promptTokens + server.counts.completionTokens);
     expect(spent).toBeGreaterThanOrEqual(budget);
     expect(spent).toBeLessThanOrEqual(budget + Math.max(...rows.map((x) => Number(x.tokens))));
-    const [events] = await sql<{ n: string }>(db.url, "SELECT count(*) AS n FROM run_events WHERE run_id = $1 AND data->>'type' = 'budget_exhausted'", [runId]);
+    const [events] = await sql<{ n: string }>(
+      db.url,
+      "SELECT count(*) AS n FROM run_events WHERE run_id = $1 AND data->>'type' = 'budget_exhausted'",
+      [runId],
+    );
     expect(Number(events!.n)).toBe(1);
-    const [audit] = await sql<{ n: string }>(db.url, "SELECT count(*) AS n FROM audit_events WHERE run_id = $1 AND kind = 'budget_exhausted'", [runId]);
+    const [audit] = await sql<{ n: string }>(
+      db.url,
+      "SELECT count(*) AS n FROM audit_events WHERE run_id = $1 AND kind = 'budget_exhausted'",
+      [runId],
+    );
     expect(Number(audit!.n)).toBe(1);
   }, 300_000);
 
@@ -171,8 +270,40 @@ describe('dossier research --engine openai against a local OpenAI-compatible ser
     // The margin absorbs the jitter between the limiter's clock (Redis) and arrival at the server on a loaded machine.
     const env = llmEnv(server, { OPENAI_RATE_PER_SECOND: String(N), OPENAI_RATE_MARGIN_MS: '250' });
     const [a, b] = await Promise.all([
-      cli(['research', QUESTION, '--collection', 'online', '--engine', 'openai', '--max-iterations', '1', '--perspectives', '1', '--out', mkdtempSync(path.join(tmpdir(), 'dossier-par-a-'))], env),
-      cliRunner(db)(['research', QUESTION, '--collection', 'online', '--engine', 'openai', '--max-iterations', '1', '--perspectives', '1', '--out', mkdtempSync(path.join(tmpdir(), 'dossier-par-b-'))], env),
+      cli(
+        [
+          'research',
+          QUESTION,
+          '--collection',
+          'online',
+          '--engine',
+          'openai',
+          '--max-iterations',
+          '1',
+          '--perspectives',
+          '1',
+          '--out',
+          mkdtempSync(path.join(tmpdir(), 'dossier-par-a-')),
+        ],
+        env,
+      ),
+      cliRunner(db)(
+        [
+          'research',
+          QUESTION,
+          '--collection',
+          'online',
+          '--engine',
+          'openai',
+          '--max-iterations',
+          '1',
+          '--perspectives',
+          '1',
+          '--out',
+          mkdtempSync(path.join(tmpdir(), 'dossier-par-b-')),
+        ],
+        env,
+      ),
     ]);
     for (const r of [a, b]) if (r.code !== 0) throw new Error(`dossier exited ${r.code}:\n${r.output.slice(-3000)}`);
     expect(server.counts.chatRequests).toBeGreaterThan(2 * N);
@@ -186,23 +317,59 @@ describe('dossier research --engine openai against a local OpenAI-compatible ser
     const env = llmEnv(server, { STEP_LOCK_MS: '2000', STALLED_INTERVAL_MS: '1000' });
     const first: ChildService = startChildService(
       CLI,
-      { DATABASE_URL: db.url, QUEUE_PREFIX: `kill-${process.pid}`, VECTOR_DIR: mkdtempSync(path.join(tmpdir(), 'dossier-kill-v-')), LOG_LEVEL: 'error', OTEL_SDK_DISABLED: 'true', ...env },
+      {
+        DATABASE_URL: db.url,
+        QUEUE_PREFIX: `kill-${process.pid}`,
+        VECTOR_DIR: mkdtempSync(path.join(tmpdir(), 'dossier-kill-v-')),
+        LOG_LEVEL: 'error',
+        OTEL_SDK_DISABLED: 'true',
+        ...env,
+      },
       'dossier',
-      ['research', QUESTION, '--collection', 'online', '--engine', 'openai', '--max-iterations', '1', '--perspectives', '1', '--out', mkdtempSync(path.join(tmpdir(), 'dossier-kill-'))],
+      [
+        'research',
+        QUESTION,
+        '--collection',
+        'online',
+        '--engine',
+        'openai',
+        '--max-iterations',
+        '1',
+        '--perspectives',
+        '1',
+        '--out',
+        mkdtempSync(path.join(tmpdir(), 'dossier-kill-')),
+      ],
     );
     const runId = runIdOf(await first.waitForOutput(/Run [0-9a-f-]{36}/, 60_000));
     // Kill once research has committed a few steps with model calls, and a model call is under way.
-    await waitFor('steps committed', async () => {
-      const [row] = await sql<{ n: string }>(db.url, "SELECT count(*) AS n FROM node_executions WHERE run_id = $1 AND status = 'completed'", [runId]);
-      return Number(row!.n) >= 5;
-    }, 120_000, 20);
+    await waitFor(
+      'steps committed',
+      async () => {
+        const [row] = await sql<{ n: string }>(
+          db.url,
+          "SELECT count(*) AS n FROM node_executions WHERE run_id = $1 AND status = 'completed'",
+          [runId],
+        );
+        return Number(row!.n) >= 5;
+      },
+      120_000,
+      20,
+    );
     first.kill('SIGKILL');
     await first.exited;
-    const committed = await sql<{ step_key: string }>(db.url, "SELECT step_key FROM node_executions WHERE run_id = $1 AND status = 'completed'", [runId]);
+    const committed = await sql<{ step_key: string }>(
+      db.url,
+      "SELECT step_key FROM node_executions WHERE run_id = $1 AND status = 'completed'",
+      [runId],
+    );
     const before = new Map(committed.map((c) => [c.step_key, server.requestsForStep(c.step_key).length]));
     expect([...before.values()].some((n) => n > 0)).toBe(true);
 
-    const resumed = await cli(['resume', runId, '--out', mkdtempSync(path.join(tmpdir(), 'dossier-kill-out-'))], { ...env, QUEUE_PREFIX: `kill-${process.pid}` });
+    const resumed = await cli(['resume', runId, '--out', mkdtempSync(path.join(tmpdir(), 'dossier-kill-out-'))], {
+      ...env,
+      QUEUE_PREFIX: `kill-${process.pid}`,
+    });
     expect(resumed.output).toMatch(/Report written to/);
     expect(resumed.code).toBe(0);
     for (const [key, n] of before) expect({ key, requests: server.requestsForStep(key).length }).toEqual({ key, requests: n });

@@ -11,7 +11,11 @@ const QUESTION = "What caused the decline of Lake Varen's water level, and how l
 function comparable(report: ReportJson): unknown {
   const { runId: _r, createdAt: _c, metrics, ...rest } = report;
   const { wallMs: _w, ...stableMetrics } = metrics;
-  return { ...rest, metrics: stableMetrics, sources: Object.fromEntries(Object.entries(report.sources).map(([k, s]) => [k, { ...s, fetchedAt: '' }])) };
+  return {
+    ...rest,
+    metrics: stableMetrics,
+    sources: Object.fromEntries(Object.entries(report.sources).map(([k, s]) => [k, { ...s, fetchedAt: '' }])),
+  };
 }
 
 describe('dossier research over the example corpus (offline, end to end)', () => {
@@ -53,7 +57,9 @@ describe('dossier research over the example corpus (offline, end to end)', () =>
       const text = byHash.get(report.sources[e.sourceId]!.contentHash);
       expect(text?.slice(e.start, e.end)).toBe(e.excerpt);
     }
-    const numbers = Object.values(report.sources).map((s) => s.number).sort((a, b) => a - b);
+    const numbers = Object.values(report.sources)
+      .map((s) => s.number)
+      .sort((a, b) => a - b);
     expect(numbers).toEqual(numbers.map((_, i) => i + 1));
     const urls = Object.values(report.sources).map((s) => s.url);
     expect(new Set(urls).size).toBe(urls.length);

@@ -86,7 +86,23 @@ describe('dossier research --search tavily,corpus: a mixed web and private-corpu
   it('cites web and corpus sources, each labelled by origin; a second run over the same URLs fetches nothing', async () => {
     const out1 = mkdtempSync(path.join(tmpdir(), 'dossier-web1-'));
     const question = "How much did Lake Varen's water level fall, and did irrigation cause it?";
-    const first = await cli(['research', question, '--search', 'tavily,corpus', '--corpus', path.join(EXAMPLES, 'corpus'), '--collection', 'examples', '--max-iterations', '1', '--out', out1], webEnv());
+    const first = await cli(
+      [
+        'research',
+        question,
+        '--search',
+        'tavily,corpus',
+        '--corpus',
+        path.join(EXAMPLES, 'corpus'),
+        '--collection',
+        'examples',
+        '--max-iterations',
+        '1',
+        '--out',
+        out1,
+      ],
+      webEnv(),
+    );
     expect(first.output).toMatch(/Report written to/);
     expect(first.code).toBe(0);
     expect(tavilyRequests).toBeGreaterThan(0);
@@ -101,7 +117,10 @@ describe('dossier research --search tavily,corpus: a mixed web and private-corpu
     expect(fetchedOnce).toBeGreaterThan(0);
 
     const out2 = mkdtempSync(path.join(tmpdir(), 'dossier-web2-'));
-    const second = await cli(['research', question, '--search', 'tavily,corpus', '--collection', 'examples', '--max-iterations', '1', '--out', out2], webEnv());
+    const second = await cli(
+      ['research', question, '--search', 'tavily,corpus', '--collection', 'examples', '--max-iterations', '1', '--out', out2],
+      webEnv(),
+    );
     expect(second.code).toBe(0);
     expect([...pageHits.values()].reduce((a, b) => a + b, 0)).toBe(fetchedOnce);
   }, 300_000);
@@ -111,7 +130,20 @@ describe('dossier research --search tavily,corpus: a mixed web and private-corpu
     const before = [...pageHits.values()].reduce((a, b) => a + b, 0);
     const env = { ...webEnv(), DOSSIER_FETCH_TEST_ALLOWLIST: '', DOSSIER_TENANT: 'another-team' };
     const r = await cli(
-      ['research', 'Who disputes the fish population recovery at Lake Varen?', '--search', 'tavily,corpus', '--corpus', path.join(EXAMPLES, 'corpus'), '--collection', 'examples', '--max-iterations', '1', '--out', out],
+      [
+        'research',
+        'Who disputes the fish population recovery at Lake Varen?',
+        '--search',
+        'tavily,corpus',
+        '--corpus',
+        path.join(EXAMPLES, 'corpus'),
+        '--collection',
+        'examples',
+        '--max-iterations',
+        '1',
+        '--out',
+        out,
+      ],
       env,
     );
     expect(r.code).toBe(0);
@@ -124,7 +156,21 @@ describe('dossier research --search tavily,corpus: a mixed web and private-corpu
     const env = { ...webEnv(), DOSSIER_TENANT: 'corpus-only-team' };
     expect((await cli(['runs'], env)).code).toBe(0);
     await sql(db.url, `UPDATE tenants SET policy = '{"searchProviders":["corpus"]}' WHERE name = 'corpus-only-team'`);
-    const r = await cli(['research', 'Anything about Lake Varen?', '--search', 'tavily,corpus', '--corpus', path.join(EXAMPLES, 'corpus'), '--collection', 'examples', '--max-iterations', '1'], env);
+    const r = await cli(
+      [
+        'research',
+        'Anything about Lake Varen?',
+        '--search',
+        'tavily,corpus',
+        '--corpus',
+        path.join(EXAMPLES, 'corpus'),
+        '--collection',
+        'examples',
+        '--max-iterations',
+        '1',
+      ],
+      env,
+    );
     expect(r.code).not.toBe(0);
     expect(r.output).toMatch(/Search provider\(s\) tavily not allowed for this tenant \(allowed: corpus\)/);
   }, 300_000);

@@ -31,10 +31,22 @@ export class GatewayModule {
     return {
       module: GatewayModule,
       imports: [
-        WorkflowModule.forRoot({ ...engineSettingsFromEnv(env, hosting.consume ?? []), ...(hosting.conductor ? { conductor: hosting.conductor } : {}) }),
+        WorkflowModule.forRoot({
+          ...engineSettingsFromEnv(env, hosting.consume ?? []),
+          ...(hosting.conductor ? { conductor: hosting.conductor } : {}),
+        }),
         ...(hosting.imports ?? []),
       ],
-      controllers: [RunsController, EventsController, ApprovalsController, InterventionsController, ResultsController, CollectionsController, HealthController, DocsController],
+      controllers: [
+        RunsController,
+        EventsController,
+        ApprovalsController,
+        InterventionsController,
+        ResultsController,
+        CollectionsController,
+        HealthController,
+        DocsController,
+      ],
       providers: [{ provide: GATEWAY_ENV, useValue: env }, ApiKeyGuard, TenantRateLimiter, RunLookup, ApprovalSubject, GatewayMetrics],
     };
   }

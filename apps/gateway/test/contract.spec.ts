@@ -90,7 +90,12 @@ describe('gateway contract: errors, auth, policy, rate limit, docs, probes, oper
     ];
     for (const [options, cap] of cases) {
       const res = await capped('POST', '/v1/runs', { question: 'Within limits?', options });
-      expect({ cap, status: res.status, error: res.json.error, named: res.json.details.cap }).toEqual({ cap, status: 422, error: 'policy_violation', named: cap });
+      expect({ cap, status: res.status, error: res.json.error, named: res.json.details.cap }).toEqual({
+        cap,
+        status: 422,
+        error: 'policy_violation',
+        named: cap,
+      });
       expect(res.json.message).toContain(cap);
     }
     const ok = await capped('POST', '/v1/runs', { question: 'Within limits?', options: { gates: { plan: 'auto' } } });
@@ -139,10 +144,17 @@ describe('gateway contract: errors, auth, policy, rate limit, docs, probes, oper
   it('interventions: queued (201) and listed, recorded in events and audit with the caller; 400 when malformed, 409 once the run is over', async () => {
     const run = (await api('POST', '/v1/runs', { question: 'What drove the lake level down?' })).json.id;
     expect((await api('POST', `/v1/runs/${run}/interventions`, { type: 'exclude_domain', domain: 'not a domain' })).status).toBe(400);
-    expect((await api('POST', `/v1/runs/${run}/interventions`, { type: 'add_question', question: 'Did evaporation matter?', extra: 1 })).status).toBe(400);
+    expect(
+      (await api('POST', `/v1/runs/${run}/interventions`, { type: 'add_question', question: 'Did evaporation matter?', extra: 1 })).status,
+    ).toBe(400);
     const queued = await api('POST', `/v1/runs/${run}/interventions`, { type: 'add_question', question: 'Did evaporation matter?' });
     expect(queued.status).toBe(201);
-    expect(queued.json).toMatchObject({ runId: run, status: 'pending', input: { type: 'add_question', question: 'Did evaporation matter?' }, createdBy: 'alpha-robot (key ' + a.key.slice(4, 16) + ')' });
+    expect(queued.json).toMatchObject({
+      runId: run,
+      status: 'pending',
+      input: { type: 'add_question', question: 'Did evaporation matter?' },
+      createdBy: 'alpha-robot (key ' + a.key.slice(4, 16) + ')',
+    });
     const listed = await api('GET', `/v1/runs/${run}/interventions`);
     expect(listed.json.items.map((i: { id: string }) => i.id)).toEqual([queued.json.id]);
     const audit = await api('GET', `/v1/runs/${run}/audit`);
@@ -157,7 +169,10 @@ describe('gateway contract: errors, auth, policy, rate limit, docs, probes, oper
   it('an idle event stream sends heartbeat comments (and its events) while the run is in progress', async () => {
     const run = (await api('POST', '/v1/runs', { question: 'A run nobody works on?' })).json.id;
     const controller = new AbortController();
-    const res = await fetch(`${gw.url}/v1/runs/${run}/events`, { headers: { authorization: `Bearer ${a.key}` }, signal: controller.signal });
+    const res = await fetch(`${gw.url}/v1/runs/${run}/events`, {
+      headers: { authorization: `Bearer ${a.key}` },
+      signal: controller.signal,
+    });
     expect(res.headers.get('content-type')).toMatch(/^text\/event-stream/);
     const reader = res.body!.getReader();
     let text = '';
@@ -178,18 +193,33 @@ describe('gateway contract: errors, auth, policy, rate limit, docs, probes, oper
       f.append('file', new Blob([bytes]), name);
       return f;
     };
-    const md = await fetch(url, { method: 'POST', headers: auth, body: form('notes.md', '# Notes\n\nThe lake fell by four metres between 2019 and 2024.') });
+    const md = await fetch(url, {
+      method: 'POST',
+      headers: auth,
+      body: form('notes.md', '# Notes\n\nThe lake fell by four metres between 2019 and 2024.'),
+    });
     expect(md.status).toBe(201);
     expect(await md.json()).toMatchObject({ ingested: 1, failed: [] });
-    const pdf = await fetch(url, { method: 'POST', headers: auth, body: form('panel.pdf', readFileSync(path.join(EXAMPLES, 'review-panel-interim-findings-2025.pdf'))) });
+    const pdf = await fetch(url, {
+      method: 'POST',
+      headers: auth,
+      body: form('panel.pdf', readFileSync(path.join(EXAMPLES, 'review-panel-interim-findings-2025.pdf'))),
+    });
     expect(pdf.status).toBe(201);
-    const json = await api('POST', `/v1/collections/${coll.json.id}/documents`, { filename: 'plain.txt', content: 'Plain text about the reservoir and its water balance.' });
+    const json = await api('POST', `/v1/collections/${coll.json.id}/documents`, {
+      filename: 'plain.txt',
+      content: 'Plain text about the reservoir and its water balance.',
+    });
     expect(json.status).toBe(201);
     expect((await api('GET', `/v1/collections/${coll.json.id}`)).json.documents).toBe(3);
     const bad = [
       await fetch(url, { method: 'POST', headers: auth, body: form('evil.exe', 'MZ') }),
       await fetch(url, { method: 'POST', headers: auth, body: form('broken.pdf', 'not a pdf at all') }),
-      await fetch(url, { method: 'POST', headers: { ...auth, 'content-type': 'multipart/form-data; boundary=zzz' }, body: '--zzz\r\nContent-Disposition: form-data; name="file"; filename="a.md"\r\n\r\nunterminated' }),
+      await fetch(url, {
+        method: 'POST',
+        headers: { ...auth, 'content-type': 'multipart/form-data; boundary=zzz' },
+        body: '--zzz\r\nContent-Disposition: form-data; name="file"; filename="a.md"\r\n\r\nunterminated',
+      }),
       await fetch(`${gw.url}/v1/runs`, { method: 'POST', headers: auth, body: form('q.md', 'question') }),
     ];
     for (const res of bad) {
@@ -212,7 +242,10 @@ describe('gateway contract: errors, auth, policy, rate limit, docs, probes, oper
     for (const route of API_ROUTES) {
       const url = route.path.replace('{id}', '00000000-0000-4000-8000-000000000000');
       const res = await api(route.method.toUpperCase(), url, route.method === 'post' ? {} : undefined);
-      expect({ route: `${route.method} ${route.path}`, message: res.json?.message }).not.toEqual({ route: `${route.method} ${route.path}`, message: 'No such endpoint' });
+      expect({ route: `${route.method} ${route.path}`, message: res.json?.message }).not.toEqual({
+        route: `${route.method} ${route.path}`,
+        message: 'No such endpoint',
+      });
       expect(res.status).toBeLessThan(500);
     }
   });
@@ -241,6 +274,14 @@ describe('gateway contract: errors, auth, policy, rate limit, docs, probes, oper
     expect(page.text).toMatch(/<html/i);
     const queues = await client(gw.url, ADMIN_KEY)('GET', '/admin/queues/api/queues');
     expect(queues.status).toBe(200);
-    expect(queues.json.queues.map((q: { name: string }) => q.name).sort()).toEqual(['claims', 'extractor', 'planner', 'renderer', 'searcher', 'verifier', 'writer']);
+    expect(queues.json.queues.map((q: { name: string }) => q.name).sort()).toEqual([
+      'claims',
+      'extractor',
+      'planner',
+      'renderer',
+      'searcher',
+      'verifier',
+      'writer',
+    ]);
   });
 });

@@ -30,13 +30,32 @@ interface FuzzRequest {
  * a wrong content type, a wrong method), so none may succeed: every answer must be a 4xx, and the
  * database must hold nothing new afterwards.
  */
-function generator(rand: () => number, keys: { good: string; revoked: string }, foreign: { run: string; collection: string; approval: string }) {
+function generator(
+  rand: () => number,
+  keys: { good: string; revoked: string },
+  foreign: { run: string; collection: string; approval: string },
+) {
   const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rand() * xs.length)]!;
   const int = (n: number) => Math.floor(rand() * n);
   const str = (n: number) => Array.from({ length: n }, () => String.fromCharCode(32 + int(95))).join('');
-  const unicode = (n: number) => Array.from({ length: n }, () => String.fromCodePoint(pick([0x0, 0x1f, 0x7f, 0x202e, 0xfeff, 0x1f600, 0xd7ff, 0x41 + int(26)]))).join('');
+  const unicode = (n: number) =>
+    Array.from({ length: n }, () => String.fromCodePoint(pick([0x0, 0x1f, 0x7f, 0x202e, 0xfeff, 0x1f600, 0xd7ff, 0x41 + int(26)]))).join(
+      '',
+    );
   const missing = () => `${[8, 4, 4, 4, 12].map((n) => Array.from({ length: n }, () => int(16).toString(16)).join('')).join('-')}`;
-  const badIds = ['not-a-uuid', '%00', '..%2f..%2fetc%2fpasswd', "' OR 1=1 --", '%ZZ', 'x'.repeat(300), '00000000-0000-0000-0000-00000000000g', '{id}', '%E2%80%AE', '-1', '1e309'];
+  const badIds = [
+    'not-a-uuid',
+    '%00',
+    '..%2f..%2fetc%2fpasswd',
+    "' OR 1=1 --",
+    '%ZZ',
+    'x'.repeat(300),
+    '00000000-0000-0000-0000-00000000000g',
+    '{id}',
+    '%E2%80%AE',
+    '-1',
+    '1e309',
+  ];
   const ids = () => pick(['missing', 'foreign', 'bad', 'bad'] as const);
   const runId = (kind: ReturnType<typeof ids>) => (kind === 'missing' ? missing() : kind === 'foreign' ? foreign.run : pick(badIds));
   const anyJson = (depth = 0): unknown => {
@@ -54,7 +73,24 @@ function generator(rand: () => number, keys: { good: string; revoked: string }, 
       case 5:
         return Array.from({ length: int(4) }, () => anyJson(depth + 1));
       default:
-        return Object.fromEntries(Array.from({ length: int(4) }, () => [pick(['question', 'options', 'decision', 'feedback', 'name', 'type', 'filename', 'content', str(6), '__proto__', 'constructor']), anyJson(depth + 1)]));
+        return Object.fromEntries(
+          Array.from({ length: int(4) }, () => [
+            pick([
+              'question',
+              'options',
+              'decision',
+              'feedback',
+              'name',
+              'type',
+              'filename',
+              'content',
+              str(6),
+              '__proto__',
+              'constructor',
+            ]),
+            anyJson(depth + 1),
+          ]),
+        );
     }
   };
   // Bodies that are close to valid, each with one defect.
@@ -105,7 +141,9 @@ function generator(rand: () => number, keys: { good: string; revoked: string }, 
     const headers: Record<string, string> = {};
     if (auth === 'good') headers['authorization'] = `Bearer ${keys.good}`;
     if (auth === 'revoked') headers['authorization'] = `Bearer ${keys.revoked}`;
-    if (auth === 'garbage') headers['authorization'] = `Bearer ${pick([str(int(80)), 'dsk_', `dsk_${'0'.repeat(12)}_${'A'.repeat(43)}`, keys.good.slice(0, -1) + 'x'])}`;
+    if (auth === 'garbage')
+      headers['authorization'] =
+        `Bearer ${pick([str(int(80)), 'dsk_', `dsk_${'0'.repeat(12)}_${'A'.repeat(43)}`, keys.good.slice(0, -1) + 'x'])}`;
     if (auth === 'wrong-scheme') headers['authorization'] = `Basic ${Buffer.from(`u:${keys.good}`).toString('base64')}`;
     const defective = auth !== 'good';
     const kind = ids();
@@ -122,8 +160,24 @@ function generator(rand: () => number, keys: { good: string; revoked: string }, 
       // Raw, unparsable or oversized bodies and wrong content types.
       () => ({
         method: 'POST',
-        path: pick(['/v1/runs', '/v1/collections', `/v1/runs/${run}/cancel`, `/v1/approvals/${run}`, `/v1/collections/${kind === 'foreign' ? foreign.collection : run}/documents`]),
-        headers: { ...headers, 'content-type': pick(['application/json', 'text/plain', 'application/xml', 'multipart/form-data; boundary=x', 'application/x-www-form-urlencoded', 'application/json; charset=utf-16']) },
+        path: pick([
+          '/v1/runs',
+          '/v1/collections',
+          `/v1/runs/${run}/cancel`,
+          `/v1/approvals/${run}`,
+          `/v1/collections/${kind === 'foreign' ? foreign.collection : run}/documents`,
+        ]),
+        headers: {
+          ...headers,
+          'content-type': pick([
+            'application/json',
+            'text/plain',
+            'application/xml',
+            'multipart/form-data; boundary=x',
+            'application/x-www-form-urlencoded',
+            'application/json; charset=utf-16',
+          ]),
+        },
         body: pick([
           '{"question": ',
           '{"question": "a", "question": }',
@@ -139,19 +193,60 @@ function generator(rand: () => number, keys: { good: string; revoked: string }, 
           '--x\r\nContent-Disposition: form-data; name="file"\r\n\r\nno filename\r\n--x',
         ]),
       }),
-      () => ({ method: 'GET', path: `/v1/runs?${pick(['status=sleeping', 'limit=0', 'limit=101', 'limit=abc', 'cursor=%%%', 'cursor=' + Buffer.from('2020|x').toString('base64url'), 'sort=asc', 'status=running&status=failed', 'limit=-1'])}`, headers }),
-      () => ({ method: 'GET', path: `/v1/runs/${run}${pick(['', '/events', '/approvals', '/report', '/report.md', '/report.pdf', '/report.', '/claims', '/sources', '/audit', '/interventions'])}`, headers: { ...headers, ...(rand() < 0.3 ? { 'last-event-id': pick(['-1', 'abc', '1e99', '99999999999']) } : {}) } }),
-      () => ({ method: 'POST', path: `/v1/runs/${run}/${pick(['cancel', 'resume', 'interventions'])}`, headers: { ...headers, 'content-type': 'application/json' }, body: JSON.stringify(nearOtherBodies()) }),
-      () => ({ method: 'POST', path: `/v1/approvals/${kind === 'foreign' ? foreign.approval : run}`, headers: { ...headers, 'content-type': 'application/json' }, body: JSON.stringify(pick([nearOtherBodies(), { decision: 'approve' }])) }),
-      () => ({ method: 'POST', path: '/v1/collections', headers: { ...headers, 'content-type': 'application/json' }, body: JSON.stringify(defective && rand() < 0.3 ? { name: 'fuzz' } : nearOtherBodies()) }),
+      () => ({
+        method: 'GET',
+        path: `/v1/runs?${pick(['status=sleeping', 'limit=0', 'limit=101', 'limit=abc', 'cursor=%%%', 'cursor=' + Buffer.from('2020|x').toString('base64url'), 'sort=asc', 'status=running&status=failed', 'limit=-1'])}`,
+        headers,
+      }),
+      () => ({
+        method: 'GET',
+        path: `/v1/runs/${run}${pick(['', '/events', '/approvals', '/report', '/report.md', '/report.pdf', '/report.', '/claims', '/sources', '/audit', '/interventions'])}`,
+        headers: { ...headers, ...(rand() < 0.3 ? { 'last-event-id': pick(['-1', 'abc', '1e99', '99999999999']) } : {}) },
+      }),
+      () => ({
+        method: 'POST',
+        path: `/v1/runs/${run}/${pick(['cancel', 'resume', 'interventions'])}`,
+        headers: { ...headers, 'content-type': 'application/json' },
+        body: JSON.stringify(nearOtherBodies()),
+      }),
+      () => ({
+        method: 'POST',
+        path: `/v1/approvals/${kind === 'foreign' ? foreign.approval : run}`,
+        headers: { ...headers, 'content-type': 'application/json' },
+        body: JSON.stringify(pick([nearOtherBodies(), { decision: 'approve' }])),
+      }),
+      () => ({
+        method: 'POST',
+        path: '/v1/collections',
+        headers: { ...headers, 'content-type': 'application/json' },
+        body: JSON.stringify(defective && rand() < 0.3 ? { name: 'fuzz' } : nearOtherBodies()),
+      }),
       () => ({
         method: 'POST',
         path: `/v1/collections/${kind === 'foreign' ? foreign.collection : kind === 'missing' ? missing() : pick(badIds)}/documents`,
         headers: { ...headers, 'content-type': 'application/json' },
         body: JSON.stringify(pick([{ filename: 'a.md', content: '# Fine\n\nFine text here.' }, nearOtherBodies()])),
       }),
-      () => ({ method: pick(['PUT', 'DELETE', 'PATCH']), path: pick(['/v1/runs', `/v1/runs/${run}`, '/v1/collections', `/v1/approvals/${run}`]), headers }),
-      () => ({ method: 'GET', path: pick(['/v1', '/v1/', '/v2/runs', '/v1/runs/', '/v1/runs//events', '/admin/queues', '/admin/queues/api/queues', `/v1/${unicode(3)}`, '/%']), headers }),
+      () => ({
+        method: pick(['PUT', 'DELETE', 'PATCH']),
+        path: pick(['/v1/runs', `/v1/runs/${run}`, '/v1/collections', `/v1/approvals/${run}`]),
+        headers,
+      }),
+      () => ({
+        method: 'GET',
+        path: pick([
+          '/v1',
+          '/v1/',
+          '/v2/runs',
+          '/v1/runs/',
+          '/v1/runs//events',
+          '/admin/queues',
+          '/admin/queues/api/queues',
+          `/v1/${unicode(3)}`,
+          '/%',
+        ]),
+        headers,
+      }),
     ];
     return pick(endpoints)();
   };
@@ -168,9 +263,13 @@ describe('gateway fuzz: 2,000 random and malformed requests', () => {
   });
 
   async function tableCounts(): Promise<Record<string, number>> {
-    const tables = await sql<{ table_name: string }>(gw.db.url, "SELECT table_name FROM information_schema.tables WHERE table_schema = 'public' AND table_type = 'BASE TABLE' AND table_name <> '_prisma_migrations'");
+    const tables = await sql<{ table_name: string }>(
+      gw.db.url,
+      "SELECT table_name FROM information_schema.tables WHERE table_schema = 'public' AND table_type = 'BASE TABLE' AND table_name <> '_prisma_migrations'",
+    );
     const counts: Record<string, number> = {};
-    for (const { table_name } of tables) counts[table_name] = Number((await sql<{ n: string }>(gw.db.url, `SELECT count(*) AS n FROM "${table_name}"`))[0]!.n);
+    for (const { table_name } of tables)
+      counts[table_name] = Number((await sql<{ n: string }>(gw.db.url, `SELECT count(*) AS n FROM "${table_name}"`))[0]!.n);
     return counts;
   }
 
@@ -181,12 +280,23 @@ describe('gateway fuzz: 2,000 random and malformed requests', () => {
     const revoked = await keys.create(a.id, 'revoked-robot');
     await keys.revoke(revoked.row.prefix);
     const bKey = { authorization: `Bearer ${b.key}`, 'content-type': 'application/json' };
-    const bRun = (await (await fetch(`${gw.url}/v1/runs`, { method: 'POST', headers: bKey, body: JSON.stringify({ question: 'B?' }) })).json()) as { id: string };
-    const bColl = (await (await fetch(`${gw.url}/v1/collections`, { method: 'POST', headers: bKey, body: JSON.stringify({ name: 'b' }) })).json()) as { id: string };
-    const [bApproval] = await sql<{ id: string }>(gw.db.url, `INSERT INTO approval_decisions (id, tenant_id, run_id, gate, revision) VALUES (gen_random_uuid(), '${b.id}', '${bRun.id}', 'plan', 0) RETURNING id`);
+    const bRun = (await (
+      await fetch(`${gw.url}/v1/runs`, { method: 'POST', headers: bKey, body: JSON.stringify({ question: 'B?' }) })
+    ).json()) as { id: string };
+    const bColl = (await (
+      await fetch(`${gw.url}/v1/collections`, { method: 'POST', headers: bKey, body: JSON.stringify({ name: 'b' }) })
+    ).json()) as { id: string };
+    const [bApproval] = await sql<{ id: string }>(
+      gw.db.url,
+      `INSERT INTO approval_decisions (id, tenant_id, run_id, gate, revision) VALUES (gen_random_uuid(), '${b.id}', '${bRun.id}', 'plan', 0) RETURNING id`,
+    );
     const before = await tableCounts();
 
-    const next = generator(prng(SEED), { good: a.key, revoked: revoked.key }, { run: bRun.id, collection: bColl.id, approval: bApproval!.id });
+    const next = generator(
+      prng(SEED),
+      { good: a.key, revoked: revoked.key },
+      { run: bRun.id, collection: bColl.id, approval: bApproval!.id },
+    );
     const requests = Array.from({ length: COUNT }, next);
     const statuses = new Map<number, number>();
     const bad: string[] = [];
@@ -196,7 +306,11 @@ describe('gateway fuzz: 2,000 random and malformed requests', () => {
       Array.from({ length: 6 }, async () => {
         while (i < requests.length) {
           const r = requests[i++]!;
-          const res = await fetch(`${gw.url}${r.path}`, { method: r.method, headers: r.headers, ...(r.body !== undefined ? { body: r.body } : {}) });
+          const res = await fetch(`${gw.url}${r.path}`, {
+            method: r.method,
+            headers: r.headers,
+            ...(r.body !== undefined ? { body: r.body } : {}),
+          });
           const text = await res.text();
           statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1);
           let shaped = false;
@@ -206,7 +320,8 @@ describe('gateway fuzz: 2,000 random and malformed requests', () => {
           } catch {
             // not JSON: not the error shape
           }
-          if (res.status < 400 || res.status >= 500 || !shaped) bad.push(`${res.status} ${r.method} ${r.path.slice(0, 120)} ${String(r.body ?? '').slice(0, 120)} → ${text.slice(0, 200)}`);
+          if (res.status < 400 || res.status >= 500 || !shaped)
+            bad.push(`${res.status} ${r.method} ${r.path.slice(0, 120)} ${String(r.body ?? '').slice(0, 120)} → ${text.slice(0, 200)}`);
         }
       }),
     );

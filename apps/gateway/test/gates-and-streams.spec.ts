@@ -35,7 +35,12 @@ describe('gateway: gates through the API, and SSE reconnection with Last-Event-I
   it('reject the plan with feedback, see the new plan, approve; the outline gate likewise; the run completes', async () => {
     const created = await api('POST', '/v1/runs', {
       question: QUESTION,
-      options: { collection: 'varen', perspectives: 2, maxIterations: 1, gates: { plan: 'required', outline: 'required', publish: 'auto' } },
+      options: {
+        collection: 'varen',
+        perspectives: 2,
+        maxIterations: 1,
+        gates: { plan: 'required', outline: 'required', publish: 'auto' },
+      },
     });
     expect(created.status).toBe(201);
     const runId = created.json.id;
@@ -64,22 +69,32 @@ describe('gateway: gates through the API, and SSE reconnection with Last-Event-I
 
     const outline0 = await openGate(runId, 'outline', 0);
     expect(outline0.subject.sections.length).toBeGreaterThan(0);
-    expect((await api('POST', `/v1/approvals/${outline0.id}`, { decision: 'reject', feedback: 'Put the measurement disagreement first' })).status).toBe(200);
+    expect(
+      (await api('POST', `/v1/approvals/${outline0.id}`, { decision: 'reject', feedback: 'Put the measurement disagreement first' }))
+        .status,
+    ).toBe(200);
     const outline1 = await openGate(runId, 'outline', 1);
     expect(outline1.revision).toBe(1);
     expect((await api('POST', `/v1/approvals/${outline1.id}`, { decision: 'approve' })).status).toBe(200);
 
     const stream = await readSse(`${gw.url}/v1/runs/${runId}/events`, key);
-    const gateEvents = stream.events.filter((e) => e.event === 'gate_decided').map((e) => `${e.data.data.gate}.${e.data.data.revision}.${e.data.data.decision}`);
+    const gateEvents = stream.events
+      .filter((e) => e.event === 'gate_decided')
+      .map((e) => `${e.data.data.gate}.${e.data.data.revision}.${e.data.data.decision}`);
     expect(gateEvents).toEqual(['plan.0.reject', 'plan.1.approve', 'outline.0.reject', 'outline.1.approve', 'publish.0.approve']);
     expect(stream.events.at(-1)!.event).toBe('run_completed');
     const audit = await api('GET', `/v1/runs/${runId}/audit`);
     expect(audit.json.verification.ok).toBe(true);
-    expect(audit.json.events.filter((e: any) => e.kind === 'gate_decided').map((e: any) => e.actor)).toEqual(Array(4).fill(expect.stringMatching(/^gates-robot \(key [0-9a-f]{12}\)$/)));
+    expect(audit.json.events.filter((e: any) => e.kind === 'gate_decided').map((e: any) => e.actor)).toEqual(
+      Array(4).fill(expect.stringMatching(/^gates-robot \(key [0-9a-f]{12}\)$/)),
+    );
   }, 300_000);
 
   it('dropping the stream mid-run and reconnecting with Last-Event-ID loses nothing and repeats nothing', async () => {
-    const created = await api('POST', '/v1/runs', { question: 'How large was the drop in Lake Varen and what caused it?', options: { collection: 'varen', perspectives: 2, maxIterations: 1 } });
+    const created = await api('POST', '/v1/runs', {
+      question: 'How large was the drop in Lake Varen and what caused it?',
+      options: { collection: 'varen', perspectives: 2, maxIterations: 1 },
+    });
     const runId = created.json.id;
     const url = `${gw.url}/v1/runs/${runId}/events`;
     const all: SseEvent[] = [];
@@ -110,10 +125,16 @@ describe('gateway: gates through the API, and SSE reconnection with Last-Event-I
   }, 300_000);
 
   it('an intervention sent while the run waits at its plan gate is applied at the next loop boundary and audited', async () => {
-    const created = await api('POST', '/v1/runs', { question: QUESTION, options: { collection: 'varen', perspectives: 2, maxIterations: 1, gates: { plan: 'required' } } });
+    const created = await api('POST', '/v1/runs', {
+      question: QUESTION,
+      options: { collection: 'varen', perspectives: 2, maxIterations: 1, gates: { plan: 'required' } },
+    });
     const runId = created.json.id;
     const plan = await openGate(runId, 'plan', 0);
-    const queued = await api('POST', `/v1/runs/${runId}/interventions`, { type: 'add_question', question: 'How did the Brennmoor dam release schedule change?' });
+    const queued = await api('POST', `/v1/runs/${runId}/interventions`, {
+      type: 'add_question',
+      question: 'How did the Brennmoor dam release schedule change?',
+    });
     expect(queued.status).toBe(201);
     expect(queued.json.status).toBe('pending');
     expect((await api('POST', `/v1/approvals/${plan.id}`, { decision: 'approve' })).status).toBe(200);
@@ -123,7 +144,9 @@ describe('gateway: gates through the API, and SSE reconnection with Last-Event-I
     expect(types.indexOf('intervention_queued')).toBeGreaterThan(-1);
     expect(types.indexOf('intervention_applied')).toBeGreaterThan(types.indexOf('intervention_queued'));
     const listed = await api('GET', `/v1/runs/${runId}/interventions`);
-    expect(listed.json.items).toEqual([expect.objectContaining({ id: queued.json.id, status: 'applied', appliedIteration: expect.any(Number) })]);
+    expect(listed.json.items).toEqual([
+      expect.objectContaining({ id: queued.json.id, status: 'applied', appliedIteration: expect.any(Number) }),
+    ]);
     const audit = await api('GET', `/v1/runs/${runId}/audit`);
     const kinds = audit.json.events.map((e: { kind: string }) => e.kind);
     expect(kinds).toContain('intervention_queued');

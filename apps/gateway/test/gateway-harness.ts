@@ -19,7 +19,15 @@ import { GatewayEnv } from '../src/gateway-env';
 
 export const ADMIN_KEY = 'test-admin-key-0123456789';
 export const EXAMPLES = path.resolve(__dirname, '../../../examples/corpus');
-const STAGES = [PlannerStagesModule, SearcherStagesModule, ExtractorStagesModule, ClaimsStagesModule, WriterStagesModule, VerifierStagesModule, RendererStagesModule];
+const STAGES = [
+  PlannerStagesModule,
+  SearcherStagesModule,
+  ExtractorStagesModule,
+  ClaimsStagesModule,
+  WriterStagesModule,
+  VerifierStagesModule,
+  RendererStagesModule,
+];
 
 export interface Gateway {
   url: string;
@@ -95,7 +103,11 @@ export function client(base: string, key?: string) {
   return async (method: string, url: string, body?: unknown, headers: Record<string, string> = {}): Promise<Reply> => {
     const res = await fetch(`${base}${url}`, {
       method,
-      headers: { ...(key ? { authorization: `Bearer ${key}` } : {}), ...(body !== undefined ? { 'content-type': 'application/json' } : {}), ...headers },
+      headers: {
+        ...(key ? { authorization: `Bearer ${key}` } : {}),
+        ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+        ...headers,
+      },
       ...(body !== undefined ? { body: typeof body === 'string' ? body : JSON.stringify(body) } : {}),
     });
     const text = await res.text();
@@ -123,7 +135,10 @@ export async function uploadCorpus(api: ReturnType<typeof client>, name: string)
   const created = await api('POST', '/v1/collections', { name });
   if (created.status !== 201 && created.status !== 200) throw new Error(`collection: ${created.status} ${created.text}`);
   for (const file of SMALL_CORPUS) {
-    const up = await api('POST', `/v1/collections/${created.json.id}/documents`, { filename: file, content: readFileSync(path.join(EXAMPLES, file), 'utf8') });
+    const up = await api('POST', `/v1/collections/${created.json.id}/documents`, {
+      filename: file,
+      content: readFileSync(path.join(EXAMPLES, file), 'utf8'),
+    });
     if (up.status !== 201 && up.status !== 200) throw new Error(`upload ${file}: ${up.status} ${up.text}`);
   }
   return created.json.id as string;

@@ -22,7 +22,10 @@ describe('gateway: tenant isolation', () => {
     b = client(gw.url, tb.key);
     ids.run = (await b('POST', '/v1/runs', { question: "B's private question?", options: { gates: { plan: 'required' } } })).json.id;
     ids.collection = (await b('POST', '/v1/collections', { name: 'b-private' })).json.id;
-    await b('POST', `/v1/collections/${ids.collection}/documents`, { filename: 'enc.md', content: readFileSync(path.join(EXAMPLES, 'encyclopedia-lake-varen.md'), 'utf8') });
+    await b('POST', `/v1/collections/${ids.collection}/documents`, {
+      filename: 'enc.md',
+      content: readFileSync(path.join(EXAMPLES, 'encyclopedia-lake-varen.md'), 'utf8'),
+    });
     // B's run waits at its plan gate and has a report (written as the stages would, without hosting them here).
     const [row] = await sql<{ id: string }>(
       gw.db.url,
@@ -30,8 +33,15 @@ describe('gateway: tenant isolation', () => {
     );
     ids.approval = row!.id;
     await sql(gw.db.url, `UPDATE research_runs SET status = 'awaiting_approval', awaiting_gate = 'plan' WHERE id = '${ids.run}'`);
-    for (const [format, content] of [['md', '# B'], ['html', '<html>B</html>'], ['json', '{"b":1}']]) {
-      await sql(gw.db.url, `INSERT INTO report_artifacts (id, tenant_id, run_id, format, content) VALUES (gen_random_uuid(), '${tb.id}', '${ids.run}', '${format}', '${content}')`);
+    for (const [format, content] of [
+      ['md', '# B'],
+      ['html', '<html>B</html>'],
+      ['json', '{"b":1}'],
+    ]) {
+      await sql(
+        gw.db.url,
+        `INSERT INTO report_artifacts (id, tenant_id, run_id, format, content) VALUES (gen_random_uuid(), '${tb.id}', '${ids.run}', '${format}', '${content}')`,
+      );
     }
   }, 60_000);
   afterAll(async () => {
@@ -55,8 +65,20 @@ describe('gateway: tenant isolation', () => {
     { name: 'decide gate', method: 'POST', url: () => `/v1/approvals/${ids.approval}`, body: { decision: 'approve' }, mutates: true },
     { name: 'cancel', method: 'POST', url: () => `/v1/runs/${R()}/cancel`, body: {}, mutates: true },
     { name: 'resume', method: 'POST', url: () => `/v1/runs/${R()}/resume`, body: {}, mutates: true },
-    { name: 'intervene', method: 'POST', url: () => `/v1/runs/${R()}/interventions`, body: { type: 'add_question', question: 'What about evaporation?' }, mutates: true },
-    { name: 'upload', method: 'POST', url: () => `/v1/collections/${ids.collection}/documents`, body: { filename: 'x.md', content: '# Injected\n\nA paragraph from the wrong tenant.' }, mutates: true },
+    {
+      name: 'intervene',
+      method: 'POST',
+      url: () => `/v1/runs/${R()}/interventions`,
+      body: { type: 'add_question', question: 'What about evaporation?' },
+      mutates: true,
+    },
+    {
+      name: 'upload',
+      method: 'POST',
+      url: () => `/v1/collections/${ids.collection}/documents`,
+      body: { filename: 'x.md', content: '# Injected\n\nA paragraph from the wrong tenant.' },
+      mutates: true,
+    },
   ];
 
   it.each(table)("A's key gets 404 for B's resource: $name", async ({ method, url, body }) => {
@@ -64,7 +86,11 @@ describe('gateway: tenant isolation', () => {
     expect(res.status).toBe(404);
     expect(res.json.error).toBe('not_found');
     // Indistinguishable from an id that exists nowhere.
-    const nowhere = await a(method, url().replace(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/, '00000000-0000-4000-8000-0000000000ff'), body);
+    const nowhere = await a(
+      method,
+      url().replace(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/, '00000000-0000-4000-8000-0000000000ff'),
+      body,
+    );
     expect(nowhere.status).toBe(404);
     expect(nowhere.json.error).toBe(res.json.error);
   });

@@ -20,7 +20,10 @@ describe('gateway: a run end to end over HTTP (real Postgres, Redis and stage wo
   });
 
   it('creates a run, follows its SSE stream to completion with gap-free ids, and ends the stream', async () => {
-    const created = await api('POST', '/v1/runs', { question: QUESTION, options: { collection: 'varen', perspectives: 2, maxIterations: 1 } });
+    const created = await api('POST', '/v1/runs', {
+      question: QUESTION,
+      options: { collection: 'varen', perspectives: 2, maxIterations: 1 },
+    });
     expect(created.status).toBe(201);
     expect(created.headers.get('location')).toBe(`/v1/runs/${created.json.id}`);
     expect(created.json).toMatchObject({ question: QUESTION, status: 'running' });

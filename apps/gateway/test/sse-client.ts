@@ -15,7 +15,11 @@ export async function readSse(
 ): Promise<{ events: SseEvent[]; ended: 'server' | 'client'; status: number; comments: number }> {
   const controller = new AbortController();
   const res = await fetch(url, {
-    headers: { authorization: `Bearer ${key}`, accept: 'text/event-stream', ...(opts.lastEventId !== undefined ? { 'last-event-id': String(opts.lastEventId) } : {}) },
+    headers: {
+      authorization: `Bearer ${key}`,
+      accept: 'text/event-stream',
+      ...(opts.lastEventId !== undefined ? { 'last-event-id': String(opts.lastEventId) } : {}),
+    },
     signal: controller.signal,
   });
   const events: SseEvent[] = [];

@@ -73,7 +73,9 @@ export class AgentRunner {
   async run<I, O>(role: AgentRole<I, O>, input: I, ctx: AgentCallContext): Promise<O> {
     const context = AgentCallContext.safeParse(ctx);
     if (!context.success) {
-      throw new AgentInputError(`Invalid call context for agent role ${role.name}: ${issues(context.error)}`, { details: { role: role.name } });
+      throw new AgentInputError(`Invalid call context for agent role ${role.name}: ${issues(context.error)}`, {
+        details: { role: role.name },
+      });
     }
     const parsed = role.input.safeParse(input);
     if (!parsed.success) {
@@ -85,7 +87,12 @@ export class AgentRunner {
     const { engine, limits } = await this.engineFor(ctx);
     if (engine.recordsRequests) {
       try {
-        return this.checked(role, engine, (await engine.complete(role, parsed.data, this.hooks(role.name, engine.name, ctx, limits))).output, ctx);
+        return this.checked(
+          role,
+          engine,
+          (await engine.complete(role, parsed.data, this.hooks(role.name, engine.name, ctx, limits))).output,
+          ctx,
+        );
       } catch (err) {
         if (!(err instanceof BudgetExhaustedSignal)) throw err;
         await this.options.perRun?.budgetSink?.markBudgetExhausted(ctx.tenantId, ctx.runId, err.budget, 'agents');
@@ -100,7 +107,10 @@ export class AgentRunner {
   private async engineFor(ctx: AgentCallContext): Promise<{ engine: Engine; limits: { tokens?: number; costUsd?: number } }> {
     if (this.fixed) return { engine: this.fixed, limits: {} };
     const perRun = this.options.perRun!;
-    const run = await perRun.prisma.researchRun.findFirst({ where: { id: ctx.runId, tenantId: ctx.tenantId }, select: { options: true, budgetExhausted: true } });
+    const run = await perRun.prisma.researchRun.findFirst({
+      where: { id: ctx.runId, tenantId: ctx.tenantId },
+      select: { options: true, budgetExhausted: true },
+    });
     const options = RunOptions.safeParse(run?.options ?? {});
     if (!run || !options.success || options.data.engine === 'offline') return { engine: this.offline, limits: {} };
     if (run.budgetExhausted && SPEND_BUDGETS.includes(run.budgetExhausted as BudgetKind)) return { engine: this.offline, limits: {} };
@@ -154,7 +164,12 @@ export class AgentRunner {
       // The OpenAI engine spans each HTTP request itself; an engine that records nothing gets one span per call.
       completion = await withLlmSpan({ provider: engine.name, model: engine.model, role: role.name }, () => engine.complete(role, input));
     } catch (err) {
-      await this.recordFailure(role.name, engine, ctx, started, err, { model: engine.model, tokensIn: countWords(input), tokensOut: 0, costUsd: 0 });
+      await this.recordFailure(role.name, engine, ctx, started, err, {
+        model: engine.model,
+        tokensIn: countWords(input),
+        tokensOut: 0,
+        costUsd: 0,
+      });
       throw err;
     }
     const output = role.output.safeParse(completion.output);

@@ -31,6 +31,10 @@ function fixedProvider(options: AgentRunnerOptions) {
 @Module({ providers: [perRunProvider], exports: [AgentRunner] })
 export class AgentsModule {
   static forRoot(options: AgentRunnerOptions): DynamicModule {
-    return { module: AgentsModule, providers: [options.engine === 'per-run' ? perRunProvider : fixedProvider(options)], exports: [AgentRunner] };
+    return {
+      module: AgentsModule,
+      providers: [options.engine === 'per-run' ? perRunProvider : fixedProvider(options)],
+      exports: [AgentRunner],
+    };
   }
 }

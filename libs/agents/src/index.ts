@@ -6,13 +6,28 @@ export { AgentRunner, AgentCallContext, type AgentRunnerOptions, type LlmCallSto
 export { AgentsModule } from './agents.module';
 export type { Engine, EngineCompletion, CallHooks, RequestEstimate, RequestRecord, RequestTicket } from './engine/engine';
 export { OfflineEngine, OFFLINE_MODEL, countWords } from './engine/offline-engine';
-export { AgentInputError, AgentOutputError, AgentCallRecordError, AgentRefusalError, LlmUnavailableError, LlmRequestError, LlmConfigError } from './errors';
+export {
+  AgentInputError,
+  AgentOutputError,
+  AgentCallRecordError,
+  AgentRefusalError,
+  LlmUnavailableError,
+  LlmRequestError,
+  LlmConfigError,
+} from './errors';
 
 // The OpenAI-compatible engine, budgets and long-context writing.
 export { OpenAIEngine, type OpenAIEngineOptions } from './openai/openai-engine';
 export { openAIEngineFromEnv, openAIEmbedderFromEnv, llmRateLimitKey } from './openai/openai-engine-from-env';
 export { OpenAIEmbedder, type OpenAIEmbedderOptions } from './openai/openai-embedder';
-export { openAIConfigFromEnv, roleEnvSuffix, DEFAULT_TEMPERATURES, type OpenAIConfig, type RoleModelConfig, type StructuredOutputMode } from './openai/openai-config';
+export {
+  openAIConfigFromEnv,
+  roleEnvSuffix,
+  DEFAULT_TEMPERATURES,
+  type OpenAIConfig,
+  type RoleModelConfig,
+  type StructuredOutputMode,
+} from './openai/openai-config';
 export { DEFAULT_PRICES, costUsd, type ModelPrice } from './openai/prices';
 export { countTokens, countMessageTokens } from './openai/tokens';
 export { stripReasoning, parseJsonReply } from './openai/parse-output';
@@ -35,6 +50,14 @@ export { termCounts, tfidfVectors, inverseDocumentFrequencies, cosine, type Term
 export { mmr, type MmrCandidate } from './offline/nlp/mmr';
 export { groupNearDuplicates, shingles, jaccard, type NearDuplicateOptions } from './offline/nlp/near-duplicates';
 export { extractQuantities, comparable, sameQuantity, isTime, yearOf, type Quantity, type QuantityKind } from './offline/nlp/quantities';
-export { detectContradiction, contradictionBetween, prepareStatement, SAME_SUBJECT_THRESHOLD, type PreparedStatement, type ContradictionFinding, type ContradictionKind } from './offline/nlp/contradiction';
+export {
+  detectContradiction,
+  contradictionBetween,
+  prepareStatement,
+  SAME_SUBJECT_THRESHOLD,
+  type PreparedStatement,
+  type ContradictionFinding,
+  type ContradictionKind,
+} from './offline/nlp/contradiction';
 export { entails, SUPPORT_THRESHOLD, type EntailmentResult, type EntailmentVerdict } from './offline/nlp/entailment';
 export { negationCues, statementStems, stripCitations, normalizeWhitespace } from './offline/nlp/statement-terms';

@@ -2,13 +2,16 @@ import { z } from 'zod';
 
 const int = (def: number, min = 0) => z.coerce.number().int().min(min).default(def);
 const url = (protocols: RegExp) =>
-  z.string().min(1).refine((v) => {
-    try {
-      return protocols.test(new URL(v).protocol);
-    } catch {
-      return false;
-    }
-  }, 'must be a valid URL');
+  z
+    .string()
+    .min(1)
+    .refine((v) => {
+      try {
+        return protocols.test(new URL(v).protocol);
+      } catch {
+        return false;
+      }
+    }, 'must be a valid URL');
 
 /** Shared pieces; each app composes its own schema from these (one schema per app). */
 export const DatabaseEnv = z.object({
@@ -19,7 +22,10 @@ export const DatabaseEnv = z.object({
 export const RedisEnv = z.object({
   REDIS_URL: url(/^rediss?:$/),
   /** Every queue key starts with this; tests give each file its own. */
-  QUEUE_PREFIX: z.string().regex(/^[a-zA-Z0-9_-]+$/, 'letters, digits, - and _ only').default('dossier'),
+  QUEUE_PREFIX: z
+    .string()
+    .regex(/^[a-zA-Z0-9_-]+$/, 'letters, digits, - and _ only')
+    .default('dossier'),
 });
 
 export const LogEnv = z.object({
@@ -30,21 +36,23 @@ export const LogEnv = z.object({
  * Lock and stall settings (docs/decisions/0004). A worker renews its lock every STEP_LOCK_MS/2; a worker
  * that dies stops renewing and its step is taken over after at most STEP_LOCK_MS + STALLED_INTERVAL_MS.
  */
-export const WorkerEnv = DatabaseEnv.extend(RedisEnv.shape).extend(LogEnv.shape).extend({
-  WORKER_CONCURRENCY: int(4, 1),
-  STEP_LOCK_MS: int(10_000, 1_000),
-  STALLED_INTERVAL_MS: int(5_000, 500),
-  STEP_ATTEMPTS: int(5, 1),
-  STEP_BACKOFF_MS: int(2_000, 10),
-  SHUTDOWN_GRACE_MS: int(25_000, 0),
-  /** Port of the process's /metrics, /healthz and /readyz (0 = no server). */
-  METRICS_PORT: z.coerce.number().int().min(0).max(65_535).default(9464),
-  /** Where the embedded vector store keeps its files (one machine; Qdrant replaces it at scale). */
-  VECTOR_DIR: z.string().min(1).default('.dossier/vectors'),
-  /** When set, vectors live in Qdrant (shared by every worker replica) instead of the embedded store. */
-  QDRANT_URL: url(/^https?:$/).optional(),
-  QDRANT_API_KEY: z.string().min(1).optional(),
-});
+export const WorkerEnv = DatabaseEnv.extend(RedisEnv.shape)
+  .extend(LogEnv.shape)
+  .extend({
+    WORKER_CONCURRENCY: int(4, 1),
+    STEP_LOCK_MS: int(10_000, 1_000),
+    STALLED_INTERVAL_MS: int(5_000, 500),
+    STEP_ATTEMPTS: int(5, 1),
+    STEP_BACKOFF_MS: int(2_000, 10),
+    SHUTDOWN_GRACE_MS: int(25_000, 0),
+    /** Port of the process's /metrics, /healthz and /readyz (0 = no server). */
+    METRICS_PORT: z.coerce.number().int().min(0).max(65_535).default(9464),
+    /** Where the embedded vector store keeps its files (one machine; Qdrant replaces it at scale). */
+    VECTOR_DIR: z.string().min(1).default('.dossier/vectors'),
+    /** When set, vectors live in Qdrant (shared by every worker replica) instead of the embedded store. */
+    QDRANT_URL: url(/^https?:$/).optional(),
+    QDRANT_API_KEY: z.string().min(1).optional(),
+  });
 export type WorkerEnv = z.infer<typeof WorkerEnv>;
 
 export const ConductorEnv = WorkerEnv.extend({

@@ -40,7 +40,13 @@ describe('loadConfig', () => {
   });
 
   it('coerces numeric strings to numbers', () => {
-    const cfg = loadConfig(WorkerEnv, { ...VALID, WORKER_CONCURRENCY: '8', STEP_LOCK_MS: '30000', DATABASE_POOL_MAX: '25', SHUTDOWN_GRACE_MS: '0' });
+    const cfg = loadConfig(WorkerEnv, {
+      ...VALID,
+      WORKER_CONCURRENCY: '8',
+      STEP_LOCK_MS: '30000',
+      DATABASE_POOL_MAX: '25',
+      SHUTDOWN_GRACE_MS: '0',
+    });
     expect(cfg.WORKER_CONCURRENCY).toBe(8);
     expect(cfg.STEP_LOCK_MS).toBe(30_000);
     expect(cfg.DATABASE_POOL_MAX).toBe(25);
@@ -91,7 +97,12 @@ describe('loadConfig', () => {
   it('lists every problem, each with its variable name', () => {
     const err = configError(() => loadConfig(WorkerEnv, { REDIS_URL: 'http://x', WORKER_CONCURRENCY: 'many', LOG_LEVEL: 'loud' }));
     for (const name of ['DATABASE_URL', 'REDIS_URL', 'WORKER_CONCURRENCY', 'LOG_LEVEL']) expect(err.message).toContain(`${name}:`);
-    expect((err.details as { variables: string[] }).variables.sort()).toEqual(['DATABASE_URL', 'LOG_LEVEL', 'REDIS_URL', 'WORKER_CONCURRENCY']);
+    expect((err.details as { variables: string[] }).variables.sort()).toEqual([
+      'DATABASE_URL',
+      'LOG_LEVEL',
+      'REDIS_URL',
+      'WORKER_CONCURRENCY',
+    ]);
   });
 
   it.each([

@@ -31,9 +31,19 @@ export const RunEventData = z.discriminatedUnion('type', [
   z.strictObject({ type: z.literal('run_resumed') }),
   /** A person's intervention was queued; `moderate` applies it at the next research-loop boundary. */
   z.strictObject({ type: z.literal('intervention_queued'), interventionId: z.uuid(), intervention: InterventionType }),
-  z.strictObject({ type: z.literal('intervention_applied'), interventionId: z.uuid(), intervention: InterventionType, iteration: z.int().min(0) }),
+  z.strictObject({
+    type: z.literal('intervention_applied'),
+    interventionId: z.uuid(),
+    intervention: InterventionType,
+    iteration: z.int().min(0),
+  }),
   /** Research ended before a boundary could apply it. */
-  z.strictObject({ type: z.literal('intervention_discarded'), interventionId: z.uuid(), intervention: InterventionType, reason: z.string() }),
+  z.strictObject({
+    type: z.literal('intervention_discarded'),
+    interventionId: z.uuid(),
+    intervention: InterventionType,
+    reason: z.string(),
+  }),
 ]);
 export type RunEventData = z.infer<typeof RunEventData>;
 export type RunEventType = RunEventData['type'];

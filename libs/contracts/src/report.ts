@@ -24,7 +24,11 @@ export const ReportEvidence = z.strictObject({
   claimIds: z.array(z.string()),
 });
 export const ReportClaim = z.strictObject({ text: z.string(), status: EpistemicStatus, evidenceIds: z.array(z.string()) });
-export const ReportContradiction = z.strictObject({ claimIds: z.tuple([z.string(), z.string()]), kind: ContradictionKind, note: z.string() });
+export const ReportContradiction = z.strictObject({
+  claimIds: z.tuple([z.string(), z.string()]),
+  kind: ContradictionKind,
+  note: z.string(),
+});
 export const ReportSource = z.strictObject({
   number: z.int().min(1),
   url: z.string(),
@@ -35,7 +39,12 @@ export const ReportSource = z.strictObject({
   authority: AuthorityClass.optional(),
 });
 /** Model use of one role, model or engine, summed from llm_calls (every request is one call). */
-export const LlmUsage = z.strictObject({ calls: z.int().min(0), tokensIn: z.int().min(0), tokensOut: z.int().min(0), costUsd: z.number().min(0) });
+export const LlmUsage = z.strictObject({
+  calls: z.int().min(0),
+  tokensIn: z.int().min(0),
+  tokensOut: z.int().min(0),
+  costUsd: z.number().min(0),
+});
 export type LlmUsage = z.infer<typeof LlmUsage>;
 
 export const ReportMetrics = z.strictObject({

@@ -12,10 +12,5 @@ export const OutboxStatus = z.enum(['pending', 'sent']);
 export type OutboxStatus = z.infer<typeof OutboxStatus>;
 
 /** Why the research loop ended; written in the report's method section. */
-export const StopReason = z.enum([
-  'max_iterations',
-  'budget_exhausted',
-  'low_information_gain',
-  'nothing_left_to_ask',
-]);
+export const StopReason = z.enum(['max_iterations', 'budget_exhausted', 'low_information_gain', 'nothing_left_to_ask']);
 export type StopReason = z.infer<typeof StopReason>;

@@ -43,7 +43,16 @@ function zodError(): Error {
 }
 
 describe('our error classes', () => {
-  const unrecoverable = [ConfigError, InvalidStepPayloadError, InvalidStepResultError, HandlerRegistryError, RunNotFoundError, RunStateError, GateNotOpenError, ValidationError];
+  const unrecoverable = [
+    ConfigError,
+    InvalidStepPayloadError,
+    InvalidStepResultError,
+    HandlerRegistryError,
+    RunNotFoundError,
+    RunStateError,
+    GateNotOpenError,
+    ValidationError,
+  ];
   const retryable = [StepBusyError, DependencyUnavailableError];
 
   it.each(unrecoverable.map((C) => [C.name, C] as const))('%s is unrecoverable', (_name, C) => {
@@ -125,9 +134,12 @@ describe('classifyError', () => {
     expect(classifyError(pgError(sqlstate))).toBe('retryable');
   });
 
-  it.each(['P1001', 'P1002', 'P1008', 'P1017', 'P2024', 'P2028', 'P2034'])('Prisma %s (connection, pool, transaction conflict) → retryable', (code) => {
-    expect(classifyError(prismaError(code))).toBe('retryable');
-  });
+  it.each(['P1001', 'P1002', 'P1008', 'P1017', 'P2024', 'P2028', 'P2034'])(
+    'Prisma %s (connection, pool, transaction conflict) → retryable',
+    (code) => {
+      expect(classifyError(prismaError(code))).toBe('retryable');
+    },
+  );
 
   it.each(['P2002', 'P2003', 'P2025', 'P1000', 'P2000'])('Prisma %s (constraint, not found, auth, bad input) → unrecoverable', (code) => {
     expect(classifyError(prismaError(code))).toBe('unrecoverable');
@@ -151,12 +163,14 @@ describe('classifyError', () => {
     expect(classifyError(Object.assign(new Error('x'), { code: 'P2002'.split('') }))).toBe('retryable');
   });
 
-  it.each([['a string', 'boom'], ['null', null], ['undefined', undefined], ['a plain object', { message: 'x' }]])(
-    'a thrown non-Error (%s) → unrecoverable',
-    (_what, value) => {
-      expect(classifyError(value)).toBe('unrecoverable');
-    },
-  );
+  it.each([
+    ['a string', 'boom'],
+    ['null', null],
+    ['undefined', undefined],
+    ['a plain object', { message: 'x' }],
+  ])('a thrown non-Error (%s) → unrecoverable', (_what, value) => {
+    expect(classifyError(value)).toBe('unrecoverable');
+  });
 
   describe('cause chains', () => {
     it('a wrapper Error takes the class of its cause: TypeError → unrecoverable', () => {
@@ -227,7 +241,11 @@ describe('classifyError', () => {
 
 describe('describeError', () => {
   it('our errors: class name, our code, message', () => {
-    expect(describeError(new GateNotOpenError('gate plan is not open'))).toEqual({ name: 'GateNotOpenError', code: 'gate_not_open', message: 'gate plan is not open' });
+    expect(describeError(new GateNotOpenError('gate plan is not open'))).toEqual({
+      name: 'GateNotOpenError',
+      code: 'gate_not_open',
+      message: 'gate plan is not open',
+    });
   });
 
   it('a coded Error: its name and code', () => {
@@ -236,7 +254,11 @@ describe('describeError', () => {
       code: 'ECONNREFUSED',
       message: 'connect ECONNREFUSED 127.0.0.1:5432',
     });
-    expect(describeError(prismaError('P2002'))).toEqual({ name: 'PrismaClientKnownRequestError', code: 'P2002', message: 'prisma error P2002' });
+    expect(describeError(prismaError('P2002'))).toEqual({
+      name: 'PrismaClientKnownRequestError',
+      code: 'P2002',
+      message: 'prisma error P2002',
+    });
   });
 
   it("an Error without a code: code 'error'", () => {

@@ -21,7 +21,10 @@ export function buildHandlerRegistry(services: readonly ServiceName[], found: re
   if (missing.length > 0) problems.push(`no handler for node(s) ${missing.join(', ')}`);
   for (const [node, list] of byNode) {
     if (list.length > 1) problems.push(`node ${node} has ${list.length} handlers (${list.map((h) => h.className).join(', ')})`);
-    if (!owned.includes(node)) problems.push(`handler ${list[0]?.className} is for node ${node}, owned by service ${NODE_SERVICE[node]}, which this process does not host`);
+    if (!owned.includes(node))
+      problems.push(
+        `handler ${list[0]?.className} is for node ${node}, owned by service ${NODE_SERVICE[node]}, which this process does not host`,
+      );
   }
   if (problems.length > 0) {
     throw new HandlerRegistryError(`Cannot start service(s) ${services.join(', ')}: ${problems.join('; ')}`, {

@@ -6,7 +6,6 @@ import { StepQueues } from './step-queues';
 import { StepWorkerHost } from './step-worker.host';
 import { REDIS } from './tokens';
 
-
 @Global()
 @Module({})
 export class QueueModule {

@@ -43,7 +43,9 @@ export class StepQueues implements OnModuleInit, OnApplicationShutdown {
   async depths(): Promise<Map<string, QueueCounts>> {
     const services = this.options.consume.length > 0 ? this.options.consume : SERVICE_NAMES;
     const counts = await Promise.all(
-      services.map((s) => this.queue(s).getJobCounts('waiting', 'prioritized', 'delayed', 'active', 'waiting-children', 'failed', 'completed')),
+      services.map((s) =>
+        this.queue(s).getJobCounts('waiting', 'prioritized', 'delayed', 'active', 'waiting-children', 'failed', 'completed'),
+      ),
     );
     return new Map(services.map((s, i) => [s, counts[i]!]));
   }
@@ -51,9 +53,12 @@ export class StepQueues implements OnModuleInit, OnApplicationShutdown {
   async enqueue(job: StepJob): Promise<void> {
     const parsed = StepJob.safeParse(job);
     if (!parsed.success) {
-      throw new InvalidStepPayloadError(`Refusing to enqueue an invalid step job: ${parsed.error.issues.map((i) => `${i.path.join('.') || 'payload'}: ${i.message}`).join('; ')}`, {
-        runId: typeof (job as { runId?: unknown }).runId === 'string' ? (job as { runId: string }).runId : undefined,
-      });
+      throw new InvalidStepPayloadError(
+        `Refusing to enqueue an invalid step job: ${parsed.error.issues.map((i) => `${i.path.join('.') || 'payload'}: ${i.message}`).join('; ')}`,
+        {
+          runId: typeof (job as { runId?: unknown }).runId === 'string' ? (job as { runId: string }).runId : undefined,
+        },
+      );
     }
     const data = parsed.data;
     await this.queue(NODE_SERVICE[data.node]).add(data.node, data, {

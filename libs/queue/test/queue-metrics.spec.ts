@@ -9,7 +9,16 @@ import type { QueueOptions } from '../src/queue-options';
 const REDIS_URL = process.env['REDIS_URL'] ?? 'redis://127.0.0.1:6379';
 
 function options(prefix: string, consume: QueueOptions['consume']): QueueOptions {
-  return { redisUrl: REDIS_URL, prefix, consume, concurrency: 1, lockDurationMs: 2000, stalledIntervalMs: 1000, attempts: 3, backoffMs: 100 };
+  return {
+    redisUrl: REDIS_URL,
+    prefix,
+    consume,
+    concurrency: 1,
+    lockDurationMs: 2000,
+    stalledIntervalMs: 1000,
+    attempts: 3,
+    backoffMs: 100,
+  };
 }
 
 /** A sample's value from the text exposition, or undefined when the series is absent. */
@@ -48,7 +57,7 @@ describe('queue depth metrics (real Redis)', () => {
     for (const s of SERVICE_NAMES) expect(sample(text, `dossier_queue_backlog{queue="${s}"}`)).toBeDefined();
   });
 
-  it('stops reporting a process\'s queues after it shuts down', async () => {
+  it("stops reporting a process's queues after it shuts down", async () => {
     await queues!.onApplicationShutdown();
     queues = undefined;
     const text = await register.metrics();

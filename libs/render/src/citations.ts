@@ -66,9 +66,7 @@ export function indexCitations(report: ReportJson): CitationIndex {
     citedEvidence.push({ evidenceId, excerpt: evidence.excerpt, number: source.number });
     sources.set(evidence.sourceId, source);
   }
-  const citedSources = [...sources]
-    .map(([sourceId, source]) => ({ sourceId, source }))
-    .sort((a, b) => a.source.number - b.source.number);
+  const citedSources = [...sources].map(([sourceId, source]) => ({ sourceId, source })).sort((a, b) => a.source.number - b.source.number);
 
   return { citationsOf, citedSources, citedEvidence };
 }

@@ -50,9 +50,11 @@ function escapeMarkdownLine(line: string): string {
  * such as `corpus:`); parentheses and backslashes are backslash-escaped so the URL itself is unchanged.
  */
 export function markdownUrl(url: string): string {
-  return url
-    .replace(/[\\()]/g, (c) => `\\${c}`)
-    .replace(ENTITY_LIKE, '\\&')
-    // eslint-disable-next-line no-control-regex
-    .replace(/[\u0000-\u0020<>\u007f]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`);
+  return (
+    url
+      .replace(/[\\()]/g, (c) => `\\${c}`)
+      .replace(ENTITY_LIKE, '\\&')
+      // eslint-disable-next-line no-control-regex
+      .replace(/[\u0000-\u0020<>\u007f]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`)
+  );
 }

@@ -73,11 +73,9 @@ function sourceEntry(source: ReportJson['sources'][string]): string {
   const href = linkableUrl(source.url);
   // A URL with any other scheme (javascript:, data:, …) is shown, never linked.
   const head = href === null ? `${title} (${escapeMarkdown(source.url)})` : `[${title}](${markdownUrl(href)})`;
-  const details = [
-    sourceProvenance(source),
-    `fetched ${formatDate(source.fetchedAt)}`,
-    `hash ${shortHash(source.contentHash)}`,
-  ].filter((d) => d.length > 0);
+  const details = [sourceProvenance(source), `fetched ${formatDate(source.fetchedAt)}`, `hash ${shortHash(source.contentHash)}`].filter(
+    (d) => d.length > 0,
+  );
   return `${head} — ${details.map(escapeMarkdown).join(' · ')}`;
 }
 

@@ -3,10 +3,45 @@ import { auditTags, unescapeHtml } from './html-audit';
 import { fixtureReport, hostileReport } from './fixtures/report.fixture';
 
 const ALLOWED_TAGS = new Set([
-  'html', 'head', 'meta', 'title', 'style', 'body', 'main', 'header', 'footer', 'section', 'h1', 'h2', 'p', 'span',
-  'code', 'time', 'a', 'ol', 'li', 'dl', 'div', 'dt', 'dd', 'blockquote',
+  'html',
+  'head',
+  'meta',
+  'title',
+  'style',
+  'body',
+  'main',
+  'header',
+  'footer',
+  'section',
+  'h1',
+  'h2',
+  'p',
+  'span',
+  'code',
+  'time',
+  'a',
+  'ol',
+  'li',
+  'dl',
+  'div',
+  'dt',
+  'dd',
+  'blockquote',
 ]);
-const ALLOWED_ATTRS = new Set(['lang', 'charset', 'http-equiv', 'content', 'name', 'class', 'id', 'href', 'title', 'rel', 'value', 'datetime']);
+const ALLOWED_ATTRS = new Set([
+  'lang',
+  'charset',
+  'http-equiv',
+  'content',
+  'name',
+  'class',
+  'id',
+  'href',
+  'title',
+  'rel',
+  'value',
+  'datetime',
+]);
 
 /** The `[N]` links right after a sentence's escaped text. */
 function citesAfter(html: string, text: string): { numbers: number[]; titles: string[] } {
@@ -78,14 +113,19 @@ describe('renderHtml', () => {
       ],
     ];
     const report = fixtureReport();
-    const cited = report.sections.filter((s) => s.kind === 'body' || s.kind === 'contradictions').flatMap((s) => s.paragraphs.flatMap((p) => p.sentences));
+    const cited = report.sections
+      .filter((s) => s.kind === 'body' || s.kind === 'contradictions')
+      .flatMap((s) => s.paragraphs.flatMap((p) => p.sentences));
     expect(cited.map((s) => s.text)).toEqual(expected.map(([text]) => text));
     for (const [text, numbers] of expected) expect(citesAfter(html, text).numbers).toEqual(numbers);
     expect(citesAfter(html, 'It separates the growth of storage from its measured effect on prices.').numbers).toEqual([]);
   });
 
   it('shows the cited excerpts on hover, one link per source even for two excerpts', () => {
-    const { titles } = citesAfter(html, 'Batteries now often set the marginal price during the evening ramp, when their discharge is largest.');
+    const { titles } = citesAfter(
+      html,
+      'Batteries now often set the marginal price during the evening ramp, when their discharge is largest.',
+    );
     expect(titles).toEqual([
       'E2: “Storage resources increasingly set the marginal price in the evening ramp hours.”\n\n' +
         'E1: “Battery discharge during the evening net-load peak reached 5,600 MW on several days in 2023.”',

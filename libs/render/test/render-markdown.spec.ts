@@ -96,22 +96,30 @@ describe('renderMarkdown', () => {
     const report = fixtureReport();
     delete report.sources['S1']!.origin;
     delete report.sources['S1']!.authority;
-    expect(renderMarkdown(report)).toContain('(https://www.caiso.com/documents/2023-special-report-on-battery-storage.pdf) — fetched 2025-02-27 · hash a1b2c3d4e5f6\n');
+    expect(renderMarkdown(report)).toContain(
+      '(https://www.caiso.com/documents/2023-special-report-on-battery-storage.pdf) — fetched 2025-02-27 · hash a1b2c3d4e5f6\n',
+    );
   });
 
   it('quotes each cited excerpt in the evidence appendix with its source number', () => {
     const evidence = section(md, 'Evidence');
-    expect(evidence).toContain('**E1** · source [1]\n\n> Battery discharge during the evening net-load peak reached 5,600 MW on several days in 2023.');
-    expect(evidence).toContain('**E5** · source [2]\n\n> Wholesale electricity prices in the West rose in 2022,\n> driven primarily by higher natural gas prices.');
+    expect(evidence).toContain(
+      '**E1** · source [1]\n\n> Battery discharge during the evening net-load peak reached 5,600 MW on several days in 2023.',
+    );
+    expect(evidence).toContain(
+      '**E5** · source [2]\n\n> Wholesale electricity prices in the West rose in 2022,\n> driven primarily by higher natural gas prices.',
+    );
     expect(evidence).toContain('**E7** · source [4]');
     expect(evidence).not.toContain('E8'); // cites uncited source S3
     expect(renderMarkdown(fixtureReport(), { evidenceAppendix: false })).not.toContain('## Evidence');
   });
 
   it('ends with run metrics and one trailing newline', () => {
-    expect(md.endsWith(
-      '\n\n---\n\nRun metrics: 3 iterations · 14 searches · 22 sources fetched · 48 LLM calls · 182,340 tokens in / 12,877 out · $0.42 · 3m 12s wall time\n',
-    )).toBe(true);
+    expect(
+      md.endsWith(
+        '\n\n---\n\nRun metrics: 3 iterations · 14 searches · 22 sources fetched · 48 LLM calls · 182,340 tokens in / 12,877 out · $0.42 · 3m 12s wall time\n',
+      ),
+    ).toBe(true);
   });
 
   it('is deterministic, also when records are built in another order', () => {
@@ -148,7 +156,9 @@ describe('renderMarkdown', () => {
       const sources = section(hostile, 'Sources');
       expect(sources).toContain('1. 2023 Special Report on Battery Storage (JaVa ScRiPt:alert(2)) — web');
       expect(sources).toContain('2. \\<script\\>alert(1)\\</script\\> (javascript:alert(1)) — web');
-      expect(sources).toContain('4) Utility-Scale Storage and Wholesale Prices (LBNL, 2024) (data:text/html,\\<script\\>alert(3)\\</script\\>) — corpus');
+      expect(sources).toContain(
+        '4) Utility-Scale Storage and Wholesale Prices (LBNL, 2024) (data:text/html,\\<script\\>alert(3)\\</script\\>) — corpus',
+      );
       expect(sources).not.toMatch(/\]\(/);
     });
 

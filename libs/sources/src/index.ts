@@ -22,24 +22,48 @@ export { SourcesModule } from './sources.module';
 export * from './fetch/errors';
 export { isForbiddenAddress, parseNumericHost } from './fetch/address-policy';
 export { cidrContains, parseCidr, parseIp, type Cidr, type IpFamily, type ParsedIp } from './fetch/ip-math';
-export { DEFAULT_ALLOWED_CONTENT_TYPES, FetchPolicy, fetchPolicyFromEnv, type FetchPolicyFromEnvOptions, type FetchPolicyInput } from './fetch/fetch-policy';
+export {
+  DEFAULT_ALLOWED_CONTENT_TYPES,
+  FetchPolicy,
+  fetchPolicyFromEnv,
+  type FetchPolicyFromEnvOptions,
+  type FetchPolicyInput,
+} from './fetch/fetch-policy';
 export { parseContentType, type ContentType } from './fetch/http-headers';
 export { SafeFetcher, type FetchedPage, type ResolvedAddress, type Resolver, type SafeFetcherDeps } from './fetch/safe-fetcher';
 export { decodeBody, metaCharset, type DecodeBodyOptions } from './fetch/decode-body';
 export { readHtmlMetadata, type HtmlMetadata } from './fetch/html-metadata';
 export { documentFromPage, fetchDocument, type FetchedDocument } from './fetch/fetch-document';
-export { DEFAULT_SNAPSHOT_MAX_AGE_MS, fetchSnapshot, snapshotUrl, type FetchSnapshotOptions, type FetchSnapshotResult } from './fetch/cached-fetch';
+export {
+  DEFAULT_SNAPSHOT_MAX_AGE_MS,
+  fetchSnapshot,
+  snapshotUrl,
+  type FetchSnapshotOptions,
+  type FetchSnapshotResult,
+} from './fetch/cached-fetch';
 export { type RateLimiter, type RateLimitOptions, RateLimitOptionsSchema } from './rate-limit/rate-limiter';
 export { InProcessRateLimiter } from './rate-limit/in-process-rate-limiter';
 export { RedisRateLimiter, type RedisRateLimitOptions, GCRA_SCRIPT } from './rate-limit/redis-rate-limiter';
 export { sleep } from './rate-limit/sleep';
 export * from './search/providers/errors';
-export { httpJson, DEFAULT_RETRY_POLICY, DEFAULT_TIMEOUT_MS, MAX_RESPONSE_BYTES, type HttpJsonRequest, type RetryPolicy } from './search/providers/http-json';
+export {
+  httpJson,
+  DEFAULT_RETRY_POLICY,
+  DEFAULT_TIMEOUT_MS,
+  MAX_RESPONSE_BYTES,
+  type HttpJsonRequest,
+  type RetryPolicy,
+} from './search/providers/http-json';
 export { redactSecrets } from './search/providers/redact';
 export { plainText } from './search/providers/plain-text';
 export type { WebProviderOptions } from './search/providers/web-provider-options';
 export { TavilySearchProvider, TAVILY_DEFAULT_BASE_URL, TAVILY_DEFAULT_RATE_PER_SECOND } from './search/providers/tavily-search-provider';
-export { BraveSearchProvider, BRAVE_DEFAULT_BASE_URL, BRAVE_DEFAULT_RATE_PER_SECOND, braveQuery } from './search/providers/brave-search-provider';
+export {
+  BraveSearchProvider,
+  BRAVE_DEFAULT_BASE_URL,
+  BRAVE_DEFAULT_RATE_PER_SECOND,
+  braveQuery,
+} from './search/providers/brave-search-provider';
 export { braveRateLimitWaitMs } from './search/providers/brave-rate-limit-headers';
 export { SearxngSearchProvider, SEARXNG_DEFAULT_RATE_PER_SECOND } from './search/providers/searxng-search-provider';
 export { webProvidersFromEnv, type WebProvidersOptions } from './search/providers/web-providers-from-env';
@@ -49,6 +73,12 @@ export { CanonicalUrlError } from './policy/errors';
 export { AuthorityClassSchema, type AuthorityClass } from './policy/authority-class';
 export { authorityOf, authorityOfWords } from './policy/authority';
 export { hostMatchesDomain, normaliseDomain } from './policy/domain-match';
-export { SourcePolicySchema, isAllowedByPolicy, type SourcePolicy, type SourcePolicyInput, type PolicyDecision } from './policy/source-policy';
+export {
+  SourcePolicySchema,
+  isAllowedByPolicy,
+  type SourcePolicy,
+  type SourcePolicyInput,
+  type PolicyDecision,
+} from './policy/source-policy';
 export { parseRobots, patternMatches, MAX_ROBOTS_CHARS, type RobotsMatcher } from './policy/robots';
 export { RobotsCache, type RobotsCacheOptions } from './policy/robots-cache';

@@ -44,9 +44,11 @@ export async function withProducerSpan<T>(
   fn: (carrier: Record<string, string> | undefined) => Promise<T>,
 ): Promise<T> {
   const parent = carrier ? propagation.extract(context.active(), carrier) : context.active();
-  return trace.getTracer('dossier-workflow').startActiveSpan(name, { kind: SpanKind.PRODUCER, attributes }, parent, (span) =>
-    endingSpan(span, () => fn(injectTraceCarrier() ?? carrier)),
-  );
+  return trace
+    .getTracer('dossier-workflow')
+    .startActiveSpan(name, { kind: SpanKind.PRODUCER, attributes }, parent, (span) =>
+      endingSpan(span, () => fn(injectTraceCarrier() ?? carrier)),
+    );
 }
 
 /** Runs `fn` as the body of `span`: an error is recorded on the span (and rethrown), and the span always ends. */

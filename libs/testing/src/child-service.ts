@@ -16,7 +16,12 @@ export interface ChildService {
  * Starts a TypeScript entry point as its own Node process (as the apps run in production: one process
  * per service), compiled on load by tools/ts-register.cjs. Output is collected for assertions.
  */
-export function startChildService(entry: string, env: Record<string, string>, label = path.basename(entry), args: string[] = []): ChildService {
+export function startChildService(
+  entry: string,
+  env: Record<string, string>,
+  label = path.basename(entry),
+  args: string[] = [],
+): ChildService {
   const child = spawn(process.execPath, ['--enable-source-maps', '-r', path.join(REPO_ROOT, 'tools/ts-register.cjs'), entry, ...args], {
     cwd: REPO_ROOT,
     env: { ...process.env, NODE_ENV: 'test', ...env },

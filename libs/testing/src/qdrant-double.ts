@@ -70,7 +70,8 @@ export async function startQdrantDouble(): Promise<QdrantDouble> {
     if (rest === '' && req.method === 'PUT') {
       if (col) return error(res, 409, `Wrong input: Collection \`${name}\` already exists!`);
       const vectors = body['vectors'] as { size?: unknown; distance?: unknown } | undefined;
-      if (typeof vectors?.size !== 'number' || vectors.distance !== 'Cosine') return error(res, 400, 'Wrong input: this double supports one unnamed Cosine vector');
+      if (typeof vectors?.size !== 'number' || vectors.distance !== 'Cosine')
+        return error(res, 400, 'Wrong input: this double supports one unnamed Cosine vector');
       collections.set(name, { size: vectors.size, distance: vectors.distance, points: new Map(), indexes: new Map() });
       return ok(res, true);
     }
@@ -90,19 +91,29 @@ export async function startQdrantDouble(): Promise<QdrantDouble> {
       return ok(res, true);
     }
     if (rest === 'index' && req.method === 'PUT') {
-      col.indexes.set(String(body['field_name']), { data_type: (body['field_schema'] as { type?: string })?.type ?? body['field_schema'], points: col.points.size });
+      col.indexes.set(String(body['field_name']), {
+        data_type: (body['field_schema'] as { type?: string })?.type ?? body['field_schema'],
+        points: col.points.size,
+      });
       return done(res);
     }
     if (rest === 'points' && req.method === 'PUT') {
       const points = (body['points'] ?? []) as { id: string; vector: number[]; payload?: Payload }[];
       const bad = points.find((p) => !Array.isArray(p.vector) || p.vector.length !== col.size);
       if (bad) return error(res, 400, `Wrong input: Vector dimension error: expected dim: ${col.size}, got ${bad.vector?.length}`);
-      for (const p of points) col.points.set(String(p.id).toLowerCase(), { id: String(p.id).toLowerCase(), vector: unit(p.vector), payload: p.payload ?? {}, version: operation + 1 });
+      for (const p of points)
+        col.points.set(String(p.id).toLowerCase(), {
+          id: String(p.id).toLowerCase(),
+          vector: unit(p.vector),
+          payload: p.payload ?? {},
+          version: operation + 1,
+        });
       return done(res);
     }
     if (rest === 'points/query' && req.method === 'POST') {
       const query = body['query'] as number[];
-      if (!Array.isArray(query) || query.length !== col.size) return error(res, 400, `Wrong input: Vector dimension error: expected dim: ${col.size}, got ${query?.length}`);
+      if (!Array.isArray(query) || query.length !== col.size)
+        return error(res, 400, `Wrong input: Vector dimension error: expected dim: ${col.size}, got ${query?.length}`);
       const q = unit(query);
       const threshold = body['score_threshold'] as number | undefined;
       const hits = [...col.points.values()]
@@ -111,7 +122,14 @@ export async function startQdrantDouble(): Promise<QdrantDouble> {
         .filter((h) => threshold === undefined || h.score >= threshold)
         .sort((a, b) => b.score - a.score)
         .slice(0, Number(body['limit'] ?? 10));
-      return ok(res, { points: hits.map(({ p, score }) => ({ id: p.id, version: p.version, score, ...(body['with_payload'] ? { payload: p.payload } : {}) })) });
+      return ok(res, {
+        points: hits.map(({ p, score }) => ({
+          id: p.id,
+          version: p.version,
+          score,
+          ...(body['with_payload'] ? { payload: p.payload } : {}),
+        })),
+      });
     }
     if (rest === 'points/count' && req.method === 'POST') {
       return ok(res, { count: [...col.points.values()].filter((p) => matches(p, body['filter'] as Filter | undefined)).length });

@@ -38,7 +38,8 @@ export class HashingEmbedder implements Embedder {
 
   constructor(options: HashingEmbedderOptionsInput = {}) {
     const parsed = HashingEmbedderOptions.safeParse(options);
-    if (!parsed.success) throw new ValidationError(`Invalid hashing embedder options: ${z.prettifyError(parsed.error)}`, { cause: parsed.error });
+    if (!parsed.success)
+      throw new ValidationError(`Invalid hashing embedder options: ${z.prettifyError(parsed.error)}`, { cause: parsed.error });
     this.dimension = parsed.data.dimension;
     this.seed = parsed.data.seed;
     this.name = this.seed === 0 ? 'hashing-v1' : `hashing-v1-s${this.seed}`;
@@ -46,7 +47,8 @@ export class HashingEmbedder implements Embedder {
 
   async embed(texts: string[]): Promise<Float32Array[]> {
     const parsed = TEXTS.safeParse(texts);
-    if (!parsed.success) throw new ValidationError(`embed() takes an array of strings: ${z.prettifyError(parsed.error)}`, { cause: parsed.error });
+    if (!parsed.success)
+      throw new ValidationError(`embed() takes an array of strings: ${z.prettifyError(parsed.error)}`, { cause: parsed.error });
     return parsed.data.map((text) => this.embedOne(text));
   }
 

@@ -73,7 +73,9 @@ export const VectorSearchOptionsSchema = z
   .strict();
 
 // Collection names become file names (embedded) and URL segments (Qdrant): keep them to a safe alphabet.
-export const CollectionNameSchema = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9_-]{0,127}$/, 'collection name: letters, digits, "_" and "-", at most 128');
+export const CollectionNameSchema = z
+  .string()
+  .regex(/^[A-Za-z0-9][A-Za-z0-9_-]{0,127}$/, 'collection name: letters, digits, "_" and "-", at most 128');
 
 export const DimensionSchema = z.number().int().min(1).max(65_536);
 

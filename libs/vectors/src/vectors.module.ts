@@ -27,7 +27,10 @@ export class VectorsModule {
           provide: VECTOR_STORE,
           useFactory: async (): Promise<VectorStore & { onApplicationShutdown(): Promise<void> }> => {
             if (options.qdrantUrl) {
-              const qdrant = new QdrantVectorStore({ url: options.qdrantUrl, ...(options.qdrantApiKey ? { apiKey: options.qdrantApiKey } : {}) });
+              const qdrant = new QdrantVectorStore({
+                url: options.qdrantUrl,
+                ...(options.qdrantApiKey ? { apiKey: options.qdrantApiKey } : {}),
+              });
               return Object.assign(qdrant, { onApplicationShutdown: () => qdrant.close() });
             }
             const store = await EmbeddedVectorStore.open({ directory: options.dir });

@@ -78,9 +78,15 @@ describe('EmbeddedVectorStore', () => {
     it('refuses ids that are not UUIDs, bad payloads and bad collection names', async () => {
       const s = await open();
       await s.ensureCollection('c', 2);
-      expect((await errorOf(s.upsert('c', [{ id: 'evidence-1', vector: [1, 0], payload: { tenantId: 't', kind: 'k' } }]))).code).toBe('validation_failed');
-      expect((await errorOf(s.upsert('c', [{ id: pointId('x'), vector: [1, 0], payload: { tenantId: '', kind: 'k' } }]))).code).toBe('validation_failed');
-      expect((await errorOf(s.upsert('c', [{ id: pointId('x'), vector: [1, Number.NaN], payload: { tenantId: 't', kind: 'k' } }]))).code).toBe('validation_failed');
+      expect((await errorOf(s.upsert('c', [{ id: 'evidence-1', vector: [1, 0], payload: { tenantId: 't', kind: 'k' } }]))).code).toBe(
+        'validation_failed',
+      );
+      expect((await errorOf(s.upsert('c', [{ id: pointId('x'), vector: [1, 0], payload: { tenantId: '', kind: 'k' } }]))).code).toBe(
+        'validation_failed',
+      );
+      expect(
+        (await errorOf(s.upsert('c', [{ id: pointId('x'), vector: [1, Number.NaN], payload: { tenantId: 't', kind: 'k' } }]))).code,
+      ).toBe('validation_failed');
       expect((await errorOf(s.ensureCollection('../escape', 2))).code).toBe('validation_failed');
       expect(await s.count('c')).toBe(0);
     });
@@ -210,9 +216,17 @@ describe('EmbeddedVectorStore', () => {
       const s = await open({ compaction: { minGarbage: 50, garbageRatio: 1 } });
       await s.ensureCollection('c', 8);
       const vectors = randomVectors(120, 8, 7);
-      await s.upsert('c', vectors.slice(0, 20).map((v, i) => ({ id: pointId(`p${i}`), vector: v, payload: { tenantId: 't1', kind: 'k', round: 0 } })));
+      await s.upsert(
+        'c',
+        vectors.slice(0, 20).map((v, i) => ({ id: pointId(`p${i}`), vector: v, payload: { tenantId: 't1', kind: 'k', round: 0 } })),
+      );
       for (let round = 1; round <= 5; round++) {
-        await s.upsert('c', vectors.slice(round * 20, round * 20 + 20).map((v, i) => ({ id: pointId(`p${i}`), vector: v, payload: { tenantId: 't1', kind: 'k', round } })));
+        await s.upsert(
+          'c',
+          vectors
+            .slice(round * 20, round * 20 + 20)
+            .map((v, i) => ({ id: pointId(`p${i}`), vector: v, payload: { tenantId: 't1', kind: 'k', round } })),
+        );
       }
       const stats = s.stats('c');
       expect(stats.points).toBe(20);
@@ -323,7 +337,11 @@ describe('EmbeddedVectorStore', () => {
       // the search runs; they are found through the exact scan of the unindexed tail.
       await s.upsert(
         'c',
-        newcomers.map((v, i) => ({ id: pointId(i === 999 ? 'fresh' : `new${i}`), vector: v, payload: { tenantId: 'big', kind: 'evidence' } })),
+        newcomers.map((v, i) => ({
+          id: pointId(i === 999 ? 'fresh' : `new${i}`),
+          vector: v,
+          payload: { tenantId: 'big', kind: 'evidence' },
+        })),
       );
       expect(s.stats('c').indexedRows).toBeLessThan(big + small + 1000);
       const [hit] = await s.search('c', fresh, { filter: { tenantId: 'big' }, limit: 1 });

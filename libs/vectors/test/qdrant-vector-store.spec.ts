@@ -23,8 +23,9 @@ describeVectorStoreContract('QdrantVectorStore over the Qdrant protocol double',
 
 const live = process.env['QDRANT_URL'];
 (live ? describe : describe.skip)('live Qdrant (QDRANT_URL)', () => {
-  describeVectorStoreContract(`QdrantVectorStore against ${live ?? 'QDRANT_URL'}`, async () =>
-    new QdrantVectorStore({ url: live!, ...(process.env['QDRANT_API_KEY'] ? { apiKey: process.env['QDRANT_API_KEY'] } : {}) }),
+  describeVectorStoreContract(
+    `QdrantVectorStore against ${live ?? 'QDRANT_URL'}`,
+    async () => new QdrantVectorStore({ url: live!, ...(process.env['QDRANT_API_KEY'] ? { apiKey: process.env['QDRANT_API_KEY'] } : {}) }),
   );
 });
 
@@ -37,7 +38,9 @@ describe('QdrantVectorStore specifics (over the double)', () => {
     const sent = double.requests().slice(before);
     expect(sent.filter((r) => r === 'PUT /collections/specifics')).toHaveLength(1);
     expect(sent.filter((r) => r === 'PUT /collections/specifics/index')).toHaveLength(3);
-    const info = (await (await fetch(`${double.url}/collections/specifics`)).json()) as { result: { payload_schema: Record<string, { data_type: string }> } };
+    const info = (await (await fetch(`${double.url}/collections/specifics`)).json()) as {
+      result: { payload_schema: Record<string, { data_type: string }> };
+    };
     expect(Object.keys(info.result.payload_schema).sort()).toEqual(['kind', 'runId', 'tenantId']);
     await store.close();
   });
@@ -46,8 +49,16 @@ describe('QdrantVectorStore specifics (over the double)', () => {
     const store = new QdrantVectorStore({ url: double.url, batchSize: 10 });
     await store.ensureCollection('batches', 2);
     const before = double.requests().length;
-    await store.upsert('batches', Array.from({ length: 35 }, (_, i) => ({ id: pointId(`k${i}`), vector: [1, i], payload: { tenantId: 't', kind: 'evidence' } })));
-    expect(double.requests().slice(before).filter((r) => r === 'PUT /collections/batches/points')).toHaveLength(4);
+    await store.upsert(
+      'batches',
+      Array.from({ length: 35 }, (_, i) => ({ id: pointId(`k${i}`), vector: [1, i], payload: { tenantId: 't', kind: 'evidence' } })),
+    );
+    expect(
+      double
+        .requests()
+        .slice(before)
+        .filter((r) => r === 'PUT /collections/batches/points'),
+    ).toHaveLength(4);
     expect(await store.count('batches', { tenantId: 't' })).toBe(35);
     await store.close();
   });
@@ -61,7 +72,9 @@ describe('QdrantVectorStore specifics (over the double)', () => {
 
 describe('VectorsModule.forRoot', () => {
   it('selects Qdrant when a Qdrant URL is configured, the embedded store otherwise', async () => {
-    const withQdrant = await NestFactory.createApplicationContext(VectorsModule.forRoot({ dir: '/nonexistent', qdrantUrl: double.url }), { logger: false });
+    const withQdrant = await NestFactory.createApplicationContext(VectorsModule.forRoot({ dir: '/nonexistent', qdrantUrl: double.url }), {
+      logger: false,
+    });
     expect(withQdrant.get(VECTOR_STORE)).toBeInstanceOf(QdrantVectorStore);
     await withQdrant.close();
     const dir = await mkdtemp(join(tmpdir(), 'dossier-vectors-'));

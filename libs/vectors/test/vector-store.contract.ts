@@ -5,7 +5,8 @@ import { pointId, type VectorPayload, type VectorPoint, type VectorStore } from 
  * Persistence is optional: a store that keeps its points across close() says how to open it again over
  * the same storage, and the persistence tests run.
  */
-export type VectorStoreContractOptions = { persistent: false } | { persistent: true; reopen: (closed: VectorStore) => Promise<VectorStore> };
+export type VectorStoreContractOptions =
+  { persistent: false } | { persistent: true; reopen: (closed: VectorStore) => Promise<VectorStore> };
 
 const DIM = 4;
 
@@ -42,7 +43,11 @@ async function errorOf(promise: Promise<unknown>): Promise<{ code?: string; mess
 /**
  * The behaviour every VectorStore must have. `make` returns a fresh, open, empty store; the suite closes it.
  */
-export function describeVectorStoreContract(name: string, make: () => Promise<VectorStore>, options: VectorStoreContractOptions = { persistent: false }): void {
+export function describeVectorStoreContract(
+  name: string,
+  make: () => Promise<VectorStore>,
+  options: VectorStoreContractOptions = { persistent: false },
+): void {
   describe(`VectorStore contract: ${name}`, () => {
     let store: VectorStore;
     let col: string;
@@ -73,15 +78,22 @@ export function describeVectorStoreContract(name: string, make: () => Promise<Ve
 
       it('refuses to use a collection that was never created', async () => {
         const missing = collectionName();
-        expect((await errorOf(store.upsert(missing, [point('a', [1, 0, 0, 0], { tenantId: 't1', kind: 'k' })]))).code).toBe('vector_collection_not_found');
-        expect((await errorOf(store.search(missing, [1, 0, 0, 0], { filter: { tenantId: 't1' }, limit: 1 }))).code).toBe('vector_collection_not_found');
+        expect((await errorOf(store.upsert(missing, [point('a', [1, 0, 0, 0], { tenantId: 't1', kind: 'k' })]))).code).toBe(
+          'vector_collection_not_found',
+        );
+        expect((await errorOf(store.search(missing, [1, 0, 0, 0], { filter: { tenantId: 't1' }, limit: 1 }))).code).toBe(
+          'vector_collection_not_found',
+        );
         expect((await errorOf(store.count(missing))).code).toBe('vector_collection_not_found');
       });
     });
 
     describe('upsert', () => {
       it('is idempotent by id: the same points twice leave one copy each', async () => {
-        const points = [point('a', [1, 0, 0, 0], { tenantId: 't1', kind: 'evidence' }), point('b', [0, 1, 0, 0], { tenantId: 't1', kind: 'evidence' })];
+        const points = [
+          point('a', [1, 0, 0, 0], { tenantId: 't1', kind: 'evidence' }),
+          point('b', [0, 1, 0, 0], { tenantId: 't1', kind: 'evidence' }),
+        ];
         await store.upsert(col, points);
         await store.upsert(col, points);
         expect(await store.count(col)).toBe(2);
@@ -101,7 +113,10 @@ export function describeVectorStoreContract(name: string, make: () => Promise<Ve
       });
 
       it('keeps the last of duplicate ids within one batch', async () => {
-        await store.upsert(col, [point('a', [1, 0, 0, 0], { tenantId: 't1', kind: 'k', n: 1 }), point('a', [0, 1, 0, 0], { tenantId: 't1', kind: 'k', n: 2 })]);
+        await store.upsert(col, [
+          point('a', [1, 0, 0, 0], { tenantId: 't1', kind: 'k', n: 1 }),
+          point('a', [0, 1, 0, 0], { tenantId: 't1', kind: 'k', n: 2 }),
+        ]);
         expect(await store.count(col)).toBe(1);
         const [hit] = await store.search(col, [0, 1, 0, 0], { filter: { tenantId: 't1' }, limit: 1 });
         expect(hit!.payload.n).toBe(2);
@@ -175,7 +190,10 @@ export function describeVectorStoreContract(name: string, make: () => Promise<Ve
     describe('dimension mismatch on upsert', () => {
       it('fails naming both dimensions and writes nothing of the batch', async () => {
         const err = await errorOf(
-          store.upsert(col, [point('ok', [1, 0, 0, 0], { tenantId: 't1', kind: 'k' }), point('bad', [1, 0, 0, 0, 0, 0], { tenantId: 't1', kind: 'k' })]),
+          store.upsert(col, [
+            point('ok', [1, 0, 0, 0], { tenantId: 't1', kind: 'k' }),
+            point('bad', [1, 0, 0, 0, 0, 0], { tenantId: 't1', kind: 'k' }),
+          ]),
         );
         expect(err.code).toBe('vector_dimension_mismatch');
         expect(err.message).toMatch(new RegExp(`\\b${DIM}\\b`));
@@ -239,11 +257,15 @@ export function describeVectorStoreContract(name: string, make: () => Promise<Ve
       const q = [1, 0, 0, 0];
 
       it('filters search by run, by kind, and by both', async () => {
-        expect(ids(await store.search(col, q, { filter: { tenantId: 't1', runId: 'r1' }, limit: 10 }))).toEqual([pointId('r1-ev'), pointId('r1-cl')].sort());
+        expect(ids(await store.search(col, q, { filter: { tenantId: 't1', runId: 'r1' }, limit: 10 }))).toEqual(
+          [pointId('r1-ev'), pointId('r1-cl')].sort(),
+        );
         expect(ids(await store.search(col, q, { filter: { tenantId: 't1', kind: 'evidence' }, limit: 10 }))).toEqual(
           [pointId('r1-ev'), pointId('r2-ev'), pointId('norun-ev')].sort(),
         );
-        expect(ids(await store.search(col, q, { filter: { tenantId: 't1', runId: 'r2', kind: 'claim' }, limit: 10 }))).toEqual([pointId('r2-cl')]);
+        expect(ids(await store.search(col, q, { filter: { tenantId: 't1', runId: 'r2', kind: 'claim' }, limit: 10 }))).toEqual([
+          pointId('r2-cl'),
+        ]);
       });
 
       it('filters count by run and kind', async () => {
@@ -287,7 +309,10 @@ export function describeVectorStoreContract(name: string, make: () => Promise<Ve
           expect(after.find((h) => h.id === pointId('a'))!.payload.note).toBe('second');
           expect((await errorOf(store.ensureCollection(col, DIM + 1))).code).toBe('vector_dimension_mismatch');
           // Writes keep working after a reopen, and are idempotent with what was there.
-          await store.upsert(col, [point('b', [0, 1, 0, 0], { tenantId: 't1', runId: 'r1', kind: 'evidence' }), point('d', [0, 0, 0, 1], { tenantId: 't1', kind: 'k' })]);
+          await store.upsert(col, [
+            point('b', [0, 1, 0, 0], { tenantId: 't1', runId: 'r1', kind: 'evidence' }),
+            point('d', [0, 0, 0, 1], { tenantId: 't1', kind: 'k' }),
+          ]);
           expect(await store.count(col)).toBe(3);
         });
       });

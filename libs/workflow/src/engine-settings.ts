@@ -21,6 +21,10 @@ export function engineSettingsFromEnv(env: WorkerEnv, consume: readonly ServiceN
 export function conductorSettingsFromEnv(env: ConductorEnv): EngineSettings {
   return {
     ...engineSettingsFromEnv(env, []),
-    conductor: { relayIntervalMs: env.RELAY_INTERVAL_MS, reconcileIntervalMs: env.RECONCILE_INTERVAL_MS, relayMinAgeMs: env.RELAY_MIN_AGE_MS },
+    conductor: {
+      relayIntervalMs: env.RELAY_INTERVAL_MS,
+      reconcileIntervalMs: env.RECONCILE_INTERVAL_MS,
+      relayMinAgeMs: env.RELAY_MIN_AGE_MS,
+    },
   };
 }

@@ -56,7 +56,12 @@ export class WorkflowModule {
         { provide: STEP_PROCESSOR, useExisting: StepRunner },
         {
           provide: WORKFLOW_OPTIONS,
-          useValue: { databaseUrl: s.databaseUrl, lockPoolMax: s.concurrency * Math.max(1, s.consume.length) + 2, busyRetryMs: 1_000, txTimeoutMs: 30_000 },
+          useValue: {
+            databaseUrl: s.databaseUrl,
+            lockPoolMax: s.concurrency * Math.max(1, s.consume.length) + 2,
+            busyRetryMs: 1_000,
+            txTimeoutMs: 30_000,
+          },
         },
         ...(s.conductor ? [{ provide: CONDUCTOR_OPTIONS, useValue: s.conductor }, ConductorLoop] : []),
       ],

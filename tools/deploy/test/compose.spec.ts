@@ -17,7 +17,9 @@ interface ComposeService {
 }
 
 /** docker-compose.yml as Compose reads it (YAML 1.1 merge keys on), no Docker needed. */
-const compose = parse(readFileSync(path.join(ROOT, 'docker-compose.yml'), 'utf8'), { merge: true }) as { services: Record<string, ComposeService> };
+const compose = parse(readFileSync(path.join(ROOT, 'docker-compose.yml'), 'utf8'), { merge: true }) as {
+  services: Record<string, ComposeService>;
+};
 const services = compose.services;
 const dossier = ['conductor', 'gateway', ...SERVICE_NAMES];
 
@@ -44,7 +46,11 @@ describe('docker-compose.yml', () => {
         migrate: { condition: 'service_completed_successfully' },
       });
       expect(s.healthcheck?.test.join(' ')).toMatch(/\/readyz/);
-      expect(s.environment).toMatchObject({ OTEL_SERVICE_NAME: `dossier-${name}`, OTEL_EXPORTER_OTLP_ENDPOINT: 'http://jaeger:4318', QDRANT_URL: 'http://qdrant:6333' });
+      expect(s.environment).toMatchObject({
+        OTEL_SERVICE_NAME: `dossier-${name}`,
+        OTEL_EXPORTER_OTLP_ENDPOINT: 'http://jaeger:4318',
+        QDRANT_URL: 'http://qdrant:6333',
+      });
       // Compose's SIGKILL comes after stop_grace_period: it must exceed the worker's own shutdown grace.
       expect(Number.parseInt(s.stop_grace_period ?? '10s', 10) * 1000).toBeGreaterThan(Number(s.environment?.['SHUTDOWN_GRACE_MS']));
     }
@@ -72,7 +78,8 @@ describe('Dockerfile', () => {
   it('the command chooses the service: the entrypoint is node with the TypeScript loader, the command an app entry point that exists', () => {
     expect(text).toMatch(/^ENTRYPOINT \["node", "--enable-source-maps", "-r", "\.\/tools\/ts-register\.cjs"\]$/m);
     expect(text).toMatch(/^CMD \["apps\/gateway\/src\/main\.ts"\]$/m);
-    for (const name of ['conductor', ...SERVICE_NAMES]) expect(() => readFileSync(path.join(ROOT, 'apps', name, 'src/main.ts'))).not.toThrow();
+    for (const name of ['conductor', ...SERVICE_NAMES])
+      expect(() => readFileSync(path.join(ROOT, 'apps', name, 'src/main.ts'))).not.toThrow();
   });
 
   it('.dockerignore keeps dependencies, git and local state out of the build context', () => {

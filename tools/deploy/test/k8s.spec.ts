@@ -50,51 +50,83 @@ describe('Kubernetes manifests (k8s/): rendered like kustomize, validated agains
     expect(status).toBe(0);
   });
 
-  it.each(['k8s/overlays/dev', 'k8s/overlays/prod'])('%s: a Deployment, Service and PodDisruptionBudget per service, probes, resources, config and secret references', (dir) => {
-    const objects = report[dir]!.objects;
-    const names = ['gateway', 'conductor', ...SERVICE_NAMES].map((s) => `dossier-${s}`);
-    for (const kind of ['Deployment', 'Service', 'PodDisruptionBudget']) expect(of(objects, kind).map((o) => o.metadata.name).sort()).toEqual([...names].sort());
-    for (const d of of(objects, 'Deployment')) {
-      for (const c of podSpec(d).containers) {
-        expect({ name: d.metadata.name, liveness: c.livenessProbe?.httpGet?.path, readiness: c.readinessProbe?.httpGet?.path }).toEqual({ name: d.metadata.name, liveness: '/healthz', readiness: '/readyz' });
-        expect(c.resources?.requests?.['cpu'] && c.resources.requests['memory'] && c.resources.limits?.['memory']).toBeTruthy();
-        expect(c.envFrom).toEqual(expect.arrayContaining([{ configMapRef: { name: 'dossier-config' } }, { secretRef: { name: 'dossier-secrets' } }]));
+  it.each(['k8s/overlays/dev', 'k8s/overlays/prod'])(
+    '%s: a Deployment, Service and PodDisruptionBudget per service, probes, resources, config and secret references',
+    (dir) => {
+      const objects = report[dir]!.objects;
+      const names = ['gateway', 'conductor', ...SERVICE_NAMES].map((s) => `dossier-${s}`);
+      for (const kind of ['Deployment', 'Service', 'PodDisruptionBudget'])
+        expect(
+          of(objects, kind)
+            .map((o) => o.metadata.name)
+            .sort(),
+        ).toEqual([...names].sort());
+      for (const d of of(objects, 'Deployment')) {
+        for (const c of podSpec(d).containers) {
+          expect({ name: d.metadata.name, liveness: c.livenessProbe?.httpGet?.path, readiness: c.readinessProbe?.httpGet?.path }).toEqual({
+            name: d.metadata.name,
+            liveness: '/healthz',
+            readiness: '/readyz',
+          });
+          expect(c.resources?.requests?.['cpu'] && c.resources.requests['memory'] && c.resources.limits?.['memory']).toBeTruthy();
+          expect(c.envFrom).toEqual(
+            expect.arrayContaining([{ configMapRef: { name: 'dossier-config' } }, { secretRef: { name: 'dossier-secrets' } }]),
+          );
+        }
       }
-    }
-    expect(objects.every((o) => o.kind === 'Namespace' || o.metadata.namespace === (dir.endsWith('dev') ? 'dossier-dev' : 'dossier'))).toBe(true);
-    const job = of(objects, 'Job').find((j) => j.metadata.name === 'dossier-migrate');
-    expect(JSON.stringify(job)).toContain('"migrate","deploy"');
-  });
+      expect(
+        objects.every((o) => o.kind === 'Namespace' || o.metadata.namespace === (dir.endsWith('dev') ? 'dossier-dev' : 'dossier')),
+      ).toBe(true);
+      const job = of(objects, 'Job').find((j) => j.metadata.name === 'dossier-migrate');
+      expect(JSON.stringify(job)).toContain('"migrate","deploy"');
+    },
+  );
 
-  it.each(['k8s/overlays/dev', 'k8s/overlays/prod'])('%s: workers get more time to stop than the shutdown grace their settings give them', (dir) => {
-    const objects = report[dir]!.objects;
-    const config = of(objects, 'ConfigMap').find((c) => c.metadata.name === 'dossier-config')!;
-    // The engine's own reading of the ConfigMap (with placeholder secrets): what a worker would run with.
-    const env = loadConfig(WorkerEnv, { ...config.data, DATABASE_URL: 'postgresql://x@db/dossier', REDIS_URL: 'redis://redis:6379' });
-    for (const service of [...SERVICE_NAMES, 'conductor']) {
-      const d = of(objects, 'Deployment').find((o) => o.metadata.name === `dossier-${service}`)!;
-      const grace = podSpec(d).terminationGracePeriodSeconds ?? 30;
-      expect(grace * 1000).toBeGreaterThanOrEqual(env.SHUTDOWN_GRACE_MS + 5_000);
-      expect(podSpec(d).containers[0]!.args).toEqual([`apps/${service}/src/main.ts`]);
-    }
-  });
+  it.each(['k8s/overlays/dev', 'k8s/overlays/prod'])(
+    '%s: workers get more time to stop than the shutdown grace their settings give them',
+    (dir) => {
+      const objects = report[dir]!.objects;
+      const config = of(objects, 'ConfigMap').find((c) => c.metadata.name === 'dossier-config')!;
+      // The engine's own reading of the ConfigMap (with placeholder secrets): what a worker would run with.
+      const env = loadConfig(WorkerEnv, { ...config.data, DATABASE_URL: 'postgresql://x@db/dossier', REDIS_URL: 'redis://redis:6379' });
+      for (const service of [...SERVICE_NAMES, 'conductor']) {
+        const d = of(objects, 'Deployment').find((o) => o.metadata.name === `dossier-${service}`)!;
+        const grace = podSpec(d).terminationGracePeriodSeconds ?? 30;
+        expect(grace * 1000).toBeGreaterThanOrEqual(env.SHUTDOWN_GRACE_MS + 5_000);
+        expect(podSpec(d).containers[0]!.args).toEqual([`apps/${service}/src/main.ts`]);
+      }
+    },
+  );
 
   it('prod: every worker has a KEDA ScaledObject on its queue backlog (waiting + prioritized + delayed) with a fallback', () => {
     const objects = report['k8s/overlays/prod']!.objects;
     const scaled = of(objects, 'ScaledObject');
     for (const service of SERVICE_NAMES) {
       const so = scaled.find((s) => s.metadata.name === `dossier-${service}`);
-      const spec = so?.spec as { scaleTargetRef: { name: string }; fallback?: { replicas: number }; triggers: { type: string; metadata: { query: string } }[] };
+      const spec = so?.spec as {
+        scaleTargetRef: { name: string };
+        fallback?: { replicas: number };
+        triggers: { type: string; metadata: { query: string } }[];
+      };
       expect(spec.scaleTargetRef.name).toBe(`dossier-${service}`);
       expect(spec.fallback?.replicas).toBeGreaterThan(0);
-      expect(spec.triggers).toEqual([expect.objectContaining({ type: 'prometheus', metadata: expect.objectContaining({ query: `max(dossier_queue_backlog{queue="${service}"})` }) })]);
+      expect(spec.triggers).toEqual([
+        expect.objectContaining({
+          type: 'prometheus',
+          metadata: expect.objectContaining({ query: `max(dossier_queue_backlog{queue="${service}"})` }),
+        }),
+      ]);
     }
     expect(of(objects, 'HorizontalPodAutoscaler')).toEqual([]);
   });
 
   it('dev: CPU HorizontalPodAutoscalers instead of KEDA (never both on one Deployment)', () => {
     const objects = report['k8s/overlays/dev']!.objects;
-    expect(of(objects, 'HorizontalPodAutoscaler').map((h) => h.metadata.name).sort()).toEqual(SERVICE_NAMES.map((s) => `dossier-${s}`).sort());
+    expect(
+      of(objects, 'HorizontalPodAutoscaler')
+        .map((h) => h.metadata.name)
+        .sort(),
+    ).toEqual(SERVICE_NAMES.map((s) => `dossier-${s}`).sort());
     expect(of(objects, 'ScaledObject')).toEqual([]);
   });
 
@@ -102,9 +134,15 @@ describe('Kubernetes manifests (k8s/): rendered like kustomize, validated agains
     const objects = report['k8s/overlays/prod']!.objects;
     const policies = of(objects, 'NetworkPolicy') as unknown as {
       metadata: { name: string };
-      spec: { podSelector: { matchLabels?: Record<string, string>; matchExpressions?: { key: string; values: string[] }[] }; policyTypes: string[]; egress?: { to?: { ipBlock?: { cidr: string; except?: string[] } }[]; ports?: { port: number }[] }[] };
+      spec: {
+        podSelector: { matchLabels?: Record<string, string>; matchExpressions?: { key: string; values: string[] }[] };
+        policyTypes: string[];
+        egress?: { to?: { ipBlock?: { cidr: string; except?: string[] } }[]; ports?: { port: number }[] }[];
+      };
     }[];
-    const deny = policies.find((p) => Object.keys(p.spec.podSelector).length === 0 && !p.spec.egress && p.spec.policyTypes.includes('Egress'));
+    const deny = policies.find(
+      (p) => Object.keys(p.spec.podSelector).length === 0 && !p.spec.egress && p.spec.policyTypes.includes('Egress'),
+    );
     expect(deny).toBeDefined();
     const selectsWorkers = (p: (typeof policies)[number]) =>
       Object.keys(p.spec.podSelector).length === 0 ||
@@ -115,7 +153,8 @@ describe('Kubernetes manifests (k8s/): rendered like kustomize, validated agains
     expect([...ports].sort((a, b) => a - b)).toEqual([53, 80, 443, 4318, 5432, 6333, 6379]);
     for (const rule of egress) {
       for (const to of rule.to ?? []) {
-        if (to.ipBlock) expect(to.ipBlock.except).toEqual(expect.arrayContaining(['10.0.0.0/8', '172.16.0.0/12', '192.168.0.0/16', '169.254.0.0/16']));
+        if (to.ipBlock)
+          expect(to.ipBlock.except).toEqual(expect.arrayContaining(['10.0.0.0/8', '172.16.0.0/12', '192.168.0.0/16', '169.254.0.0/16']));
       }
     }
   });
@@ -133,17 +172,32 @@ describe('the kustomize renderer itself', () => {
   it('applies namespace, labels, images and strategic-merge patches (containers merged by name)', () => {
     write('m/base/kustomization.yaml', 'resources: [web.yaml]\nlabels:\n  - pairs: { team: x }\n    includeTemplates: true\n');
     write('m/base/web.yaml', deployment('1'));
-    write('m/over/kustomization.yaml', 'namespace: ns\nresources: [../base]\nimages: [{ name: example/web, newTag: "2" }]\npatches: [{ path: p.yaml }]\n');
-    write('m/over/p.yaml', 'apiVersion: apps/v1\nkind: Deployment\nmetadata: { name: web }\nspec:\n  replicas: 3\n  template:\n    spec:\n      containers:\n        - { name: web, env: [{ name: B, value: "2" }] }\n');
+    write(
+      'm/over/kustomization.yaml',
+      'namespace: ns\nresources: [../base]\nimages: [{ name: example/web, newTag: "2" }]\npatches: [{ path: p.yaml }]\n',
+    );
+    write(
+      'm/over/p.yaml',
+      'apiVersion: apps/v1\nkind: Deployment\nmetadata: { name: web }\nspec:\n  replicas: 3\n  template:\n    spec:\n      containers:\n        - { name: web, env: [{ name: B, value: "2" }] }\n',
+    );
     const { status, report } = check(path.join(dir, 'm/over'));
     expect(status).toBe(0);
-    const [d] = report[path.join(dir, 'm/over')]!.objects as unknown as { metadata: { namespace: string; labels: Record<string, string> }; spec: { replicas: number; template: { metadata: { labels: Record<string, string> }; spec: { containers: { image: string; env: unknown[] }[] } } } }[];
+    const [d] = report[path.join(dir, 'm/over')]!.objects as unknown as {
+      metadata: { namespace: string; labels: Record<string, string> };
+      spec: {
+        replicas: number;
+        template: { metadata: { labels: Record<string, string> }; spec: { containers: { image: string; env: unknown[] }[] } };
+      };
+    }[];
     expect(d!.metadata.namespace).toBe('ns');
     expect(d!.metadata.labels).toEqual({ team: 'x' });
     expect(d!.spec.template.metadata.labels).toEqual({ app: 'web', team: 'x' });
     expect(d!.spec.replicas).toBe(3);
     expect(d!.spec.template.spec.containers[0]!.image).toBe('example/web:2');
-    expect(d!.spec.template.spec.containers[0]!.env).toEqual([{ name: 'A', value: '1' }, { name: 'B', value: '2' }]);
+    expect(d!.spec.template.spec.containers[0]!.env).toEqual([
+      { name: 'A', value: '1' },
+      { name: 'B', value: '2' },
+    ]);
   });
 
   it('reports an object that breaks its schema, and a kustomize feature it does not implement', () => {

@@ -1,7 +1,15 @@
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { createInterface } from 'node:readline/promises';
-import { GateName, type ApprovalView, type Intervention, type InterventionInput, type CollectionView, type RunList, type RunView } from '@dossier/contracts';
+import {
+  GateName,
+  type ApprovalView,
+  type Intervention,
+  type InterventionInput,
+  type CollectionView,
+  type RunList,
+  type RunView,
+} from '@dossier/contracts';
 import { walkPaths } from '@dossier/sources';
 import { CliUsageError } from '../cli-error';
 import { gateDecisionArgs, runIdArg } from '../commands/inspect.commands';
@@ -53,7 +61,11 @@ export async function apiResearch(client: GatewayClient, out: Output, args: Rese
     switch (e.type) {
       case 'step_completed': {
         const result = d['result'] as Record<string, unknown>;
-        out.line(`${t}  iteration ${String(d['iteration'])}  ${String(d['node'])}  ${Object.entries(result).map(([k, v]) => `${k} ${String(v)}`).join(', ')}`);
+        out.line(
+          `${t}  iteration ${String(d['iteration'])}  ${String(d['node'])}  ${Object.entries(result)
+            .map(([k, v]) => `${k} ${String(v)}`)
+            .join(', ')}`,
+        );
         break;
       }
       case 'gate_opened':
@@ -74,17 +86,24 @@ export async function apiResearch(client: GatewayClient, out: Output, args: Rese
     }
   });
   const final = await client.json<RunView>('GET', `/v1/runs/${run.id}`);
-  if (final.status !== 'completed') throw new CliUsageError(`Run ${run.id} ended ${final.status}: ${final.failureReason ?? 'no reason recorded'}`);
+  if (final.status !== 'completed')
+    throw new CliUsageError(`Run ${run.id} ended ${final.status}: ${final.failureReason ?? 'no reason recorded'}`);
   await mkdir(args.out, { recursive: true });
-  for (const format of ['md', 'html', 'json'] as const) await writeFile(path.join(args.out, `report.${format}`), await client.text(`/v1/runs/${run.id}/report.${format}`));
+  for (const format of ['md', 'html', 'json'] as const)
+    await writeFile(path.join(args.out, `report.${format}`), await client.text(`/v1/runs/${run.id}/report.${format}`));
   out.line(`Report written to ${path.join(args.out, 'report.md')}, report.html and report.json`);
   return run.id;
 }
 
 async function promptGate(client: GatewayClient, out: Output, runId: string, gate: string): Promise<void> {
-  const open = (await client.json<{ items: ApprovalView[] }>('GET', `/v1/runs/${runId}/approvals`)).items.find((a) => a.gate === gate && a.status === 'open');
+  const open = (await client.json<{ items: ApprovalView[] }>('GET', `/v1/runs/${runId}/approvals`)).items.find(
+    (a) => a.gate === gate && a.status === 'open',
+  );
   if (!open) return;
-  const subject = open.subject as { questions?: { priority: number; text: string }[]; sections?: { position: number; title: string }[] } | null;
+  const subject = open.subject as {
+    questions?: { priority: number; text: string }[];
+    sections?: { position: number; title: string }[];
+  } | null;
   if (subject?.questions) {
     out.line('Research plan:');
     for (const q of subject.questions) out.line(`  [${q.priority}] ${q.text}`);
@@ -115,16 +134,27 @@ export async function apiShowRun(client: GatewayClient, out: Output, id: string 
   const run = await client.json<RunView>('GET', `/v1/runs/${runId}`);
   out.line(`Run ${run.id}`);
   out.line(`  question     ${run.question}`);
-  out.line(`  status       ${run.status}${run.awaitingGate ? ` (gate ${run.awaitingGate})` : ''}${run.failureReason ? ` — ${run.failureReason}` : ''}`);
+  out.line(
+    `  status       ${run.status}${run.awaitingGate ? ` (gate ${run.awaitingGate})` : ''}${run.failureReason ? ` — ${run.failureReason}` : ''}`,
+  );
   out.line(`  current node ${run.currentNode ?? '-'}; research stopped: ${run.stopReason ?? '-'}`);
   for (const a of (await client.json<{ items: ApprovalView[] }>('GET', `/v1/runs/${runId}/approvals`)).items) {
     out.line(`  gate ${a.gate} r${a.revision}: ${a.status}${a.feedback ? ` — ${a.feedback}` : ''}`);
   }
 }
 
-export async function apiApprove(client: GatewayClient, out: Output, id: string | undefined, gate: string | undefined, reject: boolean, feedback?: string): Promise<void> {
+export async function apiApprove(
+  client: GatewayClient,
+  out: Output,
+  id: string | undefined,
+  gate: string | undefined,
+  reject: boolean,
+  feedback?: string,
+): Promise<void> {
   const args = gateDecisionArgs(id, gate, reject, feedback);
-  const open = (await client.json<{ items: ApprovalView[] }>('GET', `/v1/runs/${args.runId}/approvals`)).items.find((a) => a.gate === args.gate && a.status === 'open');
+  const open = (await client.json<{ items: ApprovalView[] }>('GET', `/v1/runs/${args.runId}/approvals`)).items.find(
+    (a) => a.gate === args.gate && a.status === 'open',
+  );
   if (!open) throw new CliUsageError(`Gate ${args.gate} is not open on run ${args.runId}`);
   await client.json('POST', `/v1/approvals/${open.id}`, args.decision);
   out.line(`${reject ? 'Rejected' : 'Approved'} gate ${args.gate} of run ${args.runId}.`);

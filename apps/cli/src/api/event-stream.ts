@@ -11,12 +11,20 @@ export interface StreamedEvent {
  * Follows a run's SSE stream to its end. A dropped connection is reopened with `Last-Event-ID`, so the
  * caller sees every event once, in order, however often the network breaks.
  */
-export async function followEvents(client: GatewayClient, runId: string, onEvent: (e: StreamedEvent) => Promise<void> | void, maxReconnects = 20): Promise<void> {
+export async function followEvents(
+  client: GatewayClient,
+  runId: string,
+  onEvent: (e: StreamedEvent) => Promise<void> | void,
+  maxReconnects = 20,
+): Promise<void> {
   let lastId = 0;
   let failures = 0;
   for (;;) {
     try {
-      const res = await client.request('GET', `/v1/runs/${runId}/events`, undefined, { accept: 'text/event-stream', ...(lastId ? { 'last-event-id': String(lastId) } : {}) });
+      const res = await client.request('GET', `/v1/runs/${runId}/events`, undefined, {
+        accept: 'text/event-stream',
+        ...(lastId ? { 'last-event-id': String(lastId) } : {}),
+      });
       if (!res.body) return;
       const reader = res.body.getReader();
       const decoder = new TextDecoder();

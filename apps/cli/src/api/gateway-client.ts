@@ -42,7 +42,10 @@ export class GatewayClient {
         ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
       });
     } catch (err) {
-      throw new GatewayUnreachableError(`Cannot reach the gateway at ${this.base}: ${(err as Error).cause instanceof Error ? ((err as Error).cause as Error).message : (err as Error).message}`, { cause: err });
+      throw new GatewayUnreachableError(
+        `Cannot reach the gateway at ${this.base}: ${(err as Error).cause instanceof Error ? ((err as Error).cause as Error).message : (err as Error).message}`,
+        { cause: err },
+      );
     }
     if (!res.ok) {
       const text = await res.text();
@@ -53,7 +56,11 @@ export class GatewayClient {
       } catch {
         // not our error shape (a proxy's page): fall through to the status line
       }
-      throw new GatewayRequestError(res.status, parsed?.error ?? 'http_error', `${parsed?.message ?? `${res.status} ${res.statusText}`} (HTTP ${res.status})`);
+      throw new GatewayRequestError(
+        res.status,
+        parsed?.error ?? 'http_error',
+        `${parsed?.message ?? `${res.status} ${res.statusText}`} (HTTP ${res.status})`,
+      );
     }
     return res;
   }

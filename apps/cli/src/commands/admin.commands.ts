@@ -19,7 +19,10 @@ function parsePolicy(text: string | undefined): TenantPolicy {
     throw new CliUsageError(`--policy must be JSON, e.g. '{"requiredGates":["plan"],"caps":{"tokens":200000}}'`);
   }
   const parsed = TenantPolicy.safeParse(json);
-  if (!parsed.success) throw new CliUsageError(`Invalid --policy: ${parsed.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; ')}`);
+  if (!parsed.success)
+    throw new CliUsageError(
+      `Invalid --policy: ${parsed.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; ')}`,
+    );
   return parsed.data;
 }
 
@@ -29,7 +32,9 @@ function parsePolicy(text: string | undefined): TenantPolicy {
  */
 export async function admin(out: Output, sub: string | undefined, rest: string[], args: AdminArgs): Promise<void> {
   if (!sub || !['create-tenant', 'create-key', 'revoke-key', 'set-policy'].includes(sub)) {
-    throw new CliUsageError('admin takes one of: create-tenant NAME [--policy JSON], create-key TENANT [--name NAME] [--role member|admin|viewer], revoke-key PREFIX, set-policy TENANT JSON');
+    throw new CliUsageError(
+      'admin takes one of: create-tenant NAME [--policy JSON], create-key TENANT [--name NAME] [--role member|admin|viewer], revoke-key PREFIX, set-policy TENANT JSON',
+    );
   }
   const target = rest[0]?.trim();
   if (!target) throw new CliUsageError(`admin ${sub} needs its argument`);

@@ -24,7 +24,9 @@ export async function showRun(ctx: CliContext, out: Output, id: string | undefin
   if (!run) throw new CliUsageError(`No run ${runId}`);
   out.line(`Run ${run.id}`);
   out.line(`  question     ${run.question}`);
-  out.line(`  status       ${run.status}${run.awaitingGate ? ` (gate ${run.awaitingGate})` : ''}${run.failureReason ? ` — ${run.failureReason}` : ''}`);
+  out.line(
+    `  status       ${run.status}${run.awaitingGate ? ` (gate ${run.awaitingGate})` : ''}${run.failureReason ? ` — ${run.failureReason}` : ''}`,
+  );
   out.line(`  current node ${run.currentNode ?? '-'}; research stopped: ${run.stopReason ?? '-'}`);
   const steps = await ctx.prisma.nodeExecution.groupBy({ by: ['status'], where: { tenantId: ctx.tenantId, runId }, _count: true });
   out.line(`  steps        ${steps.map((s) => `${s._count} ${s.status}`).join(', ') || 'none'}`);
@@ -58,7 +60,14 @@ export function gateDecisionArgs(
   return { runId, gate: g.data, decision: reject ? { decision: 'reject', feedback: feedback! } : { decision: 'approve' } };
 }
 
-export async function approve(ctx: CliContext, out: Output, id: string | undefined, gate: string | undefined, reject: boolean, feedback?: string): Promise<void> {
+export async function approve(
+  ctx: CliContext,
+  out: Output,
+  id: string | undefined,
+  gate: string | undefined,
+  reject: boolean,
+  feedback?: string,
+): Promise<void> {
   const args = gateDecisionArgs(id, gate, reject, feedback);
   await ctx.app.get(RunCommands).decideGate(ctx.tenantId, args.runId, args.gate, args.decision, 'cli');
   out.line(`${reject ? 'Rejected' : 'Approved'} gate ${args.gate} of run ${args.runId}.`);
@@ -66,7 +75,8 @@ export async function approve(ctx: CliContext, out: Output, id: string | undefin
 
 /** Prints the stored text of a source snapshot, by id or by (a prefix of) its content hash from report.json. */
 export async function sourceText(ctx: CliContext, id: string | undefined): Promise<void> {
-  if (!id || id.length < 8) throw new CliUsageError('Give a source snapshot id, or at least 8 characters of its content hash (report.json sources[].contentHash)');
+  if (!id || id.length < 8)
+    throw new CliUsageError('Give a source snapshot id, or at least 8 characters of its content hash (report.json sources[].contentHash)');
   const where = UUID.test(id) ? { id } : { contentHash: { startsWith: id.toLowerCase() } };
   const found = await ctx.prisma.sourceSnapshot.findMany({ where: { tenantId: ctx.tenantId, ...where }, take: 2 });
   if (found.length === 0) throw new CliUsageError(`No source ${id}`);

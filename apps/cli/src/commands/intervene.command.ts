@@ -16,7 +16,8 @@ export interface InterventionFlags {
 export function interventionFromFlags(flags: InterventionFlags): InterventionInput {
   const names = ['add-question', 'exclude-domain', 'exclude-source', 'narrow-scope'] as const;
   const given = names.map((n) => [n, flags[n]] as const).filter(([, v]) => v !== undefined);
-  if (given.length !== 1) throw new CliUsageError('intervene takes exactly one of --add-question, --exclude-domain, --exclude-source, --narrow-scope');
+  if (given.length !== 1)
+    throw new CliUsageError('intervene takes exactly one of --add-question, --exclude-domain, --exclude-source, --narrow-scope');
   const [flag, value] = given[0] as readonly [keyof InterventionFlags, string];
   switch (flag) {
     case 'add-question':

@@ -50,7 +50,10 @@ export async function research(ctx: CliContext, out: Output, args: ResearchArgs)
     }
   }
   const docs = await ctx.prisma.document.count({ where: { tenantId: ctx.tenantId, collection: { name: args.collection } } });
-  if (docs === 0 && args.search.includes('corpus')) throw new CliUsageError(`Collection "${args.collection}" is empty: ingest documents first (dossier ingest PATH --collection ${args.collection}) or pass --corpus PATH`);
+  if (docs === 0 && args.search.includes('corpus'))
+    throw new CliUsageError(
+      `Collection "${args.collection}" is empty: ingest documents first (dossier ingest PATH --collection ${args.collection}) or pass --corpus PATH`,
+    );
 
   const options = runOptionsFor(args);
   const commands = ctx.app.get(RunCommands);
@@ -101,8 +104,12 @@ async function follow(ctx: CliContext, out: Output, runId: string, approve: 'aut
         case 'step_completed': {
           const key = `${data.node}.${data.iteration}`;
           counts.set(key, (counts.get(key) ?? 0) + 1);
-          const detail = Object.entries(data.result).map(([k, v]) => `${k} ${String(v)}`).join(', ');
-          out.line(`${t}  iteration ${data.iteration}  ${data.node}${data.shard > 0 || counts.get(key)! > 1 ? ` #${counts.get(key)}` : ''}  ${detail}`);
+          const detail = Object.entries(data.result)
+            .map(([k, v]) => `${k} ${String(v)}`)
+            .join(', ');
+          out.line(
+            `${t}  iteration ${data.iteration}  ${data.node}${data.shard > 0 || counts.get(key)! > 1 ? ` #${counts.get(key)}` : ''}  ${detail}`,
+          );
           break;
         }
         case 'gate_opened':
@@ -156,7 +163,8 @@ async function promptGate(ctx: CliContext, out: Output, runId: string, gate: Gat
     out.line('Research plan:');
     for (const q of questions) out.line(`  [${q.priority}] ${q.text}`);
   } else if (gate === 'outline') {
-    for (const s of await research.latestOutline(ctx.tenantId, runId)) out.line(`  ${s.position + 1}. ${s.title} (${(s.claimIds as string[]).length} claims)`);
+    for (const s of await research.latestOutline(ctx.tenantId, runId))
+      out.line(`  ${s.position + 1}. ${s.title} (${(s.claimIds as string[]).length} claims)`);
   }
   if (!process.stdin.isTTY) {
     out.line(`Waiting for a decision: dossier approve ${runId} ${gate} [--reject --feedback "..."]`);

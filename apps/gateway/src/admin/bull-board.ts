@@ -21,10 +21,11 @@ export async function mountBullBoard(app: NestFastifyApplication, adminKey: stri
     async (scope) => {
       scope.addHook('onRequest', async (req, reply) => {
         if (adminAuthorized(req.headers.authorization, adminKey)) return;
-        await reply
-          .status(401)
-          .header('www-authenticate', 'Basic realm="dossier-admin", charset="UTF-8"')
-          .send({ error: 'unauthorized', message: 'The admin key is required (ADMIN_API_KEY as Bearer token or Basic password)', details: null });
+        await reply.status(401).header('www-authenticate', 'Basic realm="dossier-admin", charset="UTF-8"').send({
+          error: 'unauthorized',
+          message: 'The admin key is required (ADMIN_API_KEY as Bearer token or Basic password)',
+          details: null,
+        });
       });
       await scope.register(serverAdapter.registerPlugin() as never);
     },

@@ -21,7 +21,14 @@ export class ApprovalSubject {
         };
       }
       case 'outline':
-        return { sections: (await this.research.latestOutline(approval.tenantId, approval.runId)).map((s) => ({ position: s.position, title: s.title, purpose: s.purpose, claimIds: s.claimIds })) };
+        return {
+          sections: (await this.research.latestOutline(approval.tenantId, approval.runId)).map((s) => ({
+            position: s.position,
+            title: s.title,
+            purpose: s.purpose,
+            claimIds: s.claimIds,
+          })),
+        };
       case 'publish':
         return null;
     }

@@ -40,7 +40,10 @@ export class ApprovalsController {
     const decision = parse(ApprovalDecision, rawBody, 'body');
     const approval = await this.find(caller.tenantId, id);
     if (approval.status !== 'open') {
-      throw new GateNotOpenError(`Approval ${id} (gate ${approval.gate}, revision ${approval.revision}) is already ${approval.status}`, { runId: approval.runId, details: { status: approval.status } });
+      throw new GateNotOpenError(`Approval ${id} (gate ${approval.gate}, revision ${approval.revision}) is already ${approval.status}`, {
+        runId: approval.runId,
+        details: { status: approval.status },
+      });
     }
     await this.commands.decideGate(caller.tenantId, approval.runId, GateName.parse(approval.gate), decision, caller.actor);
     return this.view(await this.find(caller.tenantId, id));

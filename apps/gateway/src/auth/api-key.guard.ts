@@ -45,7 +45,9 @@ export class ApiKeyGuard implements CanActivate {
     await this.rateLimiter.check(tenant.id, policy);
     // Tenancy decides what a key can see (404 outside it); the role only whether it may change anything.
     if (identity.role === 'viewer' && req.method !== 'GET' && req.method !== 'HEAD') {
-      throw new ForbiddenError(`The key ${identity.prefix} belongs to a viewer, who can read but not ${req.method} here`, { details: { role: identity.role } });
+      throw new ForbiddenError(`The key ${identity.prefix} belongs to a viewer, who can read but not ${req.method} here`, {
+        details: { role: identity.role },
+      });
     }
     req.caller = { ...identity, policy, actor: `${identity.principalName} (key ${identity.prefix})` };
     return true;

@@ -28,15 +28,25 @@ export class TenantRateLimiter {
     let limiter = this.limiters.get(id);
     if (!limiter) {
       if (this.limiters.size > 10_000) this.limiters.clear();
-      limiter = new RedisRateLimiter(this.redis, { key: `gateway:${tenantId}`, prefix: `${this.queue.prefix}:ratelimit:`, ratePerSecond: perSecond, burst, marginMs: 0 });
+      limiter = new RedisRateLimiter(this.redis, {
+        key: `gateway:${tenantId}`,
+        prefix: `${this.queue.prefix}:ratelimit:`,
+        ratePerSecond: perSecond,
+        burst,
+        marginMs: 0,
+      });
       this.limiters.set(id, limiter);
     }
     const waitMs = await limiter.tryAcquire();
     if (waitMs > 0) {
       const retryAfter = Math.max(1, Math.ceil(waitMs / 1000));
-      throw new RateLimitedError(`Rate limit of ${perSecond} requests per second exceeded for this tenant; retry after ${retryAfter} s`, retryAfter, {
-        details: { perSecond, burst, retryAfterSeconds: retryAfter },
-      });
+      throw new RateLimitedError(
+        `Rate limit of ${perSecond} requests per second exceeded for this tenant; retry after ${retryAfter} s`,
+        retryAfter,
+        {
+          details: { perSecond, burst, retryAfterSeconds: retryAfter },
+        },
+      );
     }
   }
 }

@@ -23,7 +23,11 @@ export class CollectionsController {
 
   /** Creates the collection (201), or returns the existing one of that name (200). */
   @Post()
-  async create(@CurrentCaller() caller: Caller, @Body() rawBody: unknown, @Res({ passthrough: true }) reply: FastifyReply): Promise<CollectionView> {
+  async create(
+    @CurrentCaller() caller: Caller,
+    @Body() rawBody: unknown,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<CollectionView> {
     const { name } = parse(CreateCollectionBody, rawBody, 'body');
     const existed = await this.prisma.collection.findFirst({ where: { tenantId: caller.tenantId, name }, select: { id: true } });
     const c = await ensureCollection(this.prisma, caller.tenantId, name);
@@ -33,7 +37,11 @@ export class CollectionsController {
 
   @Get()
   async list(@CurrentCaller() caller: Caller): Promise<{ items: CollectionView[] }> {
-    const rows = await this.prisma.collection.findMany({ where: { tenantId: caller.tenantId }, orderBy: { name: 'asc' }, include: { _count: { select: { documents: true } } } });
+    const rows = await this.prisma.collection.findMany({
+      where: { tenantId: caller.tenantId },
+      orderBy: { name: 'asc' },
+      include: { _count: { select: { documents: true } } },
+    });
     return { items: rows.map((r) => ({ id: r.id, name: r.name, documents: r._count.documents })) };
   }
 
@@ -61,8 +69,10 @@ export class CollectionsController {
     if (!collection) throw new NotFoundError(`Collection ${id} not found`, { details: { collectionId: id } });
     const body = req.isMultipart() ? await readMultipartFile(req) : jsonDocument(parse(UploadDocumentBody, rawBody, 'body'));
     const bytes = body.bytes;
-    if (bytes.length === 0) throw new ValidationError('The document is empty', { details: { part: 'body', issues: [{ path: 'content', message: 'empty' }] } });
-    if (bytes.length > MAX_FILE_BYTES) throw new ValidationError(`The document is larger than ${MAX_FILE_BYTES} bytes`, { details: { part: 'body' } });
+    if (bytes.length === 0)
+      throw new ValidationError('The document is empty', { details: { part: 'body', issues: [{ path: 'content', message: 'empty' }] } });
+    if (bytes.length > MAX_FILE_BYTES)
+      throw new ValidationError(`The document is larger than ${MAX_FILE_BYTES} bytes`, { details: { part: 'body' } });
     // Ingestion reads files: stage the upload in a private temporary folder, named as uploaded.
     const dir = await mkdtemp(path.join(tmpdir(), 'dossier-upload-'));
     try {
@@ -94,7 +104,10 @@ interface UploadedDocument {
 }
 
 function jsonDocument(body: z.output<typeof UploadDocumentBody>): UploadedDocument {
-  return { filename: body.filename, bytes: body.encoding === 'base64' ? Buffer.from(body.content, 'base64') : Buffer.from(body.content, 'utf8') };
+  return {
+    filename: body.filename,
+    bytes: body.encoding === 'base64' ? Buffer.from(body.content, 'base64') : Buffer.from(body.content, 'utf8'),
+  };
 }
 
 /** `multipart/form-data` with one file part (any field name); its file name picks the extractor. */

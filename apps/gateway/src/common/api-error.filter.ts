@@ -4,7 +4,15 @@ import type { ApiErrorBody } from '@dossier/contracts';
 import { Prisma } from '@dossier/db';
 import { DossierError, GateNotOpenError, RunNotFoundError, RunStateError, ValidationError, describeError } from '@dossier/errors';
 import { createLogger } from '@dossier/telemetry';
-import { AuthenticationError, ConflictError, ForbiddenError, NotAcceptableError, NotFoundError, PolicyViolationError, RateLimitedError } from './http-errors';
+import {
+  AuthenticationError,
+  ConflictError,
+  ForbiddenError,
+  NotAcceptableError,
+  NotFoundError,
+  PolicyViolationError,
+  RateLimitedError,
+} from './http-errors';
 
 const logger = createLogger('gateway');
 
@@ -66,12 +74,24 @@ export function mapError(err: unknown): Mapped {
   if (typeof fst.statusCode === 'number' && fst.statusCode >= 400 && fst.statusCode < 500) {
     return {
       status: fst.statusCode,
-      body: { error: STATUS_CODES[fst.statusCode] ?? 'bad_request', message: String(fst.message ?? 'Bad request'), details: typeof fst.code === 'string' ? { code: fst.code } : null },
+      body: {
+        error: STATUS_CODES[fst.statusCode] ?? 'bad_request',
+        message: String(fst.message ?? 'Bad request'),
+        details: typeof fst.code === 'string' ? { code: fst.code } : null,
+      },
     };
   }
-  if (err instanceof SyntaxError) return { status: 400, body: { error: 'bad_request', message: `Malformed body: ${err.message}`, details: null } };
+  if (err instanceof SyntaxError)
+    return { status: 400, body: { error: 'bad_request', message: `Malformed body: ${err.message}`, details: null } };
   if (err instanceof Prisma.PrismaClientKnownRequestError && err.code === 'P2002') {
-    return { status: 409, body: { error: 'conflict', message: 'A resource with that identity already exists', details: { target: err.meta?.['target'] ?? null } } };
+    return {
+      status: 409,
+      body: {
+        error: 'conflict',
+        message: 'A resource with that identity already exists',
+        details: { target: err.meta?.['target'] ?? null },
+      },
+    };
   }
   const described = describeError(err);
   logger.error({ err: described }, `unhandled error: ${described.message}`);

@@ -28,9 +28,11 @@ function operation(route: ApiRoute): Record<string, unknown> {
   for (const name of route.params ?? []) parameters.push({ name, in: 'path', required: true, schema: { type: 'string', format: 'uuid' } });
   if (route.query) {
     const q = schemaOf(route.query) as { properties?: Record<string, unknown>; required?: string[] };
-    for (const [name, schema] of Object.entries(q.properties ?? {})) parameters.push({ name, in: 'query', required: q.required?.includes(name) ?? false, schema });
+    for (const [name, schema] of Object.entries(q.properties ?? {}))
+      parameters.push({ name, in: 'query', required: q.required?.includes(name) ?? false, schema });
   }
-  for (const [name, h] of Object.entries(route.headers ?? {})) parameters.push({ name, in: 'header', required: h.required ?? false, description: h.description, schema: { type: 'string' } });
+  for (const [name, h] of Object.entries(route.headers ?? {}))
+    parameters.push({ name, in: 'header', required: h.required ?? false, description: h.description, schema: { type: 'string' } });
   const errorContent = { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } };
   const responses: Record<string, unknown> = {
     [String(route.ok.status)]: {
@@ -41,7 +43,8 @@ function operation(route: ApiRoute): Record<string, unknown> {
     },
   };
   const errors = auth ? [...Object.keys(COMMON_ERRORS).map(Number), ...(route.errors ?? [])] : (route.errors ?? []);
-  for (const status of errors.sort()) responses[String(status)] = { description: COMMON_ERRORS[status] ?? EXTRA_ERRORS[status] ?? 'Error', content: errorContent };
+  for (const status of errors.sort())
+    responses[String(status)] = { description: COMMON_ERRORS[status] ?? EXTRA_ERRORS[status] ?? 'Error', content: errorContent };
   return {
     summary: route.summary,
     operationId: `${route.method}${route.path.replace(/[{}]/g, '').replace(/[^a-zA-Z0-9]+(.)?/g, (_, c: string | undefined) => (c ? c.toUpperCase() : ''))}`,
@@ -58,10 +61,16 @@ export function buildOpenApi(): Record<string, unknown> {
   for (const route of API_ROUTES) (paths[route.path] ??= {})[route.method] = operation(route);
   return {
     openapi: '3.1.0',
-    info: { title: 'Dossier gateway API', version: '1.0.0', description: 'Submit research runs, follow them live, decide their gates, fetch their reports. Each tenant sees only its own.' },
+    info: {
+      title: 'Dossier gateway API',
+      version: '1.0.0',
+      description: 'Submit research runs, follow them live, decide their gates, fetch their reports. Each tenant sees only its own.',
+    },
     servers: [{ url: '/' }],
     components: {
-      securitySchemes: { apiKey: { type: 'http', scheme: 'bearer', description: 'Authorization: Bearer dsk_<prefix>_<secret> (or X-API-Key)' } },
+      securitySchemes: {
+        apiKey: { type: 'http', scheme: 'bearer', description: 'Authorization: Bearer dsk_<prefix>_<secret> (or X-API-Key)' },
+      },
       schemas: { Error: schemaOf(ERROR_SCHEMA) },
     },
     security: [{ apiKey: [] }],

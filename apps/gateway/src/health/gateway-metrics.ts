@@ -10,10 +10,24 @@ import { singleMetric } from '@dossier/telemetry';
  */
 @Injectable()
 export class GatewayMetrics implements OnModuleInit {
-  readonly requests = singleMetric('dossier_gateway_http_requests_total', () => new Counter({ name: 'dossier_gateway_http_requests_total', help: 'HTTP requests by method, route and status', labelNames: ['method', 'route', 'status'] }));
+  readonly requests = singleMetric(
+    'dossier_gateway_http_requests_total',
+    () =>
+      new Counter({
+        name: 'dossier_gateway_http_requests_total',
+        help: 'HTTP requests by method, route and status',
+        labelNames: ['method', 'route', 'status'],
+      }),
+  );
   readonly latency = singleMetric(
     'dossier_gateway_http_request_duration_seconds',
-    () => new Histogram({ name: 'dossier_gateway_http_request_duration_seconds', help: 'HTTP request latency', labelNames: ['method', 'route'], buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5] }),
+    () =>
+      new Histogram({
+        name: 'dossier_gateway_http_request_duration_seconds',
+        help: 'HTTP request latency',
+        labelNames: ['method', 'route'],
+        buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
+      }),
   );
 
   constructor(private readonly prisma: PrismaService) {}
@@ -21,19 +35,28 @@ export class GatewayMetrics implements OnModuleInit {
   onModuleInit(): void {
     // Collectors close over this instance; in a process with one gateway (production) that is the only one.
     const prisma = this.prisma;
-    const runs = singleMetric('dossier_runs', () => new Gauge({ name: 'dossier_runs', help: 'Research runs by status (all tenants)', labelNames: ['status'] }));
+    const runs = singleMetric(
+      'dossier_runs',
+      () => new Gauge({ name: 'dossier_runs', help: 'Research runs by status (all tenants)', labelNames: ['status'] }),
+    );
     (runs as unknown as { collect?: () => Promise<void> }).collect = async function collect(this: Gauge) {
       const rows = await prisma.researchRun.groupBy({ by: ['status'], _count: true });
       this.reset();
       for (const r of rows) this.set({ status: r.status }, r._count);
     };
-    const tokens = singleMetric('dossier_llm_tokens', () => new Gauge({ name: 'dossier_llm_tokens', help: 'LLM tokens recorded in llm_calls, by direction', labelNames: ['direction'] }));
+    const tokens = singleMetric(
+      'dossier_llm_tokens',
+      () => new Gauge({ name: 'dossier_llm_tokens', help: 'LLM tokens recorded in llm_calls, by direction', labelNames: ['direction'] }),
+    );
     (tokens as unknown as { collect?: () => Promise<void> }).collect = async function collect(this: Gauge) {
       const sum = await prisma.llmCall.aggregate({ _sum: { tokensIn: true, tokensOut: true } });
       this.set({ direction: 'in' }, sum._sum.tokensIn ?? 0);
       this.set({ direction: 'out' }, sum._sum.tokensOut ?? 0);
     };
-    const cost = singleMetric('dossier_llm_cost_usd', () => new Gauge({ name: 'dossier_llm_cost_usd', help: 'LLM cost in USD recorded in llm_calls' }));
+    const cost = singleMetric(
+      'dossier_llm_cost_usd',
+      () => new Gauge({ name: 'dossier_llm_cost_usd', help: 'LLM cost in USD recorded in llm_calls' }),
+    );
     (cost as unknown as { collect?: () => Promise<void> }).collect = async function collect(this: Gauge) {
       const sum = await prisma.llmCall.aggregate({ _sum: { costUsd: true } });
       this.set(sum._sum.costUsd ?? 0);

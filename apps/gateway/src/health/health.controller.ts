@@ -33,7 +33,13 @@ export class HealthController {
     };
     const [postgres, redis] = await Promise.all([check(() => this.prisma.$queryRaw`SELECT 1`), check(() => this.redis.ping())]);
     const ok = postgres === 'ok' && redis === 'ok';
-    void reply.status(ok ? 200 : 503).send(ok ? { status: 'ok', postgres, redis } : { error: 'not_ready', message: 'A dependency is unreachable', details: { postgres, redis } });
+    void reply
+      .status(ok ? 200 : 503)
+      .send(
+        ok
+          ? { status: 'ok', postgres, redis }
+          : { error: 'not_ready', message: 'A dependency is unreachable', details: { postgres, redis } },
+      );
   }
 
   @Get('metrics')

@@ -2,7 +2,9 @@ import type { RunOptions, TenantPolicy } from '@dossier/contracts';
 import { PolicyViolationError } from '../common/http-errors';
 
 function beyond(cap: string, limit: number, requested: number): never {
-  throw new PolicyViolationError(`The request asks for ${cap} ${requested}, beyond this tenant's cap of ${limit}`, { details: { cap, limit, requested } });
+  throw new PolicyViolationError(`The request asks for ${cap} ${requested}, beyond this tenant's cap of ${limit}`, {
+    details: { cap, limit, requested },
+  });
 }
 
 /**
@@ -19,17 +21,37 @@ export function applyTenantPolicy(options: RunOptions, policy: TenantPolicy, ask
   if (policy.searchProviders) {
     const refused = options.searchProviders.filter((p) => !policy.searchProviders!.includes(p));
     if (refused.length > 0) {
-      throw new PolicyViolationError(`Search provider(s) ${refused.join(', ')} not among this tenant's allowed searchProviders (${policy.searchProviders.join(', ')})`, {
-        details: { cap: 'searchProviders', allowed: policy.searchProviders, requested: refused },
-      });
+      throw new PolicyViolationError(
+        `Search provider(s) ${refused.join(', ')} not among this tenant's allowed searchProviders (${policy.searchProviders.join(', ')})`,
+        {
+          details: { cap: 'searchProviders', allowed: policy.searchProviders, requested: refused },
+        },
+      );
     }
   }
   const caps = policy.caps;
   const budgets = { ...options.budgets };
-  if (caps.tokens !== undefined) budgets.tokens = budgets.tokens === undefined ? caps.tokens : budgets.tokens > caps.tokens ? beyond('tokens', caps.tokens, budgets.tokens) : budgets.tokens;
-  if (caps.costUsd !== undefined) budgets.costUsd = budgets.costUsd === undefined ? caps.costUsd : budgets.costUsd > caps.costUsd ? beyond('costUsd', caps.costUsd, budgets.costUsd) : budgets.costUsd;
+  if (caps.tokens !== undefined)
+    budgets.tokens =
+      budgets.tokens === undefined
+        ? caps.tokens
+        : budgets.tokens > caps.tokens
+          ? beyond('tokens', caps.tokens, budgets.tokens)
+          : budgets.tokens;
+  if (caps.costUsd !== undefined)
+    budgets.costUsd =
+      budgets.costUsd === undefined
+        ? caps.costUsd
+        : budgets.costUsd > caps.costUsd
+          ? beyond('costUsd', caps.costUsd, budgets.costUsd)
+          : budgets.costUsd;
   if (caps.wallTimeMs !== undefined) {
-    budgets.wallTimeMs = budgets.wallTimeMs === undefined ? caps.wallTimeMs : budgets.wallTimeMs > caps.wallTimeMs ? beyond('wallTimeMs', caps.wallTimeMs, budgets.wallTimeMs) : budgets.wallTimeMs;
+    budgets.wallTimeMs =
+      budgets.wallTimeMs === undefined
+        ? caps.wallTimeMs
+        : budgets.wallTimeMs > caps.wallTimeMs
+          ? beyond('wallTimeMs', caps.wallTimeMs, budgets.wallTimeMs)
+          : budgets.wallTimeMs;
   }
   // A default the caller did not ask for is lowered to the cap; an explicit ask beyond it is refused.
   let { maxIterations, perspectives } = options;

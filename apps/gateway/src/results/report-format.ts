@@ -38,7 +38,10 @@ export function negotiateReportFormat(accept: string | undefined): ReportFormat 
     const hit = BY_MEDIA.find(([re]) => re.test(r.type));
     if (hit) return hit[1];
   }
-  throw new NotAcceptableError(`No report format matches Accept "${accept}": use text/markdown, text/html or application/json (or /report.md, .html, .json)`, {
-    details: { available: Object.values(REPORT_MEDIA_TYPES) },
-  });
+  throw new NotAcceptableError(
+    `No report format matches Accept "${accept}": use text/markdown, text/html or application/json (or /report.md, .html, .json)`,
+    {
+      details: { available: Object.values(REPORT_MEDIA_TYPES) },
+    },
+  );
 }

@@ -23,7 +23,12 @@ export class ResultsController {
   ) {}
 
   @Get(':id/report')
-  async report(@CurrentCaller() caller: Caller, @Param() params: unknown, @Headers('accept') accept: string | undefined, @Res() reply: FastifyReply): Promise<void> {
+  async report(
+    @CurrentCaller() caller: Caller,
+    @Param() params: unknown,
+    @Headers('accept') accept: string | undefined,
+    @Res() reply: FastifyReply,
+  ): Promise<void> {
     const { id } = parse(RunIdParams, params, 'path');
     await this.send(caller, id, negotiateReportFormat(accept), reply);
   }
@@ -39,7 +44,16 @@ export class ResultsController {
     const { id } = parse(RunIdParams, params, 'path');
     await this.lookup.get(caller.tenantId, id);
     const rows = await this.research.claims(caller.tenantId, id);
-    return { items: rows.map((c) => ({ id: c.id, iteration: c.iteration, statement: c.statement, subject: c.subject, status: c.status, evidenceIds: c.evidenceIds })) };
+    return {
+      items: rows.map((c) => ({
+        id: c.id,
+        iteration: c.iteration,
+        statement: c.statement,
+        subject: c.subject,
+        status: c.status,
+        evidenceIds: c.evidenceIds,
+      })),
+    };
   }
 
   @Get(':id/sources')
@@ -71,7 +85,15 @@ export class ResultsController {
     await this.lookup.get(caller.tenantId, id);
     const [rows, verification] = await Promise.all([this.auditRows.list(caller.tenantId, id), this.audit.verify(caller.tenantId, id)]);
     return {
-      events: rows.map((r) => ({ seq: r.seq, kind: r.kind, actor: r.actor, payload: safeJson(r.payload), createdAt: r.createdAt, prevHash: r.prevHash, hash: r.hash })),
+      events: rows.map((r) => ({
+        seq: r.seq,
+        kind: r.kind,
+        actor: r.actor,
+        payload: safeJson(r.payload),
+        createdAt: r.createdAt,
+        prevHash: r.prevHash,
+        hash: r.hash,
+      })),
       verification,
     };
   }
@@ -79,7 +101,8 @@ export class ResultsController {
   private async send(caller: Caller, runId: string, format: ReportFormat, reply: FastifyReply): Promise<void> {
     const run = await this.lookup.get(caller.tenantId, runId);
     const artifact = await this.prisma.reportArtifact.findFirst({ where: { tenantId: caller.tenantId, runId, format } });
-    if (!artifact) throw new ConflictError(`Run ${runId} has no report yet (it is ${run.status})`, { runId, details: { status: run.status } });
+    if (!artifact)
+      throw new ConflictError(`Run ${runId} has no report yet (it is ${run.status})`, { runId, details: { status: run.status } });
     void reply
       .status(200)
       .header('content-type', REPORT_MEDIA_TYPES[format])

@@ -30,7 +30,9 @@ export function decodeCursor(cursor: string): { createdAt: Date; id: string } {
   const [at, id] = Buffer.from(cursor, 'base64url').toString('utf8').split('|');
   const createdAt = new Date(at ?? '');
   if (!id || !UUID.test(id) || Number.isNaN(createdAt.getTime())) {
-    throw new ValidationError('Invalid cursor: pass the nextCursor of the previous page unchanged', { details: { part: 'query', issues: [{ path: 'cursor', message: 'invalid cursor' }] } });
+    throw new ValidationError('Invalid cursor: pass the nextCursor of the previous page unchanged', {
+      details: { part: 'query', issues: [{ path: 'cursor', message: 'invalid cursor' }] },
+    });
   }
   return { createdAt, id };
 }

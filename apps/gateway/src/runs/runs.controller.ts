@@ -37,7 +37,13 @@ export class RunsController {
     const asked = new Set(Object.keys((rawBody as { options?: object }).options ?? {}));
     const options = applyTenantPolicy(body.options ?? parse(CreateRunBody.shape.options.unwrap(), {}, 'body'), caller.policy, asked);
     try {
-      const run = await this.commands.start({ tenantId: caller.tenantId, question: body.question, options, actor: caller.actor, ...(key ? { idempotencyKey: key } : {}) });
+      const run = await this.commands.start({
+        tenantId: caller.tenantId,
+        question: body.question,
+        options,
+        actor: caller.actor,
+        ...(key ? { idempotencyKey: key } : {}),
+      });
       void reply.status(201).header('location', `/v1/runs/${run.id}`);
       return runView(run);
     } catch (err) {
@@ -53,7 +59,11 @@ export class RunsController {
   @Get()
   async list(@CurrentCaller() caller: Caller, @Query() rawQuery: unknown): Promise<RunList> {
     const q = parse(ListRunsQuery, rawQuery, 'query');
-    const rows = await this.runs.page(caller.tenantId, { limit: q.limit + 1, ...(q.status ? { status: q.status } : {}), ...(q.cursor ? { after: decodeCursor(q.cursor) } : {}) });
+    const rows = await this.runs.page(caller.tenantId, {
+      limit: q.limit + 1,
+      ...(q.status ? { status: q.status } : {}),
+      ...(q.cursor ? { after: decodeCursor(q.cursor) } : {}),
+    });
     const page = rows.slice(0, q.limit);
     return { items: page.map(runView), nextCursor: rows.length > q.limit ? encodeCursor(page.at(-1)!) : null };
   }
@@ -87,7 +97,10 @@ export class RunsController {
   /** A key reused for a different question is a client bug, not a retry: refuse it rather than return the wrong run. */
   private replayed(reply: FastifyReply, run: Parameters<typeof runView>[0], question: string): RunView {
     if (run.question !== question.trim()) {
-      throw new ConflictError(`Idempotency-Key already used for run ${run.id} with a different question`, { runId: run.id, details: { runId: run.id } });
+      throw new ConflictError(`Idempotency-Key already used for run ${run.id} with a different question`, {
+        runId: run.id,
+        details: { runId: run.id },
+      });
     }
     void reply.status(200).header('idempotent-replayed', 'true').header('location', `/v1/runs/${run.id}`);
     return runView(run);

@@ -23,6 +23,7 @@ describe('API key secrets', () => {
     const altered = `${secret.slice(0, -1)}${secret.endsWith('A') ? 'B' : 'A'}`;
     expect(secretMatches(altered, k.secretHash)).toBe(false);
     expect(secretMatches(secret, 'not-hex')).toBe(false);
-    for (const bad of ['', 'dsk_', `dsk_${k.prefix}`, k.key.replace('dsk_', 'sk_'), `${k.key}x`, k.key.toUpperCase()]) expect(parseApiKey(bad)).toBeNull();
+    for (const bad of ['', 'dsk_', `dsk_${k.prefix}`, k.key.replace('dsk_', 'sk_'), `${k.key}x`, k.key.toUpperCase()])
+      expect(parseApiKey(bad)).toBeNull();
   });
 });

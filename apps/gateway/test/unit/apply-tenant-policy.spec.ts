@@ -21,14 +21,21 @@ describe('applyTenantPolicy', () => {
   });
 
   it('forces required gates on, whatever the request says, and leaves the others', () => {
-    const out = applyTenantPolicy(opts({ gates: { plan: 'auto', outline: 'auto', publish: 'required' } }), policy({ requiredGates: ['plan'] }));
+    const out = applyTenantPolicy(
+      opts({ gates: { plan: 'auto', outline: 'auto', publish: 'required' } }),
+      policy({ requiredGates: ['plan'] }),
+    );
     expect(out.gates).toEqual({ plan: 'required', outline: 'auto', publish: 'required' });
   });
 
   it('an unset budget takes the cap; one at the cap passes; one beyond it is refused naming the cap', () => {
     const p = policy({ caps: { tokens: 100, costUsd: 2, wallTimeMs: 60_000 } });
     expect(applyTenantPolicy(opts(), p).budgets).toEqual({ tokens: 100, costUsd: 2, wallTimeMs: 60_000 });
-    expect(applyTenantPolicy(opts({ budgets: { tokens: 100, costUsd: 1 } }), p).budgets).toEqual({ tokens: 100, costUsd: 1, wallTimeMs: 60_000 });
+    expect(applyTenantPolicy(opts({ budgets: { tokens: 100, costUsd: 1 } }), p).budgets).toEqual({
+      tokens: 100,
+      costUsd: 1,
+      wallTimeMs: 60_000,
+    });
     expect(violation(() => applyTenantPolicy(opts({ budgets: { tokens: 101 } }), p)).cap).toBe('tokens');
     expect(violation(() => applyTenantPolicy(opts({ budgets: { costUsd: 2.5 } }), p)).cap).toBe('costUsd');
     expect(violation(() => applyTenantPolicy(opts({ budgets: { wallTimeMs: 60_001 } }), p)).cap).toBe('wallTimeMs');
@@ -43,11 +50,19 @@ describe('applyTenantPolicy', () => {
 
   it('engines and search providers outside the allowed lists are refused', () => {
     expect(violation(() => applyTenantPolicy(opts({ engine: 'openai' }), policy({ engines: ['offline'] }))).cap).toBe('engines');
-    expect(violation(() => applyTenantPolicy(opts({ searchProviders: ['corpus', 'brave'] }), policy({ searchProviders: ['corpus'] }))).cap).toBe('searchProviders');
-    expect(applyTenantPolicy(opts({ searchProviders: ['corpus'] }), policy({ searchProviders: ['corpus', 'brave'] })).searchProviders).toEqual(['corpus']);
+    expect(
+      violation(() => applyTenantPolicy(opts({ searchProviders: ['corpus', 'brave'] }), policy({ searchProviders: ['corpus'] }))).cap,
+    ).toBe('searchProviders');
+    expect(
+      applyTenantPolicy(opts({ searchProviders: ['corpus'] }), policy({ searchProviders: ['corpus', 'brave'] })).searchProviders,
+    ).toEqual(['corpus']);
   });
 
   it("the policy keeps keys other parts of the system own (the searcher's sources)", () => {
-    expect(TenantPolicy.parse({ sources: { blockDomains: ['example.com'] } })).toMatchObject({ sources: { blockDomains: ['example.com'] }, requiredGates: [], caps: {} });
+    expect(TenantPolicy.parse({ sources: { blockDomains: ['example.com'] } })).toMatchObject({
+      sources: { blockDomains: ['example.com'] },
+      requiredGates: [],
+      caps: {},
+    });
   });
 });

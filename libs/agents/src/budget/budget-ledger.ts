@@ -42,7 +42,11 @@ export class BudgetLedger {
     }
   }
 
-  private async tryReserve(key: RequestKey, estimate: RequestEstimate, limits: SpendLimits): Promise<{ id: string } | { exhausted: BudgetKind } | 'wait'> {
+  private async tryReserve(
+    key: RequestKey,
+    estimate: RequestEstimate,
+    limits: SpendLimits,
+  ): Promise<{ id: string } | { exhausted: BudgetKind } | 'wait'> {
     return this.prisma.$transaction(async (tx) => {
       if (limits.tokens !== undefined || limits.costUsd !== undefined) {
         await tx.$queryRaw`SELECT pg_advisory_xact_lock(hashtext('dossier.budget'), hashtext(${key.runId}))::text AS locked`;
@@ -59,7 +63,13 @@ export class BudgetLedger {
         const sum = (pending: boolean) =>
           rows
             .filter((r) => (r.outcome === 'pending') === pending)
-            .reduce((acc, r) => ({ tokens: acc.tokens + (r._sum.tokensIn ?? 0) + (r._sum.tokensOut ?? 0), cost: acc.cost + (r._sum.costUsd ?? 0) }), { tokens: 0, cost: 0 });
+            .reduce(
+              (acc, r) => ({
+                tokens: acc.tokens + (r._sum.tokensIn ?? 0) + (r._sum.tokensOut ?? 0),
+                cost: acc.cost + (r._sum.costUsd ?? 0),
+              }),
+              { tokens: 0, cost: 0 },
+            );
         const spent = sum(false);
         const inFlight = sum(true);
         if (limits.tokens !== undefined && spent.tokens >= limits.tokens) return { exhausted: 'tokens' as const };

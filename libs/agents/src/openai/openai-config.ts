@@ -31,7 +31,11 @@ export const DEFAULT_TEMPERATURES: Record<RoleName, number> = {
   framer: 0.4,
 };
 
-const KNOWN_EMBEDDING_DIMENSIONS: Record<string, number> = { 'text-embedding-3-small': 1536, 'text-embedding-3-large': 3072, 'text-embedding-ada-002': 1536 };
+const KNOWN_EMBEDDING_DIMENSIONS: Record<string, number> = {
+  'text-embedding-3-small': 1536,
+  'text-embedding-3-large': 3072,
+  'text-embedding-ada-002': 1536,
+};
 
 export const StructuredOutputMode = z.enum(['json_schema', 'json_object', 'text']);
 export type StructuredOutputMode = z.infer<typeof StructuredOutputMode>;
@@ -91,9 +95,12 @@ export function openAIConfigFromEnv(env: Record<string, string | undefined>): Op
   const parsed = BaseEnv.safeParse(env);
   if (!parsed.success) {
     const names = [...new Set(parsed.error.issues.map((i) => String(i.path[0])))];
-    throw new LlmConfigError(`Invalid openai engine settings: ${parsed.error.issues.map((i) => `${String(i.path[0])}: ${i.message}`).join('; ')}`, {
-      details: { variables: names },
-    });
+    throw new LlmConfigError(
+      `Invalid openai engine settings: ${parsed.error.issues.map((i) => `${String(i.path[0])}: ${i.message}`).join('; ')}`,
+      {
+        details: { variables: names },
+      },
+    );
   }
   const e = parsed.data;
   const missing = [...(e.OPENAI_BASE_URL ? [] : ['OPENAI_BASE_URL']), ...(e.OPENAI_MODEL ? [] : ['OPENAI_MODEL'])];
@@ -110,7 +117,9 @@ export function openAIConfigFromEnv(env: Record<string, string | undefined>): Op
     const rawTemp = blankIsUnset(env[`OPENAI_TEMPERATURE_${suffix}`]) as string | undefined;
     const temperature = rawTemp === undefined ? DEFAULT_TEMPERATURES[role] : Number(rawTemp);
     if (!Number.isFinite(temperature) || temperature < 0 || temperature > 2) {
-      throw new LlmConfigError(`OPENAI_TEMPERATURE_${suffix} must be a number from 0 to 2, got "${rawTemp}"`, { details: { variables: [`OPENAI_TEMPERATURE_${suffix}`] } });
+      throw new LlmConfigError(`OPENAI_TEMPERATURE_${suffix} must be a number from 0 to 2, got "${rawTemp}"`, {
+        details: { variables: [`OPENAI_TEMPERATURE_${suffix}`] },
+      });
     }
     roles[role] = { model: model?.trim() ?? e.OPENAI_MODEL!, temperature };
   }
@@ -120,13 +129,18 @@ export function openAIConfigFromEnv(env: Record<string, string | undefined>): Op
     try {
       json = JSON.parse(e.OPENAI_PRICES);
     } catch {
-      throw new LlmConfigError('OPENAI_PRICES must be JSON: {"model": {"inputPerMillion": 0.4, "outputPerMillion": 1.6}}', { details: { variables: ['OPENAI_PRICES'] } });
+      throw new LlmConfigError('OPENAI_PRICES must be JSON: {"model": {"inputPerMillion": 0.4, "outputPerMillion": 1.6}}', {
+        details: { variables: ['OPENAI_PRICES'] },
+      });
     }
     const table = PriceTable.safeParse(json);
     if (!table.success) {
-      throw new LlmConfigError(`OPENAI_PRICES is not a price table: ${table.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`, {
-        details: { variables: ['OPENAI_PRICES'] },
-      });
+      throw new LlmConfigError(
+        `OPENAI_PRICES is not a price table: ${table.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`,
+        {
+          details: { variables: ['OPENAI_PRICES'] },
+        },
+      );
     }
     prices = { ...prices, ...table.data };
   }

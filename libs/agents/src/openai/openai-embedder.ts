@@ -53,7 +53,11 @@ export class OpenAIEmbedder implements Embedder {
     for (let attempt = 0; ; attempt++) {
       await o.limiter.acquire();
       const span = this.tracer.startSpan(`embeddings ${o.model}`, {
-        attributes: { 'gen_ai.operation.name': 'embeddings', 'gen_ai.provider.name': providerName(o.baseUrl), 'gen_ai.request.model': o.model },
+        attributes: {
+          'gen_ai.operation.name': 'embeddings',
+          'gen_ai.provider.name': providerName(o.baseUrl),
+          'gen_ai.request.model': o.model,
+        },
       });
       const deadline = AbortSignal.timeout(o.timeoutMs);
       try {
@@ -66,17 +70,25 @@ export class OpenAIEmbedder implements Embedder {
         const vectors = [...res.data].sort((a, b) => a.index - b.index).map((d) => normalise(d.embedding));
         const wrong = vectors.find((v) => v.length !== this.dimension);
         if (wrong) {
-          throw new LlmRequestError(`The embeddings model ${o.model} returned ${wrong.length} dimensions, configured ${this.dimension} (OPENAI_EMBEDDINGS_DIMENSIONS)`);
+          throw new LlmRequestError(
+            `The embeddings model ${o.model} returned ${wrong.length} dimensions, configured ${this.dimension} (OPENAI_EMBEDDINGS_DIMENSIONS)`,
+          );
         }
         return vectors;
       } catch (err) {
         if (err instanceof LlmRequestError) throw err;
-        const verdict = deadline.aborted ? { retryable: true, retryAfterMs: undefined, type: 'timeout', status: undefined, message: `no answer within ${o.timeoutMs} ms` } : classifyRequestError(err);
+        const verdict = deadline.aborted
+          ? { retryable: true, retryAfterMs: undefined, type: 'timeout', status: undefined, message: `no answer within ${o.timeoutMs} ms` }
+          : classifyRequestError(err);
         span.setAttribute('error.type', verdict.type);
         span.setStatus({ code: SpanStatusCode.ERROR, message: verdict.message.slice(0, 200) });
         span.end();
-        if (!verdict.retryable) throw new LlmRequestError(`The embeddings endpoint rejected the request (${verdict.type}): ${verdict.message}`, { cause: err });
-        if (attempt >= o.maxRetries) throw new LlmUnavailableError(`The embeddings endpoint gave no answer after ${attempt + 1} attempts (last: ${verdict.type})`, { cause: err });
+        if (!verdict.retryable)
+          throw new LlmRequestError(`The embeddings endpoint rejected the request (${verdict.type}): ${verdict.message}`, { cause: err });
+        if (attempt >= o.maxRetries)
+          throw new LlmUnavailableError(`The embeddings endpoint gave no answer after ${attempt + 1} attempts (last: ${verdict.type})`, {
+            cause: err,
+          });
         const waitMs = verdict.retryAfterMs ?? backoffMs(attempt + 1, o.retryBaseMs, o.retryMaxMs);
         if (verdict.status === 429 && verdict.retryAfterMs !== undefined) await o.limiter.pauseFor?.(waitMs);
         await sleep(Math.min(waitMs, o.retryMaxMs));

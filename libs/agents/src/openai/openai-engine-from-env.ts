@@ -19,7 +19,11 @@ export function openAIEngineFromEnv(env: Record<string, string | undefined>, red
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const { InProcessRateLimiter, RedisRateLimiter } = require('@dossier/sources') as typeof import('@dossier/sources');
   const limiter = redis
-    ? new RedisRateLimiter(redis, { key: llmRateLimitKey(config.baseUrl), ratePerSecond: config.ratePerSecond, marginMs: config.rateMarginMs })
+    ? new RedisRateLimiter(redis, {
+        key: llmRateLimitKey(config.baseUrl),
+        ratePerSecond: config.ratePerSecond,
+        marginMs: config.rateMarginMs,
+      })
     : new InProcessRateLimiter({ ratePerSecond: config.ratePerSecond, marginMs: config.rateMarginMs });
   // The test echo exists only under NODE_ENV=test (like the fetcher's test allowlist, decision 0007).
   const testEcho = env['NODE_ENV'] === 'test' && env['DOSSIER_LLM_TEST_ECHO'] === '1';

@@ -29,7 +29,11 @@ const NO_HOOKS: CallHooks = {
 };
 
 const MAX_ERROR_TEXT = 2000;
-const DOWNGRADE: Record<StructuredOutputMode, StructuredOutputMode | null> = { json_schema: 'json_object', json_object: 'text', text: null };
+const DOWNGRADE: Record<StructuredOutputMode, StructuredOutputMode | null> = {
+  json_schema: 'json_object',
+  json_object: 'text',
+  text: null,
+};
 
 interface Answer {
   content: string;
@@ -115,7 +119,10 @@ export class OpenAIEngine implements Engine {
       repair = { reply: stripReasoning(answer.content), error };
       if (round === 1) {
         throw new AgentOutputError(
-          `The model ${answer.model} gave unusable output for the ${role.name} role twice (after one repair request): ${error}`.slice(0, MAX_ERROR_TEXT),
+          `The model ${answer.model} gave unusable output for the ${role.name} role twice (after one repair request): ${error}`.slice(
+            0,
+            MAX_ERROR_TEXT,
+          ),
           { details: { role: role.name, model: answer.model } },
         );
       }
@@ -147,7 +154,11 @@ export class OpenAIEngine implements Engine {
     const promptTokens = countMessageTokens(messages);
     for (let attempt = 0; ; attempt++) {
       const mode = this.modes.get(cfg.model) ?? config.structuredOutput;
-      const estimate: RequestEstimate = { model: cfg.model, tokens: promptTokens + maxTokens, costUsd: costUsd(config.prices, cfg.model, promptTokens, maxTokens) };
+      const estimate: RequestEstimate = {
+        model: cfg.model,
+        tokens: promptTokens + maxTokens,
+        costUsd: costUsd(config.prices, cfg.model, promptTokens, maxTokens),
+      };
       const ticket = await hooks.beforeRequest(estimate);
       await limiter.acquire();
       const span = this.startSpan(role.name, cfg, hooks.stepKey, messages);
@@ -169,11 +180,18 @@ export class OpenAIEngine implements Engine {
           signal: deadline,
         });
         const choice = res.choices[0];
-        const refusal = choice?.message.refusal ?? (choice?.finish_reason === 'content_filter' ? 'the provider filtered the content' : null);
+        const refusal =
+          choice?.message.refusal ?? (choice?.finish_reason === 'content_filter' ? 'the provider filtered the content' : null);
         const content = choice?.message.content ?? '';
         const tokensIn = res.usage?.prompt_tokens ?? promptTokens;
         const tokensOut = res.usage?.completion_tokens ?? countTokens(content);
-        const answer: Answer = { content, model: res.model || cfg.model, tokensIn, tokensOut, costUsd: costUsd(config.prices, cfg.model, tokensIn, tokensOut) };
+        const answer: Answer = {
+          content,
+          model: res.model || cfg.model,
+          tokensIn,
+          tokensOut,
+          costUsd: costUsd(config.prices, cfg.model, tokensIn, tokensOut),
+        };
         if (choice?.finish_reason === 'length') {
           // A reply cut at the output cap: asking again gives the same cut, so no repair request.
           await this.finish(hooks, ticket, span, started, answer, 'invalid', `output cut at ${maxTokens} tokens`);
@@ -192,7 +210,13 @@ export class OpenAIEngine implements Engine {
       } catch (err) {
         if (err instanceof AgentRefusalError || err instanceof AgentOutputError) throw err;
         const verdict = deadline.aborted
-          ? { retryable: true, retryAfterMs: undefined, type: 'timeout', status: undefined, message: `no answer within ${config.timeoutMs} ms` }
+          ? {
+              retryable: true,
+              retryAfterMs: undefined,
+              type: 'timeout',
+              status: undefined,
+              message: `no answer within ${config.timeoutMs} ms`,
+            }
           : classifyRequestError(err);
         const failed: Answer = { content: '', model: cfg.model, tokensIn: 0, tokensOut: 0, costUsd: 0 };
         await this.finish(hooks, ticket, span, started, failed, 'error', `${verdict.type}: ${verdict.message}`, verdict.type);
@@ -204,14 +228,20 @@ export class OpenAIEngine implements Engine {
           continue;
         }
         if (!verdict.retryable) {
-          throw new LlmRequestError(`The model endpoint rejected the ${role.name} request (${verdict.type}): ${verdict.message}`.slice(0, MAX_ERROR_TEXT), {
-            cause: err,
-            details: { role: role.name, model: cfg.model, status: verdict.status },
-          });
+          throw new LlmRequestError(
+            `The model endpoint rejected the ${role.name} request (${verdict.type}): ${verdict.message}`.slice(0, MAX_ERROR_TEXT),
+            {
+              cause: err,
+              details: { role: role.name, model: cfg.model, status: verdict.status },
+            },
+          );
         }
         if (attempt >= config.maxRetries) {
           throw new LlmUnavailableError(
-            `The model endpoint gave no usable answer for the ${role.name} role after ${attempt + 1} attempts (last: ${verdict.type}: ${verdict.message})`.slice(0, MAX_ERROR_TEXT),
+            `The model endpoint gave no usable answer for the ${role.name} role after ${attempt + 1} attempts (last: ${verdict.type}: ${verdict.message})`.slice(
+              0,
+              MAX_ERROR_TEXT,
+            ),
             { cause: err, details: { role: role.name, model: cfg.model, status: verdict.status } },
           );
         }
@@ -262,7 +292,8 @@ export class OpenAIEngine implements Engine {
         span.setAttribute('error.type', errorType ?? outcome);
         span.setStatus({ code: SpanStatusCode.ERROR, message: (error ?? outcome).slice(0, 200) });
       }
-      if (this.options.config.capturePrompts && answer.content) span.setAttribute('gen_ai.output.messages', JSON.stringify([{ role: 'assistant', content: answer.content }]));
+      if (this.options.config.capturePrompts && answer.content)
+        span.setAttribute('gen_ai.output.messages', JSON.stringify([{ role: 'assistant', content: answer.content }]));
     }
     span.end();
     await hooks.afterRequest(ticket, {

@@ -14,10 +14,17 @@ export interface ErrorVerdict {
 
 /** Classifies an error of one request. */
 export function classifyRequestError(err: unknown): ErrorVerdict {
-  if (err instanceof APIUserAbortError) return { retryable: false, retryAfterMs: undefined, type: 'aborted', status: undefined, message: err.message };
+  if (err instanceof APIUserAbortError)
+    return { retryable: false, retryAfterMs: undefined, type: 'aborted', status: undefined, message: err.message };
   if (err instanceof APIConnectionError) {
     // APIConnectionTimeoutError is a subclass: a stalled server is retried like a dropped connection.
-    return { retryable: true, retryAfterMs: undefined, type: err.constructor.name === 'APIConnectionTimeoutError' ? 'timeout' : 'connection_error', status: undefined, message: err.message };
+    return {
+      retryable: true,
+      retryAfterMs: undefined,
+      type: err.constructor.name === 'APIConnectionTimeoutError' ? 'timeout' : 'connection_error',
+      status: undefined,
+      message: err.message,
+    };
   }
   if (err instanceof APIError) {
     const status = err.status;
@@ -28,7 +35,13 @@ export function classifyRequestError(err: unknown): ErrorVerdict {
     const retryable = status === undefined || status === 408 || status === 409 || status === 429 || status >= 500;
     return { retryable, retryAfterMs, type: String(status ?? 'api_error'), status, message: err.message };
   }
-  return { retryable: false, retryAfterMs: undefined, type: err instanceof Error ? err.constructor.name : 'unknown', status: undefined, message: String(err) };
+  return {
+    retryable: false,
+    retryAfterMs: undefined,
+    type: err instanceof Error ? err.constructor.name : 'unknown',
+    status: undefined,
+    message: String(err),
+  };
 }
 
 /** A 400 about the response format: the endpoint does not support that structured-output mode. */

@@ -1,7 +1,20 @@
 import { z } from 'zod';
 
 // Keywords strict structured outputs refuse or ignore on some providers; zod validates them after the reply anyway.
-const DROP = new Set(['$schema', 'minLength', 'maxLength', 'minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum', 'minItems', 'maxItems', 'format', 'pattern', 'default']);
+const DROP = new Set([
+  '$schema',
+  'minLength',
+  'maxLength',
+  'minimum',
+  'maximum',
+  'exclusiveMinimum',
+  'exclusiveMaximum',
+  'minItems',
+  'maxItems',
+  'format',
+  'pattern',
+  'default',
+]);
 
 function strictify(node: unknown): unknown {
   if (Array.isArray(node)) return node.map(strictify);
@@ -9,7 +22,10 @@ function strictify(node: unknown): unknown {
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(node as Record<string, unknown>)) {
     if (DROP.has(k)) continue;
-    out[k] = k === 'properties' ? Object.fromEntries(Object.entries(v as Record<string, unknown>).map(([p, s]) => [p, strictify(s)])) : strictify(v);
+    out[k] =
+      k === 'properties'
+        ? Object.fromEntries(Object.entries(v as Record<string, unknown>).map(([p, s]) => [p, strictify(s)]))
+        : strictify(v);
   }
   if (out['type'] === 'object' && out['properties']) {
     // Strict mode: every property listed as required, no others allowed.

@@ -29,7 +29,8 @@ export function shortenIds<I>(input: I): ShortIds<I> {
   const aliasOf = (uuid: string, keys: readonly string[]): string => {
     const known = alias.get(uuid);
     if (known) return known;
-    const prefix = [...keys].reverse().reduce<string | null>((found, k) => found ?? PREFIXES.find(([re]) => re.test(k))?.[1] ?? null, null) ?? 'X';
+    const prefix =
+      [...keys].reverse().reduce<string | null>((found, k) => found ?? PREFIXES.find(([re]) => re.test(k))?.[1] ?? null, null) ?? 'X';
     const n = (counters.get(prefix) ?? 0) + 1;
     counters.set(prefix, n);
     const short = `${prefix}${n}`;
@@ -51,7 +52,8 @@ export function shortenIds<I>(input: I): ShortIds<I> {
   const restore = (value: unknown): unknown => {
     if (typeof value === 'string') return original.get(value) ?? value;
     if (Array.isArray(value)) return value.map(restore);
-    if (value !== null && typeof value === 'object') return Object.fromEntries(Object.entries(value as Record<string, unknown>).map(([k, v]) => [k, restore(v)]));
+    if (value !== null && typeof value === 'object')
+      return Object.fromEntries(Object.entries(value as Record<string, unknown>).map(([k, v]) => [k, restore(v)]));
     return value;
   };
   return { input: shortened, restore };

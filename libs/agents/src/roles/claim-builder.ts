@@ -36,7 +36,27 @@ export type ClaimBuilderOutput = z.infer<typeof ClaimBuilderOutput>;
 
 /** Statements this close (2-word-shingle Jaccard) say the same thing. */
 export const CLAIM_MERGE_THRESHOLD = 0.6;
-const HEDGES = new Set(['may', 'might', 'could', 'possibly', 'possible', 'perhaps', 'suggests', 'suggest', 'suggested', 'likely', 'unlikely', 'potentially', 'appears', 'reportedly', 'allegedly', 'uncertain', 'unclear', 'estimated', 'speculated']);
+const HEDGES = new Set([
+  'may',
+  'might',
+  'could',
+  'possibly',
+  'possible',
+  'perhaps',
+  'suggests',
+  'suggest',
+  'suggested',
+  'likely',
+  'unlikely',
+  'potentially',
+  'appears',
+  'reportedly',
+  'allegedly',
+  'uncertain',
+  'unclear',
+  'estimated',
+  'speculated',
+]);
 const INDEPENDENT_SOURCES_FOR_ESTABLISHED = 2;
 
 /** Hedge words outside figures: the month in "27 May 1937" is no "may". */
@@ -51,7 +71,10 @@ function offline(input: ClaimBuilderInput): ClaimBuilderOutput {
   const prepared = evidence.map((e) => prepareStatement(e.statement));
   // Groups hold positions in `evidence`.
   const groups: number[][] = [];
-  for (const group of groupNearDuplicates(evidence.map((e, i) => ({ id: String(i), text: e.statement })), CLAIM_MERGE_THRESHOLD)) {
+  for (const group of groupNearDuplicates(
+    evidence.map((e, i) => ({ id: String(i), text: e.statement })),
+    CLAIM_MERGE_THRESHOLD,
+  )) {
     // Near-identical wording can still carry a different figure or polarity; those are separate claims.
     const [lead, ...rest] = group.map(Number);
     const agreeing = [lead];
@@ -98,7 +121,12 @@ export const claimBuilder: AgentRole<ClaimBuilderInput, ClaimBuilderOutput> = {
   name: 'claimBuilder',
   input: ClaimBuilderInput,
   output: ClaimBuilderOutput,
-  check: (input, output) => unknownIdIssues(output.claims.flatMap((c) => c.evidenceIds), new Set(input.evidence.map((e) => e.id)), 'claims cite evidence'),
+  check: (input, output) =>
+    unknownIdIssues(
+      output.claims.flatMap((c) => c.evidenceIds),
+      new Set(input.evidence.map((e) => e.id)),
+      'claims cite evidence',
+    ),
   prompt: (input) =>
     buildPrompt({
       persona: 'Claim Builder',

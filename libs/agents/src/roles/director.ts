@@ -21,7 +21,8 @@ export const DirectorOutput = z.strictObject({
 export type DirectorOutput = z.infer<typeof DirectorOutput>;
 
 const EXCLUSION = /\b(?:excluding|except(?:\s+for)?|other than|apart from|not including|ignoring|leaving aside|but not)\s+([^,.;:?!]+)/gi;
-const RELATIVE_TIME = /\b(?:in|over|during)?\s*(?:the\s+)?(?:last|past|previous|next|coming)\s+(?:\d+|few|two|three|four|five|ten|twenty)?\s*(?:years?|decades?|months?|centur(?:y|ies))\b/i;
+const RELATIVE_TIME =
+  /\b(?:in|over|during)?\s*(?:the\s+)?(?:last|past|previous|next|coming)\s+(?:\d+|few|two|three|four|five|ten|twenty)?\s*(?:years?|decades?|months?|centur(?:y|ies))\b/i;
 
 // Subjects where a wrong answer can hurt someone (health, safety, law, money, elections, security).
 const HIGH_RISK = stems(
@@ -50,7 +51,10 @@ function timeFrame(question: string): string | null {
   if (years.length >= 2) return `${years[0]}–${years[years.length - 1]}`;
   if (years.length === 1) {
     const y = years[0];
-    const before = new RegExp(String.raw`\b(since|after|from|before|until|till|by|prior to)\s+(?:the\s+(?:year\s+)?)?(?:\S+\s+)?${y}\b`, 'i').exec(question);
+    const before = new RegExp(
+      String.raw`\b(since|after|from|before|until|till|by|prior to)\s+(?:the\s+(?:year\s+)?)?(?:\S+\s+)?${y}\b`,
+      'i',
+    ).exec(question);
     const word = before?.[1]?.toLowerCase();
     if (word === 'since' || word === 'from' || word === 'after') return `${word} ${y}`;
     if (word === 'before' || word === 'prior to') return `before ${y}`;

@@ -81,7 +81,10 @@ function offline(input: EvidenceCuratorInput): EvidenceCuratorOutput {
 
   const index = new Bm25Index<string>();
   candidates.forEach((c, i) => index.add(String(i), c.unit.text));
-  const queries: { id: string | null; text: string }[] = [{ id: null, text: `${input.question} ${input.source.title}` }, ...input.questions];
+  const queries: { id: string | null; text: string }[] = [
+    { id: null, text: `${input.question} ${input.source.title}` },
+    ...input.questions,
+  ];
   const best = new Map<number, { score: number; questionId: string | null; questionScore: number }>();
   for (const q of queries) {
     const queryTerms = new Set(contentStems(q.text)).size;
@@ -142,14 +145,20 @@ function ground(input: EvidenceCuratorInput, raw: unknown): { value: unknown; is
   const kept: unknown[] = [];
   let dropped = 0;
   for (const f of fragments as Record<string, unknown>[]) {
-    const at = typeof f?.['excerpt'] === 'string' ? locateExcerpt(input.source.text, f['excerpt'], typeof f['start'] === 'number' ? f['start'] : 0) : null;
+    const at =
+      typeof f?.['excerpt'] === 'string'
+        ? locateExcerpt(input.source.text, f['excerpt'], typeof f['start'] === 'number' ? f['start'] : 0)
+        : null;
     if (!at) {
       dropped++;
       continue;
     }
     kept.push({ ...f, start: at.start, end: at.end, excerpt: input.source.text.slice(at.start, at.end) });
   }
-  const issues = dropped > 0 && kept.length === 0 ? [`none of the ${dropped} excerpts is a verbatim passage of the source text: copy excerpts exactly`] : [];
+  const issues =
+    dropped > 0 && kept.length === 0
+      ? [`none of the ${dropped} excerpts is a verbatim passage of the source text: copy excerpts exactly`]
+      : [];
   return { value: { ...(raw as object), fragments: kept }, issues };
 }
 

@@ -9,7 +9,9 @@ import { CitedSentence, Id, Question, text } from './schemas';
 
 export const FramerInput = z.strictObject({
   question: Question,
-  sections: z.array(z.strictObject({ title: text(400), sentences: z.array(z.strictObject({ text: text(4000), evidenceIds: z.array(Id) })) })),
+  sections: z.array(
+    z.strictObject({ title: text(400), sentences: z.array(z.strictObject({ text: text(4000), evidenceIds: z.array(Id) })) }),
+  ),
   stopReason: z.string().max(200),
   openQuestions: z.array(text(2000)),
   /** Narrowed scope (run interventions), stated in the introduction. */
@@ -19,14 +21,18 @@ export type FramerInput = z.infer<typeof FramerInput>;
 
 export const FramerOutput = z.strictObject({
   /** Plain framing sentences: no facts, so no citations. */
-  introduction: z.array(z.strictObject({ text: text(4000), evidenceIds: z.array(Id).max(0) })).min(1).max(3),
+  introduction: z
+    .array(z.strictObject({ text: text(4000), evidenceIds: z.array(Id).max(0) }))
+    .min(1)
+    .max(3),
   conclusion: z.array(CitedSentence),
 });
 export type FramerOutput = z.infer<typeof FramerOutput>;
 
 function stopPhrase(reason: string): string {
   const r = reason.toLowerCase();
-  if (/budget|token|cost|money|deadline|time/.test(r)) return 'when its budget ran out, so the findings rest on the evidence gathered until then';
+  if (/budget|token|cost|money|deadline|time/.test(r))
+    return 'when its budget ran out, so the findings rest on the evidence gathered until then';
   if (/iteration|max/.test(r)) return 'after the maximum number of research iterations';
   if (/gain|diminish/.test(r)) return 'when further searching added little new information';
   if (/nothing_left|no open question/.test(r)) return 'when no open questions were left to ask';
@@ -70,7 +76,9 @@ function offline(input: FramerInput): FramerOutput {
   }.`;
   const narrowed = (input.scope ?? []).map((x) => normalizeWhitespace(x).replace(/[.!?]+$/, ''));
   const within = narrowed.length > 0 ? ` Its scope was narrowed during research to: ${narrowed.join('; ')}.` : '';
-  const introduction = [clip(`This report addresses the question: ${asked}${within}`, 4000), clip(scope, 4000), clip(limits, 4000)].map((t) => ({ text: t, evidenceIds: [] }));
+  const introduction = [clip(`This report addresses the question: ${asked}${within}`, 4000), clip(scope, 4000), clip(limits, 4000)].map(
+    (t) => ({ text: t, evidenceIds: [] }),
+  );
 
   const conclusion: FramerOutput['conclusion'] = [];
   const seen = new Set<string>();
@@ -88,7 +96,11 @@ export const framer: AgentRole<FramerInput, FramerOutput> = {
   input: FramerInput,
   output: FramerOutput,
   check: (input, output) =>
-    citationIssues([...output.introduction, ...output.conclusion], new Set(input.sections.flatMap((s) => s.sentences.flatMap((x) => x.evidenceIds))), 'framing sentence'),
+    citationIssues(
+      [...output.introduction, ...output.conclusion],
+      new Set(input.sections.flatMap((s) => s.sentences.flatMap((x) => x.evidenceIds))),
+      'framing sentence',
+    ),
   prompt: (input) =>
     buildPrompt({
       persona: 'Framer',
@@ -104,7 +116,9 @@ export const framer: AgentRole<FramerInput, FramerOutput> = {
         ['question', input.question],
         [
           'sections',
-          input.sections.map((s) => `## ${s.title}\n${s.sentences.map((x) => `${x.text} ${x.evidenceIds.map((id) => `[${id}]`).join('')}`).join('\n')}`).join('\n\n'),
+          input.sections
+            .map((s) => `## ${s.title}\n${s.sentences.map((x) => `${x.text} ${x.evidenceIds.map((id) => `[${id}]`).join('')}`).join('\n')}`)
+            .join('\n\n'),
         ],
         ['open questions', input.openQuestions.join('\n') || '(none)'],
         ['stop reason', input.stopReason],

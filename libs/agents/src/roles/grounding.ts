@@ -6,7 +6,11 @@
 const URL_LIKE = /\bhttps?:\/\/|\bwww\.[a-z0-9-]+\.[a-z]/i;
 
 /** Issues for cited sentences: unknown evidence ids and URLs in the text. */
-export function citationIssues(sentences: readonly { text: string; evidenceIds: readonly string[] }[], known: ReadonlySet<string>, where: string): string[] {
+export function citationIssues(
+  sentences: readonly { text: string; evidenceIds: readonly string[] }[],
+  known: ReadonlySet<string>,
+  where: string,
+): string[] {
   const issues: string[] = [];
   sentences.forEach((s, i) => {
     const unknown = s.evidenceIds.filter((id) => !known.has(id));

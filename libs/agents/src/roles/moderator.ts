@@ -46,7 +46,10 @@ function offline(input: ModeratorInput): ModeratorOutput {
     const template = templates[input.iteration % templates.length];
     return { parentId: c.questionId, text: clip(template(topic), 2000), priority: Math.round(80 * (1 - c.score)) };
   });
-  const groups = groupNearDuplicates(candidates.map((c, i) => ({ id: String(i), text: c.text })), 0.85);
+  const groups = groupNearDuplicates(
+    candidates.map((c, i) => ({ id: String(i), text: c.text })),
+    0.85,
+  );
   return { followUps: groups.map((g) => candidates[Number(g[0])]).slice(0, input.maxFollowUps) };
 }
 

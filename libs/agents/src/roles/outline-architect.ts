@@ -19,17 +19,15 @@ export const OutlineArchitectInput = z
 export type OutlineArchitectInput = z.infer<typeof OutlineArchitectInput>;
 
 export const PlannedSection = z.strictObject({ title: text(400), purpose: z.string().max(2000), claimIds: z.array(Id) });
-export const OutlineArchitectOutput = z
-  .strictObject({ sections: z.array(PlannedSection).min(1).max(7) })
-  .superRefine((out, ctx) => {
-    const seen = new Set<string>();
-    out.sections.forEach((s, i) =>
-      s.claimIds.forEach((id) => {
-        if (seen.has(id)) ctx.addIssue({ code: 'custom', path: ['sections', i, 'claimIds'], message: `claim ${id} is in two sections` });
-        seen.add(id);
-      }),
-    );
-  });
+export const OutlineArchitectOutput = z.strictObject({ sections: z.array(PlannedSection).min(1).max(7) }).superRefine((out, ctx) => {
+  const seen = new Set<string>();
+  out.sections.forEach((s, i) =>
+    s.claimIds.forEach((id) => {
+      if (seen.has(id)) ctx.addIssue({ code: 'custom', path: ['sections', i, 'claimIds'], message: `claim ${id} is in two sections` });
+      seen.add(id);
+    }),
+  );
+});
 export type OutlineArchitectOutput = z.infer<typeof OutlineArchitectOutput>;
 
 export const MIN_SECTIONS = 3;
@@ -59,7 +57,11 @@ function groupClaims(input: OutlineArchitectInput): Group[] {
 
   for (const claim of input.claims) {
     const stems = statementStems(claim.statement);
-    const asked = requested.findIndex((p) => tokenize(p).map(stem).every((w) => stems.has(w)));
+    const asked = requested.findIndex((p) =>
+      tokenize(p)
+        .map(stem)
+        .every((w) => stems.has(w)),
+    );
     if (asked >= 0) {
       feedbackGroups[asked].claims.push(claim);
       continue;
@@ -132,7 +134,11 @@ function splitUp(groups: Group[]): void {
     });
     const phrase = topicPhrases(move.map((c) => c.statement).join(' '), 1)[0] ?? 'further findings';
     groups[largest] = { ...g, claims: keep };
-    groups.splice(largest + 1, 0, { claims: move, topicSource: move.map((c) => c.statement).join(' '), purpose: `Findings about ${phrase}.` });
+    groups.splice(largest + 1, 0, {
+      claims: move,
+      topicSource: move.map((c) => c.statement).join(' '),
+      purpose: `Findings about ${phrase}.`,
+    });
   }
 }
 
@@ -151,7 +157,9 @@ function offline(input: OutlineArchitectInput): OutlineArchitectOutput {
   const groups = groupClaims(input);
   if (groups.length === 0) {
     const topic = topicPhrases(input.question, 1)[0];
-    return { sections: [{ title: topic ? titleCase(topic) : 'Overview', purpose: `Answers: ${clip(input.question, 1900)}`, claimIds: [] }] };
+    return {
+      sections: [{ title: topic ? titleCase(topic) : 'Overview', purpose: `Answers: ${clip(input.question, 1900)}`, claimIds: [] }],
+    };
   }
   mergeDown(groups);
   splitUp(groups);
@@ -163,7 +171,12 @@ export const outlineArchitect: AgentRole<OutlineArchitectInput, OutlineArchitect
   name: 'outlineArchitect',
   input: OutlineArchitectInput,
   output: OutlineArchitectOutput,
-  check: (input, output) => unknownIdIssues(output.sections.flatMap((s) => s.claimIds), new Set(input.claims.map((c) => c.id)), 'sections use claim'),
+  check: (input, output) =>
+    unknownIdIssues(
+      output.sections.flatMap((s) => s.claimIds),
+      new Set(input.claims.map((c) => c.id)),
+      'sections use claim',
+    ),
   prompt: (input) =>
     buildPrompt({
       persona: 'Outline Architect',

@@ -35,7 +35,14 @@ function keywordQuery(questionText: string, anchor: string | undefined, scope: S
   const phrases = topicPhrases(questionText, 3);
   const terms = anchor !== undefined && !phrases.some((p) => p.includes(anchor) || anchor.includes(p)) ? [anchor, ...phrases] : phrases;
   const scoped = scope.phrases.filter((s) => !terms.some((t) => t.includes(s) || s.includes(t)));
-  const years = [...new Set([...extractQuantities(questionText).filter(isTime).map((q) => q.raw), ...scope.years])];
+  const years = [
+    ...new Set([
+      ...extractQuantities(questionText)
+        .filter(isTime)
+        .map((q) => q.raw),
+      ...scope.years,
+    ]),
+  ];
   return clip([...terms, ...scoped, ...years].join(' '), MAX_QUERY_CHARS);
 }
 
@@ -72,7 +79,10 @@ function offline(input: QueryPlannerInput): QueryPlannerOutput {
   const natural: Candidate[] = [];
   input.questions.forEach((q) => {
     const relevance = (q.priority + 1) / 101;
-    for (const [list, query, weight] of [[keyword, keywordQuery(q.text, anchor, scope), 1], [natural, naturalQuery(q.text), 0.9]] as const) {
+    for (const [list, query, weight] of [
+      [keyword, keywordQuery(q.text, anchor, scope), 1],
+      [natural, naturalQuery(q.text), 0.9],
+    ] as const) {
       const key = query.toLowerCase();
       if (query.length === 0 || seen.has(key)) continue;
       seen.add(key);
@@ -82,7 +92,10 @@ function offline(input: QueryPlannerInput): QueryPlannerOutput {
   // Key-phrase queries for every question first (diverse by MMR); natural-language variants fill any slots left.
   // MMR ids are positions in each list.
   const pick = (list: Candidate[], limit: number) =>
-    mmr(list.map((c, k) => ({ id: String(k), relevance: c.relevance, text: c.query })), limit).map((k) => list[Number(k)]);
+    mmr(
+      list.map((c, k) => ({ id: String(k), relevance: c.relevance, text: c.query })),
+      limit,
+    ).map((k) => list[Number(k)]);
   const firstRound = pick(keyword, input.maxQueries);
   const secondRound = pick(natural, input.maxQueries - firstRound.length);
   return {

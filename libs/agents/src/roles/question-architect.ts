@@ -37,7 +37,10 @@ const DUPLICATE_THRESHOLD = 0.85;
 /** The first two items of a perspective's focus ("rules, standards, … concerning X" → "rules and standards"). */
 function angleOf(perspective: { name: string; focus: string }): string {
   const lead = perspective.focus.split(/\s+concerning\b|;|\.\s/)[0].trim();
-  const items = lead.split(/,\s*|\s+and\s+/).map((s) => s.trim()).filter((s) => s.length > 0);
+  const items = lead
+    .split(/,\s*|\s+and\s+/)
+    .map((s) => s.trim())
+    .filter((s) => s.length > 0);
   return items.length > 0 ? clip(items.slice(0, 2).join(' and '), 120) : `the view of ${perspective.name.toLowerCase()}`;
 }
 
@@ -45,7 +48,9 @@ function offline(input: QuestionArchitectInput): QuestionArchitectOutput {
   const main = normalizeWhitespace(input.question);
   const topics = input.topics.length > 0 ? input.topics : topicPhrases(main, 4);
   const anchor = topics[0] ?? 'the question';
-  const candidates: { perspectiveId: string | null; text: string; priority: number }[] = [{ perspectiveId: null, text: clip(main, 2000), priority: MAIN_PRIORITY }];
+  const candidates: { perspectiveId: string | null; text: string; priority: number }[] = [
+    { perspectiveId: null, text: clip(main, 2000), priority: MAIN_PRIORITY },
+  ];
 
   if (input.feedback) {
     for (const phrase of feedbackPhrases(input.feedback, 2)) {
@@ -66,7 +71,10 @@ function offline(input: QuestionArchitectInput): QuestionArchitectOutput {
   });
 
   const unique = candidates.filter((c, i) => candidates.findIndex((d) => d.text.toLowerCase() === c.text.toLowerCase()) === i);
-  const groups = groupNearDuplicates(unique.map((c, i) => ({ id: String(i), text: c.text })), DUPLICATE_THRESHOLD);
+  const groups = groupNearDuplicates(
+    unique.map((c, i) => ({ id: String(i), text: c.text })),
+    DUPLICATE_THRESHOLD,
+  );
   return { questions: groups.map((g) => unique[Number(g[0])]) };
 }
 

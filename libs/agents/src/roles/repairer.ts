@@ -47,13 +47,14 @@ export const repairer: AgentRole<RepairerInput, RepairerOutput> = {
   name: 'repairer',
   input: RepairerInput,
   output: RepairerOutput,
-  check: (input, output) => (output.action === 'rewrite' ? citationIssues([output], new Set(input.evidence.map((e) => e.id)), 'rewritten sentence') : []),
+  check: (input, output) =>
+    output.action === 'rewrite' ? citationIssues([output], new Set(input.evidence.map((e) => e.id)), 'rewritten sentence') : [],
   prompt: (input) =>
     buildPrompt({
       persona: 'Repairer',
       task: `The verifier found the sentence ${input.finding.verdict}. Rewrite it so that it says only what the evidence says, or drop it when the evidence cannot support it.`,
       rules: [
-        'A rewrite keeps the sentence\'s point but only as far as the evidence supports it; figures, units and dates exactly as in the evidence.',
+        "A rewrite keeps the sentence's point but only as far as the evidence supports it; figures, units and dates exactly as in the evidence.",
         'evidenceIds lists every evidence id the rewritten sentence relies on (at least one).',
         'Drop the sentence when no evidence supports at least half of what it says.',
       ],

@@ -111,7 +111,12 @@ export const sectionWriter: AgentRole<SectionWriterInput, SectionWriterOutput> =
   name: 'sectionWriter',
   input: SectionWriterInput,
   output: SectionWriterOutput,
-  check: (input, output) => citationIssues(output.paragraphs.flatMap((p) => p.sentences), new Set(input.evidence.map((e) => e.id)), 'sentence'),
+  check: (input, output) =>
+    citationIssues(
+      output.paragraphs.flatMap((p) => p.sentences),
+      new Set(input.evidence.map((e) => e.id)),
+      'sentence',
+    ),
   prompt: (input) =>
     buildPrompt({
       persona: 'Section Writer',

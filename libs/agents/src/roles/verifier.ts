@@ -19,7 +19,10 @@ function offline(input: VerifierInput): VerifierOutput {
   return {
     findings: input.sentences.map((s) => {
       if (s.evidence.length === 0) return { verdict: 'uncited' as const, score: 0, note: 'the sentence cites no evidence' };
-      const result = entails(s.text, s.evidence.map((e) => e.excerpt));
+      const result = entails(
+        s.text,
+        s.evidence.map((e) => e.excerpt),
+      );
       return { verdict: result.verdict, score: result.score, note: result.note.slice(0, 2000) };
     }),
   };
@@ -41,12 +44,14 @@ export const verifier: AgentRole<VerifierInput, VerifierOutput> = {
         'Return exactly one finding per sentence, in order.',
       ],
       output: VerifierOutput,
-      data: input.sentences.map((s, i) => [
-        `sentence ${i + 1}`,
-        `${s.text}\n\nCited evidence:\n${s.evidence.map((e) => `[${e.id}] ${e.excerpt}`).join('\n') || '(none)'}`,
-      ] as const),
+      data: input.sentences.map(
+        (s, i) =>
+          [
+            `sentence ${i + 1}`,
+            `${s.text}\n\nCited evidence:\n${s.evidence.map((e) => `[${e.id}] ${e.excerpt}`).join('\n') || '(none)'}`,
+          ] as const,
+      ),
       request: `Return ${input.sentences.length} findings.`,
     }),
   offline,
 };
-

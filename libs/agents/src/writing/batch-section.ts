@@ -28,7 +28,8 @@ export function planBatches(input: SectionWriterInput, budgetTokens: number): Se
   let seen = new Set<string>();
   for (const claim of input.claims) {
     const costGiven = (known: Set<string>) =>
-      countTokens(claim.statement) + claim.evidenceIds.filter((id) => !known.has(id) && excerpt.has(id)).reduce((n, id) => n + countTokens(excerpt.get(id)!) + 4, 0);
+      countTokens(claim.statement) +
+      claim.evidenceIds.filter((id) => !known.has(id) && excerpt.has(id)).reduce((n, id) => n + countTokens(excerpt.get(id)!) + 4, 0);
     let cost = costGiven(seen);
     if (current.length > 0 && used + cost > budgetTokens) {
       batches.push(current);
@@ -64,7 +65,12 @@ function summarise(paragraphs: SectionWriterOutput['paragraphs'], capTokens: num
  * Long-context drafting (after STORM/Seed-style writers): the section's claims are drafted in parts that each fit
  * the budget; each part sees a summary of the parts before and is told not to repeat it; the last closes the section.
  */
-export async function draftSectionInBatches<I, O>(role: AgentRole<I, O>, input: I, budgetTokens: number, complete: Complete): Promise<EngineCompletion<O>> {
+export async function draftSectionInBatches<I, O>(
+  role: AgentRole<I, O>,
+  input: I,
+  budgetTokens: number,
+  complete: Complete,
+): Promise<EngineCompletion<O>> {
   const whole = input as unknown as SectionWriterInput;
   const batches = planBatches(whole, budgetTokens);
   const paragraphs: SectionWriterOutput['paragraphs'] = [];
@@ -76,7 +82,11 @@ export async function draftSectionInBatches<I, O>(role: AgentRole<I, O>, input: 
       section: whole.section,
       claims,
       evidence: whole.evidence.filter((e) => ids.has(e.id)),
-      continuation: { part: index + 1, parts: batches.length, writtenSoFar: summarise(paragraphs, Math.floor(budgetTokens * SUMMARY_SHARE)) },
+      continuation: {
+        part: index + 1,
+        parts: batches.length,
+        writtenSoFar: summarise(paragraphs, Math.floor(budgetTokens * SUMMARY_SHARE)),
+      },
     };
     const done = await complete(role, part as unknown as I);
     const out = done.output as unknown as SectionWriterOutput;

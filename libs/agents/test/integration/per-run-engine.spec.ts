@@ -67,7 +67,14 @@ describe('AgentRunner per run: engine from the run options, budgets reserved in 
     expect(server.counts.chatRequests).toBe(1);
     const rows = await prisma.llmCall.findMany({ where: { runId: online } });
     expect(rows).toEqual([
-      expect.objectContaining({ engine: 'openai', model: 'fake-model', outcome: 'ok', tokensIn: server.counts.promptTokens, tokensOut: server.counts.completionTokens, stepKey: `${online}.scope.0.0` }),
+      expect.objectContaining({
+        engine: 'openai',
+        model: 'fake-model',
+        outcome: 'ok',
+        tokensIn: server.counts.promptTokens,
+        tokensOut: server.counts.completionTokens,
+        stepKey: `${online}.scope.0.0`,
+      }),
     ]);
     expect(await prisma.llmCall.findMany({ where: { runId: offline } })).toEqual([expect.objectContaining({ engine: 'offline' })]);
   });
@@ -83,7 +90,10 @@ describe('AgentRunner per run: engine from the run options, budgets reserved in 
 
   it('a run asking for openai on a worker without its settings fails naming the variable', async () => {
     const id = await run({ engine: 'openai' });
-    const r = new AgentRunner(prisma, { engine: 'per-run', perRun: { prisma, openai: () => openAIEngineFromEnv({ OPENAI_MODEL: 'x' }, null) } });
+    const r = new AgentRunner(prisma, {
+      engine: 'per-run',
+      perRun: { prisma, openai: () => openAIEngineFromEnv({ OPENAI_MODEL: 'x' }, null) },
+    });
     const err = await r.run(director, { question: QUESTION }, { tenantId, runId: id, stepKey: `${id}.scope.0.0` }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(LlmConfigError);
     expect((err as Error).message).toMatch(/OPENAI_BASE_URL is not set/);
@@ -97,7 +107,9 @@ describe('AgentRunner per run: engine from the run options, budgets reserved in 
     const ctx = (i: number) => ({ tenantId, runId: id, stepKey: `${id}.scope.${i}.0` });
     // Eight at a time, like parallel shards on several workers.
     for (let wave = 0; wave < 4; wave++) {
-      await Promise.all(Array.from({ length: 8 }, (_, i) => r.run(director, { question: `${QUESTION} (${wave}.${i})` }, ctx(wave * 8 + i))));
+      await Promise.all(
+        Array.from({ length: 8 }, (_, i) => r.run(director, { question: `${QUESTION} (${wave}.${i})` }, ctx(wave * 8 + i))),
+      );
     }
     const rows = await prisma.llmCall.findMany({ where: { runId: id } });
     const online = rows.filter((x) => x.engine === 'openai');
@@ -117,15 +129,27 @@ describe('AgentRunner per run: engine from the run options, budgets reserved in 
     await server?.stop();
     const N = 4;
     server = await startFakeLlm({ requestsPerSecond: N });
-    const connections = [new Redis(process.env['REDIS_URL'] ?? 'redis://127.0.0.1:6379'), new Redis(process.env['REDIS_URL'] ?? 'redis://127.0.0.1:6379')];
+    const connections = [
+      new Redis(process.env['REDIS_URL'] ?? 'redis://127.0.0.1:6379'),
+      new Redis(process.env['REDIS_URL'] ?? 'redis://127.0.0.1:6379'),
+    ];
     try {
       // Two engines on two connections, built as workers build them: one limit per base URL, shared through Redis.
-      const env = { OPENAI_BASE_URL: server.baseUrl, OPENAI_MODEL: 'fake-model', OPENAI_RATE_PER_SECOND: String(N), OPENAI_RATE_MARGIN_MS: '200', NODE_ENV: 'test', DOSSIER_LLM_TEST_ECHO: '1' };
+      const env = {
+        OPENAI_BASE_URL: server.baseUrl,
+        OPENAI_MODEL: 'fake-model',
+        OPENAI_RATE_PER_SECOND: String(N),
+        OPENAI_RATE_MARGIN_MS: '200',
+        NODE_ENV: 'test',
+        DOSSIER_LLM_TEST_ECHO: '1',
+      };
       const engines = connections.map((redis) => openAIEngineFromEnv(env, redis));
       const id = await run({ engine: 'openai' });
       const runners = engines.map((e) => new AgentRunner(prisma, { engine: e }));
       await Promise.all(
-        Array.from({ length: 12 }, (_, i) => runners[i % 2]!.run(director, { question: `${QUESTION} ${i}` }, { tenantId, runId: id, stepKey: `${id}.scope.${i}.0` })),
+        Array.from({ length: 12 }, (_, i) =>
+          runners[i % 2]!.run(director, { question: `${QUESTION} ${i}` }, { tenantId, runId: id, stepKey: `${id}.scope.${i}.0` }),
+        ),
       );
       expect(server.counts.chatRequests).toBe(12);
       expect(server.counts.rateLimited).toBe(0);

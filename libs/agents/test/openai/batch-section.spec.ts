@@ -8,8 +8,15 @@ function longSection(claims: number): SectionWriterInput {
   const filler = 'The reservoir level was measured every week by the regional water authority and reported in its annual review.';
   return {
     section: { title: 'Water levels', purpose: 'What was measured' },
-    claims: Array.from({ length: claims }, (_, i) => ({ id: `C${i}`, statement: `Measurement ${i} showed a level of ${100 + i} metres.`, evidenceIds: [`E${i}`] })),
-    evidence: Array.from({ length: claims }, (_, i) => ({ id: `E${i}`, excerpt: `Measurement ${i} showed a level of ${100 + i} metres. ${filler.repeat(4)}` })),
+    claims: Array.from({ length: claims }, (_, i) => ({
+      id: `C${i}`,
+      statement: `Measurement ${i} showed a level of ${100 + i} metres.`,
+      evidenceIds: [`E${i}`],
+    })),
+    evidence: Array.from({ length: claims }, (_, i) => ({
+      id: `E${i}`,
+      excerpt: `Measurement ${i} showed a level of ${100 + i} metres. ${filler.repeat(4)}`,
+    })),
   };
 }
 
@@ -28,7 +35,10 @@ describe('long sections are drafted in batches counted with js-tiktoken', () => 
     expect(batches.length).toBeGreaterThan(2);
     expect(batches.flat().map((c) => c.id)).toEqual(input.claims.map((c) => c.id));
     for (const b of batches) {
-      const tokens = b.reduce((n, c) => n + countTokens(c.statement) + countTokens(input.evidence.find((e) => e.id === c.evidenceIds[0])!.excerpt) + 4, 0);
+      const tokens = b.reduce(
+        (n, c) => n + countTokens(c.statement) + countTokens(input.evidence.find((e) => e.id === c.evidenceIds[0])!.excerpt) + 4,
+        0,
+      );
       expect(b.length === 1 || tokens <= 400).toBe(true);
     }
   });

@@ -32,7 +32,11 @@ describe('one OpenTelemetry span per model request, with the GenAI attributes', 
     const spans = await finished();
     expect(spans).toHaveLength(2);
     const [failed, ok] = spans;
-    expect(failed!.attributes).toMatchObject({ 'gen_ai.operation.name': 'chat', 'gen_ai.request.model': 'fake-model', 'error.type': '429' });
+    expect(failed!.attributes).toMatchObject({
+      'gen_ai.operation.name': 'chat',
+      'gen_ai.request.model': 'fake-model',
+      'error.type': '429',
+    });
     expect(ok!.name).toBe('chat fake-model');
     expect(ok!.attributes).toMatchObject({
       'gen_ai.operation.name': 'chat',

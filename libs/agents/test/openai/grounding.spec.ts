@@ -29,7 +29,14 @@ describe('model answers are grounded in their input', () => {
       value: {
         fragments: [
           { start: 0, end: 3, excerpt: real, statement: real, questionId: null, confidence: 0.9 },
-          { start: 5, end: 40, excerpt: 'A sentence the model made up about the bridge.', statement: 'x', questionId: null, confidence: 0.5 },
+          {
+            start: 5,
+            end: 40,
+            excerpt: 'A sentence the model made up about the bridge.',
+            statement: 'x',
+            questionId: null,
+            confidence: 0.5,
+          },
         ],
       },
     });
@@ -41,19 +48,31 @@ describe('model answers are grounded in their input', () => {
   });
 
   it('only invented excerpts: the model is asked again, told to copy exactly', async () => {
-    server.script('evidenceCurator', { kind: 'json', value: { fragments: [{ start: 0, end: 10, excerpt: 'Nothing like this is in the source.', statement: 'x', questionId: null, confidence: 1 }] } });
+    server.script('evidenceCurator', {
+      kind: 'json',
+      value: {
+        fragments: [{ start: 0, end: 10, excerpt: 'Nothing like this is in the source.', statement: 'x', questionId: null, confidence: 1 }],
+      },
+    });
     await testEngine(server).complete(evidenceCurator, ROLE_INPUTS.evidenceCurator, memoryHooks());
     expect(server.counts.chatRequests).toBe(2);
-    expect(server.requests[1]!.body.messages.at(-1)!.content).toMatch(/none of the 1 excerpts is a verbatim passage of the source text: copy excerpts exactly/);
+    expect(server.requests[1]!.body.messages.at(-1)!.content).toMatch(
+      /none of the 1 excerpts is a verbatim passage of the source text: copy excerpts exactly/,
+    );
   });
 
   it('a sentence citing evidence it was not given, or a URL, is sent back for repair', async () => {
     server.script(
       'sectionWriter',
       { kind: 'json', value: { paragraphs: [{ sentences: [{ text: 'The bridge opened in 1937.', evidenceIds: ['E99'] }] }] } },
-      { kind: 'json', value: { paragraphs: [{ sentences: [{ text: 'See https://example.com for the opening date.', evidenceIds: ['E1'] }] }] } },
+      {
+        kind: 'json',
+        value: { paragraphs: [{ sentences: [{ text: 'See https://example.com for the opening date.', evidenceIds: ['E1'] }] }] },
+      },
     );
-    const err = await testEngine(server).complete(sectionWriter, ROLE_INPUTS.sectionWriter, memoryHooks()).catch((e: unknown) => e);
+    const err = await testEngine(server)
+      .complete(sectionWriter, ROLE_INPUTS.sectionWriter, memoryHooks())
+      .catch((e: unknown) => e);
     expect(server.requests[1]!.body.messages.at(-1)!.content).toMatch(/cites evidence ids that were not given: E99/);
     expect((err as Error).message).toMatch(/contains a URL/);
   });

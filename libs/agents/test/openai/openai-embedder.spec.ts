@@ -11,7 +11,13 @@ describe('OpenAIEmbedder against the local server’s /v1/embeddings', () => {
     await server?.stop();
   });
 
-  const env = () => ({ OPENAI_BASE_URL: server.baseUrl, OPENAI_MODEL: 'chat', OPENAI_EMBEDDINGS_MODEL: 'embed', OPENAI_EMBEDDINGS_DIMENSIONS: '32', OPENAI_RETRY_BASE_MS: '20' });
+  const env = () => ({
+    OPENAI_BASE_URL: server.baseUrl,
+    OPENAI_MODEL: 'chat',
+    OPENAI_EMBEDDINGS_MODEL: 'embed',
+    OPENAI_EMBEDDINGS_DIMENSIONS: '32',
+    OPENAI_RETRY_BASE_MS: '20',
+  });
 
   it('embeds in order, normalised, batched, with the configured model', async () => {
     const embedder = openAIEmbedderFromEnv(env(), null)!;

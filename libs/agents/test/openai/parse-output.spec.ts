@@ -19,11 +19,17 @@ describe('reasoning blocks and JSON replies', () => {
   });
 
   it('the response schema is strict: every property required, no extras, no unsupported keywords', () => {
-    const schema = strictJsonSchema(DirectorOutput) as { required: string[]; additionalProperties: boolean; properties: Record<string, Record<string, unknown>> };
+    const schema = strictJsonSchema(DirectorOutput) as {
+      required: string[];
+      additionalProperties: boolean;
+      properties: Record<string, Record<string, unknown>>;
+    };
     expect(schema.required.sort()).toEqual(Object.keys(DirectorOutput.shape).sort());
     expect(schema.additionalProperties).toBe(false);
     expect(JSON.stringify(schema)).not.toMatch(/minLength|maxLength|maxItems|\$schema/);
-    const nested = strictJsonSchema(z.strictObject({ a: z.array(z.strictObject({ b: z.string().min(1) })) })) as { properties: { a: { items: { required: string[] } } } };
+    const nested = strictJsonSchema(z.strictObject({ a: z.array(z.strictObject({ b: z.string().min(1) })) })) as {
+      properties: { a: { items: { required: string[] } } };
+    };
     expect(nested.properties.a.items.required).toEqual(['b']);
   });
 });

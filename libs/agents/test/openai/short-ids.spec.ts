@@ -7,9 +7,19 @@ const U = (n: number) => `0000000${n}-1111-4222-8333-444444444444`;
 
 describe('short ids in prompts', () => {
   it('aliases uuids by what they name and maps a reply back', () => {
-    const input = { claims: [{ id: U(1), evidenceIds: [U(2), U(3)] }], evidence: [{ id: U(2) }, { id: U(3) }], questionId: U(4), title: 'x' };
+    const input = {
+      claims: [{ id: U(1), evidenceIds: [U(2), U(3)] }],
+      evidence: [{ id: U(2) }, { id: U(3) }],
+      questionId: U(4),
+      title: 'x',
+    };
     const ids = shortenIds(input);
-    expect(ids.input).toEqual({ claims: [{ id: 'C1', evidenceIds: ['E1', 'E2'] }], evidence: [{ id: 'E1' }, { id: 'E2' }], questionId: 'Q1', title: 'x' });
+    expect(ids.input).toEqual({
+      claims: [{ id: 'C1', evidenceIds: ['E1', 'E2'] }],
+      evidence: [{ id: 'E1' }, { id: 'E2' }],
+      questionId: 'Q1',
+      title: 'x',
+    });
     expect(ids.restore({ sentences: [{ text: 'E1 stays in text? no: only exact strings', evidenceIds: ['E2', 'E9'] }] })).toEqual({
       sentences: [{ text: 'E1 stays in text? no: only exact strings', evidenceIds: [U(3), 'E9'] }],
     });

@@ -89,7 +89,9 @@ describe('AgentRunner (in-memory store)', () => {
 
   it('rejects an invalid call context', async () => {
     const runner = new AgentRunner(memoryStore().store, { engine: 'offline' });
-    await expect(runner.run(director, { question: 'Why?' }, { ...CTX, runId: 'not-a-uuid' })).rejects.toThrow(/call context for agent role director: runId/);
+    await expect(runner.run(director, { question: 'Why?' }, { ...CTX, runId: 'not-a-uuid' })).rejects.toThrow(
+      /call context for agent role director: runId/,
+    );
   });
 
   it('records and rejects output that breaks the role schema', async () => {
@@ -108,16 +110,32 @@ describe('AgentRunner (in-memory store)', () => {
   it('records an engine failure and rethrows the same error', async () => {
     const { store, rows } = memoryStore();
     const boom = new Error('provider timed out');
-    const runner = new AgentRunner(store, { engine: new FixedEngine(() => { throw boom; }) });
+    const runner = new AgentRunner(store, {
+      engine: new FixedEngine(() => {
+        throw boom;
+      }),
+    });
     const input = { question: 'Why?' };
     await expect(runner.run(director, input, CTX)).rejects.toBe(boom);
-    expect(rows).toEqual([expect.objectContaining({ outcome: 'error', error: 'Error: provider timed out', tokensIn: countWords(input), tokensOut: 0, model: 'fixed-1' })]);
+    expect(rows).toEqual([
+      expect.objectContaining({
+        outcome: 'error',
+        error: 'Error: provider timed out',
+        tokensIn: countWords(input),
+        tokensOut: 0,
+        model: 'fixed-1',
+      }),
+    ]);
   });
 
   it('raises a retryable error keeping both causes when the failure cannot be recorded', async () => {
     const dbDown = Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' });
     const { store } = memoryStore(dbDown);
-    const runner = new AgentRunner(store, { engine: new FixedEngine(() => { throw new Error('role broke'); }) });
+    const runner = new AgentRunner(store, {
+      engine: new FixedEngine(() => {
+        throw new Error('role broke');
+      }),
+    });
     const err = await runner.run(director, { question: 'Why?' }, CTX).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(AgentCallRecordError);
     expect(classifyError(err)).toBe('retryable');

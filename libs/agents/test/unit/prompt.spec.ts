@@ -43,6 +43,11 @@ describe('buildPrompt', () => {
   });
 
   it('lists items with ids on one line each', () => {
-    expect(listWithIds([{ id: 'E1', text: 'a\n b' }, { id: 'E2', text: 'c' }])).toBe('[E1] a b\n[E2] c');
+    expect(
+      listWithIds([
+        { id: 'E1', text: 'a\n b' },
+        { id: 'E2', text: 'c' },
+      ]),
+    ).toBe('[E1] a b\n[E2] c');
   });
 });

@@ -20,8 +20,11 @@ export const UploadDocumentBody = z.strictObject({
     .string()
     .min(1)
     .max(200)
-    // eslint-disable-next-line no-control-regex -- refusing control characters is the point
-    .regex(/^[^/\\\u0000-\u001f]+\.(md|markdown|txt|text|html|htm|pdf)$/i, 'a file name ending in .md, .txt, .html or .pdf, without folders'),
+    .regex(
+      // eslint-disable-next-line no-control-regex -- refusing control characters is the point
+      /^[^/\\\u0000-\u001f]+\.(md|markdown|txt|text|html|htm|pdf)$/i,
+      'a file name ending in .md, .txt, .html or .pdf, without folders',
+    ),
   content: z.string().min(1),
   encoding: z.enum(['utf8', 'base64']).default('utf8'),
 });

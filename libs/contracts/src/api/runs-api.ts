@@ -14,7 +14,11 @@ export const CreateRunBody = z.strictObject({
 export type CreateRunBody = z.input<typeof CreateRunBody>;
 
 /** An `Idempotency-Key` header: the same key from the same tenant returns the run it first created. */
-export const IdempotencyKey = z.string().min(1).max(200).regex(/^[\x21-\x7e]+$/, 'printable ASCII without spaces');
+export const IdempotencyKey = z
+  .string()
+  .min(1)
+  .max(200)
+  .regex(/^[\x21-\x7e]+$/, 'printable ASCII without spaces');
 
 export const ListRunsQuery = z.strictObject({
   status: RunStatus.optional(),
@@ -65,7 +69,17 @@ export const RunIdParams = z.strictObject({ id: z.uuid() });
 export const ReportParams = z.strictObject({ id: z.uuid(), format: ReportFormat });
 
 export const AuditView = z.strictObject({
-  events: z.array(z.strictObject({ seq: z.int(), kind: z.string(), actor: z.string(), payload: z.unknown(), createdAt: z.string(), prevHash: z.string(), hash: z.string() })),
+  events: z.array(
+    z.strictObject({
+      seq: z.int(),
+      kind: z.string(),
+      actor: z.string(),
+      payload: z.unknown(),
+      createdAt: z.string(),
+      prevHash: z.string(),
+      hash: z.string(),
+    }),
+  ),
   verification: z.record(z.string(), z.unknown()),
 });
 

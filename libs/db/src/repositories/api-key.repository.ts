@@ -29,7 +29,9 @@ export class ApiKeyRepository {
       update: {},
     });
     const generated = generateApiKey();
-    const row = await db.apiKey.create({ data: { tenantId, principalId: principal.id, prefix: generated.prefix, secretHash: generated.secretHash } });
+    const row = await db.apiKey.create({
+      data: { tenantId, principalId: principal.id, prefix: generated.prefix, secretHash: generated.secretHash },
+    });
     return { key: generated.key, row };
   }
 
@@ -54,7 +56,14 @@ export class ApiKeyRepository {
     if (!row.lastUsedAt || now.getTime() - row.lastUsedAt.getTime() > LAST_USED_RESOLUTION_MS) {
       await this.prisma.apiKey.update({ where: { id: row.id }, data: { lastUsedAt: now } });
     }
-    return { keyId: row.id, prefix: row.prefix, tenantId: row.tenantId, principalId: row.principalId, principalName: row.principal.name, role: row.principal.role };
+    return {
+      keyId: row.id,
+      prefix: row.prefix,
+      tenantId: row.tenantId,
+      principalId: row.principalId,
+      principalName: row.principal.name,
+      role: row.principal.role,
+    };
   }
 
   list(tenantId: string, db: Db = this.prisma): Promise<ApiKeyRow[]> {

@@ -17,7 +17,10 @@ export class ApprovalRepository {
   }
 
   findOpen(tx: Db, tenantId: string, runId: string, gate?: GateName): Promise<ApprovalRow | null> {
-    return tx.approvalDecision.findFirst({ where: { tenantId, runId, status: 'open', ...(gate ? { gate } : {}) }, orderBy: { revision: 'desc' } });
+    return tx.approvalDecision.findFirst({
+      where: { tenantId, runId, status: 'open', ...(gate ? { gate } : {}) },
+      orderBy: { revision: 'desc' },
+    });
   }
 
   decide(tx: Db, id: string, status: 'approved' | 'rejected' | 'expired', feedback: string | null, decidedBy: string): Promise<unknown> {

@@ -20,7 +20,10 @@ export interface AppliedRules {
 export class InterventionRepository {
   constructor(private readonly prisma: PrismaService) {}
 
-  insert(tx: Db, data: { tenantId: string; runId: string; type: string; payload: Prisma.InputJsonValue; createdBy: string }): Promise<InterventionRow> {
+  insert(
+    tx: Db,
+    data: { tenantId: string; runId: string; type: string; payload: Prisma.InputJsonValue; createdBy: string },
+  ): Promise<InterventionRow> {
     return tx.runIntervention.create({ data: { ...data, status: 'pending' } });
   }
 
@@ -49,17 +52,31 @@ export class InterventionRepository {
     for (const row of await this.applied(tenantId, runId, db)) {
       // Validated when queued: a row that no longer parses means the stored state is broken, and the step must not guess.
       const input = InterventionInput.safeParse({ ...(row.payload as Record<string, unknown>), type: row.type });
-      if (!input.success) throw new StageStateError(`Stored intervention ${row.id} does not match the contract: ${input.error.message}`, { runId });
+      if (!input.success)
+        throw new StageStateError(`Stored intervention ${row.id} does not match the contract: ${input.error.message}`, { runId });
       if (input.data.type === 'exclude_domain') rules.excludedDomains.push(input.data.domain);
       if (input.data.type === 'narrow_scope') rules.scopes.push(input.data.scope);
     }
-    const dropped = await db.sourceRecord.findMany({ where: { tenantId, runId, excludedBy: { not: null } }, select: { canonicalUrl: true }, distinct: ['canonicalUrl'], orderBy: { canonicalUrl: 'asc' } });
+    const dropped = await db.sourceRecord.findMany({
+      where: { tenantId, runId, excludedBy: { not: null } },
+      select: { canonicalUrl: true },
+      distinct: ['canonicalUrl'],
+      orderBy: { canonicalUrl: 'asc' },
+    });
     rules.excludedUrls = dropped.map((d) => d.canonicalUrl);
     return rules;
   }
 
   /** Marks pending ones applied (or discarded); returns how many were still pending. */
-  async settle(tx: Db, tenantId: string, runId: string, ids: string[], status: 'applied' | 'discarded', iteration: number | null, at: Date): Promise<number> {
+  async settle(
+    tx: Db,
+    tenantId: string,
+    runId: string,
+    ids: string[],
+    status: 'applied' | 'discarded',
+    iteration: number | null,
+    at: Date,
+  ): Promise<number> {
     if (ids.length === 0) return 0;
     const done = await tx.runIntervention.updateMany({
       where: { tenantId, runId, id: { in: ids }, status: 'pending' },

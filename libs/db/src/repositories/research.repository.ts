@@ -59,7 +59,12 @@ export class ResearchRepository {
     return db.searchPlan.findMany({ where: { tenantId, runId }, orderBy: [{ iteration: 'asc' }, { shard: 'asc' }] });
   }
 
-  sourceRecords(tenantId: string, runId: string, where: Prisma.SourceRecordWhereInput = {}, db: Db = this.prisma): Promise<SourceRecordRow[]> {
+  sourceRecords(
+    tenantId: string,
+    runId: string,
+    where: Prisma.SourceRecordWhereInput = {},
+    db: Db = this.prisma,
+  ): Promise<SourceRecordRow[]> {
     return db.sourceRecord.findMany({
       where: { ...where, tenantId, runId },
       orderBy: [{ iteration: 'asc' }, { rank: 'asc' }, { canonicalUrl: 'asc' }, { searchPlanId: 'asc' }],
@@ -90,7 +95,10 @@ export class ResearchRepository {
 
   async contradictions(tenantId: string, runId: string, db: Db = this.prisma): Promise<ContradictionRow[]> {
     const rows = await db.contradiction.findMany({ where: { tenantId, runId } });
-    const claims = await db.claim.findMany({ where: { tenantId, runId, id: { in: rows.flatMap((r) => [r.claimAId, r.claimBId]) } }, select: { id: true, statement: true } });
+    const claims = await db.claim.findMany({
+      where: { tenantId, runId, id: { in: rows.flatMap((r) => [r.claimAId, r.claimBId]) } },
+      select: { id: true, statement: true },
+    });
     const statement = new Map(claims.map((c) => [c.id, c.statement]));
     const key = (r: ContradictionRow) => [r.kind, r.note, statement.get(r.claimAId), statement.get(r.claimBId)].join('\u0000');
     return rows.sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0));
@@ -101,7 +109,11 @@ export class ResearchRepository {
   }
 
   async latestOutline(tenantId: string, runId: string, db: Db = this.prisma): Promise<OutlineSectionRow[]> {
-    const latest = await db.outlineSection.findFirst({ where: { tenantId, runId }, orderBy: { revision: 'desc' }, select: { revision: true } });
+    const latest = await db.outlineSection.findFirst({
+      where: { tenantId, runId },
+      orderBy: { revision: 'desc' },
+      select: { revision: true },
+    });
     if (!latest) return [];
     return db.outlineSection.findMany({ where: { tenantId, runId, revision: latest.revision }, orderBy: { position: 'asc' } });
   }
@@ -124,14 +136,20 @@ export class ResearchRepository {
    * that round found supported (the others were repaired in a later round or are dropped here).
    */
   async verifiedSections(tenantId: string, runId: string, db: Db = this.prisma): Promise<VerifiedSection[]> {
-    const last = await db.verificationFinding.findFirst({ where: { tenantId, runId }, orderBy: { round: 'desc' }, select: { round: true } });
+    const last = await db.verificationFinding.findFirst({
+      where: { tenantId, runId },
+      orderBy: { round: 'desc' },
+      select: { round: true },
+    });
     const round = last?.round ?? 0;
     const out: VerifiedSection[] = [];
     for (const section of await this.latestOutline(tenantId, runId, db)) {
       const draft = await this.latestDraft(tenantId, section.id, round, db);
       if (!draft) continue;
       const supported = new Set(
-        (await this.findings(tenantId, section.id, round, db)).filter((f) => f.verdict === 'supported').map((f) => `${f.paragraph}.${f.sentence}`),
+        (await this.findings(tenantId, section.id, round, db))
+          .filter((f) => f.verdict === 'supported')
+          .map((f) => `${f.paragraph}.${f.sentence}`),
       );
       const paragraphs = (draft.paragraphs as VerifiedSection['paragraphs'])
         .map((p, pi) => ({ sentences: p.sentences.filter((_, si) => supported.has(`${pi}.${si}`)) }))
@@ -148,14 +166,22 @@ export class ResearchRepository {
    * record still in the run also points to (the same text under another URL) keeps its evidence.
    */
   async dropSources(tx: Db, tenantId: string, runId: string, recordIds: string[], excludedBy: string): Promise<DroppedSources> {
-    const records = await tx.sourceRecord.findMany({ where: { tenantId, runId, id: { in: recordIds }, excludedBy: null }, select: { id: true, snapshotId: true } });
+    const records = await tx.sourceRecord.findMany({
+      where: { tenantId, runId, id: { in: recordIds }, excludedBy: null },
+      select: { id: true, snapshotId: true },
+    });
     if (records.length === 0) return { sources: 0, evidence: 0, claims: 0 };
     await tx.sourceRecord.updateMany({ where: { tenantId, runId, id: { in: records.map((r) => r.id) } }, data: { excludedBy } });
     const snapshotIds = [...new Set(records.flatMap((r) => (r.snapshotId ? [r.snapshotId] : [])))];
-    const kept = await tx.sourceRecord.findMany({ where: { tenantId, runId, snapshotId: { in: snapshotIds }, excludedBy: null }, select: { snapshotId: true } });
+    const kept = await tx.sourceRecord.findMany({
+      where: { tenantId, runId, snapshotId: { in: snapshotIds }, excludedBy: null },
+      select: { snapshotId: true },
+    });
     const keptIds = new Set(kept.map((k) => k.snapshotId));
     const dropped = snapshotIds.filter((id) => !keptIds.has(id));
-    const evidence = (await tx.evidenceFragment.findMany({ where: { tenantId, runId, snapshotId: { in: dropped } }, select: { id: true } })).map((e) => e.id);
+    const evidence = (
+      await tx.evidenceFragment.findMany({ where: { tenantId, runId, snapshotId: { in: dropped } }, select: { id: true } })
+    ).map((e) => e.id);
     if (evidence.length === 0) return { sources: records.length, evidence: 0, claims: 0 };
     const gone = new Set(evidence);
     const touched = await tx.claim.findMany({

@@ -44,7 +44,11 @@ export class RunRepository {
    * One page of a tenant's runs, newest first, after the keyset cursor (created_at, id) of the last row
    * of the previous page: stable under concurrent inserts, unlike an offset.
    */
-  page(tenantId: string, opts: { status?: RunStatus; limit: number; after?: { createdAt: Date; id: string } }, db: Db = this.prisma): Promise<RunRow[]> {
+  page(
+    tenantId: string,
+    opts: { status?: RunStatus; limit: number; after?: { createdAt: Date; id: string } },
+    db: Db = this.prisma,
+  ): Promise<RunRow[]> {
     const after = opts.after;
     return db.researchRun.findMany({
       where: {

@@ -2,7 +2,8 @@ import { NODE_NAMES, NODE_SERVICE, SERVICE_NAMES, nodesOfService, type NodeName 
 import { HandlerRegistryError } from '@dossier/errors';
 import { buildHandlerRegistry, type FoundHandler } from '../../src/handler-registry';
 
-const className = (node: NodeName) => `${node.charAt(0).toUpperCase()}${node.slice(1).replace(/_(\w)/g, (_, c: string) => c.toUpperCase())}Handler`;
+const className = (node: NodeName) =>
+  `${node.charAt(0).toUpperCase()}${node.slice(1).replace(/_(\w)/g, (_, c: string) => c.toUpperCase())}Handler`;
 const handler = (node: NodeName, name = className(node)): FoundHandler => ({ node, className: name, instance: { node, name } });
 const handlersFor = (nodes: readonly NodeName[]): FoundHandler[] => nodes.map((n) => handler(n));
 

@@ -15,8 +15,13 @@ function plainInline(markdown: string): string {
 const FRONT_MATTER = /^---\n([\s\S]*?)\n---(?:\n|$)/;
 
 function frontMatterTitle(text: string): string | undefined {
-  const line = FRONT_MATTER.exec(text)?.[1]?.split('\n').find((l) => /^title\s*:/i.test(l));
-  const value = line?.replace(/^title\s*:\s*/i, '').replace(/^(['"])(.*)\1$/, '$2').trim();
+  const line = FRONT_MATTER.exec(text)?.[1]
+    ?.split('\n')
+    .find((l) => /^title\s*:/i.test(l));
+  const value = line
+    ?.replace(/^title\s*:\s*/i, '')
+    .replace(/^(['"])(.*)\1$/, '$2')
+    .trim();
   return value ? plainInline(value) : undefined;
 }
 
@@ -63,7 +68,9 @@ function markdownToText(text: string): string {
         inFence = !inFence;
         return line;
       }
-      return inFence ? line : plainInline(line.replace(/^(\s{0,3})>\s?/, '$1')).replace(/\s+$/, '') || (line.trim() === '' ? '' : line.trim());
+      return inFence
+        ? line
+        : plainInline(line.replace(/^(\s{0,3})>\s?/, '$1')).replace(/\s+$/, '') || (line.trim() === '' ? '' : line.trim());
     })
     .join('\n');
 }
@@ -77,7 +84,8 @@ export function extractPlainText(bytes: Uint8Array, fileName: string, format: 'm
   const text = normalizeText(decodeText(bytes));
   if (text.trim() === '') throw new ExtractionError('empty', 'empty after extraction: the file has no text');
   const heading = format === 'markdown' ? (frontMatterTitle(text) ?? markdownHeading(text)) : undefined;
-  const lead = format === 'markdown' ? plainInline(proseLines(text).find(({ line }) => line.trim() !== '')?.line ?? '') : (firstLine(text) ?? '');
+  const lead =
+    format === 'markdown' ? plainInline(proseLines(text).find(({ line }) => line.trim() !== '')?.line ?? '') : (firstLine(text) ?? '');
   const title = clampTitle(heading ?? lead) || fileName;
   return { title, text: format === 'markdown' ? markdownToText(text) : text, mediaType: MEDIA_TYPES[format] };
 }

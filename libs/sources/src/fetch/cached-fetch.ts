@@ -44,6 +44,11 @@ export async function fetchSnapshot(db: Db, opts: FetchSnapshotOptions): Promise
   const fresh = await store.findFreshByUrl(db, opts.tenantId, url, opts.maxAgeMs ?? DEFAULT_SNAPSHOT_MAX_AGE_MS);
   if (fresh !== null) return { snapshot: fresh, fetched: false, document: null };
   const document = await fetchDocument(opts.fetcher, url);
-  const snapshot = await store.fromFetched(db, opts.tenantId, { url, title: document.title, text: document.text, mediaType: document.mediaType });
+  const snapshot = await store.fromFetched(db, opts.tenantId, {
+    url,
+    title: document.title,
+    text: document.text,
+    mediaType: document.mediaType,
+  });
   return { snapshot, fetched: true, document };
 }

@@ -50,7 +50,9 @@ function cleanByline(value: string | null | undefined): string | null {
 export function readHtmlMetadata(html: string): HtmlMetadata {
   const document = parseDocument(html.length > METADATA_PREFIX_CHARS ? html.slice(0, METADATA_PREFIX_CHARS) : html);
   // Read before Readability runs: it rewrites the document it is given.
-  const metaPublished = PUBLISHED_META.map((s) => document.querySelector(s)?.getAttribute('content')).find((v) => normalizePublishedAt(v) !== null);
+  const metaPublished = PUBLISHED_META.map((s) => document.querySelector(s)?.getAttribute('content')).find(
+    (v) => normalizePublishedAt(v) !== null,
+  );
   const article = new Readability(document as never, { serializer: (node: unknown) => node }).parse();
   return {
     byline: cleanByline(article?.byline),

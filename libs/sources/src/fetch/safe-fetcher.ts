@@ -59,9 +59,27 @@ const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
 const SNIFF_BYTES = 1024;
 const DNS_NOT_FOUND = new Set(['ENOTFOUND', 'ENODATA', 'ENONAME']);
 const NETWORK_CODES = new Set([
-  'ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'ENETUNREACH', 'EHOSTUNREACH', 'ENETDOWN', 'EHOSTDOWN', 'EAI_AGAIN',
-  'EAI_FAIL', 'ESERVFAIL', 'ECONNREFUSED', 'EREFUSED', 'ETIMEOUT', 'UND_ERR_SOCKET', 'UND_ERR_CLOSED', 'UND_ERR_DESTROYED',
-  'UND_ERR_RES_CONTENT_LENGTH_MISMATCH', 'HPE_INVALID_CONSTANT', 'HPE_INVALID_HEADER_TOKEN', 'HPE_INVALID_STATUS',
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'EPIPE',
+  'ETIMEDOUT',
+  'ENETUNREACH',
+  'EHOSTUNREACH',
+  'ENETDOWN',
+  'EHOSTDOWN',
+  'EAI_AGAIN',
+  'EAI_FAIL',
+  'ESERVFAIL',
+  'ECONNREFUSED',
+  'EREFUSED',
+  'ETIMEOUT',
+  'UND_ERR_SOCKET',
+  'UND_ERR_CLOSED',
+  'UND_ERR_DESTROYED',
+  'UND_ERR_RES_CONTENT_LENGTH_MISMATCH',
+  'HPE_INVALID_CONSTANT',
+  'HPE_INVALID_HEADER_TOKEN',
+  'HPE_INVALID_STATUS',
 ]);
 const TIMEOUT_PHASES: Readonly<Record<string, 'connect' | 'headers' | 'body'>> = {
   UND_ERR_CONNECT_TIMEOUT: 'connect',
@@ -180,7 +198,8 @@ export class SafeFetcher {
       } catch (err) {
         const code = codeOf(err);
         if (code !== undefined && DNS_NOT_FOUND.has(code)) throw new HostNotFoundError(url.href, hostname, err);
-        if (code !== undefined && NETWORK_CODES.has(code)) throw new FetchNetworkError(url.href, `cannot resolve ${hostname} (${code})`, err);
+        if (code !== undefined && NETWORK_CODES.has(code))
+          throw new FetchNetworkError(url.href, `cannot resolve ${hostname} (${code})`, err);
         throw err;
       }
       if (addresses.length === 0) throw new HostNotFoundError(url.href, hostname);
@@ -228,7 +247,13 @@ export class SafeFetcher {
     });
   }
 
-  private async readPage(requestedUrl: string, url: URL, status: number, headers: Record<string, HeaderValue>, body: Readable): Promise<FetchedPage> {
+  private async readPage(
+    requestedUrl: string,
+    url: URL,
+    status: number,
+    headers: Record<string, HeaderValue>,
+    body: Readable,
+  ): Promise<FetchedPage> {
     const { mediaType, charset } = parseContentType(headerValue(headers['content-type']));
     if (!this.policy.allowedContentTypes.includes(mediaType)) {
       discard(body);
@@ -241,7 +266,8 @@ export class SafeFetcher {
     } catch (err) {
       // zlib's errors (Z_DATA_ERROR, ERR_BROTLI_...): the data is corrupt, and will be on every attempt.
       const code = codeOf(err);
-      if (encoding !== '' && code !== undefined && /^(Z_|ERR_BROTLI|ERR__ERROR)/.test(code)) throw new ContentDecodingError(url.href, encoding, err);
+      if (encoding !== '' && code !== undefined && /^(Z_|ERR_BROTLI|ERR__ERROR)/.test(code))
+        throw new ContentDecodingError(url.href, encoding, err);
       throw err;
     }
     const { bytes, truncated } = read;
@@ -259,7 +285,8 @@ export class SafeFetcher {
     if (phase !== undefined) {
       return new FetchTimeoutError(url, phase, phase === 'connect' ? this.policy.connectTimeoutMs : this.policy.timeoutMs, err);
     }
-    if (/^(ERR_TLS_|ERR_SSL_|CERT_|UNABLE_TO_|DEPTH_ZERO_|SELF_SIGNED_)/.test(code)) return new FetchTlsError(url, (err as Error).message, err);
+    if (/^(ERR_TLS_|ERR_SSL_|CERT_|UNABLE_TO_|DEPTH_ZERO_|SELF_SIGNED_)/.test(code))
+      return new FetchTlsError(url, (err as Error).message, err);
     if (NETWORK_CODES.has(code)) return new FetchNetworkError(url, `${code}: ${(err as Error).message}`, err);
     return err;
   }
@@ -362,6 +389,8 @@ async function readCapped(stream: Readable, maxBytes: number): Promise<{ bytes: 
 
 /** A text body with NUL bytes in its first KB is binary; UTF-16 text (BOM or declared) legitimately has them. */
 function looksBinary(bytes: Uint8Array, charset: string | null): boolean {
-  const utf16 = (charset?.startsWith('utf-16') ?? false) || (bytes.length >= 2 && ((bytes[0] === 0xff && bytes[1] === 0xfe) || (bytes[0] === 0xfe && bytes[1] === 0xff)));
+  const utf16 =
+    (charset?.startsWith('utf-16') ?? false) ||
+    (bytes.length >= 2 && ((bytes[0] === 0xff && bytes[1] === 0xfe) || (bytes[0] === 0xfe && bytes[1] === 0xff)));
   return !utf16 && bytes.subarray(0, SNIFF_BYTES).includes(0);
 }

@@ -45,7 +45,10 @@ export class TestAllowlist {
   /** An `address:port` entry matches exactly: address and port are both allowed. */
   allowsAddressAndPort(address: string, port: number): boolean {
     const ip = parseIp(address);
-    return ip !== null && this.entries.some((e) => e.kind === 'address-port' && e.port === port && e.ip.family === ip.family && e.ip.value === ip.value);
+    return (
+      ip !== null &&
+      this.entries.some((e) => e.kind === 'address-port' && e.port === port && e.ip.family === ip.family && e.ip.value === ip.value)
+    );
   }
 
   /** A CIDR entry contains the address: the address is allowed, the port still has to pass the policy. */

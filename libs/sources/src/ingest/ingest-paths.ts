@@ -48,7 +48,17 @@ class Ingestion {
     private readonly pending: Set<string>,
     private readonly onProgress: IngestOptions['onProgress'],
   ) {
-    this.report = { collectionId, scanned: 0, ingested: 0, updated: 0, unchanged: 0, duplicates: 0, skipped: 0, failed: [], duplicateOf: [] };
+    this.report = {
+      collectionId,
+      scanned: 0,
+      ingested: 0,
+      updated: 0,
+      unchanged: 0,
+      duplicates: 0,
+      skipped: 0,
+      failed: [],
+      duplicateOf: [],
+    };
   }
 
   progress(path: string): void {
@@ -120,13 +130,23 @@ class Ingestion {
       await tx.document.update({ where: { id }, data: { ...this.columns(candidate), updatedAt: new Date() } });
     }
     if (plan.inserts.length > 0) {
-      await tx.document.createMany({ data: plan.inserts.map((c) => ({ tenantId: this.tenantId, collectionId: this.collectionId, ...this.columns(c) })) });
+      await tx.document.createMany({
+        data: plan.inserts.map((c) => ({ tenantId: this.tenantId, collectionId: this.collectionId, ...this.columns(c) })),
+      });
     }
     return plan.outcomes;
   }
 
   private columns(c: Candidate) {
-    return { path: c.path, title: c.title, mediaType: c.mediaType, contentHash: c.contentHash, text: c.text, byteSize: c.byteSize, modifiedAt: c.modifiedAt };
+    return {
+      path: c.path,
+      title: c.title,
+      mediaType: c.mediaType,
+      contentHash: c.contentHash,
+      text: c.text,
+      byteSize: c.byteSize,
+      modifiedAt: c.modifiedAt,
+    };
   }
 }
 
@@ -165,8 +185,14 @@ async function extractFile(file: WalkedFile, maxBytes: number): Promise<Pending>
  */
 export async function ingestPaths(db: Db, options: IngestOptions): Promise<IngestReport> {
   const { onProgress, ...input } = options;
-  const { tenantId, collection, paths, root, maxFileBytes = MAX_FILE_BYTES, batchSize = DEFAULT_BATCH_SIZE } =
-    IngestOptionsSchema.parse(input);
+  const {
+    tenantId,
+    collection,
+    paths,
+    root,
+    maxFileBytes = MAX_FILE_BYTES,
+    batchSize = DEFAULT_BATCH_SIZE,
+  } = IngestOptionsSchema.parse(input);
 
   const walked = await walkPaths(paths, root);
   if (walked.missing.length === paths.length) throw new SourcePathNotFoundError(walked.missing);

@@ -101,7 +101,13 @@ export function planBatch(candidates: readonly Candidate[], stored: readonly Sto
       plan.outcomes.push({ kind: 'updated', path: candidate.path });
     } else {
       plan.inserts.push(candidate);
-      const added = { id: '', path: candidate.path, contentHash: candidate.contentHash, title: candidate.title, mediaType: candidate.mediaType };
+      const added = {
+        id: '',
+        path: candidate.path,
+        contentHash: candidate.contentHash,
+        title: candidate.title,
+        mediaType: candidate.mediaType,
+      };
       byPath.set(added.path, added);
       byHash.set(added.contentHash, added);
       plan.outcomes.push({ kind: 'ingested', path: candidate.path });

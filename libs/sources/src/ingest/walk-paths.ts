@@ -174,7 +174,10 @@ export async function walkPaths(named: readonly string[], root?: string): Promis
   const existing = absolute.filter((_, i) => kinds[i] !== 'missing');
   const base =
     root === undefined
-      ? commonRoot(existing, kinds.filter((k) => k !== 'missing').map((k) => k === 'directory'))
+      ? commonRoot(
+          existing,
+          kinds.filter((k) => k !== 'missing').map((k) => k === 'directory'),
+        )
       : path.resolve(root);
   const walker = new Walker(base);
   for (const target of targets) await walker.named(target.given, target.absolute);

@@ -8,13 +8,29 @@ import { longestDomainMatch } from './domain-match';
 const OFFICIAL_SECOND_LEVEL = new Set(['gov', 'gouv', 'gob', 'govt', 'go', 'mil', 'gv', 'admin']);
 const ACADEMIC_SECOND_LEVEL = new Set(['edu', 'ac']);
 // A Map, not an object literal: a host label like `constructor` must not find Object.prototype's.
-const FIRST_LABEL = new Map<string, AuthorityClass>(Object.entries({
-  docs: 'documentation', doc: 'documentation', developer: 'documentation', developers: 'documentation', devdocs: 'documentation',
-  documentation: 'documentation', manual: 'documentation', wiki: 'documentation', help: 'documentation',
-  forum: 'forum', forums: 'forum', discourse: 'forum', community: 'forum', discuss: 'forum', discussions: 'forum', boards: 'forum',
-  blog: 'blog', blogs: 'blog',
-  news: 'news',
-} satisfies Record<string, AuthorityClass>));
+const FIRST_LABEL = new Map<string, AuthorityClass>(
+  Object.entries({
+    docs: 'documentation',
+    doc: 'documentation',
+    developer: 'documentation',
+    developers: 'documentation',
+    devdocs: 'documentation',
+    documentation: 'documentation',
+    manual: 'documentation',
+    wiki: 'documentation',
+    help: 'documentation',
+    forum: 'forum',
+    forums: 'forum',
+    discourse: 'forum',
+    community: 'forum',
+    discuss: 'forum',
+    discussions: 'forum',
+    boards: 'forum',
+    blog: 'blog',
+    blogs: 'blog',
+    news: 'news',
+  } satisfies Record<string, AuthorityClass>),
+);
 const DOC_PATHS = new Set(['docs', 'doc', 'documentation', 'manual', 'reference', 'api-reference', 'handbook']);
 /** A `.dev` site is usually a project's home; its guides and references are documentation. */
 const DEV_DOC_PATHS = new Set([...DOC_PATHS, 'learn', 'guide', 'guides', 'api', 'tutorial']);
@@ -67,7 +83,10 @@ function authorityOfPath(host: string, pathname: string): AuthorityClass | undef
 
 /** Telling words of corpus paths and titles; a phrase is written with spaces and matches across `-`, `_`, `/`. */
 const WORDS: [AuthorityClass, string[]][] = [
-  ['official', ['authority', 'ministry', 'agency', 'council', 'minutes', 'government', 'department', 'regulator', 'municipality', 'parliament']],
+  [
+    'official',
+    ['authority', 'ministry', 'agency', 'council', 'minutes', 'government', 'department', 'regulator', 'municipality', 'parliament'],
+  ],
   ['academic', ['university', 'study', 'journal', 'working paper', 'research', 'thesis', 'dissertation', 'proceedings']],
   ['documentation', ['faq', 'guide', 'manual', 'technical note', 'docs', 'documentation', 'handbook']],
   ['news', ['news', 'courier', 'post', 'gazette', 'radio', 'times', 'herald', 'tribune', 'newspaper', 'magazine']],
@@ -81,7 +100,10 @@ const WORDS: [AuthorityClass, string[]][] = [
  * At one position the longer phrase wins.
  */
 export function authorityOfWords(text: string): AuthorityClass | undefined {
-  const normalised = ` ${text.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, ' ').trim()} `;
+  const normalised = ` ${text
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}]+/gu, ' ')
+    .trim()} `;
   let best: { at: number; length: number; cls: AuthorityClass } | undefined;
   for (const [cls, phrases] of WORDS) {
     for (const phrase of phrases) {

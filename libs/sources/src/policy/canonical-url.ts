@@ -2,8 +2,27 @@ import { CanonicalUrlError } from './errors';
 
 /** Query parameters that only say where a click came from; the page is the same without them. */
 const TRACKING_PARAMS = new Set([
-  'gclid', 'dclid', 'gbraid', 'wbraid', 'fbclid', 'msclkid', 'mc_cid', 'mc_eid', 'igshid', 'yclid', 'ttclid', 'twclid',
-  '_hsenc', '_hsmi', '_ga', '_gl', 'mkt_tok', 'ref', 'ref_src', 'spm', 'cmpid',
+  'gclid',
+  'dclid',
+  'gbraid',
+  'wbraid',
+  'fbclid',
+  'msclkid',
+  'mc_cid',
+  'mc_eid',
+  'igshid',
+  'yclid',
+  'ttclid',
+  'twclid',
+  '_hsenc',
+  '_hsmi',
+  '_ga',
+  '_gl',
+  'mkt_tok',
+  'ref',
+  'ref_src',
+  'spm',
+  'cmpid',
 ]);
 
 function isTrackingParam(rawKey: string): boolean {

@@ -5,7 +5,9 @@ import { hostMatchesDomain, normaliseDomain } from './domain-match';
 const DomainSchema = z
   .string()
   .transform(normaliseDomain)
-  .pipe(z.string().regex(/^(?=.{1,253}$)([a-z0-9_]([a-z0-9_-]{0,61}[a-z0-9_])?\.)*[a-z0-9_]([a-z0-9_-]{0,61}[a-z0-9_])?$/, 'not a domain name'));
+  .pipe(
+    z.string().regex(/^(?=.{1,253}$)([a-z0-9_]([a-z0-9_-]{0,61}[a-z0-9_])?\.)*[a-z0-9_]([a-z0-9_-]{0,61}[a-z0-9_])?$/, 'not a domain name'),
+  );
 
 /**
  * A tenant's (or run's) rules for web sources. Domains match themselves and their subdomains and may be
@@ -22,8 +24,7 @@ export type SourcePolicy = z.output<typeof SourcePolicySchema>;
 export type SourcePolicyInput = z.input<typeof SourcePolicySchema>;
 
 export type PolicyDecision =
-  | { allowed: true }
-  | { allowed: false; code: 'blocked_domain' | 'not_in_allow_list' | 'unsupported_url'; reason: string };
+  { allowed: true } | { allowed: false; code: 'blocked_domain' | 'not_in_allow_list' | 'unsupported_url'; reason: string };
 
 /**
  * Whether a source may be used under the policy. Corpus documents always may (the tenant put them

@@ -70,7 +70,10 @@ export async function searchAll(providers: readonly SearchProvider[], input: Sea
     entry: e,
     fused: [...e.ranks.values()].reduce((sum, r) => sum + 1 / (RRF_K + r.rank), 0),
   }));
-  fused.sort((a, b) => b.fused - a.fused || a.entry.best.rank - b.entry.best.rank || (a.entry.key < b.entry.key ? -1 : a.entry.key > b.entry.key ? 1 : 0));
+  fused.sort(
+    (a, b) =>
+      b.fused - a.fused || a.entry.best.rank - b.entry.best.rank || (a.entry.key < b.entry.key ? -1 : a.entry.key > b.entry.key ? 1 : 0),
+  );
 
   const hits = fused.slice(0, query.limit).map(({ entry, fused: sum }, i): MergedSearchHit => ({
     ...entry.best,

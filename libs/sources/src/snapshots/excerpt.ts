@@ -29,9 +29,12 @@ export function sliceText(text: string, start: number, end: number): string {
  */
 export function assertExcerpt(snapshotText: string, excerpt: string, start: number, end: number): void {
   if (!validRange(snapshotText, start, end)) {
-    throw new ExcerptMismatchError(`the excerpt range [${start}, ${end}) is outside the snapshot text (${snapshotText.length} characters)`, {
-      details: { start, end, length: snapshotText.length },
-    });
+    throw new ExcerptMismatchError(
+      `the excerpt range [${start}, ${end}) is outside the snapshot text (${snapshotText.length} characters)`,
+      {
+        details: { start, end, length: snapshotText.length },
+      },
+    );
   }
   const actual = snapshotText.slice(start, end);
   if (actual !== excerpt) {

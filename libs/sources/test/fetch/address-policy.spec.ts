@@ -130,7 +130,9 @@ describe('parseNumericHost (as the WHATWG URL parser reads hosts)', () => {
     ['[::ffff:10.0.0.1]', '::ffff:a00:1'],
   ])('%s → %s, which is forbidden', (host, address) => {
     expect(parseNumericHost(host)?.address).toBe(address);
-    expect(new URL(`http://${host.includes(':') && !host.startsWith('[') ? `[${host}]` : host}/`).hostname.replace(/^\[|\]$/g, '')).toBe(address);
+    expect(new URL(`http://${host.includes(':') && !host.startsWith('[') ? `[${host}]` : host}/`).hostname.replace(/^\[|\]$/g, '')).toBe(
+      address,
+    );
     expect(isForbiddenAddress(address)).not.toBeNull();
   });
 

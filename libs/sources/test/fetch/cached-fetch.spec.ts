@@ -2,7 +2,8 @@ import { fetchSnapshot, InvalidFetchUrlError, SafeFetcher, SnapshotStore } from 
 import { newTenant, openDatabase, type TestClient } from '../fixtures/database';
 import { startServer, type TestServer } from './servers';
 
-const PARAGRAPH = 'The lake fell by 4.2 metres between June and October 2023, the lowest level in forty years of records kept by the authority.';
+const PARAGRAPH =
+  'The lake fell by 4.2 metres between June and October 2023, the lowest level in forty years of records kept by the authority.';
 
 describe('fetchSnapshot (real Postgres)', () => {
   let database: Awaited<ReturnType<typeof openDatabase>>;
@@ -20,7 +21,8 @@ describe('fetchSnapshot (real Postgres)', () => {
         res.writeHead(301, { location: '/article' }).end();
         return;
       }
-      const body = req.url === '/changing' ? `<h1>Changing</h1><p>${PARAGRAPH} Version ${version}.</p>` : `<h1>Lake levels</h1><p>${PARAGRAPH}</p>`;
+      const body =
+        req.url === '/changing' ? `<h1>Changing</h1><p>${PARAGRAPH} Version ${version}.</p>` : `<h1>Lake levels</h1><p>${PARAGRAPH}</p>`;
       res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(`<!DOCTYPE html><html><body>${body}</body></html>`);
     });
     fetcher = new SafeFetcher({ testAllowlist: [`127.0.0.1:${server.port}`] });
@@ -103,7 +105,9 @@ describe('fetchSnapshot (real Postgres)', () => {
   it('fetch failures propagate typed, and nothing is stored', async () => {
     const tenant = newTenant();
     await expect(fetchSnapshot(prisma, { tenantId: tenant, url: 'not a url', fetcher })).rejects.toBeInstanceOf(InvalidFetchUrlError);
-    await expect(fetchSnapshot(prisma, { tenantId: tenant, url: 'http://127.0.0.1:9/', fetcher })).rejects.toMatchObject({ name: 'BlockedPortError' });
+    await expect(fetchSnapshot(prisma, { tenantId: tenant, url: 'http://127.0.0.1:9/', fetcher })).rejects.toMatchObject({
+      name: 'BlockedPortError',
+    });
     expect(await prisma.sourceSnapshot.count({ where: { tenantId: tenant } })).toBe(0);
   });
 });

@@ -1,9 +1,21 @@
-import { decodeBody, documentFromPage, ExtractionError, fetchDocument, metaCharset, readHtmlMetadata, SafeFetcher, type FetchedPage } from '../../src';
+import {
+  decodeBody,
+  documentFromPage,
+  ExtractionError,
+  fetchDocument,
+  metaCharset,
+  readHtmlMetadata,
+  SafeFetcher,
+  type FetchedPage,
+} from '../../src';
 import { minimalPdf } from '../fixtures/minimal-pdf';
 import { startServer, type TestServer } from './servers';
 
 const latin = (s: string) => Buffer.from(s, 'latin1');
-const page = (html: string | Buffer, headers: Record<string, string>) => ({ body: typeof html === 'string' ? Buffer.from(html) : html, headers });
+const page = (html: string | Buffer, headers: Record<string, string>) => ({
+  body: typeof html === 'string' ? Buffer.from(html) : html,
+  headers,
+});
 
 // "Привет, мир" in KOI8-R and "日本語のページ" in Shift_JIS, byte by byte (Node has no encoder for either).
 const KOI8R_PRIVET_MIR = Buffer.from([0xf0, 0xd2, 0xc9, 0xd7, 0xc5, 0xd4, 0x2c, 0x20, 0xcd, 0xc9, 0xd2]);
@@ -19,15 +31,38 @@ const ARTICLE = `<!DOCTYPE html><html><head><title>Lake report | Example News</t
 
 const PAGES: Record<string, { body: Buffer; headers: Record<string, string> }> = {
   '/article': page(ARTICLE, { 'content-type': 'text/html; charset=utf-8' }),
-  '/cp1252': page(latin('<html><head><title>x</title></head><body><p>Un caf\xe9 cr\xe8me \x96 \x80 5</p></body></html>'), { 'content-type': 'text/html; charset=windows-1252' }),
-  '/latin1-meta': page(latin('<html><head><meta http-equiv="Content-Type" content="text/html; charset=iso-8859-1"></head><body><p>caf\xe9</p></body></html>'), { 'content-type': 'text/html' }),
-  '/koi8r-meta': page(Buffer.concat([Buffer.from('<html><head><meta charset="koi8-r"></head><body><p>'), KOI8R_PRIVET_MIR, Buffer.from('</p></body></html>')]), { 'content-type': 'text/html' }),
-  '/sjis-header': page(Buffer.concat([Buffer.from('<html><body><p>'), SJIS_NIHONGO_NO_PEEJI, Buffer.from('</p></body></html>')]), { 'content-type': 'text/html; charset=Shift_JIS' }),
-  '/header-beats-meta': page(Buffer.concat([Buffer.from('<html><head><meta charset="windows-1252"></head><body><p>'), KOI8R_PRIVET_MIR, Buffer.from('</p></body></html>')]), { 'content-type': 'text/html; charset=koi8-r' }),
+  '/cp1252': page(latin('<html><head><title>x</title></head><body><p>Un caf\xe9 cr\xe8me \x96 \x80 5</p></body></html>'), {
+    'content-type': 'text/html; charset=windows-1252',
+  }),
+  '/latin1-meta': page(
+    latin('<html><head><meta http-equiv="Content-Type" content="text/html; charset=iso-8859-1"></head><body><p>caf\xe9</p></body></html>'),
+    { 'content-type': 'text/html' },
+  ),
+  '/koi8r-meta': page(
+    Buffer.concat([
+      Buffer.from('<html><head><meta charset="koi8-r"></head><body><p>'),
+      KOI8R_PRIVET_MIR,
+      Buffer.from('</p></body></html>'),
+    ]),
+    { 'content-type': 'text/html' },
+  ),
+  '/sjis-header': page(Buffer.concat([Buffer.from('<html><body><p>'), SJIS_NIHONGO_NO_PEEJI, Buffer.from('</p></body></html>')]), {
+    'content-type': 'text/html; charset=Shift_JIS',
+  }),
+  '/header-beats-meta': page(
+    Buffer.concat([
+      Buffer.from('<html><head><meta charset="windows-1252"></head><body><p>'),
+      KOI8R_PRIVET_MIR,
+      Buffer.from('</p></body></html>'),
+    ]),
+    { 'content-type': 'text/html; charset=koi8-r' },
+  ),
   // ISO-8859-2 "Łódź": read as windows-1252 (the fallback) it would be "£ód¼", so this proves the header is used.
   '/latin2-header': page(latin('<html><body><p>\xa3\xf3d\xbc</p></body></html>'), { 'content-type': 'text/html; charset=ISO-8859-2' }),
   '/notes.md': page('# Field notes\n\nInflow was 12 m³/s.\n', { 'content-type': 'text/markdown; charset=utf-8' }),
-  '/report.pdf': page(minimalPdf([['Water balance 2024', 'Evaporation was 310 mm.']], { title: 'Water balance' }), { 'content-type': 'application/pdf' }),
+  '/report.pdf': page(minimalPdf([['Water balance 2024', 'Evaporation was 310 mm.']], { title: 'Water balance' }), {
+    'content-type': 'application/pdf',
+  }),
 };
 
 describe('fetchDocument', () => {
@@ -53,7 +88,13 @@ describe('fetchDocument', () => {
 
   it('HTML → main text with Readability, title, byline and published date', async () => {
     const doc = await get('/article');
-    expect(doc).toMatchObject({ url: `${server.origin}/article`, title: 'The lake fell', mediaType: 'text/html', byline: 'Jane Doe', truncated: false });
+    expect(doc).toMatchObject({
+      url: `${server.origin}/article`,
+      title: 'The lake fell',
+      mediaType: 'text/html',
+      byline: 'Jane Doe',
+      truncated: false,
+    });
     expect(doc.publishedAt).toBe('2024-05-06T05:08:09.000Z');
     expect(doc.text).toContain('The lake fell by 4.2 metres');
     expect(doc.text).not.toContain('NAVLINK');
@@ -82,7 +123,13 @@ describe('fetchDocument', () => {
   });
 
   it('markdown and PDF go through their extractors', async () => {
-    expect(await get('/notes.md')).toMatchObject({ title: 'Field notes', mediaType: 'text/markdown', text: '# Field notes\n\nInflow was 12 m³/s.', byline: null, publishedAt: null });
+    expect(await get('/notes.md')).toMatchObject({
+      title: 'Field notes',
+      mediaType: 'text/markdown',
+      text: '# Field notes\n\nInflow was 12 m³/s.',
+      byline: null,
+      publishedAt: null,
+    });
     const pdf = await get('/report.pdf');
     expect(pdf).toMatchObject({ title: 'Water balance', mediaType: 'application/pdf' });
     expect(pdf.text).toContain('Evaporation was 310 mm.');
@@ -130,7 +177,11 @@ describe('documentFromPage / decodeBody', () => {
       '<html><head><script type="application/ld+json">{"@context":"https://schema.org","@type":"NewsArticle","headline":"H","author":{"@type":"Person","name":"Ann Smith"},"datePublished":"2023-11-02"}</script></head><body><p>text</p></body></html>',
     );
     expect(jsonLd).toEqual({ byline: 'Ann Smith', publishedAt: '2023-11-02' });
-    expect(readHtmlMetadata('<html><head><meta name="author" content="Bob"><meta name="date" content="not a date"></head><body><p>x</p></body></html>')).toEqual({
+    expect(
+      readHtmlMetadata(
+        '<html><head><meta name="author" content="Bob"><meta name="date" content="not a date"></head><body><p>x</p></body></html>',
+      ),
+    ).toEqual({
       byline: 'Bob',
       publishedAt: null,
     });

@@ -26,17 +26,20 @@ describe('FetchPolicy', () => {
 
 describe('fetchPolicyFromEnv', () => {
   it('reads sizes, timeouts and ports', () => {
-    const policy = fetchPolicyFromEnv({ DOSSIER_FETCH_MAX_BYTES: '1000', DOSSIER_FETCH_TIMEOUT_MS: '2500', DOSSIER_FETCH_ALLOWED_PORTS: '443, 8443' });
+    const policy = fetchPolicyFromEnv({
+      DOSSIER_FETCH_MAX_BYTES: '1000',
+      DOSSIER_FETCH_TIMEOUT_MS: '2500',
+      DOSSIER_FETCH_ALLOWED_PORTS: '443, 8443',
+    });
     expect(policy).toMatchObject({ maxBytes: 1000, timeoutMs: 2500, allowedPorts: [443, 8443], testAllowlist: [] });
     expect(fetchPolicyFromEnv({})).toEqual(FetchPolicy.parse({}));
   });
 
   it('honours the test allowlist only when NODE_ENV is test', () => {
     const warn = jest.fn();
-    expect(fetchPolicyFromEnv({ NODE_ENV: 'test', DOSSIER_FETCH_TEST_ALLOWLIST: '127.0.0.1:5000,127.0.0.0/8' }, { warn }).testAllowlist).toEqual([
-      '127.0.0.1:5000',
-      '127.0.0.0/8',
-    ]);
+    expect(
+      fetchPolicyFromEnv({ NODE_ENV: 'test', DOSSIER_FETCH_TEST_ALLOWLIST: '127.0.0.1:5000,127.0.0.0/8' }, { warn }).testAllowlist,
+    ).toEqual(['127.0.0.1:5000', '127.0.0.0/8']);
     expect(warn).not.toHaveBeenCalled();
     for (const nodeEnv of ['production', 'development', undefined]) {
       const ignored = fetchPolicyFromEnv({ NODE_ENV: nodeEnv, DOSSIER_FETCH_TEST_ALLOWLIST: '127.0.0.1:5000' }, { warn });
@@ -50,7 +53,9 @@ describe('fetchPolicyFromEnv', () => {
     const spy = jest.spyOn(process, 'emitWarning').mockImplementation(() => undefined);
     try {
       fetchPolicyFromEnv({ NODE_ENV: 'production', DOSSIER_FETCH_TEST_ALLOWLIST: '127.0.0.1:5000' });
-      expect(spy).toHaveBeenCalledWith(expect.stringContaining('DOSSIER_FETCH_TEST_ALLOWLIST'), { code: 'DOSSIER_FETCH_TEST_ALLOWLIST_IGNORED' });
+      expect(spy).toHaveBeenCalledWith(expect.stringContaining('DOSSIER_FETCH_TEST_ALLOWLIST'), {
+        code: 'DOSSIER_FETCH_TEST_ALLOWLIST_IGNORED',
+      });
     } finally {
       spy.mockRestore();
     }

@@ -42,13 +42,17 @@ describe('SafeFetcher (local servers through the test allowlist)', () => {
           res.writeHead(200, { 'content-type': 'text/plain', 'content-encoding': 'gzip' }).end(gzipSync('hello, compressed world'));
           return;
         case '/gzip-bomb':
-          res.writeHead(200, { 'content-type': 'text/plain', 'content-encoding': 'gzip' }).end(gzipSync(Buffer.alloc(50 * 1024 * 1024, 0x62)));
+          res
+            .writeHead(200, { 'content-type': 'text/plain', 'content-encoding': 'gzip' })
+            .end(gzipSync(Buffer.alloc(50 * 1024 * 1024, 0x62)));
           return;
         case '/corrupt-gzip':
           res.writeHead(200, { 'content-type': 'text/plain', 'content-encoding': 'gzip' }).end(Buffer.from('definitely not gzip data'));
           return;
         case '/corrupt-br':
-          res.writeHead(200, { 'content-type': 'text/plain', 'content-encoding': 'br' }).end(Buffer.from([0xff, 0xff, 0xff, 0xff, 0x00, 0x01]));
+          res
+            .writeHead(200, { 'content-type': 'text/plain', 'content-encoding': 'br' })
+            .end(Buffer.from([0xff, 0xff, 0xff, 0xff, 0x00, 0x01]));
           return;
         case '/compress':
           res.writeHead(200, { 'content-type': 'text/plain', 'content-encoding': 'compress' }).end('xx');
@@ -104,7 +108,14 @@ describe('SafeFetcher (local servers through the test allowlist)', () => {
 
   it('fetches a page: status, media type, charset, bytes, our User-Agent', async () => {
     const page = await fetcher.fetch(url('/'));
-    expect(page).toMatchObject({ requestedUrl: url('/'), url: url('/'), status: 200, contentType: 'text/html', charset: 'utf-8', truncated: false });
+    expect(page).toMatchObject({
+      requestedUrl: url('/'),
+      url: url('/'),
+      status: 200,
+      contentType: 'text/html',
+      charset: 'utf-8',
+      truncated: false,
+    });
     expect(Buffer.from(page.bytes).toString()).toBe('<p>ok</p>');
     expect(page.fetchedAt).toBeInstanceOf(Date);
     expect(server.requests.at(-1)?.userAgent).toBe('DossierBot/0.1 (+https://github.com/dossier)');

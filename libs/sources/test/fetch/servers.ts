@@ -58,7 +58,12 @@ export async function startServer(handler: (req: IncomingMessage, res: ServerRes
   const requests: RecordedRequest[] = [];
   const sockets = new Set<Socket>();
   const server = createHttpServer((req, res) => {
-    requests.push({ url: req.url ?? '', host: req.headers.host, userAgent: req.headers['user-agent'], remoteAddress: req.socket.remoteAddress });
+    requests.push({
+      url: req.url ?? '',
+      host: req.headers.host,
+      userAgent: req.headers['user-agent'],
+      remoteAddress: req.socket.remoteAddress,
+    });
     // A client that stops reading mid-body (the size cap) makes later writes fail: expected here.
     res.on('error', () => undefined);
     handler(req, res);

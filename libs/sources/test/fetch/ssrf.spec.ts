@@ -72,7 +72,9 @@ describe('SafeFetcher SSRF guard', () => {
 
   it.each(literalCases)('refuses %s', async (_name, url, address) => {
     const resolve = jest.fn(async (): Promise<ResolvedAddress[]> => [{ address: '93.184.216.34', family: 4 }]);
-    const err = await fetcher(resolve).fetch(url()).catch((e: unknown) => e);
+    const err = await fetcher(resolve)
+      .fetch(url())
+      .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(BlockedAddressError);
     expect(err).toMatchObject({ address, retryable: false, code: 'fetch_blocked_address' });
     expect((err as BlockedAddressError).url).toContain('http://');
@@ -82,7 +84,9 @@ describe('SafeFetcher SSRF guard', () => {
 
   it('refuses [::1] (the IPv6 loopback guard)', async () => {
     const port = guard6?.port ?? guard4.port;
-    const err = await fetcher().fetch(`http://[::1]:${port}/`).catch((e: unknown) => e);
+    const err = await fetcher()
+      .fetch(`http://[::1]:${port}/`)
+      .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(BlockedAddressError);
     expect(err).toMatchObject({ address: '::1', reason: 'loopback' });
   });
@@ -93,10 +97,18 @@ describe('SafeFetcher SSRF guard', () => {
     ['::1', [{ address: '::1', family: 6 }]],
     ['::ffff:127.0.0.1', [{ address: '::ffff:127.0.0.1', family: 6 }]],
     // EVERY address is checked: one private answer among public ones is enough to refuse.
-    ['127.0.0.1 after a public one', [{ address: '93.184.216.34', family: 4 }, { address: '127.0.0.1', family: 4 }]],
+    [
+      '127.0.0.1 after a public one',
+      [
+        { address: '93.184.216.34', family: 4 },
+        { address: '127.0.0.1', family: 4 },
+      ],
+    ],
   ] as [string, ResolvedAddress[]][])('refuses a name that resolves to %s', async (_name, answers) => {
     const resolve = jest.fn(async () => answers);
-    const err = await fetcher(resolve).fetch(`http://internal.example:${guard4.port}/`).catch((e: unknown) => e);
+    const err = await fetcher(resolve)
+      .fetch(`http://internal.example:${guard4.port}/`)
+      .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(BlockedAddressError);
     expect(err).toMatchObject({ host: 'internal.example', address: answers[answers.length - 1]!.address });
     expect(resolve).toHaveBeenCalledWith('internal.example');
@@ -106,7 +118,9 @@ describe('SafeFetcher SSRF guard', () => {
     const allowlist = [`127.0.0.1:${publicServer.port}`];
     const target = encodeURIComponent(`http://127.0.0.1:${guard4.port}/`);
     const served = publicServer.requests.length;
-    const err = await fetcher(undefined, allowlist).fetch(`${publicServer.origin}/redirect?to=${target}`).catch((e: unknown) => e);
+    const err = await fetcher(undefined, allowlist)
+      .fetch(`${publicServer.origin}/redirect?to=${target}`)
+      .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(BlockedAddressError);
     expect(err).toMatchObject({ address: '127.0.0.1', url: `http://127.0.0.1:${guard4.port}/` });
     expect(publicServer.requests.length).toBe(served + 1);
@@ -122,7 +136,9 @@ describe('SafeFetcher SSRF guard', () => {
       address: '10.1.2.3',
     });
     const metadata = encodeURIComponent('http://169.254.169.254/latest/meta-data/');
-    await expect(fetcher(undefined, allowlist).fetch(`${publicServer.origin}/redirect?to=${metadata}`)).rejects.toBeInstanceOf(BlockedAddressError);
+    await expect(fetcher(undefined, allowlist).fetch(`${publicServer.origin}/redirect?to=${metadata}`)).rejects.toBeInstanceOf(
+      BlockedAddressError,
+    );
   });
 
   it('rebinding: one resolution per hop, and the connection goes to the checked address only', async () => {
@@ -155,7 +171,9 @@ describe('SafeFetcher SSRF guard', () => {
       // connecting; the first hop was served from the first answer.
       const again = rebinding();
       const next = encodeURIComponent(`http://rebind.test:${publicServer.port}/again`);
-      const err = await fetcher(again, allowlist).fetch(`http://rebind.test:${publicServer.port}/redirect?to=${next}`).catch((e: unknown) => e);
+      const err = await fetcher(again, allowlist)
+        .fetch(`http://rebind.test:${publicServer.port}/redirect?to=${next}`)
+        .catch((e: unknown) => e);
       expect(err).toBeInstanceOf(BlockedAddressError);
       expect(err).toMatchObject({ address: '127.0.0.2', url: `http://rebind.test:${publicServer.port}/again` });
       expect(again).toHaveBeenCalledTimes(2);
@@ -174,7 +192,9 @@ describe('SafeFetcher SSRF guard', () => {
     ['javascript:alert(1)', 'javascript:'],
   ])('refuses the scheme of %s', async (url, scheme) => {
     const resolve = jest.fn(async (): Promise<ResolvedAddress[]> => []);
-    const err = await fetcher(resolve).fetch(url.replace('PORT', String(guard4.port))).catch((e: unknown) => e);
+    const err = await fetcher(resolve)
+      .fetch(url.replace('PORT', String(guard4.port)))
+      .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(BlockedSchemeError);
     expect(err).toMatchObject({ scheme, retryable: false });
     expect(resolve).not.toHaveBeenCalled();
@@ -182,7 +202,9 @@ describe('SafeFetcher SSRF guard', () => {
 
   it('refuses a redirect to file:', async () => {
     const target = encodeURIComponent('file:///etc/passwd');
-    const err = await fetcher(undefined, [`127.0.0.1:${publicServer.port}`]).fetch(`${publicServer.origin}/redirect?to=${target}`).catch((e: unknown) => e);
+    const err = await fetcher(undefined, [`127.0.0.1:${publicServer.port}`])
+      .fetch(`${publicServer.origin}/redirect?to=${target}`)
+      .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(BlockedSchemeError);
   });
 

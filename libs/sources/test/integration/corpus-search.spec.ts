@@ -17,8 +17,10 @@ describe('CorpusSearchProvider (real Postgres)', () => {
     corpus = new CorpusSearchProvider(prisma);
     folder = await tempFolder('search');
     await writeTree(`${folder.dir}/a-energy`, {
-      'tidal.md': '# Tidal turbines\n\nTidal turbines sit in strong tidal streams. Tidal power is predictable, and the La Rance plant in France has a capacity of 240 megawatts.',
-      'wind.md': '# Wind farms\n\nWind turbines on hills produce power when the wind blows. Offshore wind farms are larger than those on land.',
+      'tidal.md':
+        '# Tidal turbines\n\nTidal turbines sit in strong tidal streams. Tidal power is predictable, and the La Rance plant in France has a capacity of 240 megawatts.',
+      'wind.md':
+        '# Wind farms\n\nWind turbines on hills produce power when the wind blows. Offshore wind farms are larger than those on land.',
       'solar.txt': 'Solar panels\n\nSolar power peaks at noon. A tidal lagoon was once proposed next to the solar farm.',
       'notes/coal.txt': 'Coal plants\n\nCoal plants are being closed across Europe.',
     });
@@ -64,21 +66,29 @@ describe('CorpusSearchProvider (real Postgres)', () => {
   });
 
   it('understands web-search syntax: quoted phrases and exclusions', async () => {
-    expect(urls(await corpus.search({ tenantId: tenantA, query: 'tidal -solar', collection: 'energy', limit: 10 }))).toEqual(['corpus://energy/tidal.md']);
+    expect(urls(await corpus.search({ tenantId: tenantA, query: 'tidal -solar', collection: 'energy', limit: 10 }))).toEqual([
+      'corpus://energy/tidal.md',
+    ]);
     expect(urls(await corpus.search({ tenantId: tenantA, query: '"offshore wind"', limit: 10 }))).toEqual(['corpus://energy/wind.md']);
   });
 
   it('filters by collection when one is given', async () => {
-    expect(urls(await corpus.search({ tenantId: tenantA, query: 'tidal', collection: 'history', limit: 10 }))).toEqual(['corpus://history/tidal-mills.md']);
+    expect(urls(await corpus.search({ tenantId: tenantA, query: 'tidal', collection: 'history', limit: 10 }))).toEqual([
+      'corpus://history/tidal-mills.md',
+    ]);
     const all = urls(await corpus.search({ tenantId: tenantA, query: 'tidal', limit: 10 }));
-    expect(all).toEqual(expect.arrayContaining(['corpus://history/tidal-mills.md', 'corpus://energy/tidal.md', 'corpus://energy/solar.txt']));
+    expect(all).toEqual(
+      expect.arrayContaining(['corpus://history/tidal-mills.md', 'corpus://energy/tidal.md', 'corpus://energy/solar.txt']),
+    );
     expect(all).toHaveLength(3);
   });
 
   it('never shows one tenant the documents of another', async () => {
     expect(await corpus.search({ tenantId: tenantB, query: 'tidal turbines wind solar', limit: 10 })).toEqual([]);
     expect(await corpus.search({ tenantId: tenantA, query: 'geothermal marmalade', limit: 10 })).toEqual([]);
-    expect(urls(await corpus.search({ tenantId: tenantB, query: 'geothermal', collection: 'energy', limit: 10 }))).toEqual(['corpus://energy/geothermal.md']);
+    expect(urls(await corpus.search({ tenantId: tenantB, query: 'geothermal', collection: 'energy', limit: 10 }))).toEqual([
+      'corpus://energy/geothermal.md',
+    ]);
     expect(await corpus.search({ tenantId: newTenant(), query: 'tidal', limit: 10 })).toEqual([]);
   });
 

@@ -4,7 +4,24 @@ import { tempFolder, writeTree } from '../fixtures/files';
 import { articlePage } from '../fixtures/html-pages';
 
 const FILES = 1000;
-const WORDS = ['reservoir', 'drawdown', 'turbine', 'sediment', 'inflow', 'evaporation', 'canal', 'seepage', 'gauge', 'survey', 'spawning', 'permit', 'schedule', 'basin', 'aquifer', 'rainfall'];
+const WORDS = [
+  'reservoir',
+  'drawdown',
+  'turbine',
+  'sediment',
+  'inflow',
+  'evaporation',
+  'canal',
+  'seepage',
+  'gauge',
+  'survey',
+  'spawning',
+  'permit',
+  'schedule',
+  'basin',
+  'aquifer',
+  'rainfall',
+];
 
 function paragraph(seed: number, n: number): string {
   const words: string[] = [];
@@ -23,7 +40,10 @@ describe('ingestion throughput (real Postgres)', () => {
     folder = await tempFolder('throughput');
     const files: Record<string, string> = {};
     for (let i = 0; i < FILES; i++) {
-      files[`batch-${Math.floor(i / 100)}/page-${String(i).padStart(4, '0')}.html`] = articlePage(`Page ${i}`, [0, 1, 2, 3, 4, 5].map((n) => paragraph(i, n)));
+      files[`batch-${Math.floor(i / 100)}/page-${String(i).padStart(4, '0')}.html`] = articlePage(
+        `Page ${i}`,
+        [0, 1, 2, 3, 4, 5].map((n) => paragraph(i, n)),
+      );
     }
     await writeTree(folder.dir, files);
   });

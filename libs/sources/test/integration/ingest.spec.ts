@@ -31,7 +31,17 @@ describe('ingestPaths (real Postgres)', () => {
   });
 
   async function documents(collectionId: string) {
-    return sql<{ id: string; path: string; title: string; media_type: string; content_hash: string; text: string; byte_size: number; xmin: string; has_vector: boolean }>(
+    return sql<{
+      id: string;
+      path: string;
+      title: string;
+      media_type: string;
+      content_hash: string;
+      text: string;
+      byte_size: number;
+      xmin: string;
+      has_vector: boolean;
+    }>(
       database.db.url,
       `SELECT id, path, title, media_type, content_hash, text, byte_size, xmin::text AS xmin, search_vector IS NOT NULL AS has_vector
        FROM documents WHERE collection_id = $1 ORDER BY path`,
@@ -64,7 +74,16 @@ describe('ingestPaths (real Postgres)', () => {
     });
 
     it('stores one document per supported file, by path relative to the folder', async () => {
-      expect(first).toMatchObject({ scanned: 5, ingested: 4, updated: 0, unchanged: 0, duplicates: 0, skipped: 1, failed: [], duplicateOf: [] });
+      expect(first).toMatchObject({
+        scanned: 5,
+        ingested: 4,
+        updated: 0,
+        unchanged: 0,
+        duplicates: 0,
+        skipped: 1,
+        failed: [],
+        duplicateOf: [],
+      });
       expectBalanced(first);
       const rows = await documents(first.collectionId);
       expect(rows.map((r) => [r.path, r.title, r.media_type])).toEqual([
@@ -93,13 +112,27 @@ describe('ingestPaths (real Postgres)', () => {
     it('reports progress once per file, in order, up to the total', () => {
       expect(progress.map((p) => p.done)).toEqual([1, 2, 3, 4]);
       expect(progress.every((p) => p.total === 4)).toBe(true);
-      expect(progress.map((p) => path.relative(root, p.path))).toEqual(['a.md', 'd.pdf', path.join('sub', 'b.txt'), path.join('sub', 'deeper', 'c.html')]);
+      expect(progress.map((p) => path.relative(root, p.path))).toEqual([
+        'a.md',
+        'd.pdf',
+        path.join('sub', 'b.txt'),
+        path.join('sub', 'deeper', 'c.html'),
+      ]);
     });
 
     it('a second run writes nothing: all unchanged, same rows, same row versions', async () => {
       const before = await documents(first.collectionId);
       const second = await ingestPaths(prisma, { tenantId, collection: 'docs', paths: [root] });
-      expect(second).toMatchObject({ collectionId: first.collectionId, scanned: 5, ingested: 0, updated: 0, unchanged: 4, duplicates: 0, skipped: 1, failed: [] });
+      expect(second).toMatchObject({
+        collectionId: first.collectionId,
+        scanned: 5,
+        ingested: 0,
+        updated: 0,
+        unchanged: 4,
+        duplicates: 0,
+        skipped: 1,
+        failed: [],
+      });
       // xmin changes whenever Postgres writes a row version: equal xmin means not even a no-op UPDATE ran.
       expect(await documents(first.collectionId)).toEqual(before);
     });
@@ -119,7 +152,13 @@ describe('ingestPaths (real Postgres)', () => {
     it('a copy of a stored file is reported as its duplicate and not stored twice', async () => {
       await writeFile(path.join(root, 'sub/copy-of-a.md'), await readFile(path.join(root, 'a.md')));
       const report = await ingestPaths(prisma, { tenantId, collection: 'docs', paths: [root] });
-      expect(report).toMatchObject({ ingested: 0, updated: 0, unchanged: 4, duplicates: 1, duplicateOf: [{ path: 'sub/copy-of-a.md', duplicateOf: 'a.md' }] });
+      expect(report).toMatchObject({
+        ingested: 0,
+        updated: 0,
+        unchanged: 4,
+        duplicates: 1,
+        duplicateOf: [{ path: 'sub/copy-of-a.md', duplicateOf: 'a.md' }],
+      });
       expectBalanced(report);
       expect((await documents(first.collectionId)).map((r) => r.path)).not.toContain('sub/copy-of-a.md');
     });
@@ -242,7 +281,11 @@ describe('ingestPaths (real Postgres)', () => {
     await writeTree(root, { 'a-before.md': '# Before\n\nfine', 'b-huge-vector.txt': words, 'c-after.md': '# After\n\nfine too' });
     const report = await ingestPaths(prisma, { tenantId: newTenant(), collection: 'refused', paths: [root] });
     expect(report.failed).toEqual([
-      { path: path.join(root, 'b-huge-vector.txt'), code: 'not_stored', reason: expect.stringMatching(/not stored: .*too long for tsvector/) },
+      {
+        path: path.join(root, 'b-huge-vector.txt'),
+        code: 'not_stored',
+        reason: expect.stringMatching(/not stored: .*too long for tsvector/),
+      },
     ]);
     expect(report.ingested).toBe(2);
     expect((await documents(report.collectionId)).map((r) => r.path)).toEqual(['a-before.md', 'c-after.md']);
@@ -258,14 +301,19 @@ describe('ingestPaths (real Postgres)', () => {
       await mkdir(path.join(root, 'empty-dir'));
       const report = await ingestPaths(prisma, { tenantId, collection: 'links', paths: [root] });
       expect(report).toMatchObject({ ingested: 2, duplicates: 0 });
-      expect(report.failed).toEqual([{ path: path.join(root, 'dangling.md'), code: 'not_found', reason: expect.stringMatching(/broken symbolic link/) }]);
+      expect(report.failed).toEqual([
+        { path: path.join(root, 'dangling.md'), code: 'not_found', reason: expect.stringMatching(/broken symbolic link/) },
+      ]);
       expect((await documents(report.collectionId)).map((r) => r.path)).toEqual(['inner/two.txt', 'one.md']);
     });
 
     it('two ingestions of one folder at the same time end with one row per file', async () => {
       const tenantId = newTenant();
       const root = path.join(folder.dir, 'race');
-      await writeTree(root, Object.fromEntries(Array.from({ length: 30 }, (_, i) => [`f${String(i).padStart(2, '0')}.md`, `# File ${i}\n\nbody ${i}`])));
+      await writeTree(
+        root,
+        Object.fromEntries(Array.from({ length: 30 }, (_, i) => [`f${String(i).padStart(2, '0')}.md`, `# File ${i}\n\nbody ${i}`])),
+      );
       const [a, b] = await Promise.all([
         ingestPaths(prisma, { tenantId, collection: 'race', paths: [root], batchSize: 7 }),
         ingestPaths(prisma, { tenantId, collection: 'race', paths: [root], batchSize: 5 }),

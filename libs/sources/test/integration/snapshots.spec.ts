@@ -33,7 +33,9 @@ describe('SnapshotStore (real Postgres)', () => {
         'The lake fell by 4.2 metres between June and October 2023, the lowest level in forty years of records.',
         'The dam operator says the drawdown followed its published schedule; the fishing association disputes that.',
       ]),
-      'report.pdf': minimalPdf([['Water balance 2024', 'Evaporation was 310 mm.'], ['Seepage into the canal was small.']], { title: 'Water balance' }),
+      'report.pdf': minimalPdf([['Water balance 2024', 'Evaporation was 310 mm.'], ['Seepage into the canal was small.']], {
+        title: 'Water balance',
+      }),
       'notes.md': '# Notes\r\n\r\nÜnïcode — and an emoji 🌊 before the key fact: inflow was 12 m³/s.\r\n',
     });
     await ingestPaths(prisma, { tenantId, collection: 'lake', paths: [folder.dir] });
@@ -48,7 +50,14 @@ describe('SnapshotStore (real Postgres)', () => {
   it('snapshots a document once per content: same row on every call, text and hash as stored', async () => {
     const doc = await documentAt('levels.html');
     const snapshot = await store.fromDocument(prisma, tenantId, doc.id);
-    expect(snapshot).toMatchObject({ tenantId, url: 'corpus://lake/levels.html', title: 'Lake levels', text: doc.text, contentHash: doc.contentHash, mediaType: 'text/html' });
+    expect(snapshot).toMatchObject({
+      tenantId,
+      url: 'corpus://lake/levels.html',
+      title: 'Lake levels',
+      text: doc.text,
+      contentHash: doc.contentHash,
+      mediaType: 'text/html',
+    });
     const again = await store.fromDocument(prisma, tenantId, doc.id);
     expect(again).toEqual(snapshot);
     expect(await prisma.sourceSnapshot.count({ where: { tenantId } })).toBe(1);
@@ -59,7 +68,9 @@ describe('SnapshotStore (real Postgres)', () => {
     for (const file of ['levels.html', 'report.pdf', 'notes.md']) {
       const doc = await documentAt(file);
       const snapshot = await store.fromDocument(prisma, tenantId, doc.id);
-      const anchor = { 'levels.html': 'fell by 4.2 metres', 'report.pdf': 'Evaporation was 310 mm.', 'notes.md': 'inflow was 12 m³/s' }[file]!;
+      const anchor = { 'levels.html': 'fell by 4.2 metres', 'report.pdf': 'Evaporation was 310 mm.', 'notes.md': 'inflow was 12 m³/s' }[
+        file
+      ]!;
       const start = snapshot.text.indexOf(anchor);
       expect(start).toBeGreaterThan(0);
       const end = start + anchor.length;
@@ -120,7 +131,9 @@ describe('SnapshotStore (real Postgres)', () => {
   });
 
   it('SourcesModule provides the snapshot store and the corpus provider on the app client', async () => {
-    const moduleRef = await Test.createTestingModule({ imports: [DbModule.forRoot({ url: database.db.url, poolMax: 2 }), SourcesModule] }).compile();
+    const moduleRef = await Test.createTestingModule({
+      imports: [DbModule.forRoot({ url: database.db.url, poolMax: 2 }), SourcesModule],
+    }).compile();
     try {
       const corpus = moduleRef.get(CorpusSearchProvider);
       expect(corpus.name).toBe('corpus');

@@ -10,7 +10,10 @@ const CASES: [string, string][] = [
   ['http://WWW.Example.com', 'http://www.example.com/'],
   // tracking parameters removed (any case), the rest sorted by key then value
   ['https://e.com/p?utm_source=x&b=2&a=1&fbclid=z&UTM_Campaign=q&ref=hn', 'https://e.com/p?a=1&b=2'],
-  ['https://e.com/p?gclid=1&dclid=2&msclkid=3&mc_cid=4&mc_eid=5&igshid=6&yclid=7&_hsenc=8&_hsmi=9&ref_src=10&spm=11&cmpid=12', 'https://e.com/p'],
+  [
+    'https://e.com/p?gclid=1&dclid=2&msclkid=3&mc_cid=4&mc_eid=5&igshid=6&yclid=7&_hsenc=8&_hsmi=9&ref_src=10&spm=11&cmpid=12',
+    'https://e.com/p',
+  ],
   ['https://e.com/p?b=2&a=2&a=1', 'https://e.com/p?a=1&a=2&b=2'],
   ['https://e.com/p?reference=1&referrer=2', 'https://e.com/p?reference=1&referrer=2'],
   ['https://e.com/p?', 'https://e.com/p'],
@@ -42,7 +45,9 @@ describe('canonicalUrl', () => {
   });
 
   it('makes the same page from two providers one key', () => {
-    expect(canonicalUrl('https://krwa.example.gov/levels/?utm_source=tavily#top')).toBe(canonicalUrl('https://KRWA.example.gov:443/levels?gclid=abc'));
+    expect(canonicalUrl('https://krwa.example.gov/levels/?utm_source=tavily#top')).toBe(
+      canonicalUrl('https://KRWA.example.gov:443/levels?gclid=abc'),
+    );
   });
 
   it('passes corpus URLs through unchanged', () => {

@@ -36,7 +36,8 @@ describe('parseRobots', () => {
   });
 
   it('merges consecutive user-agent lines and repeated groups; keys are case-insensitive; comments and CRLF', () => {
-    const txt = 'Disallow: /orphan\r\nUSER-AGENT: a\r\nuser-agent: DossierBot # us\r\ndisallow: /one\r\nSitemap: https://x/s.xml\r\n\r\nUser-agent: dossierbot\r\nDISALLOW: /two # second group\r\n';
+    const txt =
+      'Disallow: /orphan\r\nUSER-AGENT: a\r\nuser-agent: DossierBot # us\r\ndisallow: /one\r\nSitemap: https://x/s.xml\r\n\r\nUser-agent: dossierbot\r\nDISALLOW: /two # second group\r\n';
     const robots = parseRobots(txt);
     expect(robots('/one', UA)).toBe(false);
     expect(robots('/two', UA)).toBe(false);
@@ -78,7 +79,10 @@ describe('RobotsCache', () => {
   }
 
   it('fetches each origin’s robots.txt once and answers for our user agent', async () => {
-    const f = fetcher({ 'https://a.example/robots.txt': 'User-agent: DossierBot\nDisallow: /private\n', 'http://a.example:8080/robots.txt': null });
+    const f = fetcher({
+      'https://a.example/robots.txt': 'User-agent: DossierBot\nDisallow: /private\n',
+      'http://a.example:8080/robots.txt': null,
+    });
     const cache = new RobotsCache({ fetchText: f.fetchText, userAgent: UA });
     expect(await cache.isAllowed('https://a.example/private/x?y=1')).toBe(false);
     expect(await cache.isAllowed('https://a.example/public')).toBe(true);
@@ -89,7 +93,11 @@ describe('RobotsCache', () => {
   it('shares one fetch between concurrent questions', async () => {
     const f = fetcher({ 'https://b.example/robots.txt': 'User-agent: *\nDisallow: /x\n' });
     const cache = new RobotsCache({ fetchText: f.fetchText, userAgent: UA });
-    const answers = await Promise.all([cache.isAllowed('https://b.example/x'), cache.isAllowed('https://b.example/y'), cache.isAllowed('https://b.example/x/z')]);
+    const answers = await Promise.all([
+      cache.isAllowed('https://b.example/x'),
+      cache.isAllowed('https://b.example/y'),
+      cache.isAllowed('https://b.example/x/z'),
+    ]);
     expect(answers).toEqual([false, true, false]);
     expect(f.calls).toHaveLength(1);
   });
@@ -121,7 +129,12 @@ describe('RobotsCache', () => {
     const f = fetcher({});
     const cache = new RobotsCache({ fetchText: f.fetchText, userAgent: UA, maxOrigins: 2 });
     for (const host of ['e1', 'e2', 'e3', 'e1']) await cache.isAllowed(`https://${host}.example/`);
-    expect(f.calls).toEqual(['https://e1.example/robots.txt', 'https://e2.example/robots.txt', 'https://e3.example/robots.txt', 'https://e1.example/robots.txt']);
+    expect(f.calls).toEqual([
+      'https://e1.example/robots.txt',
+      'https://e2.example/robots.txt',
+      'https://e3.example/robots.txt',
+      'https://e1.example/robots.txt',
+    ]);
   });
 
   it('does not fetch for corpus documents', async () => {

@@ -6,7 +6,9 @@ describe('SourcePolicy', () => {
   });
 
   it('normalises loosely written domains and refuses what is not one', () => {
-    const p = SourcePolicySchema.parse({ blockDomains: ['*.Example.COM', 'https://foo.org/path?x=1', '.bar.net.', 'shop.example.co.uk:8080', 'Bücher.example'] });
+    const p = SourcePolicySchema.parse({
+      blockDomains: ['*.Example.COM', 'https://foo.org/path?x=1', '.bar.net.', 'shop.example.co.uk:8080', 'Bücher.example'],
+    });
     expect(p.blockDomains).toEqual(['example.com', 'foo.org', 'bar.net', 'shop.example.co.uk', 'xn--bcher-kva.example']);
     expect(() => SourcePolicySchema.parse({ blockDomains: ['not a domain'] })).toThrow();
     expect(() => SourcePolicySchema.parse({ blockDomains: [''] })).toThrow();

@@ -1,5 +1,13 @@
 import { randomUUID } from 'node:crypto';
-import { BraveSearchProvider, braveQuery, braveRateLimitWaitMs, SearchAuthError, SearchProviderError, SearchRateLimitedError, SearchResponseError } from '../../src';
+import {
+  BraveSearchProvider,
+  braveQuery,
+  braveRateLimitWaitMs,
+  SearchAuthError,
+  SearchProviderError,
+  SearchRateLimitedError,
+  SearchResponseError,
+} from '../../src';
 import { exposedText, scripted, startFakeServer, type FakeHttpServer, type Reply } from './fake-http-server';
 import { BRAVE_RATE_LIMITED, BRAVE_UNAUTHORIZED, braveApi, type FakeResult } from './fake-search-apis';
 
@@ -7,7 +15,11 @@ const KEY = 'BSA-brave-0123456789-SECRET';
 const tenantId = randomUUID();
 const FAST = { baseDelayMs: 10, maxDelayMs: 40 };
 const RESULTS: FakeResult[] = [
-  { title: 'Lake <strong>Varen</strong> levels', url: 'https://www.krwa.example.gov/levels', text: 'The <strong>lake</strong> fell 6.1&nbsp;m &mdash; KRWA&#39;s bulletin &amp; more.' },
+  {
+    title: 'Lake <strong>Varen</strong> levels',
+    url: 'https://www.krwa.example.gov/levels',
+    text: 'The <strong>lake</strong> fell 6.1&nbsp;m &mdash; KRWA&#39;s bulletin &amp; more.',
+  },
   { title: 'Second', url: 'https://news.example.com/varen', text: 'Farmers.' },
   { title: 'Third', url: 'https://third.example.com/', text: 'Third.' },
 ];
@@ -36,8 +48,24 @@ describe('BraveSearchProvider against a local Brave Search API', () => {
     expect(req.headers['x-subscription-token']).toBe(KEY);
     expect(req.headers['accept']).toBe('application/json');
     expect(hits).toEqual([
-      { provider: 'brave', url: 'https://www.krwa.example.gov/levels', title: 'Lake Varen levels', snippet: 'The lake fell 6.1 m — KRWA\'s bulletin & more.', rank: 1, score: 1, origin: 'web' },
-      { provider: 'brave', url: 'https://news.example.com/varen', title: 'Second', snippet: 'Farmers.', rank: 2, score: 0.5, origin: 'web' },
+      {
+        provider: 'brave',
+        url: 'https://www.krwa.example.gov/levels',
+        title: 'Lake Varen levels',
+        snippet: "The lake fell 6.1 m — KRWA's bulletin & more.",
+        rank: 1,
+        score: 1,
+        origin: 'web',
+      },
+      {
+        provider: 'brave',
+        url: 'https://news.example.com/varen',
+        title: 'Second',
+        snippet: 'Farmers.',
+        rank: 2,
+        score: 0.5,
+        origin: 'web',
+      },
     ]);
   });
 
@@ -63,7 +91,9 @@ describe('BraveSearchProvider against a local Brave Search API', () => {
     const provider = new BraveSearchProvider({ apiKey: KEY, baseUrl: server.url, retry: FAST });
     const err = await provider.search({ tenantId, query: 'varen', limit: 5 }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(SearchAuthError);
-    expect((err as Error).message).toMatch(/HTTP 422\): SUBSCRIPTION_TOKEN_INVALID: The provided subscription token is invalid\.; check BRAVE_API_KEY/);
+    expect((err as Error).message).toMatch(
+      /HTTP 422\): SUBSCRIPTION_TOKEN_INVALID: The provided subscription token is invalid\.; check BRAVE_API_KEY/,
+    );
     expect(exposedText(err)).not.toContain(KEY);
   });
 
@@ -76,7 +106,9 @@ describe('BraveSearchProvider against a local Brave Search API', () => {
   });
 
   it('429 with Retry-After: 1 → waits a second, then succeeds', async () => {
-    const provider = await serve([{ status: 429, headers: { 'retry-after': '1' }, json: { type: 'ErrorResponse', error: { code: 'RATE_LIMITED' } } }]);
+    const provider = await serve([
+      { status: 429, headers: { 'retry-after': '1' }, json: { type: 'ErrorResponse', error: { code: 'RATE_LIMITED' } } },
+    ]);
     await expect(provider.search({ tenantId, query: 'varen', limit: 3 })).resolves.toHaveLength(3);
     expect(server!.requests[1]!.at - server!.requests[0]!.at).toBeGreaterThanOrEqual(1000);
   });

@@ -53,21 +53,31 @@ export const BRAVE_RATE_HEADERS = {
 function braveError(status: number, code: string, detail: string): Reply['json'] {
   return {
     type: 'ErrorResponse',
-    error: { id: 'c0ffee00-1234-4abc-9def-000000000001', status, code, detail, meta: { component: status === 429 ? 'rate_limiter' : 'authentication' } },
+    error: {
+      id: 'c0ffee00-1234-4abc-9def-000000000001',
+      status,
+      code,
+      detail,
+      meta: { component: status === 429 ? 'rate_limiter' : 'authentication' },
+    },
     time: 1735689600,
   };
 }
 
 export function braveApi(apiKey: string, results: FakeResult[] | 'no-web'): (req: RecordedRequest) => Reply {
   return (req) => {
-    if (req.method !== 'GET' || req.url.pathname !== '/res/v1/web/search') return { status: 404, json: braveError(404, 'NOT_FOUND', 'Not found') };
+    if (req.method !== 'GET' || req.url.pathname !== '/res/v1/web/search')
+      return { status: 404, json: braveError(404, 'NOT_FOUND', 'Not found') };
     if (req.headers['x-subscription-token'] !== apiKey) {
       return { status: 422, json: braveError(422, 'SUBSCRIPTION_TOKEN_INVALID', 'The provided subscription token is invalid.') };
     }
     const q = req.url.searchParams.get('q') ?? '';
     const count = Number(req.url.searchParams.get('count') ?? 20);
     const headers = { ...BRAVE_RATE_HEADERS, 'x-ratelimit-remaining': '1, 14000' };
-    const base = { type: 'search', query: { original: q, show_strict_warning: false, is_navigational: false, country: 'us', bad_results: false } };
+    const base = {
+      type: 'search',
+      query: { original: q, show_strict_warning: false, is_navigational: false, country: 'us', bad_results: false },
+    };
     if (results === 'no-web') return { status: 200, headers, json: { ...base, mixed: { type: 'mixed', main: [], top: [], side: [] } } };
     return {
       status: 200,
@@ -108,11 +118,16 @@ export const BRAVE_RATE_LIMITED = (remaining: string, reset: string): Reply => (
 export function searxngApi(results: FakeResult[], options: { basicAuth?: string } = {}): (req: RecordedRequest) => Reply {
   return (req) => {
     if (options.basicAuth && req.headers['authorization'] !== `Basic ${Buffer.from(options.basicAuth).toString('base64')}`) {
-      return { status: 401, headers: { 'www-authenticate': 'Basic realm="searxng"' }, text: '<html><body>401 Authorization Required</body></html>' };
+      return {
+        status: 401,
+        headers: { 'www-authenticate': 'Basic realm="searxng"' },
+        text: '<html><body>401 Authorization Required</body></html>',
+      };
     }
     if (req.method !== 'GET' || !req.url.pathname.endsWith('/search')) return { status: 404, text: '<html><body>Not Found</body></html>' };
     // SearXNG answers 403 when a format is asked for that settings.yml does not enable.
-    if (req.url.searchParams.get('format') !== 'json') return { status: 403, text: '<!doctype html><title>403 Forbidden</title><h1>Forbidden</h1>' };
+    if (req.url.searchParams.get('format') !== 'json')
+      return { status: 403, text: '<!doctype html><title>403 Forbidden</title><h1>Forbidden</h1>' };
     const q = req.url.searchParams.get('q') ?? '';
     return {
       status: 200,

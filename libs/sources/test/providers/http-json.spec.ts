@@ -1,5 +1,12 @@
 import { z } from 'zod';
-import { httpJson, MAX_RESPONSE_BYTES, SearchProviderError, SearchRateLimitedError, SearchResponseError, type RateLimiter } from '../../src';
+import {
+  httpJson,
+  MAX_RESPONSE_BYTES,
+  SearchProviderError,
+  SearchRateLimitedError,
+  SearchResponseError,
+  type RateLimiter,
+} from '../../src';
 import { backoffMs, parseRetryAfter } from '@dossier/errors';
 import { startFakeServer, type FakeHttpServer } from './fake-http-server';
 
@@ -44,7 +51,9 @@ describe('httpJson', () => {
   it('does not follow redirects (a key header must not travel to another host)', async () => {
     const elsewhere = await serve(() => ({ status: 200, json: { ok: true } }));
     const s = await serve(() => ({ status: 307, headers: { location: `${elsewhere.url}/steal?x=1` } }));
-    const err = await call(`${s.url}/search`, { headers: { 'x-subscription-token': 'SECRET-TOKEN-1' }, secrets: ['SECRET-TOKEN-1'] }).catch((e: unknown) => e);
+    const err = await call(`${s.url}/search`, { headers: { 'x-subscription-token': 'SECRET-TOKEN-1' }, secrets: ['SECRET-TOKEN-1'] }).catch(
+      (e: unknown) => e,
+    );
     expect(err).toBeInstanceOf(SearchProviderError);
     expect((err as SearchProviderError).retryable).toBe(false);
     expect((err as Error).message).toMatch(/redirect \(HTTP 307\) to 127\.0\.0\.1:\d+\/steal;/);
@@ -63,7 +72,9 @@ describe('httpJson', () => {
   it('honours Retry-After given as an HTTP date', async () => {
     // Whole seconds only: a date two seconds ahead means a wait of one to two seconds.
     const s = await serve((_req, i) =>
-      i === 0 ? { status: 503, headers: { 'retry-after': new Date(Date.now() + 2000).toUTCString() }, text: 'later' } : { status: 200, json: { ok: true } },
+      i === 0
+        ? { status: 503, headers: { 'retry-after': new Date(Date.now() + 2000).toUTCString() }, text: 'later' }
+        : { status: 200, json: { ok: true } },
     );
     await expect(call(`${s.url}/x`)).resolves.toEqual({ ok: true });
     const waited = s.requests[1]!.at - s.requests[0]!.at;

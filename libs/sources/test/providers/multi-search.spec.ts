@@ -11,7 +11,15 @@ function stub(name: string, urls: string[] | Error): SearchProvider {
     name,
     search: async () => {
       if (urls instanceof Error) throw urls;
-      return urls.map((url, i): SearchHit => ({ provider: name, url, title: `${name} ${i + 1}`, snippet: `${name} says`, rank: i + 1, score: 1 / (i + 1), origin: 'web' }));
+      return urls.map((url, i): SearchHit => ({
+        provider: name,
+        url,
+        title: `${name} ${i + 1}`,
+        snippet: `${name} says`,
+        rank: i + 1,
+        score: 1 / (i + 1),
+        origin: 'web',
+      }));
     },
   };
 }
@@ -25,7 +33,12 @@ describe('searchAll', () => {
   it('merges Tavily and Brave (local APIs): the same page with tracking parameters is one hit found by both', async () => {
     const tavily = await startFakeServer(
       tavilyApi('tk-1234', [
-        { title: 'KRWA levels', url: 'https://krwa.example.gov/levels/?utm_source=tavily&utm_medium=api#top', text: 'T snippet', score: 0.9 },
+        {
+          title: 'KRWA levels',
+          url: 'https://krwa.example.gov/levels/?utm_source=tavily&utm_medium=api#top',
+          text: 'T snippet',
+          score: 0.9,
+        },
         { title: 'Only Tavily', url: 'https://only-tavily.example.com/', text: 'x', score: 0.5 },
       ]),
     );
@@ -72,14 +85,29 @@ describe('searchAll', () => {
   });
 
   it('cuts the merged list at the query limit', async () => {
-    const { hits } = await searchAll([stub('a', ['https://a.example/1', 'https://a.example/2']), stub('b', ['https://b.example/1'])], { tenantId, query: 'q', limit: 2 });
+    const { hits } = await searchAll([stub('a', ['https://a.example/1', 'https://a.example/2']), stub('b', ['https://b.example/1'])], {
+      tenantId,
+      query: 'q',
+      limit: 2,
+    });
     expect(hits.map((h) => h.url)).toEqual(['https://a.example/1', 'https://b.example/1']);
   });
 
   it('keeps corpus hits as they are, next to web hits', async () => {
     const corpus: SearchProvider = {
       name: 'corpus',
-      search: async () => [{ provider: 'corpus', documentId: randomUUID(), url: 'corpus://docs/a%20b.md', title: 'A', snippet: 's', rank: 1, score: 0.3, origin: 'corpus' }],
+      search: async () => [
+        {
+          provider: 'corpus',
+          documentId: randomUUID(),
+          url: 'corpus://docs/a%20b.md',
+          title: 'A',
+          snippet: 's',
+          rank: 1,
+          score: 0.3,
+          origin: 'corpus',
+        },
+      ],
     };
     const { hits } = await searchAll([corpus, stub('web', ['https://w.example/'])], { tenantId, query: 'q', limit: 5 });
     expect(hits.map((h) => [h.canonicalUrl, h.origin])).toEqual([
@@ -91,7 +119,11 @@ describe('searchAll', () => {
 
   it('a failing provider is reported and the others still answer', async () => {
     const boom = new SearchAuthError('tavily: refused; check TAVILY_API_KEY', { provider: 'tavily', credential: 'TAVILY_API_KEY' });
-    const { hits, errors } = await searchAll([stub('tavily', boom), stub('brave', ['https://b.example/'])], { tenantId, query: 'q', limit: 5 });
+    const { hits, errors } = await searchAll([stub('tavily', boom), stub('brave', ['https://b.example/'])], {
+      tenantId,
+      query: 'q',
+      limit: 5,
+    });
     expect(hits.map((h) => h.url)).toEqual(['https://b.example/']);
     expect(hits[0]!.score).toBe(1);
     expect(errors).toEqual([{ provider: 'tavily', error: boom }]);

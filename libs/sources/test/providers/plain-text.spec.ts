@@ -2,7 +2,9 @@ import { plainText, redactSecrets } from '../../src';
 
 describe('plainText', () => {
   it('drops tags, decodes entities once, collapses whitespace', () => {
-    expect(plainText('The <strong>lake</strong> fell&nbsp;6.1 m &mdash; <a href="x">KRWA</a>&#39;s &#x201C;bulletin&#x201D;\n\n')).toBe('The lake fell 6.1 m — KRWA\'s “bulletin”');
+    expect(plainText('The <strong>lake</strong> fell&nbsp;6.1 m &mdash; <a href="x">KRWA</a>&#39;s &#x201C;bulletin&#x201D;\n\n')).toBe(
+      "The lake fell 6.1 m — KRWA's “bulletin”",
+    );
     expect(plainText('&amp;lt;b&amp;gt; is a tag')).toBe('&lt;b&gt; is a tag');
     expect(plainText('&lt;b&gt; stays text')).toBe('<b> stays text');
   });
@@ -15,6 +17,8 @@ describe('plainText', () => {
 
 describe('redactSecrets', () => {
   it('replaces every occurrence, longest secret first, ignoring too-short ones', () => {
-    expect(redactSecrets('key abcd1234 and abcd1234-extra, abc', ['abcd1234', 'abcd1234-extra', 'abc'])).toBe('key [redacted] and [redacted], abc');
+    expect(redactSecrets('key abcd1234 and abcd1234-extra, abc', ['abcd1234', 'abcd1234-extra', 'abc'])).toBe(
+      'key [redacted] and [redacted], abc',
+    );
   });
 });

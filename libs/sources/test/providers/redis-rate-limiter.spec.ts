@@ -53,7 +53,9 @@ describe('RedisRateLimiter (real Redis, shared by two "workers")', () => {
     expect(maxInWindow(times, 1000)).toBeLessThanOrEqual(5);
     const gaps = times.slice(5).map((t, i) => t - times[i]!);
     // Reported for the record: how close the tightest 6 starts came to one second.
-    process.stdout.write(`redis limiter: 30 starts in ${Math.round(elapsed)} ms; tightest 6-start span ${Math.round(Math.min(...gaps))} ms\n`);
+    process.stdout.write(
+      `redis limiter: 30 starts in ${Math.round(elapsed)} ms; tightest 6-start span ${Math.round(Math.min(...gaps))} ms\n`,
+    );
     expect(Math.min(...gaps)).toBeGreaterThanOrEqual(1000);
   }, 20_000);
 
@@ -97,11 +99,18 @@ describe('RedisRateLimiter (real Redis, shared by two "workers")', () => {
   it('a 429 told to one worker pauses the others sharing the limiter', async () => {
     const key = `pause-${randomUUID()}`;
     const server = await startFakeServer(
-      scripted([{ status: 429, headers: { 'retry-after': '1' }, json: { detail: { error: 'blocked' } } }], tavilyApi('k-1234', [{ title: 'A', url: 'https://a.example/', text: 'a' }])),
+      scripted(
+        [{ status: 429, headers: { 'retry-after': '1' }, json: { detail: { error: 'blocked' } } }],
+        tavilyApi('k-1234', [{ title: 'A', url: 'https://a.example/', text: 'a' }]),
+      ),
     );
     try {
       const worker = (redis: Redis) =>
-        new TavilySearchProvider({ apiKey: 'k-1234', baseUrl: server.url, limiter: new RedisRateLimiter(redis, { key, ratePerSecond: 50, prefix }) });
+        new TavilySearchProvider({
+          apiKey: 'k-1234',
+          baseUrl: server.url,
+          limiter: new RedisRateLimiter(redis, { key, ratePerSecond: 50, prefix }),
+        });
       const query = { tenantId: randomUUID(), query: 'a', limit: 1 };
       const first = worker(workerA).search(query);
       while (server.requests.length === 0) await new Promise((r) => setTimeout(r, 5));

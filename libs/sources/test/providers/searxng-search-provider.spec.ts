@@ -32,8 +32,24 @@ describe('SearxngSearchProvider against a local SearXNG', () => {
     expect(Object.fromEntries(req.url.searchParams)).toEqual({ q: 'lake varen', format: 'json', pageno: '1' });
     expect(req.headers['authorization']).toBeUndefined();
     expect(hits).toEqual([
-      { provider: 'searxng', url: 'https://en.example.org/wiki/Lake_Varen', title: 'Lake Varen', snippet: 'A lake in Kessmark.', rank: 1, score: 1, origin: 'web' },
-      { provider: 'searxng', url: 'https://krwa.example.gov/levels', title: 'Varen levels', snippet: '', rank: 2, score: 0.5, origin: 'web' },
+      {
+        provider: 'searxng',
+        url: 'https://en.example.org/wiki/Lake_Varen',
+        title: 'Lake Varen',
+        snippet: 'A lake in Kessmark.',
+        rank: 1,
+        score: 1,
+        origin: 'web',
+      },
+      {
+        provider: 'searxng',
+        url: 'https://krwa.example.gov/levels',
+        title: 'Varen levels',
+        snippet: '',
+        rank: 2,
+        score: 0.5,
+        origin: 'web',
+      },
     ]);
   });
 
@@ -47,7 +63,9 @@ describe('SearxngSearchProvider against a local SearXNG', () => {
 
   it('credentials in SEARXNG_URL go as Basic auth, and the password never shows in an error', async () => {
     const password = 'hunter2-SECRET-pw';
-    server = await startFakeServer(scripted([{ status: 200, json: { query: 'varen' } }], searxngApi(RESULTS, { basicAuth: `dossier:${password}` })));
+    server = await startFakeServer(
+      scripted([{ status: 200, json: { query: 'varen' } }], searxngApi(RESULTS, { basicAuth: `dossier:${password}` })),
+    );
     const url = server.url.replace('http://', `http://dossier:${encodeURIComponent(password)}@`);
     const provider = new SearxngSearchProvider({ url, retry: FAST });
 
@@ -89,10 +107,19 @@ describe('SearxngSearchProvider against a local SearXNG', () => {
   it('results without scores are scored 1/rank', async () => {
     server = await startFakeServer(() => ({
       status: 200,
-      json: { query: 'q', results: [{ title: 'a', url: 'https://a.example/' }, { title: 'b', url: 'https://b.example/', content: null }] },
+      json: {
+        query: 'q',
+        results: [
+          { title: 'a', url: 'https://a.example/' },
+          { title: 'b', url: 'https://b.example/', content: null },
+        ],
+      },
     }));
     const hits = await new SearxngSearchProvider({ url: server.url }).search({ tenantId, query: 'q', limit: 5 });
-    expect(hits.map((h) => [h.rank, h.score, h.snippet])).toEqual([[1, 1, ''], [2, 0.5, '']]);
+    expect(hits.map((h) => [h.rank, h.score, h.snippet])).toEqual([
+      [1, 1, ''],
+      [2, 0.5, ''],
+    ]);
   });
 
   it('SEARXNG_URL must be an http(s) URL', () => {

@@ -7,7 +7,12 @@ const KEY = 'tvly-dev-9f8e7d6c5b4a3210SECRET';
 const tenantId = randomUUID();
 const FAST = { baseDelayMs: 10, maxDelayMs: 40 };
 const RESULTS: FakeResult[] = [
-  { title: 'Lake Varen water levels', url: 'https://krwa.example.gov/lake-varen?utm_source=tavily', text: 'The lake fell 6.1 m.', score: 0.91 },
+  {
+    title: 'Lake Varen water levels',
+    url: 'https://krwa.example.gov/lake-varen?utm_source=tavily',
+    text: 'The lake fell 6.1 m.',
+    score: 0.91,
+  },
   { title: 'Why the lake fell &amp; what next', url: 'https://news.example.com/varen', text: 'Farmers <b>and</b> the dam.', score: 0.42 },
   { title: 'Not a web page', url: 'ftp://files.example.com/x', text: 'skipped', score: 0.3 },
   { title: 'Third', url: 'https://blog.example.org/varen', text: 'A blog.', score: 1.7 },
@@ -35,12 +40,33 @@ describe('TavilySearchProvider against a local Tavily API', () => {
     expect(req.url.pathname).toBe('/search');
     expect(req.headers['authorization']).toBe(`Bearer ${KEY}`);
     expect(req.headers['content-type']).toBe('application/json');
-    expect(JSON.parse(req.body)).toEqual({ query: 'why did Lake Varen fall?', max_results: 3, search_depth: 'basic', include_answer: false });
+    expect(JSON.parse(req.body)).toEqual({
+      query: 'why did Lake Varen fall?',
+      max_results: 3,
+      search_depth: 'basic',
+      include_answer: false,
+    });
 
     // max_results=3 brought three results; the ftp one is dropped, ranks stay contiguous.
     expect(hits).toEqual([
-      { provider: 'tavily', url: 'https://krwa.example.gov/lake-varen?utm_source=tavily', title: 'Lake Varen water levels', snippet: 'The lake fell 6.1 m.', rank: 1, score: 0.91, origin: 'web' },
-      { provider: 'tavily', url: 'https://news.example.com/varen', title: 'Why the lake fell & what next', snippet: 'Farmers and the dam.', rank: 2, score: 0.42, origin: 'web' },
+      {
+        provider: 'tavily',
+        url: 'https://krwa.example.gov/lake-varen?utm_source=tavily',
+        title: 'Lake Varen water levels',
+        snippet: 'The lake fell 6.1 m.',
+        rank: 1,
+        score: 0.91,
+        origin: 'web',
+      },
+      {
+        provider: 'tavily',
+        url: 'https://news.example.com/varen',
+        title: 'Why the lake fell & what next',
+        snippet: 'Farmers and the dam.',
+        rank: 2,
+        score: 0.42,
+        origin: 'web',
+      },
     ]);
   });
 
@@ -75,7 +101,13 @@ describe('TavilySearchProvider against a local Tavily API', () => {
   });
 
   it('429 with Retry-After: 1 → waits at least a second, then succeeds', async () => {
-    const provider = await serve([{ status: 429, headers: { 'retry-after': '1' }, json: { detail: { error: 'Your request has been blocked due to excessive requests.' } } }]);
+    const provider = await serve([
+      {
+        status: 429,
+        headers: { 'retry-after': '1' },
+        json: { detail: { error: 'Your request has been blocked due to excessive requests.' } },
+      },
+    ]);
     const started = performance.now();
     const hits = await provider.search({ tenantId, query: 'varen', limit: 2 });
     expect(hits).toHaveLength(2);
@@ -113,7 +145,9 @@ describe('TavilySearchProvider against a local Tavily API', () => {
   });
 
   it('a body that does not match the schema → SearchResponseError, not retried', async () => {
-    const provider = await serve([{ status: 200, json: { query: 'varen', results: [{ title: 'x', url: 'https://a.example', content: 'c' }] } }]);
+    const provider = await serve([
+      { status: 200, json: { query: 'varen', results: [{ title: 'x', url: 'https://a.example', content: 'c' }] } },
+    ]);
     const err = await provider.search({ tenantId, query: 'varen', limit: 2 }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(SearchResponseError);
     expect((err as SearchResponseError).retryable).toBe(false);

@@ -9,7 +9,12 @@ describe('excerpts', () => {
     expect(() => assertExcerpt(text, 'fell 4.2 m', start, end)).not.toThrow();
     expect(() => assertExcerpt(text, 'fell 4.3 m', start, end)).toThrow(ExcerptMismatchError);
     expect(() => assertExcerpt(text, 'fell 4.2 m', start + 1, end + 1)).toThrow(ExcerptMismatchError);
-    for (const [start, end] of [[-1, 0], [5, 4], [0, text.length + 1], [0.5, 1]] as const) {
+    for (const [start, end] of [
+      [-1, 0],
+      [5, 4],
+      [0, text.length + 1],
+      [0.5, 1],
+    ] as const) {
       expect(() => assertExcerpt(text, 'x', start, end)).toThrow(ExcerptMismatchError);
       expect(() => sliceText(text, start, end)).toThrow(ExcerptRangeError);
     }

@@ -16,7 +16,8 @@ const utf8 = (s: string) => Buffer.from(s, 'utf8');
 
 describe('markdown and plain text', () => {
   it('stores markdown as readable text (no emphasis or code marks), CRLF turned into LF, and takes the first heading as title', async () => {
-    const md = '\uFEFFIntro line\r\n\r\n# The *Tidal* Report #\r\n\r\nBody with `code` and trailing spaces   \r\nnext line\r\n\r\n\r\n\r\nlast\r\n';
+    const md =
+      '\uFEFFIntro line\r\n\r\n# The *Tidal* Report #\r\n\r\nBody with `code` and trailing spaces   \r\nnext line\r\n\r\n\r\n\r\nlast\r\n';
     const result = await extractBytes(utf8(md), 'notes/report.md');
     expect(result).toEqual({
       title: 'The Tidal Report',
@@ -79,7 +80,8 @@ describe('html', () => {
   });
 
   it('falls back to the body text when Readability finds no article, with lines and cells kept apart', async () => {
-    const fragment = '<div>Short&nbsp;note &amp; more</div><table><tr><td>a1</td><td>b1</td></tr><tr><td>a2</td><td>b2</td></tr></table>line one<br>line two<pre>  keep   this\n  spacing</pre><script>evil()</script>';
+    const fragment =
+      '<div>Short&nbsp;note &amp; more</div><table><tr><td>a1</td><td>b1</td></tr><tr><td>a2</td><td>b2</td></tr></table>line one<br>line two<pre>  keep   this\n  spacing</pre><script>evil()</script>';
     const result = await extractBytes(utf8(fragment), 'fragment.html');
     expect(result.title).toBe('fragment.html');
     expect(result.text).toBe('Short note & more\n\na1 b1\n\na2 b2\n\nline one\nline two\n\n  keep   this\n  spacing');
@@ -93,18 +95,25 @@ describe('html', () => {
   });
 
   it('honours a declared legacy charset', async () => {
-    const bytes = Buffer.from('<html><head><meta charset="windows-1252"><title>Caf\xe9</title></head><body><p>Cr\xe8me</p></body></html>', 'latin1');
+    const bytes = Buffer.from(
+      '<html><head><meta charset="windows-1252"><title>Caf\xe9</title></head><body><p>Cr\xe8me</p></body></html>',
+      'latin1',
+    );
     expect(await extractBytes(bytes, 'cafe.html')).toMatchObject({ title: 'Café', text: 'Crème' });
   });
 
   it('a page with no text is empty', async () => {
-    expect(await failure(utf8('<html><head><title>t</title></head><body><script>x()</script><img src="a.png"></body></html>'), 'blank.html')).toBe('empty');
+    expect(
+      await failure(utf8('<html><head><title>t</title></head><body><script>x()</script><img src="a.png"></body></html>'), 'blank.html'),
+    ).toBe('empty');
   });
 });
 
 describe('pdf', () => {
   it('extracts each page in order, separated by a blank line, with the Title metadata as title', async () => {
-    const pdf = minimalPdf([['Hello PDF world', 'second line of page one'], ['Page two \\(with parentheses\\)']], { title: 'Reservoir levels' });
+    const pdf = minimalPdf([['Hello PDF world', 'second line of page one'], ['Page two \\(with parentheses\\)']], {
+      title: 'Reservoir levels',
+    });
     const result = await extractBytes(pdf, 'levels.pdf');
     expect(result).toEqual({
       title: 'Reservoir levels',

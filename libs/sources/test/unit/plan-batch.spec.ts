@@ -20,7 +20,12 @@ const stored = (id: string, path: string, hash: string, title = `title of ${path
 describe('planBatch', () => {
   it('inserts new paths, leaves current ones alone and updates changed ones', () => {
     const plan = planBatch(
-      [candidate('new.txt', 'h1'), candidate('same.txt', 'h2'), candidate('changed.txt', 'h3'), candidate('retitled.txt', 'h4', 'New title')],
+      [
+        candidate('new.txt', 'h1'),
+        candidate('same.txt', 'h2'),
+        candidate('changed.txt', 'h3'),
+        candidate('retitled.txt', 'h4', 'New title'),
+      ],
       [stored('s', 'same.txt', 'h2'), stored('c', 'changed.txt', 'old'), stored('r', 'retitled.txt', 'h4', 'Old title')],
       new Set(['new.txt', 'same.txt', 'changed.txt', 'retitled.txt']),
     );
@@ -46,11 +51,7 @@ describe('planBatch', () => {
   });
 
   it('a file that became a copy of another loses its stale row', () => {
-    const plan = planBatch(
-      [candidate('b.txt', 'ha')],
-      [stored('a', 'a.txt', 'ha'), stored('b', 'b.txt', 'hb')],
-      new Set(['b.txt']),
-    );
+    const plan = planBatch([candidate('b.txt', 'ha')], [stored('a', 'a.txt', 'ha'), stored('b', 'b.txt', 'hb')], new Set(['b.txt']));
     expect(plan.outcomes).toEqual([{ kind: 'duplicate', path: 'b.txt', duplicateOf: 'a.txt' }]);
     expect(plan.deletes).toEqual(['b']);
   });

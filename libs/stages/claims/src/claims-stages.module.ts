@@ -7,5 +7,8 @@ import { InterventionApplier } from './moderate/apply-interventions';
 import { ModerateHandler } from './moderate/moderate.handler';
 
 /** The claims service's nodes: claims, contradictions, coverage, moderate. Needs VectorsModule.forRoot in the app. */
-@Module({ imports: [AgentsModule], providers: [ClaimsHandler, ContradictionsHandler, CoverageHandler, ModerateHandler, InterventionApplier] })
+@Module({
+  imports: [AgentsModule],
+  providers: [ClaimsHandler, ContradictionsHandler, CoverageHandler, ModerateHandler, InterventionApplier],
+})
 export class ClaimsStagesModule {}

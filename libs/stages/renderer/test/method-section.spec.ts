@@ -2,7 +2,16 @@ import { buildReport, type ReportInputs } from '../src/render/report-builder';
 
 function inputs(run: Partial<ReportInputs['run']>, metrics: Partial<ReportInputs['metrics']> = {}): ReportInputs {
   return {
-    run: { id: 'r', question: 'Q?', status: 'completed', engine: 'openai', createdAt: new Date(0), stopReason: null, providers: ['corpus'], ...run },
+    run: {
+      id: 'r',
+      question: 'Q?',
+      status: 'completed',
+      engine: 'openai',
+      createdAt: new Date(0),
+      stopReason: null,
+      providers: ['corpus'],
+      ...run,
+    },
     intro: [],
     conclusion: [],
     sections: [],
@@ -18,7 +27,10 @@ function inputs(run: Partial<ReportInputs['run']>, metrics: Partial<ReportInputs
 }
 
 function method(i: ReportInputs): string {
-  return buildReport(i).sections.find((s) => s.kind === 'method')!.paragraphs[0]!.sentences.map((s) => s.text).join(' ');
+  return buildReport(i)
+    .sections.find((s) => s.kind === 'method')!
+    .paragraphs[0]!.sentences.map((s) => s.text)
+    .join(' ');
 }
 
 describe('the method section names the budget that ended research', () => {
@@ -31,7 +43,9 @@ describe('the method section names the budget that ended research', () => {
   });
 
   it('iterations: maxIterations is the iterations budget', () => {
-    expect(method(inputs({ stopReason: 'max_iterations', maxIterations: 3 }))).toContain('research stopped because the iterations budget (3) was used up');
+    expect(method(inputs({ stopReason: 'max_iterations', maxIterations: 3 }))).toContain(
+      'research stopped because the iterations budget (3) was used up',
+    );
   });
 
   it('the engine line gives the models, requests and the calls that went offline after the budget', () => {
@@ -39,9 +53,15 @@ describe('the method section names the budget that ended research', () => {
     const text = method(
       inputs(
         { stopReason: 'budget_exhausted', budgetExhausted: 'tokens' },
-        { budgetExhausted: 'tokens', byModel: { 'gpt-x': usage(4), 'offline-nlp-1': usage(3) }, byEngine: { openai: usage(4), offline: usage(3) } },
+        {
+          budgetExhausted: 'tokens',
+          byModel: { 'gpt-x': usage(4), 'offline-nlp-1': usage(3) },
+          byEngine: { openai: usage(4), offline: usage(3) },
+        },
       ),
     );
-    expect(text).toMatch(/^Engine: openai \(gpt-x\); 4 model requests, 44 tokens, \$0\.0040; after the token budget ran out, 3 further calls used the offline engine instead of the model\./);
+    expect(text).toMatch(
+      /^Engine: openai \(gpt-x\); 4 model requests, 44 tokens, \$0\.0040; after the token budget ran out, 3 further calls used the offline engine instead of the model\./,
+    );
   });
 });

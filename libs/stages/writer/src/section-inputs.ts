@@ -7,7 +7,9 @@ export async function sectionInputs(research: ResearchRepository, tenantId: stri
   const section: OutlineSectionRow | undefined = outline[position];
   if (!section) throw new StageStateError(`The outline has no section ${position}`, { runId });
   const wanted = section.claimIds as string[];
-  const claims = (await research.claims(tenantId, runId, { id: { in: wanted } })).sort((a, b) => wanted.indexOf(a.id) - wanted.indexOf(b.id));
+  const claims = (await research.claims(tenantId, runId, { id: { in: wanted } })).sort(
+    (a, b) => wanted.indexOf(a.id) - wanted.indexOf(b.id),
+  );
   const evidence = await research.evidence(tenantId, runId, { id: { in: claims.flatMap((c) => c.evidenceIds) } });
   return { section, claims, evidence };
 }

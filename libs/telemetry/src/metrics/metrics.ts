@@ -40,7 +40,11 @@ export const queueBacklog = singleMetric(
       async collect() {
         const depths = await depthSnapshot();
         this.reset();
-        for (const [queue, counts] of depths) this.set({ queue }, BACKLOG_STATES.reduce((sum, s) => sum + (counts[s] ?? 0), 0));
+        for (const [queue, counts] of depths)
+          this.set(
+            { queue },
+            BACKLOG_STATES.reduce((sum, s) => sum + (counts[s] ?? 0), 0),
+          );
       },
     }),
 );
@@ -58,22 +62,38 @@ export const stepDuration = singleMetric(
 
 export const stepRetries = singleMetric(
   'dossier_step_retries_total',
-  () => new Counter({ name: 'dossier_step_retries_total', help: 'Step deliveries that failed and will be retried', labelNames: ['node'] as const }),
+  () =>
+    new Counter({
+      name: 'dossier_step_retries_total',
+      help: 'Step deliveries that failed and will be retried',
+      labelNames: ['node'] as const,
+    }),
 );
 
 export const stepFailures = singleMetric(
   'dossier_step_failures_total',
-  () => new Counter({ name: 'dossier_step_failures_total', help: 'Steps that failed for good (unrecoverable, or out of attempts)', labelNames: ['node'] as const }),
+  () =>
+    new Counter({
+      name: 'dossier_step_failures_total',
+      help: 'Steps that failed for good (unrecoverable, or out of attempts)',
+      labelNames: ['node'] as const,
+    }),
 );
 
 export const llmTokens = singleMetric(
   'dossier_llm_tokens_total',
-  () => new Counter({ name: 'dossier_llm_tokens_total', help: 'LLM tokens by direction (input, output) and model', labelNames: ['direction', 'model'] as const }),
+  () =>
+    new Counter({
+      name: 'dossier_llm_tokens_total',
+      help: 'LLM tokens by direction (input, output) and model',
+      labelNames: ['direction', 'model'] as const,
+    }),
 );
 
 export const llmCost = singleMetric(
   'dossier_llm_cost_usd_total',
-  () => new Counter({ name: 'dossier_llm_cost_usd_total', help: 'Estimated LLM cost in US dollars, by model', labelNames: ['model'] as const }),
+  () =>
+    new Counter({ name: 'dossier_llm_cost_usd_total', help: 'Estimated LLM cost in US dollars, by model', labelNames: ['model'] as const }),
 );
 
 /** Counts per BullMQ state for one queue (the shape of `Queue.getJobCounts`). */
@@ -91,7 +111,6 @@ export function registerQueueDepthSource(source: QueueDepthSource): () => void {
   sources.add(source);
   return () => sources.delete(source);
 }
-
 
 let pending: Promise<Map<string, QueueCounts>> | undefined;
 

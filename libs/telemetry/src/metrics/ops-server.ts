@@ -43,7 +43,8 @@ export async function startOpsServer(options: OpsServerOptions): Promise<OpsServ
       case '/metrics':
         register.metrics().then(
           (body) => res.writeHead(200, { 'content-type': register.contentType }).end(body),
-          (err: unknown) => res.writeHead(500, { 'content-type': 'text/plain' }).end(`metrics collection failed: ${(err as Error).message}\n`),
+          (err: unknown) =>
+            res.writeHead(500, { 'content-type': 'text/plain' }).end(`metrics collection failed: ${(err as Error).message}\n`),
         );
         return;
       default:

@@ -15,7 +15,10 @@ function roleFromSystemPrompt(body: ChatBody): string {
   const system = body.messages.find((m) => m.role === 'system')?.content ?? '';
   const persona = /You are the (.+?) of Dossier/.exec(system)?.[1];
   if (!persona) return 'unknown';
-  const words = persona.replace(/[^A-Za-z ]/g, ' ').trim().split(/\s+/);
+  const words = persona
+    .replace(/[^A-Za-z ]/g, ' ')
+    .trim()
+    .split(/\s+/);
   return words.map((w, i) => (i === 0 ? w.toLowerCase() : w[0]!.toUpperCase() + w.slice(1).toLowerCase())).join('');
 }
 
@@ -88,7 +91,8 @@ export class FakeOpenAIServer {
       const models = this.options.models ?? ['fake-model'];
       return this.send(res, 200, { object: 'list', data: models.map((id) => ({ id, object: 'model', created: 0, owned_by: 'fake' })) });
     }
-    if (req.method !== 'POST') return this.send(res, 404, { error: { message: `No route ${req.method} ${path}`, type: 'invalid_request_error' } });
+    if (req.method !== 'POST')
+      return this.send(res, 404, { error: { message: `No route ${req.method} ${path}`, type: 'invalid_request_error' } });
     const raw = await readBody(req);
     let body: unknown;
     try {
@@ -109,20 +113,38 @@ export class FakeOpenAIServer {
     this.counts.maxPerSecond = Math.max(this.counts.maxPerSecond, window);
     const role = body.dossier_test?.role ?? roleFromSystemPrompt(body);
     const stepHeader = req.headers['x-dossier-step-key'];
-    const request: FakeChatRequest = { role, body, stepKey: typeof stepHeader === 'string' ? stepHeader : undefined, input: body.dossier_test?.input, receivedAt: Date.now() };
+    const request: FakeChatRequest = {
+      role,
+      body,
+      stepKey: typeof stepHeader === 'string' ? stepHeader : undefined,
+      input: body.dossier_test?.input,
+      receivedAt: Date.now(),
+    };
     this.requests.push(request);
     this.counts.byRole[role] = (this.counts.byRole[role] ?? 0) + 1;
 
     if (!Array.isArray(body.messages) || typeof body.model !== 'string') {
       return this.send(res, 400, { error: { message: 'model and messages are required', type: 'invalid_request_error' } });
     }
-    if (body.stream) return this.send(res, 400, { error: { message: 'stream is not supported by this fake', type: 'invalid_request_error' } });
+    if (body.stream)
+      return this.send(res, 400, { error: { message: 'stream is not supported by this fake', type: 'invalid_request_error' } });
     if (this.options.requestsPerSecond !== undefined && window > this.options.requestsPerSecond) {
       this.counts.rateLimited++;
-      return this.send(res, 429, { error: { message: 'Rate limit reached for requests', type: 'requests', code: 'rate_limit_exceeded' } }, { 'retry-after': '1' });
+      return this.send(
+        res,
+        429,
+        { error: { message: 'Rate limit reached for requests', type: 'requests', code: 'rate_limit_exceeded' } },
+        { 'retry-after': '1' },
+      );
     }
     if (body.response_format?.type === 'json_schema' && this.options.rejectJsonSchema) {
-      return this.send(res, 400, { error: { message: "Invalid parameter: 'response_format' of type 'json_schema' is not supported with this model.", type: 'invalid_request_error', param: 'response_format' } });
+      return this.send(res, 400, {
+        error: {
+          message: "Invalid parameter: 'response_format' of type 'json_schema' is not supported with this model.",
+          type: 'invalid_request_error',
+          param: 'response_format',
+        },
+      });
     }
 
     const reply = this.nextReply(role);
@@ -174,7 +196,12 @@ export class FakeOpenAIServer {
     return { kind: 'answer' };
   }
 
-  private complete(res: ServerResponse, body: ChatBody, content: string | null, extra: { refusal?: string; toolCall?: { name: string; arguments: string } } = {}): void {
+  private complete(
+    res: ServerResponse,
+    body: ChatBody,
+    content: string | null,
+    extra: { refusal?: string; toolCall?: { name: string; arguments: string } } = {},
+  ): void {
     const promptTokens = body.messages.reduce((n, m) => n + 3 + tokens(m.content ?? ''), 3);
     const limit = body.max_completion_tokens ?? body.max_tokens;
     let text = content;

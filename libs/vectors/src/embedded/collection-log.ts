@@ -141,7 +141,9 @@ export class CollectionLog {
 
   private assertUsable(): void {
     if (this.broken !== undefined) {
-      throw new VectorStoreCorruptError(`${this.file}: an earlier failed append could not be rolled back; reopen the store`, { cause: this.broken });
+      throw new VectorStoreCorruptError(`${this.file}: an earlier failed append could not be rolled back; reopen the store`, {
+        cause: this.broken,
+      });
     }
   }
 }

@@ -309,7 +309,8 @@ export class EmbeddedVectorStore implements VectorStore {
       failures.push(err);
     }
     if (failures.length === 1) throw failures[0];
-    if (failures.length > 1) throw new AggregateError(failures, `closing the vector store in ${this.directory} failed ${failures.length} ways`);
+    if (failures.length > 1)
+      throw new AggregateError(failures, `closing the vector store in ${this.directory} failed ${failures.length} ways`);
   }
 
   /** Open failed half-way: release what was taken, then rethrow the failure. */
@@ -317,7 +318,8 @@ export class EmbeddedVectorStore implements VectorStore {
     this.closing = Promise.resolve();
     const cleanup = await Promise.allSettled([...[...this.collections.values()].map((c) => c.log.close()), this.lock.release()]);
     const more = cleanup.filter((r): r is PromiseRejectedResult => r.status === 'rejected').map((r) => r.reason as unknown);
-    if (more.length > 0) throw new AggregateError([err, ...more], `opening the vector store in ${this.directory} failed, and so did cleaning up`);
+    if (more.length > 0)
+      throw new AggregateError([err, ...more], `opening the vector store in ${this.directory} failed, and so did cleaning up`);
     throw err;
   }
 
@@ -327,7 +329,8 @@ export class EmbeddedVectorStore implements VectorStore {
 
   private collection(name: string): OpenCollection {
     const c = this.collections.get(name);
-    if (c === undefined) throw new VectorCollectionNotFoundError(`No vector collection "${name}" in ${this.directory}`, { details: { collection: name } });
+    if (c === undefined)
+      throw new VectorCollectionNotFoundError(`No vector collection "${name}" in ${this.directory}`, { details: { collection: name } });
     return c;
   }
 

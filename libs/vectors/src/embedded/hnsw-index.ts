@@ -211,7 +211,15 @@ export class HnswIndex {
   }
 
   /** Best-first search of one layer; leaves up to `ef` accepted nodes in `this.results`. */
-  private searchLayer(q: Float32Array, qOff: number, ep: number, epScore: number, ef: number, level: number, accept: ((node: number) => boolean) | undefined): void {
+  private searchLayer(
+    q: Float32Array,
+    qOff: number,
+    ep: number,
+    epScore: number,
+    ef: number,
+    level: number,
+    accept: ((node: number) => boolean) | undefined,
+  ): void {
     const data = this.matrix.data;
     const dim = this.matrix.dimension;
     const visited = this.visited;

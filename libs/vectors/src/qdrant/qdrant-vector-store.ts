@@ -68,7 +68,12 @@ export class QdrantVectorStore implements VectorStore {
 
   constructor(private readonly options: QdrantVectorStoreOptions) {
     // No version probe at construction: it is a network call, and boot must not depend on Qdrant being up.
-    this.client = new QdrantClient({ url: options.url, ...(options.apiKey ? { apiKey: options.apiKey } : {}), checkCompatibility: false, timeout: options.timeoutMs ?? 30_000 });
+    this.client = new QdrantClient({
+      url: options.url,
+      ...(options.apiKey ? { apiKey: options.apiKey } : {}),
+      checkCompatibility: false,
+      timeout: options.timeoutMs ?? 30_000,
+    });
     this.batchSize = options.batchSize ?? 256;
   }
 
@@ -86,7 +91,9 @@ export class QdrantVectorStore implements VectorStore {
       }
       existing = await this.dimensionOf(name, true);
       for (const index of PAYLOAD_INDEXES) {
-        await this.call(name, () => this.client.createPayloadIndex(name, { field_name: index.field, field_schema: index.schema, wait: true }));
+        await this.call(name, () =>
+          this.client.createPayloadIndex(name, { field_name: index.field, field_schema: index.schema, wait: true }),
+        );
       }
     }
     if (existing !== dimension) throw new VectorDimensionMismatchError(name, existing!, dimension);
@@ -144,7 +151,9 @@ export class QdrantVectorStore implements VectorStore {
   async count(collection: string, filter?: VectorFilter): Promise<number> {
     this.assertOpen();
     const parsed = filter === undefined ? undefined : parseOrThrow(VectorFilterSchema, filter, 'filter');
-    const result = await this.call(collection, () => this.client.count(collection, { exact: true, ...(parsed ? { filter: toQdrantFilter(parsed) } : {}) }));
+    const result = await this.call(collection, () =>
+      this.client.count(collection, { exact: true, ...(parsed ? { filter: toQdrantFilter(parsed) } : {}) }),
+    );
     return result.count;
   }
 
@@ -165,7 +174,8 @@ export class QdrantVectorStore implements VectorStore {
       const info = await this.client.getCollection(collection);
       const vectors = info.config.params.vectors;
       const size = vectors && typeof (vectors as { size?: unknown }).size === 'number' ? (vectors as { size: number }).size : undefined;
-      if (size === undefined) throw new ValidationError(`Qdrant collection "${collection}" has named vectors; Dossier expects one unnamed vector per point`);
+      if (size === undefined)
+        throw new ValidationError(`Qdrant collection "${collection}" has named vectors; Dossier expects one unnamed vector per point`);
       this.dimensions.set(collection, size);
       return size;
     } catch (err) {
@@ -189,12 +199,16 @@ export class QdrantVectorStore implements VectorStore {
     const detail = (err as { data?: { status?: { error?: string } } }).data?.status?.error ?? (err as Error).message;
     if (status === 404) {
       this.dimensions.delete(collection);
-      return new VectorCollectionNotFoundError(`Vector collection "${collection}" does not exist in Qdrant; call ensureCollection first`, { cause: err });
+      return new VectorCollectionNotFoundError(`Vector collection "${collection}" does not exist in Qdrant; call ensureCollection first`, {
+        cause: err,
+      });
     }
     if (status !== undefined && status >= 400 && status < 500 && status !== 408 && status !== 429) {
       return new ValidationError(`Qdrant refused a request on collection "${collection}" (${status}): ${detail}`, { cause: err });
     }
-    return new DependencyUnavailableError(`Qdrant at ${this.options.url} is unavailable (${status ?? 'no response'}): ${detail}`, { cause: err });
+    return new DependencyUnavailableError(`Qdrant at ${this.options.url} is unavailable (${status ?? 'no response'}): ${detail}`, {
+      cause: err,
+    });
   }
 
   private assertOpen(): void {

@@ -31,7 +31,10 @@ export async function startService(def: ServiceDefinition): Promise<INestApplica
   try {
     const env = def.conductor ? loadConfig(ConductorEnv) : loadConfig(WorkerEnv);
     const settings = def.conductor ? conductorSettingsFromEnv(env as ConductorEnv) : engineSettingsFromEnv(env, def.consume);
-    app = await NestFactory.createApplicationContext(def.module(settings, env), { logger: new NestPinoLogger(logger), abortOnError: false });
+    app = await NestFactory.createApplicationContext(def.module(settings, env), {
+      logger: new NestPinoLogger(logger),
+      abortOnError: false,
+    });
     await app.init();
     const host = def.consume.length > 0 ? app.get(StepWorkerHost, { strict: false }) : undefined;
     // Ready while consuming and not draining; /healthz stays up through the drain so the pod is not killed early.
@@ -50,7 +53,9 @@ export async function startService(def: ServiceDefinition): Promise<INestApplica
     stopping = true;
     logger.info({ signal }, `${def.name} stopping: no new steps; finishing in-flight ones`);
     const force = setTimeout(() => {
-      logger.error(`${def.name} did not stop within ${grace} ms; exiting (unfinished steps are released to other workers by the stall check)`);
+      logger.error(
+        `${def.name} did not stop within ${grace} ms; exiting (unfinished steps are released to other workers by the stall check)`,
+      );
       process.exit(1);
     }, grace);
     force.unref();

@@ -55,7 +55,11 @@ function nextIteration(rule: Goto['iteration'], current: number): number {
 
 /** Why research should stop after iteration `iteration`, or undefined to go on. Order matters: the first reason wins. */
 export function researchStopReason(state: RouterState, iteration: number, moderate: AnyNodeResult): StopReason | undefined {
-  const { informationGain, openQuestions, addedQuestions = 0 } = moderate as { informationGain: number; openQuestions: number; addedQuestions?: number };
+  const {
+    informationGain,
+    openQuestions,
+    addedQuestions = 0,
+  } = moderate as { informationGain: number; openQuestions: number; addedQuestions?: number };
   if (state.budgetExhausted) return 'budget_exhausted';
   // A question a person added is researched even when the moderator found nothing more to ask.
   const asked = addedQuestions > 0;

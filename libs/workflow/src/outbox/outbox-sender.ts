@@ -26,7 +26,10 @@ export class OutboxSender {
         sent.push(row.id);
       }
     } catch (err) {
-      this.logger.warn({ err: (err as Error).message, pending: rows.length - sent.length }, 'enqueue failed; the conductor will relay the rest');
+      this.logger.warn(
+        { err: (err as Error).message, pending: rows.length - sent.length },
+        'enqueue failed; the conductor will relay the rest',
+      );
     }
     if (sent.length > 0) await this.outbox.markSent(sent);
     return sent.length;

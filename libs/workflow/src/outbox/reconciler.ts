@@ -66,9 +66,10 @@ export class Reconciler {
     if (state === 'completed' || state === 'failed') await this.queues.removeFinished(ref);
     const job = StepJob.parse(row.payload);
     // In the run's trace: the step it re-enqueues is a child of this span, so the trace shows the repair.
-    await withProducerSpan(`reconcile ${row.node}`, job.trace, this.attributes(row), (trace) => this.queues.enqueue({ ...job, ...(trace ? { trace } : {}) }));
+    await withProducerSpan(`reconcile ${row.node}`, job.trace, this.attributes(row), (trace) =>
+      this.queues.enqueue({ ...job, ...(trace ? { trace } : {}) }),
+    );
     await this.outbox.markSent([row.id]);
     return true;
   }
 }
-

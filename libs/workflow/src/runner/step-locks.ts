@@ -25,10 +25,9 @@ export class StepLocks implements OnModuleDestroy {
   async tryAcquire(stepKey: string): Promise<StepLock | null> {
     const client: PoolClient = await this.pool.connect();
     try {
-      const { rows } = await client.query<{ ok: boolean }>(
-        "SELECT pg_try_advisory_lock(hashtext('dossier.step'), hashtext($1)) AS ok",
-        [stepKey],
-      );
+      const { rows } = await client.query<{ ok: boolean }>("SELECT pg_try_advisory_lock(hashtext('dossier.step'), hashtext($1)) AS ok", [
+        stepKey,
+      ]);
       if (!rows[0]?.ok) {
         client.release();
         return null;

@@ -12,7 +12,18 @@ import {
   type NodeName,
   type RunStatus,
 } from '@dossier/contracts';
-import { ApprovalRepository, CheckpointRepository, ExecutionRepository, OutboxRepository, PrismaService, RunEventRepository, RunRepository, type Db, type OutboxRowData, type Prisma } from '@dossier/db';
+import {
+  ApprovalRepository,
+  CheckpointRepository,
+  ExecutionRepository,
+  OutboxRepository,
+  PrismaService,
+  RunEventRepository,
+  RunRepository,
+  type Db,
+  type OutboxRowData,
+  type Prisma,
+} from '@dossier/db';
 import { classifyError, describeError, InvalidStepPayloadError, InvalidStepResultError, RunNotFoundError } from '@dossier/errors';
 import type { JobControl, StepProcessor } from '@dossier/queue';
 import { createLogger, injectTraceCarrier, linksFromCarriers, withLogContext, withStepSpan } from '@dossier/telemetry';
@@ -59,9 +70,21 @@ export class StepRunner implements StepProcessor {
     if (!parsed.success) throw await this.rejectPayload(payload, parsed.error);
     const job = parsed.data;
     const key = stepKey(job);
-    const attributes = { 'dossier.run_id': job.runId, 'dossier.node': job.node, 'dossier.iteration': job.iteration, 'dossier.shard': job.shard, 'dossier.attempt': control.attempt };
+    const attributes = {
+      'dossier.run_id': job.runId,
+      'dossier.node': job.node,
+      'dossier.iteration': job.iteration,
+      'dossier.shard': job.shard,
+      'dossier.attempt': control.attempt,
+    };
     return withLogContext({ runId: job.runId, tenantId: job.tenantId, stepKey: key }, () =>
-      withStepSpan(`step ${job.node}`, job.trace, attributes, () => this.runStep(job, key, handlers, control), linksFromCarriers(job.links)),
+      withStepSpan(
+        `step ${job.node}`,
+        job.trace,
+        attributes,
+        () => this.runStep(job, key, handlers, control),
+        linksFromCarriers(job.links),
+      ),
     );
   }
 
@@ -79,7 +102,9 @@ export class StepRunner implements StepProcessor {
       const attempt = await this.prisma.$transaction(async (tx) => {
         await this.runs.lock(tx, job.tenantId, job.runId);
         const n = await this.executions.markRunning(tx, job, key);
-        await this.events.append(tx, job.tenantId, job.runId, [{ type: 'step_started', node: job.node, iteration: job.iteration, shard: job.shard, attempt: n }]);
+        await this.events.append(tx, job.tenantId, job.runId, [
+          { type: 'step_started', node: job.node, iteration: job.iteration, shard: job.shard, attempt: n },
+        ]);
         return n;
       });
       const handler = handlers.get(job.node) as StepHandler | undefined;
@@ -95,7 +120,10 @@ export class StepRunner implements StepProcessor {
       const outcome = await handler.execute(ctx);
       const result = NODE_RESULT_SCHEMAS[job.node].safeParse(outcome.result);
       if (!result.success) {
-        throw new InvalidStepResultError(`Handler for ${job.node} returned an invalid result: ${result.error.issues.map((i) => `${i.path.join('.') || 'result'}: ${i.message}`).join('; ')}`, { runId: job.runId });
+        throw new InvalidStepResultError(
+          `Handler for ${job.node} returned an invalid result: ${result.error.issues.map((i) => `${i.path.join('.') || 'result'}: ${i.message}`).join('; ')}`,
+          { runId: job.runId },
+        );
       }
       const toSend = await this.prisma.$transaction((tx) => this.complete(tx, job, key, result.data as AnyNodeResult, outcome), {
         timeout: this.options.txTimeoutMs,
@@ -123,7 +151,11 @@ export class StepRunner implements StepProcessor {
     if (isFanoutNode(job.node)) {
       const expected = await this.outbox.countSteps(tx, job.tenantId, job.runId, job.node, job.iteration);
       const done = await this.executions.completedShards(tx, job.tenantId, job.runId, job.node, job.iteration);
-      shards = { expected, results: done.map((d) => NODE_RESULT_SCHEMAS[job.node].parse(d.result) as AnyNodeResult), keys: done.map((d) => d.stepKey) };
+      shards = {
+        expected,
+        results: done.map((d) => NODE_RESULT_SCHEMAS[job.node].parse(d.result) as AnyNodeResult),
+        keys: done.map((d) => d.stepKey),
+      };
     }
     const state = await this.transitions.loadState(tx, run);
     const decision = route(graphFor(run.workflowVersion), state, {
@@ -139,7 +171,14 @@ export class StepRunner implements StepProcessor {
       tenantId: job.tenantId,
       runId: job.runId,
       stepKey: key,
-      state: { node: job.node, iteration: job.iteration, shard: job.shard, result, decision, ...(trace ? { trace } : {}) } as unknown as Prisma.InputJsonValue,
+      state: {
+        node: job.node,
+        iteration: job.iteration,
+        shard: job.shard,
+        result,
+        decision,
+        ...(trace ? { trace } : {}),
+      } as unknown as Prisma.InputJsonValue,
     });
     // The join: the steps decided when the last shard completes link to the spans of every shard.
     const links = shards && decision.steps.length > 0 ? await this.checkpoints.traceCarriers(tx, job.tenantId, shards.keys) : undefined;
@@ -178,7 +217,14 @@ export class StepRunner implements StepProcessor {
           if (!(await this.runs.lock(tx, job.tenantId, job.runId))) return;
           await this.executions.fail(tx, job.tenantId, key, `${error.name}: ${error.message}`);
           await this.events.append(tx, job.tenantId, job.runId, [
-            { type: 'step_retrying', node: job.node, iteration: job.iteration, shard: job.shard, attempt: control.attempt, error: error.message },
+            {
+              type: 'step_retrying',
+              node: job.node,
+              iteration: job.iteration,
+              shard: job.shard,
+              attempt: control.attempt,
+              error: error.message,
+            },
           ]);
         });
       }

@@ -1,6 +1,27 @@
 import { Injectable } from '@nestjs/common';
-import { InterventionType, NODE_RESULT_SCHEMAS, RunOptions, TERMINAL_RUN_STATUSES, stepKey, type AnyNodeResult, type NodeName, type RunEventData, type RunStatus } from '@dossier/contracts';
-import { ApprovalRepository, ExecutionRepository, InterventionRepository, OutboxRepository, RunEventRepository, RunRepository, type Db, type OutboxRowData, type Prisma, type RunRow } from '@dossier/db';
+import {
+  InterventionType,
+  NODE_RESULT_SCHEMAS,
+  RunOptions,
+  TERMINAL_RUN_STATUSES,
+  stepKey,
+  type AnyNodeResult,
+  type NodeName,
+  type RunEventData,
+  type RunStatus,
+} from '@dossier/contracts';
+import {
+  ApprovalRepository,
+  ExecutionRepository,
+  InterventionRepository,
+  OutboxRepository,
+  RunEventRepository,
+  RunRepository,
+  type Db,
+  type OutboxRowData,
+  type Prisma,
+  type RunRow,
+} from '@dossier/db';
 import { injectTraceCarrier } from '@dossier/telemetry';
 import { AuditLog } from '../audit/audit-log';
 import type { Decision, RouterState } from '../graph/router';
@@ -37,7 +58,14 @@ export class TransitionWriter {
    * Returns the outbox rows to enqueue after commit: none while the run is not running (a cancelled run
    * keeps its decided steps pending; resume sends them).
    */
-  async apply(tx: Db, run: RunRow, decision: Decision, causeKey: string, events: RunEventData[] = [], links?: Record<string, string>[]): Promise<OutboxRowData[]> {
+  async apply(
+    tx: Db,
+    run: RunRow,
+    decision: Decision,
+    causeKey: string,
+    events: RunEventData[] = [],
+    links?: Record<string, string>[],
+  ): Promise<OutboxRowData[]> {
     const trace = injectTraceCarrier();
     const inserted = await this.outbox.insert(
       tx,
@@ -51,13 +79,19 @@ export class TransitionWriter {
           node: s.node,
           iteration: s.iteration,
           shard: s.shard,
-          payload: { tenantId: run.tenantId, ...ref, ...(trace ? { trace } : {}), ...(links && links.length > 0 ? { links } : {}) } as Prisma.InputJsonValue,
+          payload: {
+            tenantId: run.tenantId,
+            ...ref,
+            ...(trace ? { trace } : {}),
+            ...(links && links.length > 0 ? { links } : {}),
+          } as Prisma.InputJsonValue,
         };
       }),
     );
 
     const out: RunEventData[] = [...events];
-    for (const g of decision.autoApproved) out.push({ type: 'gate_decided', gate: g.gate, revision: g.revision, decision: 'approve', feedback: 'auto' });
+    for (const g of decision.autoApproved)
+      out.push({ type: 'gate_decided', gate: g.gate, revision: g.revision, decision: 'approve', feedback: 'auto' });
     if (decision.waiting) {
       await this.events.append(tx, run.tenantId, run.id, out);
       return [];
@@ -111,13 +145,25 @@ export class TransitionWriter {
   private async discardPendingInterventions(tx: Db, run: RunRow, reason: string): Promise<RunEventData[]> {
     const pending = await this.interventions.pending(run.tenantId, run.id, tx);
     if (pending.length === 0) return [];
-    await this.interventions.settle(tx, run.tenantId, run.id, pending.map((p) => p.id), 'discarded', null, new Date());
+    await this.interventions.settle(
+      tx,
+      run.tenantId,
+      run.id,
+      pending.map((p) => p.id),
+      'discarded',
+      null,
+      new Date(),
+    );
     const why = `research ended (${reason.replaceAll('_', ' ')}) before a loop boundary could apply it`;
     const out: RunEventData[] = [];
     for (const p of pending) {
       const intervention = InterventionType.parse(p.type);
       out.push({ type: 'intervention_discarded', interventionId: p.id, intervention, reason: why });
-      await this.audit.appendLocked(tx, run.tenantId, run.id, 'intervention_discarded', 'system', { interventionId: p.id, type: intervention, reason: why });
+      await this.audit.appendLocked(tx, run.tenantId, run.id, 'intervention_discarded', 'system', {
+        interventionId: p.id,
+        type: intervention,
+        reason: why,
+      });
     }
     return out;
   }

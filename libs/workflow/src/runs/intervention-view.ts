@@ -5,7 +5,8 @@ import { StageStateError } from '@dossier/errors';
 /** The stored input of an intervention row (its `type` column and `payload`), validated again on the way out. */
 export function interventionInput(row: InterventionRow): InterventionInput {
   const parsed = InterventionInput.safeParse({ ...(row.payload as Record<string, unknown>), type: row.type });
-  if (!parsed.success) throw new StageStateError(`Stored intervention ${row.id} does not match the contract: ${parsed.error.message}`, { runId: row.runId });
+  if (!parsed.success)
+    throw new StageStateError(`Stored intervention ${row.id} does not match the contract: ${parsed.error.message}`, { runId: row.runId });
   return parsed.data;
 }
 

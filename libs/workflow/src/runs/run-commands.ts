@@ -1,5 +1,13 @@
 import { Injectable } from '@nestjs/common';
-import { RunOptions, TERMINAL_RUN_STATUSES, type ApprovalDecision, type BudgetKind, type GateName, type RunOptionsInput, type RunStatus } from '@dossier/contracts';
+import {
+  RunOptions,
+  TERMINAL_RUN_STATUSES,
+  type ApprovalDecision,
+  type BudgetKind,
+  type GateName,
+  type RunOptionsInput,
+  type RunStatus,
+} from '@dossier/contracts';
 import { ApprovalRepository, PrismaService, RunEventRepository, RunRepository, type Prisma, type RunRow } from '@dossier/db';
 import { GateNotOpenError, RunNotFoundError, RunStateError, ValidationError } from '@dossier/errors';
 import { AuditLog } from '../audit/audit-log';
@@ -84,7 +92,12 @@ export class RunCommands {
       const approved = decision.decision === 'approve';
       const feedback = approved ? (decision.comment ?? null) : decision.feedback;
       await this.approvals.decide(tx, approval.id, approved ? 'approved' : 'rejected', feedback, actor);
-      await this.audit.appendLocked(tx, tenantId, runId, 'gate_decided', actor, { gate, revision: approval.revision, decision: decision.decision, feedback });
+      await this.audit.appendLocked(tx, tenantId, runId, 'gate_decided', actor, {
+        gate,
+        revision: approval.revision,
+        decision: decision.decision,
+        feedback,
+      });
       const routed = route(graphFor(run.workflowVersion), await this.transitions.loadState(tx, run), {
         type: 'gate_decided',
         gate,
@@ -106,7 +119,10 @@ export class RunCommands {
   async intervene(tenantId: string, runId: string, input: InterventionInput, actor: string): Promise<Intervention> {
     const parsed = InterventionInput.safeParse(input);
     if (!parsed.success) {
-      throw new ValidationError(`Invalid intervention: ${parsed.error.issues.map((i) => `${i.path.join('.') || 'input'}: ${i.message}`).join('; ')}`, { runId });
+      throw new ValidationError(
+        `Invalid intervention: ${parsed.error.issues.map((i) => `${i.path.join('.') || 'input'}: ${i.message}`).join('; ')}`,
+        { runId },
+      );
     }
     const { type, ...payload } = parsed.data;
     return this.prisma.$transaction(async (tx) => {
@@ -121,10 +137,19 @@ export class RunCommands {
           { runId },
         );
       }
-      if (parsed.data.type === 'exclude_source' && (await this.research.sourceRecords(tenantId, runId, { id: parsed.data.sourceId }, tx)).length === 0) {
+      if (
+        parsed.data.type === 'exclude_source' &&
+        (await this.research.sourceRecords(tenantId, runId, { id: parsed.data.sourceId }, tx)).length === 0
+      ) {
         throw new ValidationError(`Source ${parsed.data.sourceId} is not a source of run ${runId}`, { runId });
       }
-      const row = await this.interventions.insert(tx, { tenantId, runId, type, payload: payload as Prisma.InputJsonValue, createdBy: actor });
+      const row = await this.interventions.insert(tx, {
+        tenantId,
+        runId,
+        type,
+        payload: payload as Prisma.InputJsonValue,
+        createdBy: actor,
+      });
       await this.events.append(tx, tenantId, runId, [{ type: 'intervention_queued', interventionId: row.id, intervention: type }]);
       await this.audit.appendLocked(tx, tenantId, runId, 'intervention_queued', actor, { interventionId: row.id, input: parsed.data });
       return interventionView(row);
@@ -180,7 +205,10 @@ export class RunCommands {
           { type: 'gate_decided', gate: approval.gate as GateName, revision: approval.revision, decision: 'expired' },
           { type: 'run_cancelled', reason },
         ]);
-        await this.audit.appendLocked(tx, run.tenantId, run.id, 'gate_expired', 'conductor', { gate: approval.gate, revision: approval.revision });
+        await this.audit.appendLocked(tx, run.tenantId, run.id, 'gate_expired', 'conductor', {
+          gate: approval.gate,
+          revision: approval.revision,
+        });
         expired++;
       });
     }

@@ -18,12 +18,15 @@ describe('audit log (real Postgres)', () => {
     const run = await engine!.commands.start({ tenantId: TENANT, question: 'audit', actor: 'test' });
     const writers = Array.from({ length: 8 }, (_, w) =>
       (async () => {
-        for (let i = 0; i < 15; i++) await engine!.audit.append(TENANT, run.id, 'note', `writer-${w}`, { w, i, text: `entry ${i} — ünïcode ✓` });
+        for (let i = 0; i < 15; i++)
+          await engine!.audit.append(TENANT, run.id, 'note', `writer-${w}`, { w, i, text: `entry ${i} — ünïcode ✓` });
       })(),
     );
     await Promise.all(writers);
 
-    const rows = await sql<{ seq: number; kind: string }>(db.url, 'SELECT seq, kind FROM audit_events WHERE run_id = $1 ORDER BY seq', [run.id]);
+    const rows = await sql<{ seq: number; kind: string }>(db.url, 'SELECT seq, kind FROM audit_events WHERE run_id = $1 ORDER BY seq', [
+      run.id,
+    ]);
     expect(rows[0]).toEqual({ seq: 0, kind: 'run_created' });
     expect(rows.map((r) => r.seq)).toEqual(rows.map((_, i) => i));
     expect(rows.filter((r) => r.kind === 'note')).toHaveLength(120);
@@ -41,6 +44,9 @@ describe('audit log (real Postgres)', () => {
 
   it('another tenant sees no audit rows of the run', async () => {
     const run = await engine!.commands.start({ tenantId: TENANT, question: 'tenant', actor: 'test' });
-    await expect(engine!.audit.verify('00000000-0000-4000-8000-0000000000ff', run.id)).resolves.toMatchObject({ ok: false, reason: 'no_genesis' });
+    await expect(engine!.audit.verify('00000000-0000-4000-8000-0000000000ff', run.id)).resolves.toMatchObject({
+      ok: false,
+      reason: 'no_genesis',
+    });
   });
 });

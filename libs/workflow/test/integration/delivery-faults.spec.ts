@@ -43,7 +43,10 @@ describe('delivery faults (real Redis and Postgres)', () => {
     await db?.drop();
   });
 
-  const invocations = (key: string) => readFileSync(log, 'utf8').split('\n').filter((l) => l.endsWith(` ${key}`)).length;
+  const invocations = (key: string) =>
+    readFileSync(log, 'utf8')
+      .split('\n')
+      .filter((l) => l.endsWith(` ${key}`)).length;
 
   const handlersFor = (node: NodeName): Map<NodeName, object> => new Map([[node, new (HANDLERS.get(node)!)()]]);
 
@@ -54,7 +57,10 @@ describe('delivery faults (real Redis and Postgres)', () => {
     const handlers = handlersFor('scope');
     const c1 = control();
     const c2 = control();
-    const both = await Promise.allSettled([producer!.runner.process(payload, handlers, c1), producer!.runner.process(payload, handlers, c2)]);
+    const both = await Promise.allSettled([
+      producer!.runner.process(payload, handlers, c1),
+      producer!.runner.process(payload, handlers, c2),
+    ]);
     // One ran; the other found the step held and postponed itself (or found it completed).
     expect(both.filter((r) => r.status === 'fulfilled' && (r.value as { status: string }).status === 'completed')).toHaveLength(1);
     const third = await producer!.runner.process(payload, handlers, control());
@@ -62,7 +68,11 @@ describe('delivery faults (real Redis and Postgres)', () => {
 
     expect(invocations(key)).toBe(1);
     expect((await outputsByStep(db.url)).get(key)).toBe(1);
-    const rows = await sql<{ status: string; attempts: number }>(db.url, 'SELECT status, attempts FROM node_executions WHERE step_key = $1', [key]);
+    const rows = await sql<{ status: string; attempts: number }>(
+      db.url,
+      'SELECT status, attempts FROM node_executions WHERE step_key = $1',
+      [key],
+    );
     expect(rows).toEqual([{ status: 'completed', attempts: 1 }]);
   });
 
@@ -76,7 +86,9 @@ describe('delivery faults (real Redis and Postgres)', () => {
 
     const queues = producer!.app.get(StepQueues);
     await expect(queues.enqueue({ ...bad, iteration: 0, node: 'teleport' } as never)).rejects.toThrow(/Refusing to enqueue/);
-    await expect(producer!.runner.process({ ...bad, iteration: 0, node: 'teleport' }, new Map(), control())).rejects.toThrow(/unknown node "teleport"/);
+    await expect(producer!.runner.process({ ...bad, iteration: 0, node: 'teleport' }, new Map(), control())).rejects.toThrow(
+      /unknown node "teleport"/,
+    );
   });
 
   it('a bad payload on a real worker is not retried (one attempt)', async () => {
@@ -111,7 +123,9 @@ describe('delivery faults (real Redis and Postgres)', () => {
     });
     try {
       const pending = await waitFor('the committed but unsent perspectives step', async () => {
-        const rows = await sql<{ status: string }>(db.url, "SELECT status FROM outbox WHERE run_id = $1 AND node = 'perspectives'", [run.id]);
+        const rows = await sql<{ status: string }>(db.url, "SELECT status FROM outbox WHERE run_id = $1 AND node = 'perspectives'", [
+          run.id,
+        ]);
         return rows[0]?.status === 'pending' ? rows : undefined;
       });
       expect(pending).toHaveLength(1);

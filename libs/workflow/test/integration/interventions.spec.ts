@@ -29,7 +29,12 @@ describe('run interventions: queue, list, refuse, discard (real Redis and Postgr
 
   it('queued at the plan gate: pending views, one event and one audit row each; another tenant sees no run; bad input is refused', async () => {
     const commands = engine!.commands;
-    const run = await commands.start({ tenantId: TENANT, question: 'intervene at the plan gate', options: { ...PLAN_GATE, maxIterations: 1 }, actor: 'test' });
+    const run = await commands.start({
+      tenantId: TENANT,
+      question: 'intervene at the plan gate',
+      options: { ...PLAN_GATE, maxIterations: 1 },
+      actor: 'test',
+    });
     await waitForStatus(db.url, run.id, 'awaiting_approval');
 
     const inputs: InterventionInput[] = [
@@ -44,12 +49,19 @@ describe('run interventions: queue, list, refuse, discard (real Redis and Postgr
       { type: 'exclude_domain', domain: 'blog.example.com' },
       { type: 'narrow_scope', scope: 'Only the years 2015 to 2024' },
     ]);
-    expect(queued.every((q) => q.status === 'pending' && q.createdBy === 'alice' && q.appliedIteration === null && q.appliedAt === null && q.runId === run.id)).toBe(true);
+    expect(
+      queued.every(
+        (q) =>
+          q.status === 'pending' && q.createdBy === 'alice' && q.appliedIteration === null && q.appliedAt === null && q.runId === run.id,
+      ),
+    ).toBe(true);
     expect(await commands.listInterventions(TENANT, run.id)).toEqual(queued);
 
     await expect(commands.intervene(OTHER_TENANT, run.id, inputs[0]!, 'mallory')).rejects.toBeInstanceOf(RunNotFoundError);
     await expect(commands.listInterventions(OTHER_TENANT, run.id)).rejects.toBeInstanceOf(RunNotFoundError);
-    await expect(commands.intervene(TENANT, '00000000-0000-4000-8000-00000000dead', inputs[0]!, 'alice')).rejects.toBeInstanceOf(RunNotFoundError);
+    await expect(commands.intervene(TENANT, '00000000-0000-4000-8000-00000000dead', inputs[0]!, 'alice')).rejects.toBeInstanceOf(
+      RunNotFoundError,
+    );
     for (const bad of [
       { type: 'exclude_domain', domain: 'https://example.com/path' },
       { type: 'exclude_source', sourceId: 'not-a-uuid' },
@@ -63,9 +75,17 @@ describe('run interventions: queue, list, refuse, discard (real Redis and Postgr
     }
     expect(await commands.listInterventions(TENANT, run.id)).toHaveLength(3);
 
-    const events = await sql<{ data: { interventionId: string; intervention: string } }>(db.url, "SELECT data FROM run_events WHERE run_id = $1 AND type = 'intervention_queued' ORDER BY seq", [run.id]);
+    const events = await sql<{ data: { interventionId: string; intervention: string } }>(
+      db.url,
+      "SELECT data FROM run_events WHERE run_id = $1 AND type = 'intervention_queued' ORDER BY seq",
+      [run.id],
+    );
     expect(events.map((e) => [e.data.interventionId, e.data.intervention])).toEqual(queued.map((q) => [q.id, q.input.type]));
-    const audit = await sql<{ actor: string; payload: string }>(db.url, "SELECT actor, payload FROM audit_events WHERE run_id = $1 AND kind = 'intervention_queued' ORDER BY seq", [run.id]);
+    const audit = await sql<{ actor: string; payload: string }>(
+      db.url,
+      "SELECT actor, payload FROM audit_events WHERE run_id = $1 AND kind = 'intervention_queued' ORDER BY seq",
+      [run.id],
+    );
     expect(audit.map((a) => a.actor)).toEqual(['alice', 'alice', 'alice']);
     expect(audit.map((a) => JSON.parse(a.payload) as unknown)).toEqual(queued.map((q) => ({ interventionId: q.id, input: q.input })));
     await expect(engine!.audit.verify(TENANT, run.id)).resolves.toMatchObject({ ok: true });
@@ -75,13 +95,27 @@ describe('run interventions: queue, list, refuse, discard (real Redis and Postgr
     await waitForStatus(db.url, run.id, 'completed');
     const after = await commands.listInterventions(TENANT, run.id);
     expect(after.map((i) => i.status)).toEqual(['discarded', 'discarded', 'discarded']);
-    const discarded = await sql<{ kind: string; payload: string }>(db.url, "SELECT kind, payload FROM audit_events WHERE run_id = $1 AND kind IN ('research_stopped', 'intervention_discarded') ORDER BY seq", [run.id]);
-    expect(discarded.map((d) => d.kind)).toEqual(['research_stopped', 'intervention_discarded', 'intervention_discarded', 'intervention_discarded']);
-    expect(JSON.parse(discarded[1]!.payload)).toMatchObject({ interventionId: queued[0]!.id, reason: 'research ended (max iterations) before a loop boundary could apply it' });
+    const discarded = await sql<{ kind: string; payload: string }>(
+      db.url,
+      "SELECT kind, payload FROM audit_events WHERE run_id = $1 AND kind IN ('research_stopped', 'intervention_discarded') ORDER BY seq",
+      [run.id],
+    );
+    expect(discarded.map((d) => d.kind)).toEqual([
+      'research_stopped',
+      'intervention_discarded',
+      'intervention_discarded',
+      'intervention_discarded',
+    ]);
+    expect(JSON.parse(discarded[1]!.payload)).toMatchObject({
+      interventionId: queued[0]!.id,
+      reason: 'research ended (max iterations) before a loop boundary could apply it',
+    });
     await expect(engine!.audit.verify(TENANT, run.id)).resolves.toMatchObject({ ok: true });
 
     await expect(commands.intervene(TENANT, run.id, inputs[0]!, 'alice')).rejects.toThrow(RunStateError);
-    await expect(commands.intervene(TENANT, run.id, inputs[0]!, 'alice')).rejects.toThrow(/is completed; interventions apply only to a run that is still researching/);
+    await expect(commands.intervene(TENANT, run.id, inputs[0]!, 'alice')).rejects.toThrow(
+      /is completed; interventions apply only to a run that is still researching/,
+    );
   });
 
   it('once research has ended (waiting at the outline gate) an intervention is refused, saying why', async () => {
@@ -93,9 +127,13 @@ describe('run interventions: queue, list, refuse, discard (real Redis and Postgr
       actor: 'test',
     });
     await waitForStatus(db.url, run.id, 'awaiting_approval');
-    const err = await commands.intervene(TENANT, run.id, { type: 'exclude_domain', domain: 'example.com' }, 'alice').catch((e: unknown) => e);
+    const err = await commands
+      .intervene(TENANT, run.id, { type: 'exclude_domain', domain: 'example.com' }, 'alice')
+      .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(RunStateError);
-    expect((err as Error).message).toMatch(/has finished researching \(max iterations\) and is writing its report; an intervention can no longer be applied/);
+    expect((err as Error).message).toMatch(
+      /has finished researching \(max iterations\) and is writing its report; an intervention can no longer be applied/,
+    );
     expect(await commands.listInterventions(TENANT, run.id)).toEqual([]);
     await commands.cancel(TENANT, run.id, 'done', 'test');
     await expect(commands.intervene(TENANT, run.id, { type: 'narrow_scope', scope: 'anything' }, 'alice')).rejects.toThrow(/is cancelled/);

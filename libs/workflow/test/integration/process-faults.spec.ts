@@ -53,11 +53,20 @@ describe('process faults (worker processes, real Redis and Postgres)', () => {
 
   /** Steps a given process started. */
   function startedBy(log: string, pid: number): Set<string> {
-    return new Set(readFileSync(log, 'utf8').split('\n').filter((l) => l.startsWith(`${pid} start `)).map((l) => l.split(' ')[2]!));
+    return new Set(
+      readFileSync(log, 'utf8')
+        .split('\n')
+        .filter((l) => l.startsWith(`${pid} start `))
+        .map((l) => l.split(' ')[2]!),
+    );
   }
 
   async function completedBefore(url: string, runId: string, at: Date): Promise<string[]> {
-    const rows = await sql<{ step_key: string }>(url, "SELECT step_key FROM node_executions WHERE run_id = $1 AND status = 'completed' AND completed_at < $2", [runId, at]);
+    const rows = await sql<{ step_key: string }>(
+      url,
+      "SELECT step_key FROM node_executions WHERE run_id = $1 AND status = 'completed' AND completed_at < $2",
+      [runId, at],
+    );
     return rows.map((r) => r.step_key);
   }
 
@@ -65,7 +74,10 @@ describe('process faults (worker processes, real Redis and Postgres)', () => {
     const prefix = uniquePrefix('sigkill');
     const log = path.join(dir, 'sigkill.log');
     writeFileSync(log, '');
-    const env = processEnv(db, prefix, { TEST_LOG: log, TEST_SCRIPT: JSON.stringify({ queries: 3, sources: 3, sections: 2, slow: { '.extract.0.1': 4000 } }) });
+    const env = processEnv(db, prefix, {
+      TEST_LOG: log,
+      TEST_SCRIPT: JSON.stringify({ queries: 3, sources: 3, sections: 2, slow: { '.extract.0.1': 4000 } }),
+    });
     const a = start(WORKER, env);
     await a.waitForOutput(/test-worker ready/);
     producer = await startEngine(db, prefix, []);
@@ -79,7 +91,11 @@ describe('process faults (worker processes, real Redis and Postgres)', () => {
     const doneAtKill = await completedBefore(db.url, run.id, new Date(killedAt));
     const b = start(WORKER, env);
     await b.waitForOutput(/test-worker ready/);
-    await waitFor('the killed step to complete elsewhere', async () => (await completedSteps(db.url, run.id)).includes(victim) || undefined, 60_000);
+    await waitFor(
+      'the killed step to complete elsewhere',
+      async () => (await completedSteps(db.url, run.id)).includes(victim) || undefined,
+      60_000,
+    );
     const recoveryMs = Date.now() - killedAt;
     await waitForStatus(db.url, run.id, 'completed');
 
@@ -103,7 +119,10 @@ describe('process faults (worker processes, real Redis and Postgres)', () => {
     const prefix = uniquePrefix('flush');
     const log = path.join(dir, 'flush.log');
     writeFileSync(log, '');
-    const env = processEnv(db, prefix, { TEST_LOG: log, TEST_SCRIPT: JSON.stringify({ queries: 4, sources: 2, sections: 2, slow: { '.retrieve.0.': 1500 } }) });
+    const env = processEnv(db, prefix, {
+      TEST_LOG: log,
+      TEST_SCRIPT: JSON.stringify({ queries: 4, sources: 2, sections: 2, slow: { '.retrieve.0.': 1500 } }),
+    });
     const w = start(WORKER, env);
     const c = start(CONDUCTOR, env);
     await Promise.all([w.waitForOutput(/test-worker ready/), c.waitForOutput(/conductor ready/)]);
@@ -151,10 +170,16 @@ describe('process faults (worker processes, real Redis and Postgres)', () => {
 
     await producer.commands.decideGate(TENANT, run.id, 'plan', { decision: 'reject', feedback: 'Add a regulator perspective' }, 'reviewer');
     await waitFor('the revised plan to reach the gate', async () => {
-      const rows = await sql<{ revision: number }>(db.url, "SELECT revision FROM approval_decisions WHERE run_id = $1 AND status = 'open'", [run.id]);
+      const rows = await sql<{ revision: number }>(
+        db.url,
+        "SELECT revision FROM approval_decisions WHERE run_id = $1 AND status = 'open'",
+        [run.id],
+      );
       return rows[0]?.revision === 1 || undefined;
     });
-    const notes = await sql<{ note: string | null }>(db.url, 'SELECT note FROM test_outputs WHERE step_key = $1', [`${run.id}.perspectives.1.0`]);
+    const notes = await sql<{ note: string | null }>(db.url, 'SELECT note FROM test_outputs WHERE step_key = $1', [
+      `${run.id}.perspectives.1.0`,
+    ]);
     expect(notes).toEqual([{ note: 'Add a regulator perspective' }]);
 
     await producer.commands.decideGate(TENANT, run.id, 'plan', { decision: 'approve' }, 'reviewer');

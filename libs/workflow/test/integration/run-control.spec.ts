@@ -34,7 +34,9 @@ describe('run control: cancel, resume, gate expiry, wall-time deadline (real Red
 
     await engine!.commands.resume(TENANT, run.id, 'tester');
     await waitForStatus(db.url, run.id, 'completed');
-    const lines = readFileSync(log, 'utf8').split('\n').filter((l) => l.includes(run.id));
+    const lines = readFileSync(log, 'utf8')
+      .split('\n')
+      .filter((l) => l.includes(run.id));
     const counts = new Map<string, number>();
     for (const l of lines) counts.set(l.split(' ')[2]!, (counts.get(l.split(' ')[2]!) ?? 0) + 1);
     expect(frozen.filter((k) => counts.get(k) !== 1)).toEqual([]);
@@ -62,12 +64,19 @@ describe('run control: cancel, resume, gate expiry, wall-time deadline (real Red
 
   it('a run past its wall-time budget stops research at the next loop boundary, and says which budget', async () => {
     process.env['TEST_SCRIPT'] = JSON.stringify({ queries: 1, sources: 1, sections: 1, slow: { '.search_plan.0.': 800 } });
-    const run = await engine!.commands.start({ tenantId: TENANT, question: 'deadline', options: { maxIterations: 5, budgets: { wallTimeMs: 300 } }, actor: 'test' });
+    const run = await engine!.commands.start({
+      tenantId: TENANT,
+      question: 'deadline',
+      options: { maxIterations: 5, budgets: { wallTimeMs: 300 } },
+      actor: 'test',
+    });
     await waitFor('the deadline to pass', async () => (await engine!.commands.expireDeadlines()) > 0 || undefined, 10_000);
     await waitForStatus(db.url, run.id, 'completed');
     expect((await runStatus(db.url, run.id)).stop_reason).toBe('budget_exhausted');
     expect((await completedSteps(db.url, run.id)).filter((k) => k.includes('.moderate.'))).toHaveLength(1);
-    const events = await sql<{ type: string }>(db.url, "SELECT type FROM run_events WHERE run_id = $1 AND type = 'budget_exhausted'", [run.id]);
+    const events = await sql<{ type: string }>(db.url, "SELECT type FROM run_events WHERE run_id = $1 AND type = 'budget_exhausted'", [
+      run.id,
+    ]);
     expect(events).toHaveLength(1);
   });
 });

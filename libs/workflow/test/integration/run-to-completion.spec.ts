@@ -23,7 +23,12 @@ describe('a run driven by test handlers (real Redis and Postgres, engine in this
   });
 
   it('passes through every node to render; fan-outs join exactly once; the loop ends after 3 iterations', async () => {
-    const run = await engine!.commands.start({ tenantId: TENANT, question: 'Does it work?', options: { maxIterations: 3, maxRepairRounds: 2 }, actor: 'test' });
+    const run = await engine!.commands.start({
+      tenantId: TENANT,
+      question: 'Does it work?',
+      options: { maxIterations: 3, maxRepairRounds: 2 },
+      actor: 'test',
+    });
     await waitForStatus(db.url, run.id, 'completed');
 
     const steps = await completedSteps(db.url, run.id);
@@ -44,13 +49,19 @@ describe('a run driven by test handlers (real Redis and Postgres, engine in this
     expect(steps.filter((k) => k.includes('.verify.2.'))).toHaveLength(3);
 
     // Each join's successor was decided once (unique outbox key) and ran once.
-    const outbox = await sql<{ step_key: string }>(db.url, "SELECT step_key FROM outbox WHERE run_id = $1 AND node = 'source_policy'", [run.id]);
+    const outbox = await sql<{ step_key: string }>(db.url, "SELECT step_key FROM outbox WHERE run_id = $1 AND node = 'source_policy'", [
+      run.id,
+    ]);
     expect(outbox).toHaveLength(3);
 
     // Outputs exactly once per step, and every handler ran exactly once.
     const outputs = await outputsByStep(db.url);
     expect(steps.every((k) => outputs.get(k) === 1)).toBe(true);
-    const invocations = readFileSync(log, 'utf8').trim().split('\n').map((l) => l.split(' ')[2]!).filter((k) => k.startsWith(run.id));
+    const invocations = readFileSync(log, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => l.split(' ')[2]!)
+      .filter((k) => k.startsWith(run.id));
     expect(invocations.length).toBe(steps.length);
     expect(new Set(invocations).size).toBe(steps.length);
 
@@ -62,7 +73,12 @@ describe('a run driven by test handlers (real Redis and Postgres, engine in this
 
   it('stops the loop on low information gain when that comes first', async () => {
     process.env['TEST_SCRIPT'] = JSON.stringify({ queries: 1, sources: 1, sections: 1, gains: [0.9, 0.05, 0.9] });
-    const run = await engine!.commands.start({ tenantId: TENANT, question: 'Gain?', options: { maxIterations: 5, minInformationGain: 0.1 }, actor: 'test' });
+    const run = await engine!.commands.start({
+      tenantId: TENANT,
+      question: 'Gain?',
+      options: { maxIterations: 5, minInformationGain: 0.1 },
+      actor: 'test',
+    });
     await waitForStatus(db.url, run.id, 'completed');
     const steps = await completedSteps(db.url, run.id);
     expect(steps.filter((k) => k.includes('.moderate.'))).toHaveLength(2);

@@ -43,7 +43,9 @@ describe('service processes: boot checks and clean shutdown', () => {
     const env = { ...processEnv(db, uniquePrefix('cfg')), DATABASE_URL: '', REDIS_URL: 'http://not-redis', STEP_LOCK_MS: 'soon' };
     const child = startChildService(path.join(APPS, 'conductor/src/main.ts'), env, 'conductor');
     expect((await child.exited).code).toBe(1);
-    expect(child.output()).toMatch(/conductor: Invalid configuration: DATABASE_URL: required but not set; REDIS_URL: must be a valid URL; STEP_LOCK_MS: /);
+    expect(child.output()).toMatch(
+      /conductor: Invalid configuration: DATABASE_URL: required but not set; REDIS_URL: must be a valid URL; STEP_LOCK_MS: /,
+    );
   });
 
   it('every service (each stage service and the conductor) boots with its handlers and stops cleanly on SIGTERM', async () => {

@@ -25,12 +25,27 @@ describe('tracing a real research job across the real services', () => {
     // A dozen text documents of the example corpus, ingested with the real CLI for tenant "test".
     const corpus = mkdtempSync(path.join(tmpdir(), 'dossier-corpus-'));
     const source = path.join(REPO_ROOT, 'examples/corpus');
-    for (const f of readdirSync(source).filter((n) => /\.(md|txt)$/.test(n)).sort().slice(0, 12)) copyFileSync(path.join(source, f), path.join(corpus, f));
-    const ingest = spawnSync(process.execPath, ['-r', path.join(REPO_ROOT, 'tools/ts-register.cjs'), path.join(APPS, 'cli/src/main.ts'), 'ingest', corpus, '--collection', 'ops'], {
-      cwd: REPO_ROOT,
-      env: { ...process.env, DATABASE_URL: db.url, DOSSIER_TENANT: 'test', LOG_LEVEL: 'error', OTEL_SDK_DISABLED: 'true', VECTOR_DIR: vectors },
-      encoding: 'utf8',
-    });
+    for (const f of readdirSync(source)
+      .filter((n) => /\.(md|txt)$/.test(n))
+      .sort()
+      .slice(0, 12))
+      copyFileSync(path.join(source, f), path.join(corpus, f));
+    const ingest = spawnSync(
+      process.execPath,
+      ['-r', path.join(REPO_ROOT, 'tools/ts-register.cjs'), path.join(APPS, 'cli/src/main.ts'), 'ingest', corpus, '--collection', 'ops'],
+      {
+        cwd: REPO_ROOT,
+        env: {
+          ...process.env,
+          DATABASE_URL: db.url,
+          DOSSIER_TENANT: 'test',
+          LOG_LEVEL: 'error',
+          OTEL_SDK_DISABLED: 'true',
+          VECTOR_DIR: vectors,
+        },
+        encoding: 'utf8',
+      },
+    );
     if (ingest.status !== 0) throw new Error(`ingest failed: ${ingest.stdout}${ingest.stderr}`);
   });
   afterAll(async () => {
@@ -43,7 +58,14 @@ describe('tracing a real research job across the real services', () => {
   });
 
   it('one trace id across client, conductor and every stage service; GenAI spans inside steps', async () => {
-    const options = { engine: 'offline', searchProviders: ['corpus'], collection: 'ops', maxIterations: 1, perspectives: 2, gates: { plan: 'auto', outline: 'auto', publish: 'auto' } };
+    const options = {
+      engine: 'offline',
+      searchProviders: ['corpus'],
+      collection: 'ops',
+      maxIterations: 1,
+      perspectives: 2,
+      gates: { plan: 'auto', outline: 'auto', publish: 'auto' },
+    };
     const traced = await traceOneRun({
       db,
       receiver,
@@ -65,7 +87,13 @@ describe('tracing a real research job across the real services', () => {
     const stepIds = new Set(stepSpans.map((s) => s.spanId));
     for (const s of llm) {
       expect(s.name).toBe(`chat ${String(s.attributes['gen_ai.request.model'])}`);
-      expect(s.attributes).toEqual(expect.objectContaining({ 'gen_ai.provider.name': 'offline', 'gen_ai.usage.input_tokens': expect.any(Number), 'gen_ai.usage.output_tokens': expect.any(Number) }));
+      expect(s.attributes).toEqual(
+        expect.objectContaining({
+          'gen_ai.provider.name': 'offline',
+          'gen_ai.usage.input_tokens': expect.any(Number),
+          'gen_ai.usage.output_tokens': expect.any(Number),
+        }),
+      );
       expect(stepIds.has(s.parentSpanId)).toBe(true);
     }
     expect(new Set(llm.map((s) => s.service)).size).toBeGreaterThanOrEqual(3);

@@ -40,7 +40,11 @@ describe('tracing across service processes (test handlers, OTLP to a receiver in
     });
     const { stepSpans } = expectOneTracePerRun(traced);
     // Exact fan-out sizes of the script: the retrieve join links 3 shards, the extract join 2.
-    const joinOf = (node: string) => stepSpans.find((s) => s.links.length > 0 && s.links.every((l) => stepSpans.find((x) => x.spanId === l.spanId)?.attributes['dossier.node'] === node));
+    const joinOf = (node: string) =>
+      stepSpans.find(
+        (s) =>
+          s.links.length > 0 && s.links.every((l) => stepSpans.find((x) => x.spanId === l.spanId)?.attributes['dossier.node'] === node),
+      );
     expect(joinOf('retrieve')?.links).toHaveLength(3);
     expect(joinOf('extract')?.links).toHaveLength(2);
   }, 240_000);

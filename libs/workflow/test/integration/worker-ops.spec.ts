@@ -110,7 +110,11 @@ describe('worker operations: /metrics while a run moves, SIGTERM within the grac
     const prefix = uniquePrefix('sigterm');
     const log = path.join(dir, 'finish.log');
     writeFileSync(log, '');
-    const env = processEnv(db, prefix, { SHUTDOWN_GRACE_MS: '15000', TEST_LOG: log, TEST_SCRIPT: JSON.stringify({ queries: 2, sources: 2, sections: 1, slow: { '.extract.0.1': 2500 } }) });
+    const env = processEnv(db, prefix, {
+      SHUTDOWN_GRACE_MS: '15000',
+      TEST_LOG: log,
+      TEST_SCRIPT: JSON.stringify({ queries: 2, sources: 2, sections: 1, slow: { '.extract.0.1': 2500 } }),
+    });
     const a = start(env, 'a');
     await a.waitForOutput(/test-worker ready/, 60_000);
     producer = await startEngine(db, prefix, []);
@@ -129,7 +133,11 @@ describe('worker operations: /metrics while a run moves, SIGTERM within the grac
     await b.waitForOutput(/test-worker ready/, 60_000);
     await waitForStatus(db.url, run.id, 'completed', 120_000);
     expect((await outputsByStep(db.url)).get(victim)).toBe(1);
-    expect(readFileSync(log, 'utf8').split('\n').filter((l) => l.endsWith(victim))).toHaveLength(1);
+    expect(
+      readFileSync(log, 'utf8')
+        .split('\n')
+        .filter((l) => l.endsWith(victim)),
+    ).toHaveLength(1);
     expect(await unfinishedJobs(producer.app.get(StepQueues))).toEqual({});
   }, 180_000);
 
@@ -137,7 +145,11 @@ describe('worker operations: /metrics while a run moves, SIGTERM within the grac
     const prefix = uniquePrefix('grace');
     const log = path.join(dir, 'release.log');
     writeFileSync(log, '');
-    const env = processEnv(db, prefix, { SHUTDOWN_GRACE_MS: '1000', TEST_LOG: log, TEST_SCRIPT: JSON.stringify({ queries: 2, sources: 2, sections: 1, slow: { '.extract.0.1': 5000 } }) });
+    const env = processEnv(db, prefix, {
+      SHUTDOWN_GRACE_MS: '1000',
+      TEST_LOG: log,
+      TEST_SCRIPT: JSON.stringify({ queries: 2, sources: 2, sections: 1, slow: { '.extract.0.1': 5000 } }),
+    });
     const a = start(env, 'a');
     await a.waitForOutput(/test-worker ready/, 60_000);
     producer = await startEngine(db, prefix, []);
@@ -156,7 +168,9 @@ describe('worker operations: /metrics while a run moves, SIGTERM within the grac
     await b.waitForOutput(/test-worker ready/, 60_000);
     await waitForStatus(db.url, run.id, 'completed', 120_000);
     expect((await outputsByStep(db.url)).get(victim)).toBe(1);
-    const starts = readFileSync(log, 'utf8').split('\n').filter((l) => l.endsWith(victim));
+    const starts = readFileSync(log, 'utf8')
+      .split('\n')
+      .filter((l) => l.endsWith(victim));
     expect(starts.map((l) => l.split(' ')[0])).toEqual([String(a.pid), String(b.pid)]);
     expect(await unfinishedJobs(producer.app.get(StepQueues))).toEqual({});
   }, 180_000);

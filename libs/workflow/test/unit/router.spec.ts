@@ -159,7 +159,13 @@ describe('route: fan-outs and joins', () => {
   it('takes the fan-out count from the persisted search_plan result in state', () => {
     // The runner puts the completed step's result into state before routing; the router reads state.
     const state = makeState({ results: { search_plan: { iteration: 0, result: { queries: 2 } } } });
-    const d = route(WORKFLOW_V1, deepFreeze(state), { type: 'step_completed', node: 'search_plan', iteration: 0, shard: 0, result: { queries: 2 } });
+    const d = route(WORKFLOW_V1, deepFreeze(state), {
+      type: 'step_completed',
+      node: 'search_plan',
+      iteration: 0,
+      shard: 0,
+      result: { queries: 2 },
+    });
     expect(d.steps).toEqual(shardsOf('retrieve', 0, 2));
   });
 
@@ -187,7 +193,14 @@ describe('route: fan-outs and joins', () => {
     const partial = completeShard(makeState(), 'extract', 2, 0, { evidence: 1 }, { expected: 2, results: [{ evidence: 1 }] });
     expect(partial.waiting).toBe(true);
     expect(partial.steps).toEqual([]);
-    const joined = completeShard(makeState(), 'extract', 2, 1, { evidence: 1 }, { expected: 2, results: [{ evidence: 1 }, { evidence: 4 }] });
+    const joined = completeShard(
+      makeState(),
+      'extract',
+      2,
+      1,
+      { evidence: 1 },
+      { expected: 2, results: [{ evidence: 1 }, { evidence: 4 }] },
+    );
     expectPlainSteps(joined, [step('claims', 2)]);
   });
 
@@ -201,7 +214,14 @@ describe('route: fan-outs and joins', () => {
     const state = makeState({ results: { outline: { iteration: 3, result: { sections: 3 } } } });
     const partial = completeShard(state, 'draft', 0, 2, { sentences: 4 }, { expected: 3, results: [{ sentences: 4 }, { sentences: 4 }] });
     expect(partial).toEqual({ steps: [], autoApproved: [], complete: false, waiting: true });
-    const joined = completeShard(state, 'draft', 0, 1, { sentences: 4 }, { expected: 3, results: [{ sentences: 4 }, { sentences: 4 }, { sentences: 2 }] });
+    const joined = completeShard(
+      state,
+      'draft',
+      0,
+      1,
+      { sentences: 4 },
+      { expected: 3, results: [{ sentences: 4 }, { sentences: 4 }, { sentences: 2 }] },
+    );
     expectPlainSteps(joined, shardsOf('verify', 0, 3));
   });
 
@@ -212,16 +232,16 @@ describe('route: fan-outs and joins', () => {
   });
 
   it('throws when a fan-out node completes without shard counts', () => {
-    expect(() => route(WORKFLOW_V1, makeState(), { type: 'step_completed', node: 'retrieve', iteration: 0, shard: 0, result: { results: 1 } })).toThrow(
-      /retrieve completed without its shard counts/,
-    );
+    expect(() =>
+      route(WORKFLOW_V1, makeState(), { type: 'step_completed', node: 'retrieve', iteration: 0, shard: 0, result: { results: 1 } }),
+    ).toThrow(/retrieve completed without its shard counts/);
   });
 
   it('throws when the fan-out count is not in the results', () => {
     // search_plan completed but its result is not in state: nothing to count the retrieve shards from.
-    expect(() => route(WORKFLOW_V1, makeState(), { type: 'step_completed', node: 'search_plan', iteration: 0, shard: 0, result: { queries: 2 } })).toThrow(
-      /Cannot fan out retrieve: no search_plan\.queries/,
-    );
+    expect(() =>
+      route(WORKFLOW_V1, makeState(), { type: 'step_completed', node: 'search_plan', iteration: 0, shard: 0, result: { queries: 2 } }),
+    ).toThrow(/Cannot fan out retrieve: no search_plan\.queries/);
   });
 });
 
@@ -276,7 +296,10 @@ describe('route: gates', () => {
     it('only the gate whose policy is required pauses', () => {
       const gates: Gates = { plan: 'auto', outline: 'required', publish: 'auto' };
       expect(completeSingle(makeState({ options: { gates } }), 'questions', 0, { questions: 1 }).openGate).toBeUndefined();
-      expect(completeSingle(makeState({ options: { gates } }), 'outline', 0, { sections: 1 }).openGate).toEqual({ gate: 'outline', revision: 0 });
+      expect(completeSingle(makeState({ options: { gates } }), 'outline', 0, { sections: 1 }).openGate).toEqual({
+        gate: 'outline',
+        revision: 0,
+      });
       expect(completeSingle(makeState({ options: { gates } }), 'frame', 0, { sections: 1 }).openGate).toBeUndefined();
     });
   });
@@ -284,13 +307,23 @@ describe('route: gates', () => {
   describe("policy 'auto'", () => {
     it('questions → search_plan at iteration 0 (reset), plan auto-approved at revision = iteration', () => {
       const d = completeSingle(makeState(), 'questions', 2, { questions: 5 });
-      expect(d).toEqual({ steps: [step('search_plan', 0)], autoApproved: [{ gate: 'plan', revision: 2 }], complete: false, waiting: false });
+      expect(d).toEqual({
+        steps: [step('search_plan', 0)],
+        autoApproved: [{ gate: 'plan', revision: 2 }],
+        complete: false,
+        waiting: false,
+      });
       expect(d.openGate).toBeUndefined();
     });
 
     it('outline sections=3 → draft shards 0..2 at iteration 0, outline auto-approved', () => {
       const d = completeSingle(makeState(), 'outline', 1, { sections: 3 });
-      expect(d).toEqual({ steps: shardsOf('draft', 0, 3), autoApproved: [{ gate: 'outline', revision: 1 }], complete: false, waiting: false });
+      expect(d).toEqual({
+        steps: shardsOf('draft', 0, 3),
+        autoApproved: [{ gate: 'outline', revision: 1 }],
+        complete: false,
+        waiting: false,
+      });
     });
 
     it('frame → render at iteration 0, publish auto-approved', () => {
@@ -355,14 +388,20 @@ describe('route: research loop at moderate', () => {
   });
 
   it.each([0, 1])('no stop condition at iteration %i → search_plan at iteration + 1, no stop', (iteration) => {
-    expectPlainSteps(completeSingle(makeState({ options: opts }), 'moderate', iteration, moderate(0.5, 3)), [step('search_plan', iteration + 1)]);
+    expectPlainSteps(completeSingle(makeState({ options: opts }), 'moderate', iteration, moderate(0.5, 3)), [
+      step('search_plan', iteration + 1),
+    ]);
   });
 
   it.each([
     { name: 'nothing else to ask', gain: 0.9, open: 0 },
     { name: 'gain below the minimum', gain: 0.01, open: 2 },
   ])('questions a person added at this boundary go on despite $name', ({ gain, open }) => {
-    const d = completeSingle(makeState({ options: opts }), 'moderate', 0, { informationGain: gain, openQuestions: open + 1, addedQuestions: 1 });
+    const d = completeSingle(makeState({ options: opts }), 'moderate', 0, {
+      informationGain: gain,
+      openQuestions: open + 1,
+      addedQuestions: 1,
+    });
     expectPlainSteps(d, [step('search_plan', 1)]);
     // With no added question, the same signals stop research.
     expect(completeSingle(makeState({ options: opts }), 'moderate', 0, moderate(gain, open)).stop).toBeDefined();
@@ -371,7 +410,10 @@ describe('route: research loop at moderate', () => {
   it('added questions do not outrun max iterations or the budget', () => {
     const added = { informationGain: 0.9, openQuestions: 1, addedQuestions: 1 };
     expect(completeSingle(makeState({ options: opts }), 'moderate', 2, added).stop).toEqual({ reason: 'max_iterations', iteration: 2 });
-    expect(completeSingle(makeState({ budgetExhausted: 'cost', options: opts }), 'moderate', 0, added).stop).toEqual({ reason: 'budget_exhausted', iteration: 0 });
+    expect(completeSingle(makeState({ budgetExhausted: 'cost', options: opts }), 'moderate', 0, added).stop).toEqual({
+      reason: 'budget_exhausted',
+      iteration: 0,
+    });
   });
 
   it('gain exactly at the minimum continues (the threshold is strict)', () => {
@@ -386,7 +428,13 @@ describe('route: research loop at moderate', () => {
 
   it('decides from the completing moderate result, not from a stale one in state', () => {
     const state = makeState({ options: opts, results: { moderate: { iteration: 0, result: moderate(0.9, 5) } } });
-    const d = route(WORKFLOW_V1, deepFreeze(state), { type: 'step_completed', node: 'moderate', iteration: 1, shard: 0, result: moderate(0.01, 5) });
+    const d = route(WORKFLOW_V1, deepFreeze(state), {
+      type: 'step_completed',
+      node: 'moderate',
+      iteration: 1,
+      shard: 0,
+      result: moderate(0.01, 5),
+    });
     expect(d.stop).toEqual({ reason: 'low_information_gain', iteration: 1 });
   });
 
@@ -397,7 +445,14 @@ describe('route: research loop at moderate', () => {
   });
 
   describe('precedence (researchStopReason)', () => {
-    const cases: { name: string; budget: RouterState['budgetExhausted']; gain: number; open: number; iteration: number; reason: StopReason }[] = [
+    const cases: {
+      name: string;
+      budget: RouterState['budgetExhausted'];
+      gain: number;
+      open: number;
+      iteration: number;
+      reason: StopReason;
+    }[] = [
       { name: 'all four hold → budget', budget: 'cost', gain: 0, open: 0, iteration: 2, reason: 'budget_exhausted' },
       { name: 'budget + low gain → budget', budget: 'wall_time', gain: 0, open: 3, iteration: 0, reason: 'budget_exhausted' },
       { name: 'nothing left + low gain + max → nothing left', budget: null, gain: 0, open: 0, iteration: 2, reason: 'nothing_left_to_ask' },
@@ -455,7 +510,10 @@ describe('route: repair loop after the verify join', () => {
   });
 
   it.each([0, 1])('repair at round %i → verify fan-out at round + 1, one shard per outline section', (round) => {
-    expectPlainSteps(completeSingle(makeState({ results: outline }), 'repair', round, { repaired: 2, dropped: 0 }), shardsOf('verify', round + 1, 3));
+    expectPlainSteps(
+      completeSingle(makeState({ results: outline }), 'repair', round, { repaired: 2, dropped: 0 }),
+      shardsOf('verify', round + 1, 3),
+    );
   });
 
   it('with a required publish gate, exiting the loop still plans frame (the gate follows frame)', () => {
@@ -494,7 +552,9 @@ interface SimTrace {
 /** What the runner does around the router: persist results, count planned shards, join fan-outs, decide gates. */
 function simulateRun(sim: SimOptions): SimTrace {
   const RUN_ID = '3f1c1d2e-4b5a-4c6d-8e7f-901234567890';
-  let state = makeState({ options: { gates: sim.gates, maxIterations: sim.maxIterations, minInformationGain: 0.1, maxRepairRounds: sim.maxRepairRounds ?? 2 } });
+  let state = makeState({
+    options: { gates: sim.gates, maxIterations: sim.maxIterations, minInformationGain: 0.1, maxRepairRounds: sim.maxRepairRounds ?? 2 },
+  });
   const queue: PlannedStep[] = [];
   const planned = new Set<string>();
   const plannedPerJoin = new Map<string, number>();
@@ -588,7 +648,14 @@ function simulateRun(sim: SimOptions): SimTrace {
       state = withResult(state, s.node, s.iteration, result);
     }
     apply(
-      route(WORKFLOW_V1, deepFreeze(state), { type: 'step_completed', node: s.node, iteration: s.iteration, shard: s.shard, result, ...(shards ? { shards } : {}) }),
+      route(WORKFLOW_V1, deepFreeze(state), {
+        type: 'step_completed',
+        node: s.node,
+        iteration: s.iteration,
+        shard: s.shard,
+        result,
+        ...(shards ? { shards } : {}),
+      }),
     );
   }
   expect(queue).toEqual([]);
@@ -596,11 +663,18 @@ function simulateRun(sim: SimOptions): SimTrace {
   return trace;
 }
 
-const iterationsOf = (t: SimTrace, node: NodeName): number[] => [...new Set(t.executed.filter((s) => s.node === node).map((s) => s.iteration))];
+const iterationsOf = (t: SimTrace, node: NodeName): number[] => [
+  ...new Set(t.executed.filter((s) => s.node === node).map((s) => s.iteration)),
+];
 
 describe('route: a whole run driven by the router alone', () => {
   it('auto gates, maxIterations=3, gains [0.9,0.8,0.7]: 3 research iterations, stop max_iterations, every node visited, complete', () => {
-    const t = simulateRun({ gates: AUTO, maxIterations: 3, gains: [0.9, 0.8, 0.7], failing: (round, shard) => (round === 0 && shard === 1 ? 2 : 0) });
+    const t = simulateRun({
+      gates: AUTO,
+      maxIterations: 3,
+      gains: [0.9, 0.8, 0.7],
+      failing: (round, shard) => (round === 0 && shard === 1 ? 2 : 0),
+    });
 
     expect(t.complete).toBe(true);
     expect(t.completions).toBe(1);

@@ -104,7 +104,9 @@ describe('stepKey / parseStepKey', () => {
 
   it('distinct steps have distinct keys', () => {
     const keys = new Set<string>();
-    for (const node of NODE_NAMES) for (let iteration = 0; iteration < 3; iteration++) for (let shard = 0; shard < 3; shard++) keys.add(stepKey({ runId: RUN, node, iteration, shard }));
+    for (const node of NODE_NAMES)
+      for (let iteration = 0; iteration < 3; iteration++)
+        for (let shard = 0; shard < 3; shard++) keys.add(stepKey({ runId: RUN, node, iteration, shard }));
     expect(keys.size).toBe(NODE_NAMES.length * 9);
   });
 

@@ -23,9 +23,18 @@ export interface Quantity {
 
 const NUMBER = String.raw`(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?`;
 const MONTHS: readonly [RegExp, number][] = [
-  [/^Jan(?:uary)?$/, 1], [/^Feb(?:ruary)?$/, 2], [/^Mar(?:ch)?$/, 3], [/^Apr(?:il)?$/, 4], [/^May$/, 5],
-  [/^June?$/, 6], [/^July?$/, 7], [/^Aug(?:ust)?$/, 8], [/^Sept?(?:ember)?$/, 9], [/^Oct(?:ober)?$/, 10],
-  [/^Nov(?:ember)?$/, 11], [/^Dec(?:ember)?$/, 12],
+  [/^Jan(?:uary)?$/, 1],
+  [/^Feb(?:ruary)?$/, 2],
+  [/^Mar(?:ch)?$/, 3],
+  [/^Apr(?:il)?$/, 4],
+  [/^May$/, 5],
+  [/^June?$/, 6],
+  [/^July?$/, 7],
+  [/^Aug(?:ust)?$/, 8],
+  [/^Sept?(?:ember)?$/, 9],
+  [/^Oct(?:ober)?$/, 10],
+  [/^Nov(?:ember)?$/, 11],
+  [/^Dec(?:ember)?$/, 12],
 ];
 // Month names are capitalised in English; requiring that keeps the verb "may" and "march" out.
 const MONTH = String.raw`(?:January|February|March|April|May|June|July|August|September|October|November|December|Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sept|Sep|Oct|Nov|Dec)`;
@@ -108,7 +117,16 @@ const UNIT_RULES: readonly UnitRule[] = [
 ];
 
 const MULTIPLIERS: Record<string, number> = {
-  thousand: 1e3, k: 1e3, million: 1e6, mn: 1e6, m: 1e6, billion: 1e9, bn: 1e9, b: 1e9, trillion: 1e12, tn: 1e12,
+  thousand: 1e3,
+  k: 1e3,
+  million: 1e6,
+  mn: 1e6,
+  m: 1e6,
+  billion: 1e9,
+  bn: 1e9,
+  b: 1e9,
+  trillion: 1e12,
+  tn: 1e12,
 };
 // "m" and "b" mean million/billion only next to a currency ("$5m"); elsewhere "5 m" is five metres.
 const MULTIPLIER_WORD = /[ \t]?(thousand|million|billion|trillion|mn|bn|tn)\b|(k)\b/iy;
@@ -116,19 +134,69 @@ const MONEY_MULTIPLIER = /[ \t]?(thousand|million|billion|trillion|mn|bn|tn|m|b|
 
 const CURRENCY_BEFORE = /(?:(US\$|A\$|C\$|NZ\$|HK\$|\$|€|£|¥)|\b(USD|EUR|GBP|JPY|CHF|CNY|AUD|CAD|INR))[ \t]?$/;
 const CURRENCY_AFTER = /[ \t]?(?:(US dollars?|dollars?|euros?|pounds sterling|yen|USD|EUR|GBP|JPY|CHF|CNY|AUD|CAD|INR)\b)/y;
-const SYMBOL_CODES: Record<string, string> = { US$: 'USD', $: 'USD', A$: 'AUD', C$: 'CAD', NZ$: 'NZD', HK$: 'HKD', '€': 'EUR', '£': 'GBP', '¥': 'JPY' };
+const SYMBOL_CODES: Record<string, string> = {
+  US$: 'USD',
+  $: 'USD',
+  A$: 'AUD',
+  C$: 'CAD',
+  NZ$: 'NZD',
+  HK$: 'HKD',
+  '€': 'EUR',
+  '£': 'GBP',
+  '¥': 'JPY',
+};
 const WORD_CODES: Record<string, string> = { dollar: 'USD', 'us dollar': 'USD', euro: 'EUR', 'pounds sterling': 'GBP', yen: 'JPY' };
 
 // Words before a bare four-digit number that make it a year ("in 2020", "the 2020 election").
 const YEAR_CONTEXT = new Set([
-  'in', 'since', 'by', 'from', 'until', 'till', 'before', 'after', 'of', 'during', 'circa', 'c', 'ca', 'early',
-  'late', 'mid', 'year', 'the', 'to', 'and', 'between', 'around', 'through', 'on', 'fy', 'as', 'than',
+  'in',
+  'since',
+  'by',
+  'from',
+  'until',
+  'till',
+  'before',
+  'after',
+  'of',
+  'during',
+  'circa',
+  'c',
+  'ca',
+  'early',
+  'late',
+  'mid',
+  'year',
+  'the',
+  'to',
+  'and',
+  'between',
+  'around',
+  'through',
+  'on',
+  'fy',
+  'as',
+  'than',
 ]);
 
 // Words that make even an older four-digit number a year ("built in 1889", "between 1887 and 1889").
 const STRONG_YEAR_CONTEXT = new Set([
-  'in', 'since', 'by', 'from', 'until', 'till', 'before', 'after', 'during', 'circa', 'c', 'ca', 'between', 'year',
-  'early', 'late', 'mid',
+  'in',
+  'since',
+  'by',
+  'from',
+  'until',
+  'till',
+  'before',
+  'after',
+  'during',
+  'circa',
+  'c',
+  'ca',
+  'between',
+  'year',
+  'early',
+  'late',
+  'mid',
 ]);
 
 /**
@@ -253,7 +321,15 @@ export function extractQuantities(text: string): Quantity[] {
     const raw = text.slice(start, cursor);
     if (rule) {
       const converted = (value + (rule.offset ?? 0)) * rule.factor;
-      out.push({ value: roundSignificant(converted), unit: rule.unit, raw, kind: rule.kind ?? 'number', sourceUnit: rule.name, start, end: cursor });
+      out.push({
+        value: roundSignificant(converted),
+        unit: rule.unit,
+        raw,
+        kind: rule.kind ?? 'number',
+        sourceUnit: rule.name,
+        start,
+        end: cursor,
+      });
       continue;
     }
     if (/^\d{4}$/.test(m[0]) && !multiplied && isYear(text, start, cursor, value, out)) {

@@ -19,7 +19,9 @@ describe('detectContradiction', () => {
       note: '4.2 metres vs 6.1 metres',
     });
     expect(detectContradiction('Unemployment rose to 5%.', 'Unemployment rose to 7%.')?.kind).toBe('number');
-    expect(detectContradiction('Revenue was $3.5 million in 2020.', 'Revenue was $4.5 million in 2020.')?.note).toBe('$3.5 million vs $4.5 million');
+    expect(detectContradiction('Revenue was $3.5 million in 2020.', 'Revenue was $4.5 million in 2020.')?.note).toBe(
+      '$3.5 million vs $4.5 million',
+    );
   });
 
   it('tolerates differences of at most 5%', () => {

@@ -52,7 +52,9 @@ describe('entails', () => {
   });
 
   it('prefers a supporting sentence over a conflicting one elsewhere in the evidence', () => {
-    const r = entails('The tower is 330 metres tall today.', ['The tower is 330 metres tall today. The tower was 312 metres tall in 1889.']);
+    const r = entails('The tower is 330 metres tall today.', [
+      'The tower is 330 metres tall today. The tower was 312 metres tall in 1889.',
+    ]);
     expect(r.verdict).toBe('supported');
   });
 

@@ -50,6 +50,11 @@ describe('near duplicates', () => {
   });
 
   it('never groups empty texts', () => {
-    expect(groupNearDuplicates([{ id: 'a', text: '' }, { id: 'b', text: '...' }])).toEqual([['a'], ['b']]);
+    expect(
+      groupNearDuplicates([
+        { id: 'a', text: '' },
+        { id: 'b', text: '...' },
+      ]),
+    ).toEqual([['a'], ['b']]);
   });
 });

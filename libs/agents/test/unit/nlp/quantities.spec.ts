@@ -59,7 +59,10 @@ describe('extractQuantities', () => {
       { kind: 'year', value: 2021, unit: null, raw: '2021' },
       { kind: 'number', value: 2000, unit: null, raw: '2000' },
     ]);
-    expect(brief('It was built between 1887 and 1889.').map((q) => [q.kind, q.value])).toEqual([['year', 1887], ['year', 1889]]);
+    expect(brief('It was built between 1887 and 1889.').map((q) => [q.kind, q.value])).toEqual([
+      ['year', 1887],
+      ['year', 1889],
+    ]);
     expect(brief('It holds 1500 seats.')[0]!.kind).toBe('number');
   });
 

@@ -35,7 +35,10 @@ describe('splitSentences', () => {
     ['Dr. Smith met Mr. Jones and Mrs. Brown. They talked.', ['Dr. Smith met Mr. Jones and Mrs. Brown.', 'They talked.']],
     ['Prof. Lee lives on St. Mark Street. She is busy.', ['Prof. Lee lives on St. Mark Street.', 'She is busy.']],
     ['Apples vs. oranges, e.g. fruit, i.e. food. Next one.', ['Apples vs. oranges, e.g. fruit, i.e. food.', 'Next one.']],
-    ['It weighs approx. 40 kg. See Fig. 3 and No. 7 for details. Done.', ['It weighs approx. 40 kg.', 'See Fig. 3 and No. 7 for details.', 'Done.']],
+    [
+      'It weighs approx. 40 kg. See Fig. 3 and No. 7 for details. Done.',
+      ['It weighs approx. 40 kg.', 'See Fig. 3 and No. 7 for details.', 'Done.'],
+    ],
     ['It opened on Jan. 5 and closed on Dec. 24. Then it reopened.', ['It opened on Jan. 5 and closed on Dec. 24.', 'Then it reopened.']],
     ['Sales in the U.S. and the U.K. Government rose. The end.', ['Sales in the U.S. and the U.K. Government rose.', 'The end.']],
     ['It moved to the U.S. The move was costly.', ['It moved to the U.S.', 'The move was costly.']],
@@ -83,11 +86,23 @@ describe('splitSentences', () => {
   });
 
   it('makes list items units of their own', () => {
-    const input = 'Findings:\n- first item here\n* second item\n• third item\n1. numbered one\n2) numbered two\na) lettered item\nB. upper lettered';
+    const input =
+      'Findings:\n- first item here\n* second item\n• third item\n1. numbered one\n2) numbered two\na) lettered item\nB. upper lettered';
     expect(texts(input)).toEqual([
-      'Findings:', '- first item here', '* second item', '• third item', '1. numbered one', '2) numbered two', 'a) lettered item', 'B. upper lettered',
+      'Findings:',
+      '- first item here',
+      '* second item',
+      '• third item',
+      '1. numbered one',
+      '2) numbered two',
+      'a) lettered item',
+      'B. upper lettered',
     ]);
-    expect(splitUnits(input).slice(1).every((u) => u.kind === 'list-item')).toBe(true);
+    expect(
+      splitUnits(input)
+        .slice(1)
+        .every((u) => u.kind === 'list-item'),
+    ).toBe(true);
   });
 
   it('continues a list item on an indented line', () => {
@@ -95,7 +110,8 @@ describe('splitSentences', () => {
   });
 
   it('makes markdown headings and short title lines units of their own', () => {
-    const input = '# The Golden Gate\nBackground\nThe bridge opened in 1937. It is red.\n\nHistory of the Bridge\nConstruction began in 1933.';
+    const input =
+      '# The Golden Gate\nBackground\nThe bridge opened in 1937. It is red.\n\nHistory of the Bridge\nConstruction began in 1933.';
     const units = splitUnits(input);
     expect(units.map((u) => [u.kind, u.text])).toEqual([
       ['heading', '# The Golden Gate'],
@@ -120,7 +136,11 @@ describe('splitSentences', () => {
   it('makes table rows units of their own', () => {
     const input = 'Table 1 shows spans.\n| bridge | span |\n|---|---|\n| Golden Gate | 1,280 m |\nMore text.';
     const units = splitUnits(input);
-    expect(units.filter((u) => u.kind === 'table-row').map((u) => u.text)).toEqual(['| bridge | span |', '|---|---|', '| Golden Gate | 1,280 m |']);
+    expect(units.filter((u) => u.kind === 'table-row').map((u) => u.text)).toEqual([
+      '| bridge | span |',
+      '|---|---|',
+      '| Golden Gate | 1,280 m |',
+    ]);
     expect(units[units.length - 1]!.text).toBe('More text.');
   });
 
@@ -137,8 +157,16 @@ describe('splitSentences', () => {
 
   it('keeps text === input.slice(start, end) on a long mixed document', () => {
     const input = [
-      '# Report', '', 'Intro\nDr. A. Smith (U.S. Army) said "it is 3.5 m." Really? Yes!', '',
-      '- item one is here', '- item two', '| a | b |', '', 'Visit www.example.com. Costs: $1,200.75… Done', '   ',
+      '# Report',
+      '',
+      'Intro\nDr. A. Smith (U.S. Army) said "it is 3.5 m." Really? Yes!',
+      '',
+      '- item one is here',
+      '- item two',
+      '| a | b |',
+      '',
+      'Visit www.example.com. Costs: $1,200.75… Done',
+      '   ',
     ].join('\n');
     const spans = splitSentences(input);
     expect(spans.length).toBeGreaterThan(8);
@@ -170,8 +198,34 @@ describe('splitSentences on generated text', () => {
     };
   }
   const PIECES = [
-    'Dr.', 'Smith', 'said', 'U.S.', '3.5', '1,200.75', 'e.g.', 'etc.', '"Stop."', '(see Fig. 2)', 'It', 'The', 'end.',
-    'Really?', 'Yes!', '...', '\n', '\n\n', '- item', '# Title', '| a | b |', 'https://x.org/a.b', 'a@b.co', 'Wait…', '  ', '\r\n', 'J.', 'No. 5',
+    'Dr.',
+    'Smith',
+    'said',
+    'U.S.',
+    '3.5',
+    '1,200.75',
+    'e.g.',
+    'etc.',
+    '"Stop."',
+    '(see Fig. 2)',
+    'It',
+    'The',
+    'end.',
+    'Really?',
+    'Yes!',
+    '...',
+    '\n',
+    '\n\n',
+    '- item',
+    '# Title',
+    '| a | b |',
+    'https://x.org/a.b',
+    'a@b.co',
+    'Wait…',
+    '  ',
+    '\r\n',
+    'J.',
+    'No. 5',
   ];
 
   it.each(Array.from({ length: 25 }, (_, i) => i + 1))('keeps exact, ordered, trimmed spans (seed %i)', (seed) => {

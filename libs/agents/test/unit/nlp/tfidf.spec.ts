@@ -2,7 +2,10 @@ import { cosine, inverseDocumentFrequencies, termCounts, tfidfVectors } from '..
 
 describe('tf-idf', () => {
   it('counts stemmed content terms', () => {
-    expect([...termCounts('Bridges and bridge towers').entries()]).toEqual([['bridg', 2], ['tower', 1]]);
+    expect([...termCounts('Bridges and bridge towers').entries()]).toEqual([
+      ['bridg', 2],
+      ['tower', 1],
+    ]);
   });
 
   it('gives rarer terms a larger idf, never zero', () => {

@@ -5,7 +5,9 @@ const base = ROLE_INPUTS.counterEvidence;
 
 describe('counterEvidence (offline)', () => {
   it('finds the date contradiction among the candidate pairs only', () => {
-    expect(counterEvidence.offline(base).contradictions).toEqual([{ claimAId: 'C1', claimBId: 'C7', kind: 'date', note: '27 May 1937 vs 1936' }]);
+    expect(counterEvidence.offline(base).contradictions).toEqual([
+      { claimAId: 'C1', claimBId: 'C7', kind: 'date', note: '27 May 1937 vs 1936' },
+    ]);
   });
 
   it('accepts the same length in other units', () => {
@@ -14,14 +16,27 @@ describe('counterEvidence (offline)', () => {
   });
 
   it('reports a real unit conflict with a concrete note', () => {
-    const input = { claims: [{ id: 'A', statement: 'The wall is 6.1 metres high.' }, { id: 'B', statement: 'The wall is 13.8 feet high.' }], candidatePairs: [['A', 'B']] as [string, string][] };
+    const input = {
+      claims: [
+        { id: 'A', statement: 'The wall is 6.1 metres high.' },
+        { id: 'B', statement: 'The wall is 13.8 feet high.' },
+      ],
+      candidatePairs: [['A', 'B']] as [string, string][],
+    };
     const [found] = counterEvidence.offline(input).contradictions;
     expect(found).toMatchObject({ claimAId: 'A', claimBId: 'B', kind: 'unit' });
     expect(found!.note).toContain('6.1 metres');
   });
 
   it('skips self-pairs and repeated pairs', () => {
-    const input = { ...base, candidatePairs: [['C1', 'C7'], ['C7', 'C1'], ['C1', 'C1']] as [string, string][] };
+    const input = {
+      ...base,
+      candidatePairs: [
+        ['C1', 'C7'],
+        ['C7', 'C1'],
+        ['C1', 'C1'],
+      ] as [string, string][],
+    };
     expect(counterEvidence.offline(input).contradictions).toHaveLength(1);
   });
 

@@ -2,7 +2,9 @@ import { director } from '../../../src/roles';
 
 describe('director (offline)', () => {
   it('takes key phrases as topics and years as the time frame', () => {
-    const out = director.offline({ question: 'How was the Golden Gate Bridge built, and what did its construction cost between 1933 and 1937?' });
+    const out = director.offline({
+      question: 'How was the Golden Gate Bridge built, and what did its construction cost between 1933 and 1937?',
+    });
     expect(out.includedTopics).toEqual(['golden gate bridge', 'construction cost']);
     expect(out.timeFrame).toBe('1933–1937');
     expect(out.riskLevel).toBe('low');

@@ -33,7 +33,12 @@ describe('evidenceCurator (offline)', () => {
   });
 
   it('takes a long list item without its bullet', () => {
-    const { fragments: many } = evidenceCurator.offline({ ...base, question: 'How tall are the towers above the water, and where was the steel from?', questions: [], maxFragments: 3 });
+    const { fragments: many } = evidenceCurator.offline({
+      ...base,
+      question: 'How tall are the towers above the water, and where was the steel from?',
+      questions: [],
+      maxFragments: 3,
+    });
     const item = many.find((f) => f.excerpt.startsWith('The towers rise 227 metres'));
     expect(item).toBeDefined();
     expect(text[item!.start - 2]).toBe('-');
@@ -57,8 +62,17 @@ describe('evidenceCurator (offline)', () => {
   });
 
   it('prepends the previous sentence when a sentence opens with a pronoun', () => {
-    const source = { id: 'S2', title: 'Bridge', text: 'Joseph Strauss designed the bridge in 1921. It was his largest project, and it cost $35 million to complete.' };
-    const { fragments: out } = evidenceCurator.offline({ question: 'What did the largest project cost to complete?', questions: [], source, maxFragments: 1 });
+    const source = {
+      id: 'S2',
+      title: 'Bridge',
+      text: 'Joseph Strauss designed the bridge in 1921. It was his largest project, and it cost $35 million to complete.',
+    };
+    const { fragments: out } = evidenceCurator.offline({
+      question: 'What did the largest project cost to complete?',
+      questions: [],
+      source,
+      maxFragments: 1,
+    });
     expect(out).toHaveLength(1);
     expect(out[0]!.excerpt).toBe(source.text);
     expect(out[0]!.start).toBe(0);

@@ -41,7 +41,9 @@ describe('framer (offline)', () => {
   it('states a narrowed scope (run interventions) in the first sentence, still with no citation', () => {
     const scoped = framer.offline({ ...base, scope: ['Only the years 2015 to 2024.', 'Costs  in dollars'] });
     expect(scoped.introduction).toHaveLength(out.introduction.length);
-    expect(scoped.introduction[0]!.text).toMatch(/ Its scope was narrowed during research to: Only the years 2015 to 2024; Costs in dollars\.$/);
+    expect(scoped.introduction[0]!.text).toMatch(
+      / Its scope was narrowed during research to: Only the years 2015 to 2024; Costs in dollars\.$/,
+    );
     expect(scoped.introduction.every((s) => s.evidenceIds.length === 0)).toBe(true);
     expect(out.introduction[0]!.text).not.toMatch(/narrowed/);
   });

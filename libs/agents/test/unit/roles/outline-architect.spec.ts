@@ -66,7 +66,12 @@ describe('outlineArchitect (offline)', () => {
   });
 
   it('rejects an output that puts a claim in two sections', () => {
-    const bad = { sections: [{ title: 'A', purpose: '', claimIds: ['C1'] }, { title: 'B', purpose: '', claimIds: ['C1'] }] };
+    const bad = {
+      sections: [
+        { title: 'A', purpose: '', claimIds: ['C1'] },
+        { title: 'B', purpose: '', claimIds: ['C1'] },
+      ],
+    };
     expect(outlineArchitect.output.safeParse(bad).success).toBe(false);
   });
 });

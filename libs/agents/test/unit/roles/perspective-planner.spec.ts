@@ -27,7 +27,12 @@ describe('perspectivePlanner (offline)', () => {
     const question = 'What is the Golden Gate Bridge?';
     const plain = perspectivePlanner.offline({ ...base, question, count: 2 });
     expect(plain.perspectives.map((p) => p.name)).not.toContain('Historian');
-    const { perspectives } = perspectivePlanner.offline({ ...base, question, count: 2, feedback: 'Please add a historian and more on the timeline of repainting.' });
+    const { perspectives } = perspectivePlanner.offline({
+      ...base,
+      question,
+      count: 2,
+      feedback: 'Please add a historian and more on the timeline of repainting.',
+    });
     const historian = perspectives.find((p) => p.name === 'Historian');
     expect(historian).toBeDefined();
     expect(historian!.budgetWeight).toBeGreaterThan(perspectives.find((p) => p !== historian)!.budgetWeight);

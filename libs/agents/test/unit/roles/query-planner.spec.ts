@@ -57,7 +57,9 @@ describe('queryPlanner (offline)', () => {
     expect(keyword.length).toBeGreaterThan(0);
     expect(keyword.every((q) => q.query.endsWith('2015 2024') && !/\byears\b/.test(q.query))).toBe(true);
     expect(plain.some((q) => q.query.includes('2015'))).toBe(false);
-    const topical = queryPlanner.offline({ ...base, scope: ['Paint and corrosion of the cables'] }).queries.filter((q) => !/[A-Z]/.test(q.query));
+    const topical = queryPlanner
+      .offline({ ...base, scope: ['Paint and corrosion of the cables'] })
+      .queries.filter((q) => !/[A-Z]/.test(q.query));
     expect(topical.every((q) => /paint|corrosion|cables/.test(q.query))).toBe(true);
     const prompt = queryPlanner.prompt({ ...base, scope: ['Only the years 2015 to 2024'] });
     expect(JSON.stringify(prompt)).toContain('Only the years 2015 to 2024');

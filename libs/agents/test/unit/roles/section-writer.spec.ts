@@ -55,7 +55,14 @@ describe('sectionWriter (offline)', () => {
 
 describe('paragraphSizes', () => {
   it.each([
-    [0, []], [1, [1]], [2, [2]], [4, [4]], [5, [3, 2]], [8, [4, 4]], [9, [3, 3, 3]], [13, [4, 3, 3, 3]],
+    [0, []],
+    [1, [1]],
+    [2, [2]],
+    [4, [4]],
+    [5, [3, 2]],
+    [8, [4, 4]],
+    [9, [3, 3, 3]],
+    [13, [4, 3, 3, 3]],
   ])('%i sentences → %j', (n, sizes) => {
     expect(paragraphSizes(n)).toEqual(sizes);
   });

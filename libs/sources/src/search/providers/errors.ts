@@ -12,7 +12,11 @@ interface ProviderErrorOptions {
 }
 
 function detailsOf(o: ProviderErrorOptions): Record<string, unknown> {
-  return { provider: o.provider, ...(o.status === undefined ? {} : { status: o.status }), ...(o.attempts === undefined ? {} : { attempts: o.attempts }) };
+  return {
+    provider: o.provider,
+    ...(o.status === undefined ? {} : { status: o.status }),
+    ...(o.attempts === undefined ? {} : { attempts: o.attempts }),
+  };
 }
 
 /** The provider refused the credentials (401/403, or its own "invalid token" answer). Retrying cannot help. */

@@ -124,12 +124,15 @@ async function attemptOnce<T>(req: HttpJsonRequest<T>, policy: RetryPolicy, atte
   if (status >= 300 && status < 400) {
     const to = res.headers.get('location');
     const where = to ? ` to ${safeLocation(to, req.url)}` : '';
-    throw new SearchProviderError(`${provider}: ${endpoint} answered with a redirect (HTTP ${status})${where}; set the base URL to the final address`, {
-      provider,
-      status,
-      attempts: attempt,
-      retryable: false,
-    });
+    throw new SearchProviderError(
+      `${provider}: ${endpoint} answered with a redirect (HTTP ${status})${where}; set the base URL to the final address`,
+      {
+        provider,
+        status,
+        attempts: attempt,
+        retryable: false,
+      },
+    );
   }
   if (status === 401 || status === 403 || req.isAuthFailure?.(status, body)) {
     const hint = req.authHint ? `; ${req.authHint}` : '';
@@ -145,21 +148,27 @@ async function attemptOnce<T>(req: HttpJsonRequest<T>, policy: RetryPolicy, atte
     const hints = [retryAfter, req.rateLimitWaitMs?.(res.headers)].filter((v): v is number => v !== undefined);
     const asked = hints.length > 0 ? Math.max(...hints) : undefined;
     const when = asked === undefined ? '' : `; retry after ${Math.ceil(asked / 1000)} s`;
-    const error = new SearchRateLimitedError(`${provider}: ${endpoint} rate limited (HTTP 429)${said}${when} (attempt ${attempt} of ${policy.maxAttempts})`, {
-      provider,
-      status,
-      attempts: attempt,
-      retryAfterMs: asked,
-    });
+    const error = new SearchRateLimitedError(
+      `${provider}: ${endpoint} rate limited (HTTP 429)${said}${when} (attempt ${attempt} of ${policy.maxAttempts})`,
+      {
+        provider,
+        status,
+        attempts: attempt,
+        retryAfterMs: asked,
+      },
+    );
     return { ok: false, error, waitMs: asked ?? backoff };
   }
   if (status === 408 || status >= 500) {
-    const error = new SearchProviderError(`${provider}: ${endpoint} failed (HTTP ${status})${said} (attempt ${attempt} of ${policy.maxAttempts})`, {
-      provider,
-      status,
-      attempts: attempt,
-      retryable: true,
-    });
+    const error = new SearchProviderError(
+      `${provider}: ${endpoint} failed (HTTP ${status})${said} (attempt ${attempt} of ${policy.maxAttempts})`,
+      {
+        provider,
+        status,
+        attempts: attempt,
+        retryable: true,
+      },
+    );
     // A 503 may carry Retry-After too; never sooner than our own backoff.
     return { ok: false, error, waitMs: Math.max(retryAfter ?? 0, backoff) };
   }
@@ -177,12 +186,18 @@ function parseBody<T>(req: HttpJsonRequest<T>, body: string, endpoint: string): 
     json = JSON.parse(body);
   } catch (err) {
     if (!(err instanceof SyntaxError)) throw err;
-    throw new SearchResponseError(`${req.provider}: ${endpoint} answered with a body that is not JSON`, { provider: req.provider, cause: err });
+    throw new SearchResponseError(`${req.provider}: ${endpoint} answered with a body that is not JSON`, {
+      provider: req.provider,
+      cause: err,
+    });
   }
   const parsed = req.schema.safeParse(json);
   if (parsed.success) return parsed.data;
   // Paths and zod's messages only: the values may quote the request.
-  const issues = parsed.error.issues.slice(0, 5).map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; ');
+  const issues = parsed.error.issues
+    .slice(0, 5)
+    .map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`)
+    .join('; ');
   throw new SearchResponseError(`${req.provider}: ${endpoint} answered with an unexpected shape (${issues})`, { provider: req.provider });
 }
 
@@ -207,7 +222,8 @@ async function readCapped(res: Response, provider: string, endpoint: string): Pr
 
 function messageOf(err: unknown): string {
   // Duck-typed: fetch's errors come from Node's own realm, where `instanceof Error` of a sandbox (jest) fails.
-  const message = (e: unknown) => (typeof e === 'object' && e !== null && typeof (e as Error).message === 'string' ? (e as Error).message : undefined);
+  const message = (e: unknown) =>
+    typeof e === 'object' && e !== null && typeof (e as Error).message === 'string' ? (e as Error).message : undefined;
   const own = message(err) ?? String(err);
   // undici puts the useful part (ECONNREFUSED, ...) in the cause of its "fetch failed".
   const cause = message((err as { cause?: unknown } | null)?.cause);

@@ -1,8 +1,28 @@
 // A Map, not an object literal: `&valueOf;` must not find Object.prototype's.
-const NAMED_ENTITIES = new Map<string, string>(Object.entries({
-  amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: ' ', hellip: '…', mdash: '—', ndash: '–',
-  lsquo: '‘', rsquo: '’', ldquo: '“', rdquo: '”', laquo: '«', raquo: '»', middot: '·', bull: '•', copy: '©', reg: '®', trade: '™',
-}));
+const NAMED_ENTITIES = new Map<string, string>(
+  Object.entries({
+    amp: '&',
+    lt: '<',
+    gt: '>',
+    quot: '"',
+    apos: "'",
+    nbsp: ' ',
+    hellip: '…',
+    mdash: '—',
+    ndash: '–',
+    lsquo: '‘',
+    rsquo: '’',
+    ldquo: '“',
+    rdquo: '”',
+    laquo: '«',
+    raquo: '»',
+    middot: '·',
+    bull: '•',
+    copy: '©',
+    reg: '®',
+    trade: '™',
+  }),
+);
 
 /**
  * Snippets and titles as plain text: Brave marks matches with `<strong>` and encodes entities, some

@@ -37,7 +37,9 @@ function pickMessage(json: unknown): string | undefined {
     if (typeof v === 'string') return v;
     if (v && typeof v === 'object') {
       const inner = v as Record<string, unknown>;
-      const parts = [inner['code'], inner['detail'] ?? inner['error'] ?? inner['message']].filter((p): p is string => typeof p === 'string');
+      const parts = [inner['code'], inner['detail'] ?? inner['error'] ?? inner['message']].filter(
+        (p): p is string => typeof p === 'string',
+      );
       if (parts.length > 0) return parts.join(': ');
     }
   }

@@ -36,11 +36,17 @@ export type WebProvidersOptions = Pick<WebProviderOptions, 'timeoutMs' | 'retry'
  * (the limiter key is the provider plus a hash of its key or URL, so the secret is not written to Redis
  * and two accounts do not share one budget); without, it is per process.
  */
-export function webProvidersFromEnv(env: Record<string, string | undefined>, redis: Redis | null, options: WebProvidersOptions = {}): SearchProvider[] {
+export function webProvidersFromEnv(
+  env: Record<string, string | undefined>,
+  redis: Redis | null,
+  options: WebProvidersOptions = {},
+): SearchProvider[] {
   const parsed = WebSearchEnvSchema.safeParse(env);
   if (!parsed.success) {
     const names = [...new Set(parsed.error.issues.map((i) => String(i.path[0])))];
-    throw new ConfigError(`Invalid web search settings: ${names.map((n) => `${n} must be a positive number`).join('; ')}`, { details: { variables: names } });
+    throw new ConfigError(`Invalid web search settings: ${names.map((n) => `${n} must be a positive number`).join('; ')}`, {
+      details: { variables: names },
+    });
   }
   const e = parsed.data;
   const limiter = (provider: string, identity: string, ratePerSecond: number): RateLimiter => {
@@ -69,7 +75,9 @@ export function webProvidersFromEnv(env: Record<string, string | undefined>, red
     );
   }
   if (e.SEARXNG_URL) {
-    providers.push(new SearxngSearchProvider({ ...options, url: e.SEARXNG_URL, limiter: limiter('searxng', e.SEARXNG_URL, e.SEARXNG_RATE_PER_SECOND) }));
+    providers.push(
+      new SearxngSearchProvider({ ...options, url: e.SEARXNG_URL, limiter: limiter('searxng', e.SEARXNG_URL, e.SEARXNG_RATE_PER_SECOND) }),
+    );
   }
   return providers;
 }

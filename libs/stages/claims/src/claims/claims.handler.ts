@@ -25,7 +25,10 @@ export class ClaimsHandler implements StepHandler<'claims'> {
     );
     const existing = await this.research.claims(tenantId, runId, { iteration: { lt: iteration } });
     const groups = groupNearDuplicates(
-      [...existing.map((c) => ({ id: `old:${c.id}`, text: c.statement })), ...out.claims.map((c, i) => ({ id: `new:${i}`, text: c.statement }))],
+      [
+        ...existing.map((c) => ({ id: `old:${c.id}`, text: c.statement })),
+        ...out.claims.map((c, i) => ({ id: `new:${i}`, text: c.statement })),
+      ],
       0.8,
     );
     const mergeInto = new Map<number, string>();
@@ -41,8 +44,15 @@ export class ClaimsHandler implements StepHandler<'claims'> {
           const target = mergeInto.get(i);
           const claimId =
             target ??
-            (await tx.claim.create({ data: { tenantId, runId, iteration, statement: claim.statement, subject: claim.subject, status: claim.status } })).id;
-          await tx.claimEvidence.createMany({ data: claim.evidenceIds.map((evidenceId) => ({ claimId, evidenceId })), skipDuplicates: true });
+            (
+              await tx.claim.create({
+                data: { tenantId, runId, iteration, statement: claim.statement, subject: claim.subject, status: claim.status },
+              })
+            ).id;
+          await tx.claimEvidence.createMany({
+            data: claim.evidenceIds.map((evidenceId) => ({ claimId, evidenceId })),
+            skipDuplicates: true,
+          });
         }
       },
     };

@@ -31,7 +31,11 @@ export class ContradictionsHandler implements StepHandler<'contradictions'> {
     // Idempotent: the point id is derived from the claim id, so a re-run upserts the same points.
     await this.vectors.upsert(
       CLAIM_COLLECTION,
-      claims.map((c, i) => ({ id: pointId(`claim:${c.id}`), vector: vectors[i]!, payload: { tenantId, runId, kind: 'claim', claimId: c.id } })),
+      claims.map((c, i) => ({
+        id: pointId(`claim:${c.id}`),
+        vector: vectors[i]!,
+        payload: { tenantId, runId, kind: 'claim', claimId: c.id },
+      })),
     );
     const statementOf = new Map(claims.map((c) => [c.id, c.statement]));
     const pairKey = ([a, b]: [string, string]) => `${statementOf.get(a)}\u0000${statementOf.get(b)}`;
@@ -63,12 +67,20 @@ export class ContradictionsHandler implements StepHandler<'contradictions'> {
       result: { contradictions: out.contradictions.length },
       write: async (tx) => {
         await tx.contradiction.createMany({
-          data: out.contradictions.map((c) => ({ tenantId, runId, claimAId: c.claimAId, claimBId: c.claimBId, kind: c.kind, note: c.note })),
+          data: out.contradictions.map((c) => ({
+            tenantId,
+            runId,
+            claimAId: c.claimAId,
+            claimBId: c.claimBId,
+            kind: c.kind,
+            note: c.note,
+          })),
           skipDuplicates: true,
         });
         // A claim on one side of a contradiction is contested, whatever its evidence count.
         const contested = out.contradictions.flatMap((c) => [c.claimAId, c.claimBId]);
-        if (contested.length > 0) await tx.claim.updateMany({ where: { tenantId, runId, id: { in: contested } }, data: { status: 'contested' } });
+        if (contested.length > 0)
+          await tx.claim.updateMany({ where: { tenantId, runId, id: { in: contested } }, data: { status: 'contested' } });
       },
     };
   }

@@ -1,5 +1,12 @@
 import type { InterventionInput, RunEventData } from '@dossier/contracts';
-import { ResearchRepository, RunEventRepository, type Db, type DroppedSources, type InterventionRow, InterventionRepository } from '@dossier/db';
+import {
+  ResearchRepository,
+  RunEventRepository,
+  type Db,
+  type DroppedSources,
+  type InterventionRow,
+  InterventionRepository,
+} from '@dossier/db';
 import { hostMatchesDomain, hostOf } from '@dossier/sources';
 import { AuditLog } from '@dossier/workflow';
 import { Injectable } from '@nestjs/common';
@@ -50,7 +57,14 @@ export class InterventionApplier {
     private readonly audit: AuditLog,
   ) {}
 
-  async apply(tx: Db, tenantId: string, runId: string, iteration: number, queued: readonly QueuedIntervention[], added: readonly AddedQuestion[]): Promise<void> {
+  async apply(
+    tx: Db,
+    tenantId: string,
+    runId: string,
+    iteration: number,
+    queued: readonly QueuedIntervention[],
+    added: readonly AddedQuestion[],
+  ): Promise<void> {
     const at = new Date();
     const events: RunEventData[] = [];
     for (const { row, input } of queued) {
@@ -58,7 +72,12 @@ export class InterventionApplier {
       // stale step could race a resumed one: only a still-pending row is applied, once.
       if ((await this.interventions.settle(tx, tenantId, runId, [row.id], 'applied', iteration, at)) === 0) continue;
       const effect = await this.effectOf(tx, tenantId, runId, row.id, input, added);
-      await this.audit.appendLocked(tx, tenantId, runId, 'intervention_applied', 'system', { interventionId: row.id, input, iteration, ...effect });
+      await this.audit.appendLocked(tx, tenantId, runId, 'intervention_applied', 'system', {
+        interventionId: row.id,
+        input,
+        iteration,
+        ...effect,
+      });
       events.push({ type: 'intervention_applied', interventionId: row.id, intervention: input.type, iteration });
     }
     await this.events.append(tx, tenantId, runId, events);
@@ -81,13 +100,31 @@ export class InterventionApplier {
           const host = hostOf(r.canonicalUrl);
           return host !== undefined && hostMatchesDomain(host, input.domain);
         });
-        return { dropped: await this.research.dropSources(tx, tenantId, runId, matching.map((r) => r.id), interventionId) };
+        return {
+          dropped: await this.research.dropSources(
+            tx,
+            tenantId,
+            runId,
+            matching.map((r) => r.id),
+            interventionId,
+          ),
+        };
       }
       case 'exclude_source': {
         // The source as the run knows it: every sighting of the same canonical URL goes with it.
         const [record] = await this.research.sourceRecords(tenantId, runId, { id: input.sourceId }, tx);
-        const sightings = record ? await this.research.sourceRecords(tenantId, runId, { canonicalUrl: record.canonicalUrl, excludedBy: null }, tx) : [];
-        return { dropped: await this.research.dropSources(tx, tenantId, runId, sightings.map((r) => r.id), interventionId) };
+        const sightings = record
+          ? await this.research.sourceRecords(tenantId, runId, { canonicalUrl: record.canonicalUrl, excludedBy: null }, tx)
+          : [];
+        return {
+          dropped: await this.research.dropSources(
+            tx,
+            tenantId,
+            runId,
+            sightings.map((r) => r.id),
+            interventionId,
+          ),
+        };
       }
       case 'narrow_scope':
         return {};

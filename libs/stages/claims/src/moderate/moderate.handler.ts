@@ -44,7 +44,10 @@ export class ModerateHandler implements StepHandler<'moderate'> {
     );
     const gain = coverage.length === 0 ? 0 : coverage.reduce((s, c) => s + c.informationGain, 0) / coverage.length;
     // A person's questions first: a follow-up that repeats one is not asked twice.
-    const added = questionsToAdd(queued, questions.map((q) => q.text));
+    const added = questionsToAdd(
+      queued,
+      questions.map((q) => q.text),
+    );
     const existing = new Set([...questions.map((q) => q.text.toLowerCase()), ...added.map((a) => a.text.toLowerCase())]);
     const followUps = out.followUps.filter((f) => !existing.has(f.text.toLowerCase()));
     return {
@@ -56,8 +59,24 @@ export class ModerateHandler implements StepHandler<'moderate'> {
       write: async (tx) => {
         await tx.researchQuestion.createMany({
           data: [
-            ...added.map((a) => ({ tenantId, runId, parentId: null, iteration: iteration + 1, text: a.text, priority: ADDED_QUESTION_PRIORITY, status: 'open' })),
-            ...followUps.map((f) => ({ tenantId, runId, parentId: f.parentId, iteration: iteration + 1, text: f.text, priority: f.priority, status: 'open' })),
+            ...added.map((a) => ({
+              tenantId,
+              runId,
+              parentId: null,
+              iteration: iteration + 1,
+              text: a.text,
+              priority: ADDED_QUESTION_PRIORITY,
+              status: 'open',
+            })),
+            ...followUps.map((f) => ({
+              tenantId,
+              runId,
+              parentId: f.parentId,
+              iteration: iteration + 1,
+              text: f.text,
+              priority: f.priority,
+              status: 'open',
+            })),
           ],
         });
         await this.applier.apply(tx, tenantId, runId, iteration, queued, added);

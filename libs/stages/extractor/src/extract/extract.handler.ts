@@ -22,7 +22,8 @@ export class ExtractHandler implements StepHandler<'extract'> {
     const { tenantId, id: runId } = ctx.run;
     const { iteration, shard } = ctx.job;
     const [record] = await this.research.sourceRecords(tenantId, runId, { iteration, selected: true, extractShard: shard });
-    if (!record?.snapshotId) throw new StageStateError(`No selected source for extract shard ${shard} of iteration ${iteration}`, { runId });
+    if (!record?.snapshotId)
+      throw new StageStateError(`No selected source for extract shard ${shard} of iteration ${iteration}`, { runId });
     const [snapshot] = await this.research.snapshots(tenantId, [record.snapshotId]);
     if (!snapshot) throw new StageStateError(`Snapshot ${record.snapshotId} is missing`, { runId });
     const questions = await this.research.questions(tenantId, runId);

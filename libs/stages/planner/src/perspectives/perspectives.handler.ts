@@ -22,7 +22,10 @@ export class PerspectivesHandler implements StepHandler<'perspectives'> {
       perspectivePlanner,
       {
         question: ctx.run.question,
-        objective: { statement: objective?.statement ?? ctx.run.question, includedTopics: (objective?.includedTopics as string[] | undefined) ?? [] },
+        objective: {
+          statement: objective?.statement ?? ctx.run.question,
+          includedTopics: (objective?.includedTopics as string[] | undefined) ?? [],
+        },
         count: ctx.run.options.perspectives,
         feedback,
       },

@@ -14,7 +14,10 @@ export class QuestionsHandler implements StepHandler<'questions'> {
   async execute(ctx: StepContext<'questions'>): Promise<StepOutcome<'questions'>> {
     const { tenantId, id: runId } = ctx.run;
     const revision = ctx.job.iteration;
-    const [objective, perspectives] = await Promise.all([this.research.objective(tenantId, runId), this.research.perspectives(tenantId, runId, revision)]);
+    const [objective, perspectives] = await Promise.all([
+      this.research.objective(tenantId, runId),
+      this.research.perspectives(tenantId, runId, revision),
+    ]);
     const out = await this.agents.run(
       questionArchitect,
       {
@@ -30,7 +33,15 @@ export class QuestionsHandler implements StepHandler<'questions'> {
       write: async (tx) => {
         await tx.researchQuestion.updateMany({ where: { tenantId, runId, status: { not: 'dropped' } }, data: { status: 'dropped' } });
         await tx.researchQuestion.createMany({
-          data: out.questions.map((q) => ({ tenantId, runId, perspectiveId: q.perspectiveId, iteration: 0, text: q.text, priority: q.priority, status: 'open' })),
+          data: out.questions.map((q) => ({
+            tenantId,
+            runId,
+            perspectiveId: q.perspectiveId,
+            iteration: 0,
+            text: q.text,
+            priority: q.priority,
+            status: 'open',
+          })),
         });
       },
     };

@@ -15,7 +15,15 @@ export class ScopeHandler implements StepHandler<'scope'> {
       write: async (tx) => {
         await tx.researchObjective.upsert({
           where: { runId },
-          create: { tenantId, runId, statement: scope.statement, includedTopics: scope.includedTopics, excludedTopics: scope.excludedTopics, timeFrame: scope.timeFrame, riskLevel: scope.riskLevel },
+          create: {
+            tenantId,
+            runId,
+            statement: scope.statement,
+            includedTopics: scope.includedTopics,
+            excludedTopics: scope.excludedTopics,
+            timeFrame: scope.timeFrame,
+            riskLevel: scope.riskLevel,
+          },
           update: {},
         });
       },

@@ -47,7 +47,12 @@ export class RenderHandler implements StepHandler<'render'> {
       this.research.evidence(tenantId, runId),
       this.research.sourceRecords(tenantId, runId),
       this.research.questions(tenantId, runId, undefined, ['open', 'partial']),
-      this.prisma.llmCall.groupBy({ by: ['role', 'model', 'engine'], where, _count: { _all: true }, _sum: { tokensIn: true, tokensOut: true, costUsd: true } }),
+      this.prisma.llmCall.groupBy({
+        by: ['role', 'model', 'engine'],
+        where,
+        _count: { _all: true },
+        _sum: { tokensIn: true, tokensOut: true, costUsd: true },
+      }),
       this.prisma.searchPlan.count({ where }),
       this.prisma.nodeExecution.count({ where: { ...where, node: 'moderate', status: 'completed' } }),
       this.prisma.verificationFinding.findMany({ where, select: { round: true, verdict: true } }),
@@ -56,7 +61,9 @@ export class RenderHandler implements StepHandler<'render'> {
     const lastRound = Math.max(0, ...findings.map((f) => f.round));
     const inLastRound = findings.filter((f) => f.round === lastRound);
     const snapshots = await this.research.snapshots(tenantId, [...new Set(evidence.map((e) => e.snapshotId))]);
-    const interventions = (await this.interventions.applied(tenantId, runId)).map((row) => describeIntervention(row.appliedIteration ?? 0, interventionInput(row), records));
+    const interventions = (await this.interventions.applied(tenantId, runId)).map((row) =>
+      describeIntervention(row.appliedIteration ?? 0, interventionInput(row), records),
+    );
     const report = buildReport({
       run: {
         id: run.id,
@@ -83,7 +90,12 @@ export class RenderHandler implements StepHandler<'render'> {
       metrics: {
         iterations,
         ...usage.total,
-        budgetExhausted: run.stopReason === 'max_iterations' ? 'iterations' : run.stopReason === 'budget_exhausted' ? ((run.budgetExhausted as BudgetKind | null) ?? null) : null,
+        budgetExhausted:
+          run.stopReason === 'max_iterations'
+            ? 'iterations'
+            : run.stopReason === 'budget_exhausted'
+              ? ((run.budgetExhausted as BudgetKind | null) ?? null)
+              : null,
         byRole: usage.byRole,
         byModel: usage.byModel,
         byEngine: usage.byEngine,
@@ -91,7 +103,11 @@ export class RenderHandler implements StepHandler<'render'> {
         searches,
         sourcesFetched: records.filter((r) => r.selected).length,
       },
-      verification: { checked: inLastRound.length, supported: inLastRound.filter((f) => f.verdict === 'supported').length, rounds: lastRound },
+      verification: {
+        checked: inLastRound.length,
+        supported: inLastRound.filter((f) => f.verdict === 'supported').length,
+        rounds: lastRound,
+      },
     });
     const artifacts = renderAll(report);
     return {
@@ -137,5 +153,10 @@ function llmUsage(groups: UsageGroup[]) {
     add((byModel[g.model] ??= empty()), g);
     add((byEngine[g.engine] ??= empty()), g);
   }
-  return { total: { llmCalls: total.calls, tokensIn: total.tokensIn, tokensOut: total.tokensOut, costUsd: total.costUsd }, byRole, byModel, byEngine };
+  return {
+    total: { llmCalls: total.calls, tokensIn: total.tokensIn, tokensOut: total.tokensOut, costUsd: total.costUsd },
+    byRole,
+    byModel,
+    byEngine,
+  };
 }

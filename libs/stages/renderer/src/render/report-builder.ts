@@ -49,19 +49,28 @@ const BUDGET_NAMES: Record<string, string> = { tokens: 'token', cost: 'cost', wa
 /** Why research stopped, naming the budget that ended it. */
 function stopText(run: ReportInputs['run']): string {
   if (!run.stopReason) return 'research completed';
-  if (run.stopReason === 'budget_exhausted' && run.budgetExhausted) return `the ${BUDGET_NAMES[run.budgetExhausted] ?? run.budgetExhausted} budget ran out`;
+  if (run.stopReason === 'budget_exhausted' && run.budgetExhausted)
+    return `the ${BUDGET_NAMES[run.budgetExhausted] ?? run.budgetExhausted} budget ran out`;
   if (run.stopReason === 'max_iterations' && run.maxIterations) return `the iterations budget (${run.maxIterations}) was used up`;
   return STOP_REASONS[run.stopReason] ?? run.stopReason;
 }
 
 function engineText(engine: string, metrics: ReportJson['metrics']): string {
   if (engine === 'offline') return 'Engine: offline (deterministic, extractive: every sentence is a verbatim excerpt of a source).';
-  const models = Object.keys(metrics.byModel ?? {}).filter((m) => m !== 'offline-nlp-1').sort();
+  const models = Object.keys(metrics.byModel ?? {})
+    .filter((m) => m !== 'offline-nlp-1')
+    .sort();
   const offline = metrics.byEngine?.['offline']?.calls ?? 0;
   const online = metrics.byEngine?.[engine];
   const parts = [`Engine: ${engine}${models.length > 0 ? ` (${models.join(', ')})` : ''}`];
   if (online) parts.push(`; ${online.calls} model requests, ${online.tokensIn + online.tokensOut} tokens, $${online.costUsd.toFixed(4)}`);
-  if (offline > 0) parts.push(`; after the ${BUDGET_NAMES[metrics.budgetExhausted ?? ''] ?? ''} budget ran out, ${offline} further calls used the offline engine instead of the model`.replace('the  budget', 'a budget'));
+  if (offline > 0)
+    parts.push(
+      `; after the ${BUDGET_NAMES[metrics.budgetExhausted ?? ''] ?? ''} budget ran out, ${offline} further calls used the offline engine instead of the model`.replace(
+        'the  budget',
+        'a budget',
+      ),
+    );
   return `${parts.join('')}.`;
 }
 
@@ -75,7 +84,10 @@ export function buildReport(input: ReportInputs): ReportJson {
   const snapshotById = new Map(input.snapshots.map((s) => [s.id, s]));
   // The record that selected a source carries its authority and cluster; prefer it over later sightings.
   const recordBySnapshot = new Map(
-    [...input.records].sort((a, b) => Number(a.selected) - Number(b.selected)).filter((r) => r.snapshotId).map((r) => [r.snapshotId!, r]),
+    [...input.records]
+      .sort((a, b) => Number(a.selected) - Number(b.selected))
+      .filter((r) => r.snapshotId)
+      .map((r) => [r.snapshotId!, r]),
   );
   const eIds = new Map<string, string>();
   const sIds = new Map<string, string>();
@@ -91,12 +103,17 @@ export function buildReport(input: ReportInputs): ReportJson {
     }
     return [...new Set(out)];
   };
-  const paragraph = (sentences: Sentence[]) => ({ sentences: sentences.map((s) => ({ text: s.text, evidenceIds: cite(s.evidenceIds) })).filter((s) => s.text.trim()) });
+  const paragraph = (sentences: Sentence[]) => ({
+    sentences: sentences.map((s) => ({ text: s.text, evidenceIds: cite(s.evidenceIds) })).filter((s) => s.text.trim()),
+  });
 
   const sections: ReportSection[] = [];
-  if (input.intro.length > 0) sections.push({ id: 'introduction', title: 'Introduction', kind: 'framing', paragraphs: [paragraph(input.intro)] });
+  if (input.intro.length > 0)
+    sections.push({ id: 'introduction', title: 'Introduction', kind: 'framing', paragraphs: [paragraph(input.intro)] });
   input.sections.forEach((s, i) => {
-    const paragraphs = s.paragraphs.map((p) => paragraph(p.sentences)).filter((p) => p.sentences.every((x) => x.evidenceIds.length > 0) && p.sentences.length > 0);
+    const paragraphs = s.paragraphs
+      .map((p) => paragraph(p.sentences))
+      .filter((p) => p.sentences.every((x) => x.evidenceIds.length > 0) && p.sentences.length > 0);
     if (paragraphs.length > 0) sections.push({ id: `section-${i + 1}`, title: s.title, kind: 'body', paragraphs });
   });
 
@@ -106,7 +123,8 @@ export function buildReport(input: ReportInputs): ReportJson {
   const contradictionParagraphs = input.contradictions.flatMap((c) => {
     const a = claimById.get(c.claimAId);
     const b = claimById.get(c.claimBId);
-    if (!a || !b || (shown.get(a.id) ?? 0) >= MAX_DISAGREEMENTS_PER_CLAIM || (shown.get(b.id) ?? 0) >= MAX_DISAGREEMENTS_PER_CLAIM) return [];
+    if (!a || !b || (shown.get(a.id) ?? 0) >= MAX_DISAGREEMENTS_PER_CLAIM || (shown.get(b.id) ?? 0) >= MAX_DISAGREEMENTS_PER_CLAIM)
+      return [];
     shown.set(a.id, (shown.get(a.id) ?? 0) + 1);
     shown.set(b.id, (shown.get(b.id) ?? 0) + 1);
     const p = paragraph([
@@ -116,9 +134,15 @@ export function buildReport(input: ReportInputs): ReportJson {
     return p.sentences.length === 2 && p.sentences.every((s) => s.evidenceIds.length > 0) ? [p] : [];
   });
   if (contradictionParagraphs.length > 0) {
-    sections.push({ id: 'contradictions', title: 'Where the sources disagree', kind: 'contradictions', paragraphs: contradictionParagraphs });
+    sections.push({
+      id: 'contradictions',
+      title: 'Where the sources disagree',
+      kind: 'contradictions',
+      paragraphs: contradictionParagraphs,
+    });
   }
-  if (input.conclusion.length > 0) sections.push({ id: 'conclusion', title: 'Conclusion', kind: 'framing', paragraphs: [paragraph(input.conclusion)] });
+  if (input.conclusion.length > 0)
+    sections.push({ id: 'conclusion', title: 'Conclusion', kind: 'framing', paragraphs: [paragraph(input.conclusion)] });
 
   const stop = stopText(input.run);
   const method: Sentence[] = [
@@ -132,7 +156,9 @@ export function buildReport(input: ReportInputs): ReportJson {
       text: `Verification: ${input.verification.checked} cited sentences checked against their excerpts in the last round (${input.verification.supported} supported) after ${input.verification.rounds} repair round(s); sentences not supported were repaired or dropped.`,
       evidenceIds: [],
     },
-    ...(input.interventions?.length ? [{ text: `Interventions applied during research: ${input.interventions.join('; ')}.`, evidenceIds: [] }] : []),
+    ...(input.interventions?.length
+      ? [{ text: `Interventions applied during research: ${input.interventions.join('; ')}.`, evidenceIds: [] }]
+      : []),
     input.openQuestions.length > 0
       ? { text: `Questions that stayed open: ${input.openQuestions.slice(0, 8).join(' / ')}.`, evidenceIds: [] }
       : { text: 'No research question stayed open.', evidenceIds: [] },
@@ -170,12 +196,18 @@ export function buildReport(input: ReportInputs): ReportJson {
       title: snap?.title ?? record?.title ?? '',
       contentHash: snap?.contentHash ?? '',
       fetchedAt: (snap?.fetchedAt ?? new Date(0)).toISOString(),
-      ...(record ? { origin: record.origin as 'corpus' | 'web', authority: record.authority as ReportJson['sources'][string]['authority'] } : {}),
+      ...(record
+        ? { origin: record.origin as 'corpus' | 'web', authority: record.authority as ReportJson['sources'][string]['authority'] }
+        : {}),
     };
   }
   const contradictions = input.contradictions
     .filter((c) => cIds.has(c.claimAId) && cIds.has(c.claimBId))
-    .map((c) => ({ claimIds: [cIds.get(c.claimAId)!, cIds.get(c.claimBId)!] as [string, string], kind: c.kind as ReportJson['contradictions'][number]['kind'], note: c.note }));
+    .map((c) => ({
+      claimIds: [cIds.get(c.claimAId)!, cIds.get(c.claimBId)!] as [string, string],
+      kind: c.kind as ReportJson['contradictions'][number]['kind'],
+      note: c.note,
+    }));
 
   return {
     runId: input.run.id,

@@ -26,7 +26,10 @@ export class SearchProviders {
   forRun(names: readonly string[], runId: string, tenantAllowed?: readonly string[]): SearchProvider[] {
     const refused = tenantAllowed ? names.filter((n) => !tenantAllowed.includes(n)) : [];
     if (refused.length > 0) {
-      throw new UnknownSearchProviderError(`Search provider(s) ${refused.join(', ')} not allowed for this tenant (allowed: ${tenantAllowed!.join(', ')})`, { runId });
+      throw new UnknownSearchProviderError(
+        `Search provider(s) ${refused.join(', ')} not allowed for this tenant (allowed: ${tenantAllowed!.join(', ')})`,
+        { runId },
+      );
     }
     return names.map((name) => {
       const provider = this.providers.get(name);

@@ -19,7 +19,10 @@ export class SearchPlanHandler implements StepHandler<'search_plan'> {
   async execute(ctx: StepContext<'search_plan'>): Promise<StepOutcome<'search_plan'>> {
     const { tenantId, id: runId } = ctx.run;
     const iteration = ctx.job.iteration;
-    const [open, rules] = await Promise.all([this.research.questions(tenantId, runId, undefined, ['open']), this.interventions.appliedRules(tenantId, runId)]);
+    const [open, rules] = await Promise.all([
+      this.research.questions(tenantId, runId, undefined, ['open']),
+      this.interventions.appliedRules(tenantId, runId),
+    ]);
     const frontier = open.slice(0, FRONTIER_QUESTIONS);
     const out = await this.agents.run(
       queryPlanner,
@@ -38,9 +41,20 @@ export class SearchPlanHandler implements StepHandler<'search_plan'> {
       result: { queries: out.queries.length },
       write: async (tx) => {
         await tx.searchPlan.createMany({
-          data: out.queries.map((q, shard) => ({ tenantId, runId, questionId: q.questionId, iteration, shard, query: q.query, provider: q.provider })),
+          data: out.queries.map((q, shard) => ({
+            tenantId,
+            runId,
+            questionId: q.questionId,
+            iteration,
+            shard,
+            query: q.query,
+            provider: q.provider,
+          })),
         });
-        await tx.researchQuestion.updateMany({ where: { tenantId, runId, id: { in: frontier.map((q) => q.id) }, status: 'open' }, data: { status: 'partial' } });
+        await tx.researchQuestion.updateMany({
+          where: { tenantId, runId, id: { in: frontier.map((q) => q.id) }, status: 'open' },
+          data: { status: 'partial' },
+        });
       },
     };
   }

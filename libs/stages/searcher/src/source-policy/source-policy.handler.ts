@@ -45,7 +45,11 @@ export class SourcePolicyHandler implements StepHandler<'source_policy'> {
     const readBefore = new Set(all.filter((r) => r.selected && r.iteration < iteration).map((r) => r.canonicalUrl));
     const ranked = fuseRanks(
       all.filter(
-        (r) => r.iteration === iteration && !readBefore.has(r.canonicalUrl) && !droppedUrls.has(r.canonicalUrl) && isAllowedByPolicy(r.canonicalUrl, policy).allowed,
+        (r) =>
+          r.iteration === iteration &&
+          !readBefore.has(r.canonicalUrl) &&
+          !droppedUrls.has(r.canonicalUrl) &&
+          isAllowedByPolicy(r.canonicalUrl, policy).allowed,
       ),
     );
 
@@ -66,7 +70,10 @@ export class SourcePolicyHandler implements StepHandler<'source_policy'> {
         snapshotOf.set(s.canonicalUrl, got.snapshot.id);
       } catch (err) {
         // One unreachable or refused page does not fail the step; a retryable failure of every page would.
-        this.logger.warn({ url, err: describeError(err), retryable: classifyError(err) === 'retryable' }, 'source skipped: could not fetch it');
+        this.logger.warn(
+          { url, err: describeError(err), retryable: classifyError(err) === 'retryable' },
+          'source skipped: could not fetch it',
+        );
       }
     }
     const usable = ranked.filter((s) => snapshotOf.has(s.canonicalUrl));
@@ -74,7 +81,10 @@ export class SourcePolicyHandler implements StepHandler<'source_policy'> {
     // Independence clusters: identical snapshots share an id; near-duplicate texts are grouped.
     const snapshots = new Map((await this.research.snapshots(tenantId, [...new Set(snapshotOf.values())])).map((s) => [s.id, s]));
     const textOf = (s: RankedSource) => snapshots.get(snapshotOf.get(s.canonicalUrl)!)?.text.slice(0, 4000) ?? '';
-    const groups = groupNearDuplicates(usable.map((s) => ({ id: s.canonicalUrl, text: textOf(s) })), 0.6);
+    const groups = groupNearDuplicates(
+      usable.map((s) => ({ id: s.canonicalUrl, text: textOf(s) })),
+      0.6,
+    );
     const clusterOf = new Map<string, string>();
     for (const g of groups) for (const url of g) clusterOf.set(url, g[0]!);
     const seenClusters = new Set<string>();
@@ -104,7 +114,8 @@ export class SourcePolicyHandler implements StepHandler<'source_policy'> {
             },
           });
           // One record of each chosen source carries the extract shard (the first, by rank).
-          if (shard >= 0) await tx.sourceRecord.updateMany({ where: { tenantId, id: s.records[0]!.id }, data: { selected: true, extractShard: shard } });
+          if (shard >= 0)
+            await tx.sourceRecord.updateMany({ where: { tenantId, id: s.records[0]!.id }, data: { selected: true, extractShard: shard } });
         }
       },
     };

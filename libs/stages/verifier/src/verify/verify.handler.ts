@@ -28,7 +28,9 @@ export class VerifyHandler implements StepHandler<'verify'> {
     const draft = await this.research.latestDraft(tenantId, section.id, round);
     const paragraphs = (draft?.paragraphs ?? []) as unknown as { sentences: Sentence[] }[];
     const flat = paragraphs.flatMap((p, pi) => p.sentences.map((s, si) => ({ ...s, pi, si })));
-    const evidence = new Map((await this.research.evidence(tenantId, runId, { id: { in: flat.flatMap((s) => s.evidenceIds) } })).map((e) => [e.id, e]));
+    const evidence = new Map(
+      (await this.research.evidence(tenantId, runId, { id: { in: flat.flatMap((s) => s.evidenceIds) } })).map((e) => [e.id, e]),
+    );
     const out = await this.agents.run(
       verifier,
       {

@@ -27,7 +27,10 @@ export class DraftHandler implements StepHandler<'draft'> {
     return {
       result: { sentences: out.paragraphs.reduce((n, p) => n + p.sentences.length, 0) },
       write: async (tx) => {
-        await tx.sectionDraft.createMany({ data: [{ tenantId, runId, sectionId: section.id, round: 0, paragraphs: out.paragraphs }], skipDuplicates: true });
+        await tx.sectionDraft.createMany({
+          data: [{ tenantId, runId, sectionId: section.id, round: 0, paragraphs: out.paragraphs }],
+          skipDuplicates: true,
+        });
       },
     };
   }

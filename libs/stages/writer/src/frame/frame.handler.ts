@@ -36,7 +36,10 @@ export class FrameHandler implements StepHandler<'frame'> {
     return {
       result: { sections: sections.length },
       write: async (tx) => {
-        await tx.reportFrame.createMany({ data: [{ tenantId, runId, revision, introduction: out.introduction, conclusion: out.conclusion }], skipDuplicates: true });
+        await tx.reportFrame.createMany({
+          data: [{ tenantId, runId, revision, introduction: out.introduction, conclusion: out.conclusion }],
+          skipDuplicates: true,
+        });
       },
     };
   }

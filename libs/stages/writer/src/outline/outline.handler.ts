@@ -26,7 +26,11 @@ export class OutlineHandler implements StepHandler<'outline'> {
       {
         question: ctx.run.question,
         questions: questions.map((q) => ({ id: q.id, text: q.text })),
-        claims: claims.map((c) => ({ id: c.id, statement: c.statement, questionId: c.evidenceIds.map((e) => questionOf.get(e)).find((q) => q) ?? null })),
+        claims: claims.map((c) => ({
+          id: c.id,
+          statement: c.statement,
+          questionId: c.evidenceIds.map((e) => questionOf.get(e)).find((q) => q) ?? null,
+        })),
         feedback: await ctx.rejectionFeedback(),
       },
       { tenantId, runId, stepKey: ctx.stepKey },
@@ -48,7 +52,15 @@ export class OutlineHandler implements StepHandler<'outline'> {
       result: { sections: sections.length },
       write: async (tx) => {
         await tx.outlineSection.createMany({
-          data: sections.map((s, position) => ({ tenantId, runId, revision, position, title: s.title, purpose: s.purpose, claimIds: s.claimIds })),
+          data: sections.map((s, position) => ({
+            tenantId,
+            runId,
+            revision,
+            position,
+            title: s.title,
+            purpose: s.purpose,
+            claimIds: s.claimIds,
+          })),
         });
       },
     };

@@ -28,7 +28,9 @@ export class RepairHandler implements StepHandler<'repair'> {
       const failing = new Map(findings.filter((f) => f.verdict !== 'supported').map((f) => [`${f.paragraph}.${f.sentence}`, f]));
       if (failing.size === 0) continue;
       const paragraphs = draft.paragraphs as unknown as DraftParagraphs;
-      const evidence = await this.research.evidence(tenantId, runId, { id: { in: paragraphs.flatMap((p) => p.sentences.flatMap((s) => s.evidenceIds)) } });
+      const evidence = await this.research.evidence(tenantId, runId, {
+        id: { in: paragraphs.flatMap((p) => p.sentences.flatMap((s) => s.evidenceIds)) },
+      });
       const next: DraftParagraphs = [];
       for (const [pi, p] of paragraphs.entries()) {
         const sentences = [];
@@ -60,7 +62,13 @@ export class RepairHandler implements StepHandler<'repair'> {
       result: { repaired, dropped },
       write: async (tx) => {
         await tx.sectionDraft.createMany({
-          data: drafts.map((d) => ({ tenantId, runId, sectionId: d.sectionId, round: round + 1, paragraphs: d.paragraphs as unknown as Prisma.InputJsonValue })),
+          data: drafts.map((d) => ({
+            tenantId,
+            runId,
+            sectionId: d.sectionId,
+            round: round + 1,
+            paragraphs: d.paragraphs as unknown as Prisma.InputJsonValue,
+          })),
           skipDuplicates: true,
         });
       },
