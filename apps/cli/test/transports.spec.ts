@@ -229,7 +229,7 @@ describe('dossier: every command in both transports (local and --api)', () => {
     expect(bad.code).toBe(2);
     const adminThroughApi = await cli(['--api', url, '--key', key, 'admin', 'create-tenant', 'x']);
     expect(adminThroughApi.code).toBe(2);
-    expect(adminThroughApi.output).toMatch(/admin works on the local database; it is not available with --api/);
+    expect(adminThroughApi.output).toMatch(/admin create-tenant works on the local database; it is not available with --api/);
     const unreachable = await cli(['--api', 'http://127.0.0.1:9', '--key', key, 'runs']);
     expect(unreachable.code).toBe(1);
     expect(unreachable.output).toMatch(/Cannot reach the gateway at http:\/\/127\.0\.0\.1:9/);

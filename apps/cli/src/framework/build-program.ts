@@ -36,7 +36,15 @@ export interface ProgramResult {
   code: number;
 }
 
-function commandFor(spec: CommandSpec<never>, program: Command, result: ProgramResult, env: NodeJS.ProcessEnv): Command {
+function commandFor(
+  spec: CommandSpec<never>,
+  program: Command,
+  result: ProgramResult,
+  env: NodeJS.ProcessEnv,
+  inherited: readonly Transport[] = ['local', 'api'],
+): Command {
+  // A subcommand works over what its parent allows (`admin`'s are local only).
+  const transports = spec.transports ?? inherited;
   const cmd = new Command(spec.name)
     .description(spec.description)
     .exitOverride()
@@ -52,18 +60,17 @@ function commandFor(spec: CommandSpec<never>, program: Command, result: ProgramR
     cmd.addOption(option);
   }
   if (spec.help) cmd.addHelpText('after', `\n${spec.help}`);
-  for (const sub of spec.subcommands ?? []) cmd.addCommand(commandFor(sub, program, result, env));
+  for (const sub of spec.subcommands ?? []) cmd.addCommand(commandFor(sub, program, result, env, transports));
   if (spec.run) {
     const run = spec.run.bind(spec);
     cmd.action(async (...params: unknown[]) => {
       const args = params.slice(0, spec.arguments?.length ?? 0) as (string | string[] | undefined)[];
       const opts = cmd.opts() as never;
       const { transport, http } = chooseTransport(program.opts<GlobalOptions>(), env);
-      const allowed = spec.transports ?? ['local', 'api'];
-      if (!allowed.includes(transport)) {
+      if (!transports.includes(transport)) {
         throw new CliUsageError(
           transport === 'api'
-            ? `${cmd.name()} works on the local database; it is not available with --api`
+            ? `${[cmd.parent?.name(), cmd.name()].filter((n) => n && n !== 'dossier').join(' ')} works on the local database; it is not available with --api`
             : `${cmd.name()} is available through the gateway: dossier --api URL --key KEY ${cmd.name()} …`,
         );
       }
