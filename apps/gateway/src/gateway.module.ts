@@ -15,6 +15,7 @@ import { HealthController } from './health/health.controller';
 import { InterventionsController } from './interventions/interventions.controller';
 import { ResultsController } from './results/results.controller';
 import { RunLookup } from './runs/run-lookup';
+import { SourcesController } from './sources/sources.controller';
 import { RunsController } from './runs/runs.controller';
 
 export interface GatewayHosting {
@@ -44,6 +45,7 @@ export class GatewayModule {
         InterventionsController,
         ResultsController,
         CollectionsController,
+        SourcesController,
         HealthController,
         DocsController,
       ],

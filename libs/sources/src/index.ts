@@ -10,6 +10,7 @@ export { extractBytes } from './extract/extract-file';
 export * from './ingest/ingest-types';
 export { ingestPaths, contentHash } from './ingest/ingest-paths';
 export { ensureCollection } from './ingest/ensure-collection';
+export { listCollections, findCollection } from './ingest/collection-queries';
 export { MAX_FILE_BYTES, readSourceFile, type SourceFile } from './ingest/read-source-file';
 export { walkPaths, type WalkedFile, type WalkFailure, type WalkResult } from './ingest/walk-paths';
 export { planBatch, type BatchPlan, type Candidate, type Outcome, type StoredDocument } from './ingest/plan-batch';

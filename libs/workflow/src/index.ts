@@ -10,6 +10,8 @@ export * from './outbox/outbox-sender';
 export * from './outbox/reconciler';
 export * from './runs/run-commands';
 export * from './runs/intervention-view';
+export * from './runs/run-queries';
+export * from './runs/run-views';
 export * from './conductor/conductor-loop';
 export * from './workflow.module';
 export * from './workflow-options';

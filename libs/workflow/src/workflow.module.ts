@@ -11,6 +11,7 @@ import { StepLocks } from './runner/step-locks';
 import { StepRunner } from './runner/step-runner';
 import { TransitionWriter } from './runner/transition-writer';
 import { RunCommands } from './runs/run-commands';
+import { RunQueries } from './runs/run-queries';
 import { WORKFLOW_OPTIONS } from './workflow-options';
 
 /** The settings a process needs to host the engine; apps map their validated env onto this. */
@@ -30,7 +31,7 @@ export interface EngineSettings {
   conductor?: ConductorOptions;
 }
 
-const ENGINE = [AuditLog, OutboxSender, Reconciler, RunFailures, StepLocks, StepRunner, TransitionWriter, RunCommands];
+const ENGINE = [AuditLog, OutboxSender, Reconciler, RunFailures, StepLocks, StepRunner, TransitionWriter, RunCommands, RunQueries];
 
 @Module({})
 export class WorkflowModule {

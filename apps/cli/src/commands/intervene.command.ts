@@ -1,51 +1,50 @@
 import type { InterventionInput } from '@dossier/contracts';
-import { RunCommands } from '@dossier/workflow';
-import { openContext, type CliContext } from '../cli-context';
 import { CliUsageError } from '../cli-error';
-import { Output } from '../output';
-import { runIdArg } from './inspect.commands';
+import { defineCommand } from '../framework/command-spec';
+import { runIdArg } from '../framework/option-parsers';
 
 export interface InterventionFlags {
-  'add-question'?: string;
-  'exclude-domain'?: string;
-  'exclude-source'?: string;
-  'narrow-scope'?: string;
+  addQuestion?: string;
+  excludeDomain?: string;
+  excludeSource?: string;
+  narrowScope?: string;
 }
 
-/** The one intervention the flags ask for; the contract's own validation (RunCommands) judges its content. */
+/** The one intervention the flags ask for; the contract's own validation judges its content. */
 export function interventionFromFlags(flags: InterventionFlags): InterventionInput {
-  const names = ['add-question', 'exclude-domain', 'exclude-source', 'narrow-scope'] as const;
-  const given = names.map((n) => [n, flags[n]] as const).filter(([, v]) => v !== undefined);
-  if (given.length !== 1)
+  const given = (['addQuestion', 'excludeDomain', 'excludeSource', 'narrowScope'] as const).filter((n) => flags[n] !== undefined);
+  if (given.length !== 1) {
     throw new CliUsageError('intervene takes exactly one of --add-question, --exclude-domain, --exclude-source, --narrow-scope');
-  const [flag, value] = given[0] as readonly [keyof InterventionFlags, string];
+  }
+  const flag = given[0]!;
+  const value = flags[flag]!;
   switch (flag) {
-    case 'add-question':
+    case 'addQuestion':
       return { type: 'add_question', question: value };
-    case 'exclude-domain':
+    case 'excludeDomain':
       return { type: 'exclude_domain', domain: value };
-    case 'exclude-source':
+    case 'excludeSource':
       return { type: 'exclude_source', sourceId: value };
-    case 'narrow-scope':
+    case 'narrowScope':
       return { type: 'narrow_scope', scope: value };
   }
 }
 
-/** Queues an intervention on a run that is still researching; `moderate` applies it at the next loop boundary. */
-export async function intervene(ctx: CliContext, out: Output, id: string | undefined, input: InterventionInput): Promise<void> {
-  const runId = runIdArg(id);
-  const queued = await ctx.app.get(RunCommands).intervene(ctx.tenantId, runId, input, 'cli');
-  out.line(`Queued ${queued.input.type.replaceAll('_', ' ')} (${queued.id}) on run ${runId}: applied at the next research-loop boundary.`);
-}
-
-/** `dossier intervene RUN --…`: its own client context (no workers), so it can run beside a `research`. */
-export async function interveneCommand(id: string | undefined, flags: InterventionFlags): Promise<number> {
-  const input = interventionFromFlags(flags);
-  const ctx = await openContext(false);
-  try {
-    await intervene(ctx, new Output(), id, input);
-    return 0;
-  } finally {
-    await ctx.close();
-  }
-}
+export const interveneCommand = defineCommand<InterventionFlags>({
+  name: 'intervene',
+  description: 'Steer a run that is still researching; applied by `moderate` at the next research-loop boundary',
+  arguments: [{ name: 'run', description: 'the run id', required: true }],
+  options: [
+    { flags: '--add-question <text>', description: 'research this question too' },
+    { flags: '--exclude-domain <domain>', description: 'drop the evidence of this domain and block it' },
+    { flags: '--exclude-source <id>', description: 'drop one source (an id from report.json or the API)' },
+    { flags: '--narrow-scope <text>', description: 'narrow what the research covers' },
+  ],
+  async run({ args, opts, out, client }) {
+    const runId = runIdArg(args[0] as string);
+    const queued = await (await client()).intervene(runId, interventionFromFlags(opts));
+    out.line(
+      `Queued ${queued.input.type.replaceAll('_', ' ')} (${queued.id}) on run ${runId}: applied at the next research-loop boundary.`,
+    );
+  },
+});

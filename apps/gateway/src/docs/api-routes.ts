@@ -14,6 +14,8 @@ import {
   ListRunsQuery,
   RunList,
   RunView,
+  SourceTextParams,
+  SourceTextView,
   SourceView,
   UploadDocumentBody,
   UploadResult,
@@ -27,8 +29,9 @@ export interface ApiRoute {
   summary: string;
   body?: z.ZodType;
   query?: z.ZodType;
-  /** Path parameters, all uuids unless said otherwise. */
+  /** Path parameters, all uuids unless `paramSchema` says otherwise. */
   params?: string[];
+  paramSchema?: z.ZodType;
   headers?: Record<string, { description: string; required?: boolean }>;
   ok: { status: number; schema?: z.ZodType; mediaTypes?: string[]; description: string };
   /** The 4xx statuses this route answers besides the ones every /v1 route has (400, 401, 404, 413, 415, 429). */
@@ -176,6 +179,14 @@ export const API_ROUTES: ApiRoute[] = [
     summary: "The run's source records",
     params: ['id'],
     ok: { status: 200, schema: list(SourceView), description: 'Sources' },
+  },
+  {
+    method: 'get',
+    path: '/v1/sources/{id}',
+    summary: "A stored source's text, by snapshot id or content-hash prefix (report.json sources[].contentHash)",
+    params: ['id'],
+    paramSchema: SourceTextParams,
+    ok: { status: 200, schema: SourceTextView, description: 'The snapshot text a citation excerpt is a slice of' },
   },
   {
     method: 'get',

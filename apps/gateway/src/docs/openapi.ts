@@ -25,7 +25,9 @@ function schemaOf(schema: z.ZodType): unknown {
 function operation(route: ApiRoute): Record<string, unknown> {
   const auth = route.auth !== false;
   const parameters: unknown[] = [];
-  for (const name of route.params ?? []) parameters.push({ name, in: 'path', required: true, schema: { type: 'string', format: 'uuid' } });
+  const pathSchemas = route.paramSchema ? ((schemaOf(route.paramSchema) as { properties?: Record<string, unknown> }).properties ?? {}) : {};
+  for (const name of route.params ?? [])
+    parameters.push({ name, in: 'path', required: true, schema: pathSchemas[name] ?? { type: 'string', format: 'uuid' } });
   if (route.query) {
     const q = schemaOf(route.query) as { properties?: Record<string, unknown>; required?: string[] };
     for (const [name, schema] of Object.entries(q.properties ?? {}))

@@ -107,3 +107,14 @@ export const SourceView = z.strictObject({
   snapshotId: z.uuid().nullable(),
 });
 export type SourceView = z.infer<typeof SourceView>;
+
+/** A stored source by snapshot id or by (at least 8 characters of) its content hash, as report.json lists them. */
+export const SourceTextParams = z.strictObject({
+  id: z
+    .string()
+    .min(8)
+    .max(64)
+    .regex(/^[0-9a-f-]+$/i, 'a snapshot id or a content-hash prefix'),
+});
+export const SourceTextView = z.strictObject({ id: z.uuid(), title: z.string(), url: z.string(), text: z.string() });
+export type SourceTextView = z.infer<typeof SourceTextView>;

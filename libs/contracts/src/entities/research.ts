@@ -175,6 +175,7 @@ export const VerificationFinding = z.strictObject({
 export type VerificationFinding = z.infer<typeof VerificationFinding>;
 
 export const ReportFormat = z.enum(['md', 'html', 'json']);
+export type ReportFormat = z.infer<typeof ReportFormat>;
 export const ReportArtifact = z.strictObject({
   ...owned,
   format: ReportFormat,

@@ -1,27 +1,27 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { GatewayClient } from './gateway-client';
+import { z } from 'zod';
+import { RunEventData, TERMINAL_RUN_STATUSES, type RunStatus, type RunView } from '@dossier/contracts';
+import type { SequencedEvent } from '@dossier/workflow';
+import type { GatewayHttp } from './gateway-http';
 
-export interface StreamedEvent {
-  id: number;
-  type: string;
-  data: Record<string, unknown>;
-}
+/** One SSE frame's payload as the gateway writes it; the event itself is validated like every API body. */
+const SseFrame = z.object({ seq: z.int(), data: RunEventData });
 
 /**
  * Follows a run's SSE stream to its end. A dropped connection is reopened with `Last-Event-ID`, so the
  * caller sees every event once, in order, however often the network breaks.
  */
 export async function followEvents(
-  client: GatewayClient,
+  http: GatewayHttp,
   runId: string,
-  onEvent: (e: StreamedEvent) => Promise<void> | void,
+  onEvent: (e: SequencedEvent) => Promise<void>,
   maxReconnects = 20,
 ): Promise<void> {
   let lastId = 0;
   let failures = 0;
   for (;;) {
     try {
-      const res = await client.request('GET', `/v1/runs/${runId}/events`, undefined, {
+      const res = await http.request('GET', `/v1/runs/${runId}/events`, undefined, {
         accept: 'text/event-stream',
         ...(lastId ? { 'last-event-id': String(lastId) } : {}),
       });
@@ -33,8 +33,8 @@ export async function followEvents(
         const { value, done } = await reader.read();
         if (done) {
           // The gateway ends the stream once the run is over; anything else (a proxy timing out) is a drop.
-          const run = await client.json<{ status: string }>('GET', `/v1/runs/${runId}`);
-          if (['completed', 'failed', 'cancelled'].includes(run.status)) return;
+          const run = await http.json<RunView>('GET', `/v1/runs/${runId}`);
+          if (TERMINAL_RUN_STATUSES.includes(run.status as RunStatus)) return;
           break;
         }
         buffer += decoder.decode(value, { stream: true });
@@ -49,10 +49,10 @@ export async function followEvents(
             else if (line.startsWith('data: ')) data = line.slice(6);
           }
           if (id === undefined || data === undefined || id <= lastId) continue;
-          const payload = JSON.parse(data) as { data: Record<string, unknown> & { type: string } };
+          const parsed = SseFrame.parse(JSON.parse(data));
           lastId = id;
           failures = 0;
-          await onEvent({ id, type: payload.data.type, data: payload.data });
+          await onEvent({ seq: parsed.seq, data: parsed.data });
         }
       }
     } catch (err) {

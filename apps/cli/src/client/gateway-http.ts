@@ -18,8 +18,8 @@ export class GatewayUnreachableError extends UnrecoverableError {
   readonly code = 'gateway_unreachable';
 }
 
-/** A thin HTTP client for the gateway API, authenticated with one key. */
-export class GatewayClient {
+/** HTTP to the gateway API, authenticated with one key: requests, and its `{ error, message }` bodies as typed errors. */
+export class GatewayHttp {
   readonly base: string;
 
   constructor(

@@ -1,0 +1,141 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import {
+  TERMINAL_RUN_STATUSES,
+  type ApprovalDecision,
+  type GateName,
+  type InterventionInput,
+  type ReportFormat,
+  type RunOptionsInput,
+  type RunStatus,
+  type RunView,
+} from '@dossier/contracts';
+import { RunStateError } from '@dossier/errors';
+import { findCollection, ingestPaths } from '@dossier/sources';
+import { RunCommands, RunQueries, type SequencedEvent } from '@dossier/workflow';
+import { openContext, type CliContext } from '../cli-context';
+import type { DossierClient, IngestSummary } from './dossier-client';
+
+const ACTOR = 'cli';
+const POLL_MS = 200;
+
+/**
+ * The local transport: the engine's own use cases (RunCommands, RunQueries, ingestion) in this process, on the
+ * database at DATABASE_URL, as the tenant DOSSIER_TENANT. With `workers`, this process also hosts every stage
+ * service and the conductor's relay, so a run started (or resumed) here is worked here.
+ */
+export class LocalClient implements DossierClient {
+  readonly transport = 'local';
+
+  private constructor(private readonly ctx: CliContext) {}
+
+  static async open(workers: boolean): Promise<LocalClient> {
+    return new LocalClient(await openContext(workers));
+  }
+
+  private get tenantId(): string {
+    return this.ctx.tenantId;
+  }
+  private get commands(): RunCommands {
+    return this.ctx.app.get(RunCommands);
+  }
+  private get queries(): RunQueries {
+    return this.ctx.app.get(RunQueries);
+  }
+
+  async ingest(paths: string[], collection: string, onProgress: (done: number, total: number) => void): Promise<IngestSummary> {
+    const report = await ingestPaths(this.ctx.prisma, {
+      tenantId: this.tenantId,
+      collection,
+      paths,
+      onProgress: ({ done, total }) => onProgress(done, total),
+    });
+    return { ...report, failed: report.failed.map((f) => ({ path: f.path, reason: f.reason })) };
+  }
+
+  async collectionSize(collection: string): Promise<number> {
+    return (await findCollection(this.ctx.prisma, this.tenantId, { name: collection }))?.documents ?? 0;
+  }
+
+  async start(question: string, options: RunOptionsInput): Promise<RunView> {
+    const run = await this.commands.start({ tenantId: this.tenantId, question, options, actor: ACTOR });
+    return this.queries.run(this.tenantId, run.id);
+  }
+
+  async follow(runId: string, onEvent: (e: SequencedEvent) => Promise<void>): Promise<RunView> {
+    let seq = 0;
+    for (;;) {
+      const events = await this.queries.events(this.tenantId, runId, seq);
+      for (const e of events) {
+        seq = e.seq;
+        await onEvent(e);
+      }
+      if (events.length > 0) continue;
+      const run = await this.queries.run(this.tenantId, runId);
+      // Ended: the events written with the final state were read above (none came after them).
+      if (TERMINAL_RUN_STATUSES.includes(run.status as RunStatus)) {
+        if ((await this.queries.events(this.tenantId, runId, seq, 1)).length === 0) return run;
+        continue;
+      }
+      await sleep(POLL_MS);
+    }
+  }
+
+  run(runId: string): Promise<RunView> {
+    return this.queries.run(this.tenantId, runId);
+  }
+
+  async runs(limit: number): Promise<RunView[]> {
+    return (await this.queries.page(this.tenantId, { limit })).items;
+  }
+
+  progress(runId: string) {
+    return this.queries.progress(this.tenantId, runId);
+  }
+
+  approvals(runId: string) {
+    return this.queries.approvals(this.tenantId, runId);
+  }
+
+  decide(runId: string, gate: GateName, decision: ApprovalDecision): Promise<void> {
+    return this.commands.decideGate(this.tenantId, runId, gate, decision, ACTOR);
+  }
+
+  intervene(runId: string, input: InterventionInput) {
+    return this.commands.intervene(this.tenantId, runId, input, ACTOR);
+  }
+
+  interventions(runId: string) {
+    return this.commands.listInterventions(this.tenantId, runId);
+  }
+
+  async cancel(runId: string, reason?: string): Promise<RunView> {
+    await this.queries.run(this.tenantId, runId);
+    await this.commands.cancel(this.tenantId, runId, reason ?? 'cancelled from the command line', ACTOR);
+    return this.queries.run(this.tenantId, runId);
+  }
+
+  /**
+   * A run still marked running had its process die (a laptop closed, a kill): this process's workers and
+   * reconciler take up its unfinished steps, so there is nothing to change. A failed or cancelled run is resumed.
+   */
+  async resume(runId: string): Promise<RunView> {
+    const run = await this.queries.run(this.tenantId, runId);
+    if (run.status === 'completed') {
+      throw new RunStateError(`Run ${runId} is completed; only a failed or cancelled run can be resumed`, { runId });
+    }
+    if (run.status === 'failed' || run.status === 'cancelled') await this.commands.resume(this.tenantId, runId, ACTOR);
+    return this.queries.run(this.tenantId, runId);
+  }
+
+  report(runId: string, format: ReportFormat): Promise<string> {
+    return this.queries.report(this.tenantId, runId, format);
+  }
+
+  sourceText(idOrHash: string) {
+    return this.queries.sourceText(this.tenantId, idOrHash);
+  }
+
+  close(): Promise<void> {
+    return this.ctx.close();
+  }
+}

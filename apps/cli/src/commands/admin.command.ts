@@ -1,0 +1,118 @@
+import { TenantPolicy } from '@dossier/contracts';
+import type { ApiKeyRepository, Prisma, TenantRepository } from '@dossier/db';
+import { CliUsageError } from '../cli-error';
+import { defineCommand, type CommandSpec } from '../framework/command-spec';
+
+function parsePolicy(text: string | undefined): TenantPolicy {
+  if (text === undefined) return TenantPolicy.parse({});
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    throw new CliUsageError(`The policy must be JSON, e.g. '{"requiredGates":["plan"],"caps":{"tokens":200000}}'`);
+  }
+  const parsed = TenantPolicy.safeParse(json);
+  if (!parsed.success) {
+    throw new CliUsageError(
+      `Invalid policy: ${parsed.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; ')}`,
+    );
+  }
+  return parsed.data;
+}
+
+/** Tenants and keys live in the database at DATABASE_URL: the operator's tool, never exposed over HTTP. */
+async function withRepositories<T>(fn: (r: { tenants: TenantRepository; keys: ApiKeyRepository }) => Promise<T>): Promise<T> {
+  // Loaded here, not at the top: the Prisma client is heavy and only admin commands need it in this form.
+  const { ApiKeyRepository, PrismaService, TenantRepository } = await import('@dossier/db');
+  const prisma = new PrismaService({ url: process.env['DATABASE_URL'] || 'postgresql://postgres@127.0.0.1:5432/dossier', poolMax: 2 });
+  try {
+    return await fn({ tenants: new TenantRepository(prisma), keys: new ApiKeyRepository(prisma) });
+  } finally {
+    await prisma.$disconnect();
+  }
+}
+
+function required(value: string | undefined, what: string): string {
+  const v = value?.trim();
+  if (!v) throw new CliUsageError(`${what} is required`);
+  return v;
+}
+
+const createTenant = defineCommand<{ policy?: string }>({
+  name: 'create-tenant',
+  description: 'Create a tenant, optionally with its policy',
+  arguments: [{ name: 'name', description: 'the tenant name', required: true }],
+  options: [{ flags: '--policy <json>', description: 'TenantPolicy JSON: requiredGates, caps, engines, searchProviders, rateLimit' }],
+  async run({ args, opts, out }) {
+    const name = required(args[0] as string, 'The tenant name');
+    await withRepositories(async ({ tenants }) => {
+      if (await tenants.findByName(name)) throw new CliUsageError(`Tenant "${name}" already exists`);
+      const t = await tenants.create(name, parsePolicy(opts.policy) as Prisma.InputJsonValue);
+      out.line(`Created tenant ${t.name} (${t.id}).`);
+    });
+  },
+});
+
+const setPolicy = defineCommand({
+  name: 'set-policy',
+  description: "Replace a tenant's policy",
+  arguments: [
+    { name: 'tenant', description: 'the tenant name', required: true },
+    { name: 'policy', description: 'TenantPolicy JSON', required: true },
+  ],
+  async run({ args, out }) {
+    const name = required(args[0] as string, 'The tenant name');
+    const policy = parsePolicy(args[1] as string);
+    await withRepositories(async ({ tenants }) => {
+      const t = await tenants.findByName(name);
+      if (!t) throw new CliUsageError(`No tenant "${name}"`);
+      await tenants.setPolicy(t.id, policy as Prisma.InputJsonValue);
+      out.line(`Policy of ${t.name} updated.`);
+    });
+  },
+});
+
+const ROLES = ['admin', 'member', 'viewer'] as const;
+
+const createKey = defineCommand<{ name: string; role: string }>({
+  name: 'create-key',
+  description: 'Create an API key for a tenant; the key is printed once (only its SHA-256 is stored)',
+  arguments: [{ name: 'tenant', description: 'the tenant name', required: true }],
+  options: [
+    { flags: '--name <principal>', description: 'who the key is for', default: 'default' },
+    { flags: '--role <role>', description: 'admin, member, or viewer (read-only)', default: 'member' },
+  ],
+  async run({ args, opts, out }) {
+    const name = required(args[0] as string, 'The tenant name');
+    if (!(ROLES as readonly string[]).includes(opts.role))
+      throw new CliUsageError(`--role must be admin, member or viewer, got "${opts.role}"`);
+    await withRepositories(async ({ tenants, keys }) => {
+      const t = await tenants.findByName(name);
+      if (!t) throw new CliUsageError(`No tenant "${name}": create it first (dossier admin create-tenant ${name})`);
+      const { key, row } = await keys.create(t.id, opts.name, opts.role);
+      out.line(`Key ${row.prefix} for ${t.name} (principal ${opts.name}). It is shown only now; store it safely:`);
+      out.line(key);
+    });
+  },
+});
+
+const revokeKey = defineCommand({
+  name: 'revoke-key',
+  description: 'Revoke a key: refused from the next request on',
+  arguments: [{ name: 'prefix', description: 'the key prefix (dsk_<prefix>_…)', required: true }],
+  async run({ args, out }) {
+    const prefix = required(args[0] as string, 'The key prefix');
+    await withRepositories(async ({ keys }) => {
+      const row = await keys.revoke(prefix);
+      if (!row) throw new CliUsageError(`No key with prefix "${prefix}"`);
+      out.line(`Key ${row.prefix} revoked at ${row.revokedAt!.toISOString()}.`);
+    });
+  },
+});
+
+export const adminCommand: CommandSpec<never> = {
+  name: 'admin',
+  description: 'Operators: tenants and API keys, straight in the database at DATABASE_URL',
+  transports: ['local'],
+  subcommands: [createTenant, createKey, revokeKey, setPolicy] as CommandSpec<never>[],
+};

@@ -1,0 +1,26 @@
+import type { CommandSpec } from '../framework/command-spec';
+import { adminCommand } from './admin.command';
+import { approveCommand } from './approve.command';
+import { cancelCommand } from './cancel.command';
+import { ingestCommand } from './ingest.command';
+import { interveneCommand } from './intervene.command';
+import { demoCommand, researchCommand } from './research.command';
+import { resumeCommand } from './resume.command';
+import { runsCommand } from './runs.command';
+import { showCommand } from './show.command';
+import { sourceTextCommand } from './source-text.command';
+
+/** Every command of `dossier`, in the order `--help` lists them. */
+export const COMMANDS = [
+  ingestCommand,
+  researchCommand,
+  resumeCommand,
+  runsCommand,
+  showCommand,
+  approveCommand,
+  interveneCommand,
+  cancelCommand,
+  sourceTextCommand,
+  demoCommand,
+  adminCommand,
+] as CommandSpec<never>[];

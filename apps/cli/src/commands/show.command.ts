@@ -1,0 +1,34 @@
+import { defineCommand } from '../framework/command-spec';
+import { runIdArg } from '../framework/option-parsers';
+
+export const showCommand = defineCommand({
+  name: 'show',
+  description: 'A run: status, steps, counts, gate decisions and interventions',
+  arguments: [{ name: 'run', description: 'the run id', required: true }],
+  async run({ args, out, client }) {
+    const c = await client();
+    const runId = runIdArg(args[0] as string);
+    const run = await c.run(runId);
+    out.line(`Run ${run.id}`);
+    out.line(`  question     ${run.question}`);
+    out.line(
+      `  status       ${run.status}${run.awaitingGate ? ` (gate ${run.awaitingGate})` : ''}${run.failureReason ? ` — ${run.failureReason}` : ''}`,
+    );
+    out.line(`  current node ${run.currentNode ?? '-'}; research stopped: ${run.stopReason ?? '-'}`);
+    const progress = await c.progress(runId);
+    if (progress) {
+      const steps = Object.entries(progress.steps).map(([status, n]) => `${n} ${status}`);
+      out.line(`  steps        ${steps.join(', ') || 'none'}`);
+      out.line(`  evidence ${progress.evidence}, claims ${progress.claims}, contradictions ${progress.contradictions}`);
+    }
+    for (const a of await c.approvals(runId))
+      out.line(`  gate ${a.gate} r${a.revision}: ${a.status}${a.feedback ? ` — ${a.feedback}` : ''}`);
+    for (const i of await c.interventions(runId)) {
+      const { type, ...what } = i.input;
+      const at = i.appliedIteration === null ? '' : ` at iteration ${i.appliedIteration}`;
+      out.line(
+        `  intervention ${type.replaceAll('_', ' ')} ${JSON.stringify(Object.values(what)[0])}: ${i.status}${at} (by ${i.createdBy})`,
+      );
+    }
+  },
+});

@@ -1,0 +1,76 @@
+import type { RunOptionsInput } from '@dossier/contracts';
+import type { OptionSpec } from '../framework/command-spec';
+import { collect, nameList, oneOf, positiveInt, positiveNumber } from '../framework/option-parsers';
+
+/** The research flags, as `research` and `demo` read them (both transports send the same run options). */
+export interface ResearchFlags {
+  corpus?: string[];
+  collection: string;
+  out: string;
+  engine: 'offline' | 'openai';
+  search: string[];
+  perspectives?: number;
+  maxIterations?: number;
+  approve: 'auto' | 'prompt';
+  budgetTokens?: number;
+  budgetCost?: number;
+  budgetTime?: number;
+}
+
+export const OUT_FLAG: OptionSpec = {
+  flags: '--out <dir>',
+  description: 'where report.md, report.html and report.json go',
+  default: 'out',
+};
+
+export const RESEARCH_FLAGS: OptionSpec[] = [
+  { flags: '--corpus <path>', description: 'ingest this file or folder into the collection first (repeatable)', parse: collect },
+  { flags: '--collection <name>', description: 'the private collection to search', default: 'default' },
+  OUT_FLAG,
+  {
+    flags: '--engine <name>',
+    description: 'offline (no model, extractive) or openai (any OpenAI-compatible endpoint: OPENAI_BASE_URL, OPENAI_MODEL)',
+    parse: oneOf('engine', ['offline', 'openai']),
+    default: 'offline',
+  },
+  {
+    flags: '--search <providers>',
+    description: 'search providers, comma-separated: corpus, searxng, tavily, brave',
+    parse: nameList('search', 'searxng,corpus'),
+    default: ['corpus'],
+  },
+  { flags: '--perspectives <n>', description: 'analysts who plan the research', parse: positiveInt('perspectives') },
+  {
+    flags: '--max-iterations <n>',
+    description: 'research loop passes at most (the iterations budget)',
+    parse: positiveInt('max-iterations'),
+  },
+  {
+    flags: '--approve <mode>',
+    description: 'auto, or prompt: stop at the plan and outline gates and ask',
+    parse: oneOf('approve', ['auto', 'prompt']),
+    default: 'auto',
+  },
+  { flags: '--budget-tokens <n>', description: 'model tokens at most', parse: positiveInt('budget-tokens') },
+  { flags: '--budget-cost <usd>', description: 'model spend at most, in USD', parse: positiveNumber('budget-cost') },
+  { flags: '--budget-time <seconds>', description: 'wall time at most', parse: positiveNumber('budget-time') },
+];
+
+/** The run options the flags ask for. */
+export function runOptionsFor(f: ResearchFlags): RunOptionsInput {
+  const gate = f.approve === 'prompt' ? 'required' : 'auto';
+  const budgets = {
+    ...(f.budgetTokens ? { tokens: f.budgetTokens } : {}),
+    ...(f.budgetCost ? { costUsd: f.budgetCost } : {}),
+    ...(f.budgetTime ? { wallTimeMs: Math.round(f.budgetTime * 1000) } : {}),
+  };
+  return {
+    engine: f.engine,
+    searchProviders: f.search,
+    ...(f.search.includes('corpus') ? { collection: f.collection } : {}),
+    gates: { plan: gate, outline: gate, publish: 'auto' },
+    ...(f.perspectives ? { perspectives: f.perspectives } : {}),
+    ...(f.maxIterations ? { maxIterations: f.maxIterations } : {}),
+    ...(Object.keys(budgets).length > 0 ? { budgets } : {}),
+  };
+}
