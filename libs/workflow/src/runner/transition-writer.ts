@@ -1,7 +1,6 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import {
   InterventionType,
-  NODE_RESULT_SCHEMAS,
   RunOptions,
   TERMINAL_RUN_STATUSES,
   stepKey,
@@ -24,6 +23,8 @@ import {
 } from '@dossier/db';
 import { injectTraceCarrier } from '@dossier/telemetry';
 import { AuditLog } from '../audit/audit-log';
+import type { WorkflowGraphs } from '../graph/workflow-graphs';
+import { WORKFLOW_GRAPHS } from '../workflow-options';
 import type { Decision, RouterState } from '../graph/router';
 
 /**
@@ -41,6 +42,7 @@ export class TransitionWriter {
     private readonly approvals: ApprovalRepository,
     private readonly interventions: InterventionRepository,
     private readonly audit: AuditLog,
+    @Inject(WORKFLOW_GRAPHS) private readonly workflows: WorkflowGraphs,
   ) {}
 
   /** The router's view of a run, read from Postgres in the deciding transaction. */
@@ -49,7 +51,7 @@ export class TransitionWriter {
     const results: RouterState['results'] = {};
     for (const row of await this.executions.latestResults(tx, run.tenantId, run.id)) {
       const node = row.node as NodeName;
-      results[node] = { iteration: row.iteration, result: NODE_RESULT_SCHEMAS[node].parse(row.result) as AnyNodeResult };
+      results[node] = { iteration: row.iteration, result: this.workflows.table.results[node].parse(row.result) as AnyNodeResult };
     }
     return { options, budgetExhausted: run.budgetExhausted as RouterState['budgetExhausted'], results };
   }
