@@ -71,10 +71,12 @@ export class NodeTable<const R extends NodeRows> {
     for (const name of names) {
       const row = rows[name]!;
       const where = `node ${JSON.stringify(name)}`;
-      if (!NODE_NAME_PATTERN.test(name)) throw new NodeTableError(`${where}: a node name is lower_snake_case (it becomes part of step keys)`);
+      if (!NODE_NAME_PATTERN.test(name))
+        throw new NodeTableError(`${where}: a node name is lower_snake_case (it becomes part of step keys)`);
       if (!(SERVICE_NAMES as readonly string[]).includes(row.service)) throw new NodeTableError(`${where}: unknown service ${row.service}`);
       if (!(row.result instanceof z.ZodObject)) throw new NodeTableError(`${where}: the result schema must be a zod object`);
-      if (row.roles.some((r) => typeof r !== 'string' || r.length === 0)) throw new NodeTableError(`${where}: role names must be non-empty`);
+      if (row.roles.some((r) => typeof r !== 'string' || r.length === 0))
+        throw new NodeTableError(`${where}: role names must be non-empty`);
     }
     this.names = Object.freeze(names);
     this.nodeName = z.enum(names as [NodeNameOf<R>, ...NodeNameOf<R>[]]) as unknown as z.ZodType<NodeNameOf<R>>;
@@ -87,9 +89,10 @@ export class NodeTable<const R extends NodeRows> {
       }),
     );
     // The union's static type is StepJobFor (zod cannot infer a discriminated union built from a list).
-    this.stepJob = z.discriminatedUnion('node', schemas as [(typeof schemas)[number], ...(typeof schemas)[number][]]) as unknown as z.ZodType<
-      StepJobFor<R, NodeNameOf<R>>
-    >;
+    this.stepJob = z.discriminatedUnion(
+      'node',
+      schemas as [(typeof schemas)[number], ...(typeof schemas)[number][]],
+    ) as unknown as z.ZodType<StepJobFor<R, NodeNameOf<R>>>;
     this.results = Object.freeze(Object.fromEntries(names.map((n) => [n, rows[n]!.result]))) as NodeTable<R>['results'];
     this.service = Object.freeze(Object.fromEntries(names.map((n) => [n, rows[n]!.service]))) as NodeTable<R>['service'];
     this.fanout = Object.freeze(names.filter((n) => rows[n]!.fanout) as FanoutNodeOf<R>[]);

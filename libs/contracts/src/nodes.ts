@@ -40,7 +40,12 @@ export const NODES = nodeTable({
   draft: { service: 'writer', fanout: true, roles: ['sectionWriter'], result: z.strictObject({ sentences: count }) },
   /** `failing` sentences (unsupported, contradicted, uncited) send the run to `repair`. */
   verify: { service: 'verifier', fanout: true, roles: ['verifier'], result: z.strictObject({ checked: count, failing: count }) },
-  repair: { service: 'writer', fanout: false, roles: ['repairer', 'verifier'], result: z.strictObject({ repaired: count, dropped: count }) },
+  repair: {
+    service: 'writer',
+    fanout: false,
+    roles: ['repairer', 'verifier'],
+    result: z.strictObject({ repaired: count, dropped: count }),
+  },
   frame: { service: 'writer', fanout: false, roles: ['framer'], result: z.strictObject({ sections: count }) },
   render: { service: 'renderer', fanout: false, roles: [], result: z.strictObject({ artifacts: count }) },
 });

@@ -30,7 +30,8 @@ export function buildHandlerRegistry(
       continue;
     }
     for (const h of list) {
-      if (typeof (h.instance as { execute?: unknown }).execute !== 'function') problems.push(`handler ${h.className} of node ${node} has no execute method`);
+      if (typeof (h.instance as { execute?: unknown }).execute !== 'function')
+        problems.push(`handler ${h.className} of node ${node} has no execute method`);
     }
     if (list.length > 1) problems.push(`node ${node} has ${list.length} handlers (${list.map((h) => h.className).join(', ')})`);
     if (!owned.includes(node))

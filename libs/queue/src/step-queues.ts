@@ -3,7 +3,16 @@ import { createLogger, registerQueueDepthSource, type QueueCounts } from '@dossi
 import { warnUnlessNoEviction } from './redis-connection';
 import { Queue, type JobState } from 'bullmq';
 import type { Redis } from 'ioredis';
-import { NODES, SERVICE_NAMES, stepKey, type CoreNodeRows, type NodeTable, type ServiceName, type StepJob, type StepRef } from '@dossier/contracts';
+import {
+  NODES,
+  SERVICE_NAMES,
+  stepKey,
+  type CoreNodeRows,
+  type NodeTable,
+  type ServiceName,
+  type StepJob,
+  type StepRef,
+} from '@dossier/contracts';
 import { InvalidStepPayloadError } from '@dossier/errors';
 import { QUEUE_OPTIONS, RETENTION, type QueueOptions } from './queue-options';
 import { REDIS } from './tokens';

@@ -14,10 +14,9 @@ export function roleEnvSuffix(role: string): string {
 }
 
 /** Temperature per role when OPENAI_TEMPERATURE_<ROLE> is unset (each role declares its own). */
-export const DEFAULT_TEMPERATURES: Readonly<Record<RoleName, number>> = Object.fromEntries(ROLE_NAMES.map((r) => [r, ROLES[r].temperature])) as Record<
-  RoleName,
-  number
->;
+export const DEFAULT_TEMPERATURES: Readonly<Record<RoleName, number>> = Object.fromEntries(
+  ROLE_NAMES.map((r) => [r, ROLES[r].temperature]),
+) as Record<RoleName, number>;
 
 const KNOWN_EMBEDDING_DIMENSIONS: Record<string, number> = {
   'text-embedding-3-small': 1536,
@@ -170,6 +169,9 @@ export function openAIConfigFromEnv(env: Record<string, string | undefined>): Op
 /** The model settings of `role`: every role of the registry has them; any other name is a typed error, not a crash. */
 export function roleModelConfig(config: Pick<OpenAIConfig, 'roles'>, role: string): RoleModelConfig {
   const cfg = Object.hasOwn(config.roles, role) ? config.roles[role as RoleName] : undefined;
-  if (!cfg) throw new LlmConfigError(`No model settings for agent role ${role}: it is not in the role registry (libs/agents/src/roles)`, { details: { role } });
+  if (!cfg)
+    throw new LlmConfigError(`No model settings for agent role ${role}: it is not in the role registry (libs/agents/src/roles)`, {
+      details: { role },
+    });
   return cfg;
 }

@@ -63,12 +63,32 @@ export class WorkflowGraphError extends Error {
 export function graphsOver<R extends NodeRows>(table: NodeTable<R>) {
   return {
     goto: (to: NodeNameOf<R>, iteration: IterationRule = 'same'): Transition<R> => ({ kind: 'goto', goto: { to, iteration } }),
-    fanout: <C extends NodeNameOf<R>>(to: FanoutNodeOf<R>, iteration: IterationRule, countFrom: C, field: CountField<ResultOf<R, C>>): Transition<R> => ({
+    fanout: <C extends NodeNameOf<R>>(
+      to: FanoutNodeOf<R>,
+      iteration: IterationRule,
+      countFrom: C,
+      field: CountField<ResultOf<R, C>>,
+    ): Transition<R> => ({
       kind: 'fanout',
       goto: { to, iteration },
       countFrom: { node: countFrom, field } as CountFrom<R>,
     }),
     defineGraph: (graph: Omit<WorkflowGraph<R>, 'table'>): WorkflowGraph<R> => checkGraph({ ...graph, table }),
+    /**
+     * The nodes of an earlier version, as nodes over this table: the start of the next version (`{ ...nodesOf(V1),
+     * annotate: … }`). Allowed when this table extends the earlier one: each of its rows is the same declaration here.
+     */
+    nodesOf: (earlier: {
+      readonly version: number;
+      readonly table: { readonly rows: NodeRows };
+      readonly nodes: object;
+    }): WorkflowGraph<R>['nodes'] => {
+      for (const [node, row] of Object.entries(earlier.table.rows)) {
+        if (table.rows[node] !== row)
+          throw new WorkflowGraphError(`workflow version ${earlier.version}: node ${node} is declared differently in this table`);
+      }
+      return earlier.nodes as WorkflowGraph<R>['nodes'];
+    },
   };
 }
 
@@ -85,7 +105,8 @@ function checkGraph<R extends NodeRows>(graph: WorkflowGraph<R>): WorkflowGraph<
   for (const node of listed) if (!table.has(node)) throw new WorkflowGraphError(`${where}: node ${node} is not in its node table`);
   const single = (to: string, edge: string): void => {
     if (!listed.has(to)) throw new WorkflowGraphError(`${where}: ${edge} goes to ${to}, which this version does not list`);
-    if (table.isFanout(to as NodeNameOf<R>)) throw new WorkflowGraphError(`${where}: ${edge} goes to fan-out node ${to} without a fan-out edge`);
+    if (table.isFanout(to as NodeNameOf<R>))
+      throw new WorkflowGraphError(`${where}: ${edge} goes to fan-out node ${to} without a fan-out edge`);
   };
   const check = (t: Transition<R>, from: string): void => {
     switch (t.kind) {
@@ -93,9 +114,12 @@ function checkGraph<R extends NodeRows>(graph: WorkflowGraph<R>): WorkflowGraph<
         return single(t.goto.to, `the edge from ${from}`);
       case 'fanout': {
         const { node, field } = t.countFrom;
-        if (!listed.has(t.goto.to)) throw new WorkflowGraphError(`${where}: the fan-out from ${from} goes to ${t.goto.to}, which this version does not list`);
-        if (!table.isFanout(t.goto.to)) throw new WorkflowGraphError(`${where}: the fan-out from ${from} goes to ${t.goto.to}, which is not a fan-out node`);
-        if (!listed.has(node)) throw new WorkflowGraphError(`${where}: the fan-out from ${from} counts by ${node}, which this version does not list`);
+        if (!listed.has(t.goto.to))
+          throw new WorkflowGraphError(`${where}: the fan-out from ${from} goes to ${t.goto.to}, which this version does not list`);
+        if (!table.isFanout(t.goto.to))
+          throw new WorkflowGraphError(`${where}: the fan-out from ${from} goes to ${t.goto.to}, which is not a fan-out node`);
+        if (!listed.has(node))
+          throw new WorkflowGraphError(`${where}: the fan-out from ${from} counts by ${node}, which this version does not list`);
         if (!(field in table.rows[node]!.result.shape)) throw new WorkflowGraphError(`${where}: ${node} results have no field ${field}`);
         return;
       }

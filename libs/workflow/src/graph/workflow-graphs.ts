@@ -31,7 +31,8 @@ export class WorkflowGraphs {
       byVersion.set(graph.version, graph as WorkflowGraph);
     }
     for (const node of NODES.names) {
-      if (table.rows[node] !== NODES.rows[node]) throw new WorkflowGraphError(`the engine's node table must extend the core table (node ${node})`);
+      if (table.rows[node] !== NODES.rows[node])
+        throw new WorkflowGraphError(`the engine's node table must extend the core table (node ${node})`);
     }
     this.table = table as unknown as NodeTable<CoreNodeRows>;
     this.current = current ?? Math.max(...byVersion.keys());
