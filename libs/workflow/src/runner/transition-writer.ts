@@ -21,6 +21,7 @@ import {
   type Prisma,
   type RunRow,
 } from '@dossier/db';
+import { InvalidStepResultError } from '@dossier/errors';
 import { injectTraceCarrier } from '@dossier/telemetry';
 import { AuditLog } from '../audit/audit-log';
 import type { WorkflowGraphs } from '../graph/workflow-graphs';
@@ -51,7 +52,13 @@ export class TransitionWriter {
     const results: RouterState['results'] = {};
     for (const row of await this.executions.latestResults(tx, run.tenantId, run.id)) {
       const node = row.node as NodeName;
-      results[node] = { iteration: row.iteration, result: this.workflows.table.results[node].parse(row.result) as AnyNodeResult };
+      const schema = this.workflows.table.results[node] as (typeof this.workflows.table.results)[NodeName] | undefined;
+      if (!schema)
+        throw new InvalidStepResultError(
+          `Run ${run.id} has a result of node ${row.node}, which this process's node table does not declare`,
+          { runId: run.id },
+        );
+      results[node] = { iteration: row.iteration, result: schema.parse(row.result) as AnyNodeResult };
     }
     return { options, budgetExhausted: run.budgetExhausted as RouterState['budgetExhausted'], results };
   }
