@@ -1,3 +1,5 @@
+export * from './services';
+export * from './node-table';
 export * from './nodes';
 export * from './step-job';
 export * from './node-results';

@@ -1,58 +1,76 @@
 import { z } from 'zod';
+import { nodeTable, type FanoutNodeOf, type NodeNameOf } from './node-table';
+import type { ServiceName } from './services';
 
-/** Every node of the workflow (DESIGN §3). Gates are not nodes: a gate is a pause between two nodes. */
-export const NODE_NAMES = [
-  'scope',
-  'perspectives',
-  'questions',
-  'search_plan',
-  'retrieve',
-  'source_policy',
-  'extract',
-  'claims',
-  'contradictions',
-  'coverage',
-  'moderate',
-  'outline',
-  'draft',
-  'verify',
-  'repair',
-  'frame',
-  'render',
-] as const;
-export const NodeName = z.enum(NODE_NAMES);
-export type NodeName = z.infer<typeof NodeName>;
+const count = z.int().min(0);
+
+/**
+ * Every node of the workflow (DESIGN §3), declared once: the service that runs it, whether it fans out, what it
+ * reports when it completes (the facts the router reads: fan-out sizes, loop signals; plus counts for progress),
+ * and the agent roles its handler calls. Names, queues, the fan-out set, the step-job union and the result
+ * schemas below are derived from this table. Gates are not nodes: a gate is a pause between two nodes.
+ * Adding a node: a row here, its edges in a new graph version (libs/workflow), a handler, a role (docs/decisions/0013).
+ */
+export const NODES = nodeTable({
+  scope: { service: 'planner', fanout: false, roles: ['director'], result: z.strictObject({ topics: count }) },
+  perspectives: { service: 'planner', fanout: false, roles: ['perspectivePlanner'], result: z.strictObject({ perspectives: count }) },
+  questions: { service: 'planner', fanout: false, roles: ['questionArchitect'], result: z.strictObject({ questions: count }) },
+  /** `queries` is the fan-out of `retrieve`. */
+  search_plan: { service: 'searcher', fanout: false, roles: ['queryPlanner'], result: z.strictObject({ queries: count }) },
+  retrieve: { service: 'searcher', fanout: true, roles: [], result: z.strictObject({ results: count }) },
+  /** `sources` is the fan-out of `extract`. */
+  source_policy: { service: 'searcher', fanout: false, roles: [], result: z.strictObject({ sources: count }) },
+  extract: { service: 'extractor', fanout: true, roles: ['evidenceCurator'], result: z.strictObject({ evidence: count }) },
+  claims: { service: 'claims', fanout: false, roles: ['claimBuilder'], result: z.strictObject({ claims: count }) },
+  contradictions: { service: 'claims', fanout: false, roles: ['counterEvidence'], result: z.strictObject({ contradictions: count }) },
+  coverage: { service: 'claims', fanout: false, roles: ['coverageAssessor'], result: z.strictObject({ covered: count, open: count }) },
+  /**
+   * The loop signals: the router stops research when gain is low or nothing is left to ask, unless a person
+   * added questions at this boundary (`addedQuestions`, counted in `openQuestions` too): those are researched
+   * while iterations and budget allow (absent: none).
+   */
+  moderate: {
+    service: 'claims',
+    fanout: false,
+    roles: ['moderator'],
+    result: z.strictObject({ informationGain: z.number().min(0).max(1), openQuestions: count, addedQuestions: count.optional() }),
+  },
+  /** `sections` is the fan-out of `draft` and of every `verify` round. */
+  outline: { service: 'writer', fanout: false, roles: ['outlineArchitect'], result: z.strictObject({ sections: count }) },
+  draft: { service: 'writer', fanout: true, roles: ['sectionWriter'], result: z.strictObject({ sentences: count }) },
+  /** `failing` sentences (unsupported, contradicted, uncited) send the run to `repair`. */
+  verify: { service: 'verifier', fanout: true, roles: ['verifier'], result: z.strictObject({ checked: count, failing: count }) },
+  repair: {
+    service: 'writer',
+    fanout: false,
+    roles: ['repairer', 'verifier'],
+    result: z.strictObject({ repaired: count, dropped: count }),
+  },
+  frame: { service: 'writer', fanout: false, roles: ['framer'], result: z.strictObject({ sections: count }) },
+  render: { service: 'renderer', fanout: false, roles: [], result: z.strictObject({ artifacts: count }) },
+});
+
+/** The rows of the table, as a type: what `NodeName`, `NodeResultOf` and `StepJob` are derived from. */
+export type CoreNodeRows = (typeof NODES)['rows'];
+
+export const NODE_NAMES = NODES.names;
+export const NodeName = NODES.nodeName;
+export type NodeName = NodeNameOf<CoreNodeRows>;
+
+/** Which service owns (runs) each node. The queue of a node is the queue of its service. */
+export const NODE_SERVICE: { readonly [N in NodeName]: ServiceName } = NODES.service;
+
+export function nodesOfService(service: ServiceName): NodeName[] {
+  return NODES.nodesOf(service);
+}
+
+/** Nodes that fan out: one step per shard, joined by the node that follows. */
+export const FANOUT_NODES = NODES.fanout;
+export type FanoutNode = FanoutNodeOf<CoreNodeRows>;
+export function isFanoutNode(node: NodeName): node is FanoutNode {
+  return NODES.isFanout(node);
+}
 
 export const GATE_NAMES = ['plan', 'outline', 'publish'] as const;
 export const GateName = z.enum(GATE_NAMES);
 export type GateName = z.infer<typeof GateName>;
-
-/** One BullMQ queue per service; the job name inside a queue is the node name. */
-export const SERVICE_NAMES = ['planner', 'searcher', 'extractor', 'claims', 'writer', 'verifier', 'renderer'] as const;
-export const ServiceName = z.enum(SERVICE_NAMES);
-export type ServiceName = z.infer<typeof ServiceName>;
-
-/** Which service owns (runs) each node. The queue of a node is the queue of its service. */
-export const NODE_SERVICE: { readonly [N in NodeName]: ServiceName } = {
-  scope: 'planner',
-  perspectives: 'planner',
-  questions: 'planner',
-  search_plan: 'searcher',
-  retrieve: 'searcher',
-  source_policy: 'searcher',
-  extract: 'extractor',
-  claims: 'claims',
-  contradictions: 'claims',
-  coverage: 'claims',
-  moderate: 'claims',
-  outline: 'writer',
-  draft: 'writer',
-  verify: 'verifier',
-  repair: 'writer',
-  frame: 'writer',
-  render: 'renderer',
-};
-
-export function nodesOfService(service: ServiceName): NodeName[] {
-  return NODE_NAMES.filter((n) => NODE_SERVICE[n] === service);
-}

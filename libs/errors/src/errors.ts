@@ -52,3 +52,13 @@ export { DossierError, RetryableError, UnrecoverableError };
 export class StageStateError extends UnrecoverableError {
   readonly code = 'stage_state_invalid';
 }
+
+/** A run's workflow version that this process does not know (a newer deployment started it, or a bad row). */
+export class UnknownWorkflowVersionError extends UnrecoverableError {
+  readonly code = 'workflow_version_unknown';
+}
+
+/** A step of a node that the run's graph version does not use (a job from another version, or a graph without that edge). */
+export class NodeNotInGraphError extends UnrecoverableError {
+  readonly code = 'node_not_in_graph';
+}

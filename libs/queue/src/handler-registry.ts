@@ -1,4 +1,4 @@
-import { NODE_SERVICE, NodeName, nodesOfService, type ServiceName } from '@dossier/contracts';
+import { NODES, type CoreNodeRows, type NodeName, type NodeTable, type ServiceName } from '@dossier/contracts';
 import { HandlerRegistryError } from '@dossier/errors';
 
 export interface FoundHandler {
@@ -8,11 +8,16 @@ export interface FoundHandler {
 }
 
 /**
- * Checks the discovered handlers against the nodes the hosted services own: every owned node has exactly
- * one handler, and no handler serves a node this process does not host. Returns node → handler.
+ * Checks the discovered handlers against the nodes the hosted services own (in the process's node table):
+ * every owned node has exactly one handler, and no handler serves a node this process does not host.
+ * Returns node → handler.
  */
-export function buildHandlerRegistry(services: readonly ServiceName[], found: readonly FoundHandler[]): Map<NodeName, object> {
-  const owned = services.flatMap((s) => nodesOfService(s));
+export function buildHandlerRegistry(
+  services: readonly ServiceName[],
+  found: readonly FoundHandler[],
+  nodes: NodeTable<CoreNodeRows> = NODES,
+): Map<NodeName, object> {
+  const owned = services.flatMap((s) => nodes.nodesOf(s));
   const byNode = new Map<NodeName, FoundHandler[]>();
   for (const h of found) byNode.set(h.node, [...(byNode.get(h.node) ?? []), h]);
 
@@ -20,10 +25,18 @@ export function buildHandlerRegistry(services: readonly ServiceName[], found: re
   const missing = owned.filter((n) => !byNode.has(n));
   if (missing.length > 0) problems.push(`no handler for node(s) ${missing.join(', ')}`);
   for (const [node, list] of byNode) {
+    if (!nodes.has(node)) {
+      problems.push(`handler ${list[0]?.className} is for node ${node}, which is not in the node table`);
+      continue;
+    }
+    for (const h of list) {
+      if (typeof (h.instance as { execute?: unknown }).execute !== 'function')
+        problems.push(`handler ${h.className} of node ${node} has no execute method`);
+    }
     if (list.length > 1) problems.push(`node ${node} has ${list.length} handlers (${list.map((h) => h.className).join(', ')})`);
     if (!owned.includes(node))
       problems.push(
-        `handler ${list[0]?.className} is for node ${node}, owned by service ${NODE_SERVICE[node]}, which this process does not host`,
+        `handler ${list[0]?.className} is for node ${node}, owned by service ${nodes.service[node]}, which this process does not host`,
       );
   }
   if (problems.length > 0) {

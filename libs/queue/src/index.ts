@@ -1,4 +1,4 @@
-export * from './on-step.decorator';
+export * from './step-handler-metadata';
 export * from './handler-registry';
 export * from './step-processor';
 export * from './queue-options';

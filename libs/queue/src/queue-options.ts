@@ -1,4 +1,4 @@
-import type { ServiceName } from '@dossier/contracts';
+import type { CoreNodeRows, NodeTable, ServiceName } from '@dossier/contracts';
 
 export interface QueueOptions {
   redisUrl: string;
@@ -10,6 +10,8 @@ export interface QueueOptions {
   stalledIntervalMs: number;
   attempts: number;
   backoffMs: number;
+  /** The node table jobs are checked and routed with; the core table unless a test extends it. */
+  nodes?: NodeTable<CoreNodeRows>;
 }
 
 export const QUEUE_OPTIONS = Symbol('QUEUE_OPTIONS');

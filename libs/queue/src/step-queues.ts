@@ -3,7 +3,16 @@ import { createLogger, registerQueueDepthSource, type QueueCounts } from '@dossi
 import { warnUnlessNoEviction } from './redis-connection';
 import { Queue, type JobState } from 'bullmq';
 import type { Redis } from 'ioredis';
-import { NODE_SERVICE, SERVICE_NAMES, StepJob, stepKey, type ServiceName, type StepRef } from '@dossier/contracts';
+import {
+  NODES,
+  SERVICE_NAMES,
+  stepKey,
+  type CoreNodeRows,
+  type NodeTable,
+  type ServiceName,
+  type StepJob,
+  type StepRef,
+} from '@dossier/contracts';
 import { InvalidStepPayloadError } from '@dossier/errors';
 import { QUEUE_OPTIONS, RETENTION, type QueueOptions } from './queue-options';
 import { REDIS } from './tokens';
@@ -19,11 +28,14 @@ export type StepJobState = JobState | 'unknown';
 export class StepQueues implements OnModuleInit, OnApplicationShutdown {
   private readonly queues = new Map<ServiceName, Queue>();
   private unregisterDepths?: () => void;
+  private readonly nodes: NodeTable<CoreNodeRows>;
 
   constructor(
     @Inject(QUEUE_OPTIONS) private readonly options: QueueOptions,
     @Inject(REDIS) private readonly redis: Redis,
-  ) {}
+  ) {
+    this.nodes = options.nodes ?? NODES;
+  }
 
   queue(service: ServiceName): Queue {
     let q = this.queues.get(service);
@@ -51,7 +63,7 @@ export class StepQueues implements OnModuleInit, OnApplicationShutdown {
   }
 
   async enqueue(job: StepJob): Promise<void> {
-    const parsed = StepJob.safeParse(job);
+    const parsed = this.nodes.stepJob.safeParse(job);
     if (!parsed.success) {
       throw new InvalidStepPayloadError(
         `Refusing to enqueue an invalid step job: ${parsed.error.issues.map((i) => `${i.path.join('.') || 'payload'}: ${i.message}`).join('; ')}`,
@@ -61,7 +73,7 @@ export class StepQueues implements OnModuleInit, OnApplicationShutdown {
       );
     }
     const data = parsed.data;
-    await this.queue(NODE_SERVICE[data.node]).add(data.node, data, {
+    await this.queue(this.nodes.service[data.node]).add(data.node, data, {
       jobId: stepKey(data),
       attempts: this.options.attempts,
       backoff: { type: 'classified', delay: this.options.backoffMs },
@@ -70,12 +82,12 @@ export class StepQueues implements OnModuleInit, OnApplicationShutdown {
   }
 
   async state(step: StepRef): Promise<StepJobState> {
-    return this.queue(NODE_SERVICE[step.node]).getJobState(stepKey(step));
+    return this.queue(this.nodes.service[step.node]).getJobState(stepKey(step));
   }
 
   /** Removes a finished job so the same step key can be enqueued again (resume, reconciliation). */
   async removeFinished(step: StepRef): Promise<void> {
-    const job = await this.queue(NODE_SERVICE[step.node]).getJob(stepKey(step));
+    const job = await this.queue(this.nodes.service[step.node]).getJob(stepKey(step));
     if (job && ((await job.isCompleted()) || (await job.isFailed()))) await job.remove();
   }
 

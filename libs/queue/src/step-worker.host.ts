@@ -6,7 +6,7 @@ import type { NodeName } from '@dossier/contracts';
 import { classifyError } from '@dossier/errors';
 import { createLogger, recordStepDelivery } from '@dossier/telemetry';
 import { buildHandlerRegistry, type FoundHandler } from './handler-registry';
-import { STEP_HANDLER_METADATA } from './on-step.decorator';
+import { STEP_HANDLER_METADATA } from './step-handler-metadata';
 import { QUEUE_OPTIONS, type QueueOptions } from './queue-options';
 import { createRedis } from './redis-connection';
 import { STEP_PROCESSOR, type StepProcessor } from './step-processor';
@@ -45,7 +45,7 @@ export class StepWorkerHost implements OnApplicationBootstrap, BeforeApplication
       const node = this.reflector.get<NodeName | undefined>(STEP_HANDLER_METADATA, metatype);
       if (node) found.push({ node, className: metatype.name, instance: instance as object });
     }
-    this.handlers = buildHandlerRegistry(this.options.consume, found);
+    this.handlers = buildHandlerRegistry(this.options.consume, found, this.options.nodes);
     for (const service of this.options.consume) this.workers.push(this.createWorker(service));
   }
 

@@ -8,3 +8,6 @@ export interface WorkflowOptions {
 }
 
 export const WORKFLOW_OPTIONS = Symbol('WORKFLOW_OPTIONS');
+
+/** The `WorkflowGraphs` (node table and graph versions) the engine runs. */
+export const WORKFLOW_GRAPHS = Symbol('WORKFLOW_GRAPHS');

@@ -10,9 +10,10 @@ import { RunFailures } from './runner/run-failures';
 import { StepLocks } from './runner/step-locks';
 import { StepRunner } from './runner/step-runner';
 import { TransitionWriter } from './runner/transition-writer';
+import { WORKFLOWS, type WorkflowGraphs } from './graph/workflow-graphs';
 import { RunCommands } from './runs/run-commands';
 import { RunQueries } from './runs/run-queries';
-import { WORKFLOW_OPTIONS } from './workflow-options';
+import { WORKFLOW_GRAPHS, WORKFLOW_OPTIONS } from './workflow-options';
 
 /** The settings a process needs to host the engine; apps map their validated env onto this. */
 export interface EngineSettings {
@@ -29,6 +30,8 @@ export interface EngineSettings {
   backoffMs: number;
   /** Set only in the conductor. */
   conductor?: ConductorOptions;
+  /** The node table and graph versions; the code base's own (`WORKFLOWS`) unless a test declares more. */
+  workflows?: WorkflowGraphs;
 }
 
 const ENGINE = [AuditLog, OutboxSender, Reconciler, RunFailures, StepLocks, StepRunner, TransitionWriter, RunCommands, RunQueries];
@@ -36,6 +39,7 @@ const ENGINE = [AuditLog, OutboxSender, Reconciler, RunFailures, StepLocks, Step
 @Module({})
 export class WorkflowModule {
   static forRoot(s: EngineSettings): DynamicModule {
+    const workflows = s.workflows ?? WORKFLOWS;
     return {
       module: WorkflowModule,
       global: true,
@@ -50,11 +54,13 @@ export class WorkflowModule {
           stalledIntervalMs: s.stalledIntervalMs,
           attempts: s.attempts,
           backoffMs: s.backoffMs,
+          nodes: workflows.table,
         }),
       ],
       providers: [
         ...ENGINE,
         { provide: STEP_PROCESSOR, useExisting: StepRunner },
+        { provide: WORKFLOW_GRAPHS, useValue: workflows },
         {
           provide: WORKFLOW_OPTIONS,
           useValue: {
@@ -66,7 +72,7 @@ export class WorkflowModule {
         },
         ...(s.conductor ? [{ provide: CONDUCTOR_OPTIONS, useValue: s.conductor }, ConductorLoop] : []),
       ],
-      exports: [...ENGINE, STEP_PROCESSOR],
+      exports: [...ENGINE, STEP_PROCESSOR, WORKFLOW_GRAPHS],
     };
   }
 }

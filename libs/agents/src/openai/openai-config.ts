@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ROLE_NAMES, type RoleName } from '../roles/role';
+import { ROLE_NAMES, ROLES, type RoleName } from '../roles';
 import { LlmConfigError } from '../errors';
 import { DEFAULT_PRICES, PriceTable, type ModelPrice } from './prices';
 
@@ -9,27 +9,14 @@ const num = (schema: z.ZodNumber, fallback: number) => z.preprocess(blankIsUnset
 const flag = z.preprocess(blankIsUnset, z.enum(['true', 'false', '1', '0']).default('false')).transform((v) => v === 'true' || v === '1');
 
 /** `sectionWriter` → `SECTION_WRITER`: the suffix of the per-role variables. */
-export function roleEnvSuffix(role: RoleName): string {
+export function roleEnvSuffix(role: string): string {
   return role.replace(/([a-z])([A-Z])/g, '$1_$2').toUpperCase();
 }
 
-/** Temperature per role when OPENAI_TEMPERATURE_<ROLE> is unset: judges low, writers a little higher. */
-export const DEFAULT_TEMPERATURES: Record<RoleName, number> = {
-  director: 0.2,
-  perspectivePlanner: 0.5,
-  questionArchitect: 0.4,
-  queryPlanner: 0.4,
-  evidenceCurator: 0,
-  claimBuilder: 0.1,
-  counterEvidence: 0,
-  coverageAssessor: 0,
-  moderator: 0.2,
-  outlineArchitect: 0.3,
-  sectionWriter: 0.4,
-  verifier: 0,
-  repairer: 0.2,
-  framer: 0.4,
-};
+/** Temperature per role when OPENAI_TEMPERATURE_<ROLE> is unset (each role declares its own). */
+export const DEFAULT_TEMPERATURES: Readonly<Record<RoleName, number>> = Object.fromEntries(
+  ROLE_NAMES.map((r) => [r, ROLES[r].temperature]),
+) as Record<RoleName, number>;
 
 const KNOWN_EMBEDDING_DIMENSIONS: Record<string, number> = {
   'text-embedding-3-small': 1536,
@@ -177,4 +164,14 @@ export function openAIConfigFromEnv(env: Record<string, string | undefined>): Op
       : null,
     capturePrompts: e.OPENAI_CAPTURE_PROMPTS,
   };
+}
+
+/** The model settings of `role`: every role of the registry has them; any other name is a typed error, not a crash. */
+export function roleModelConfig(config: Pick<OpenAIConfig, 'roles'>, role: string): RoleModelConfig {
+  const cfg = Object.hasOwn(config.roles, role) ? config.roles[role as RoleName] : undefined;
+  if (!cfg)
+    throw new LlmConfigError(`No model settings for agent role ${role}: it is not in the role registry (libs/agents/src/roles)`, {
+      details: { role },
+    });
+  return cfg;
 }

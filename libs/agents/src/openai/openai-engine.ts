@@ -11,7 +11,7 @@ import { AgentOutputError, AgentRefusalError, LlmRequestError, LlmUnavailableErr
 import { dataBlock } from '../prompt/data-block';
 import type { AgentRole } from '../roles/role';
 import { draftSectionInBatches, needsBatches } from '../writing/batch-section';
-import type { OpenAIConfig, RoleModelConfig, StructuredOutputMode } from './openai-config';
+import { roleModelConfig, type OpenAIConfig, type RoleModelConfig, type StructuredOutputMode } from './openai-config';
 import { parseJsonReply, stripReasoning } from './parse-output';
 import { costUsd } from './prices';
 import { providerName } from './provider-name';
@@ -95,7 +95,7 @@ export class OpenAIEngine implements Engine {
   }
 
   private async completeShort<I, O>(role: AgentRole<I, O>, input: I, hooks: CallHooks): Promise<EngineCompletion<O>> {
-    const cfg = this.options.config.roles[role.name];
+    const cfg = roleModelConfig(this.options.config, role.name);
     const prompt = role.prompt(input);
     const messages: Message[] = [
       { role: 'system', content: prompt.system },

@@ -117,8 +117,9 @@ function offline(input: ClaimBuilderInput): ClaimBuilderOutput {
   return { claims };
 }
 
-export const claimBuilder: AgentRole<ClaimBuilderInput, ClaimBuilderOutput> = {
+export const claimBuilder: AgentRole<ClaimBuilderInput, ClaimBuilderOutput, 'claimBuilder'> = {
   name: 'claimBuilder',
+  temperature: 0.1,
   input: ClaimBuilderInput,
   output: ClaimBuilderOutput,
   check: (input, output) =>

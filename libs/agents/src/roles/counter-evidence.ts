@@ -43,8 +43,9 @@ function offline(input: CounterEvidenceInput): CounterEvidenceOutput {
   return { contradictions };
 }
 
-export const counterEvidence: AgentRole<CounterEvidenceInput, CounterEvidenceOutput> = {
+export const counterEvidence: AgentRole<CounterEvidenceInput, CounterEvidenceOutput, 'counterEvidence'> = {
   name: 'counterEvidence',
+  temperature: 0,
   input: CounterEvidenceInput,
   output: CounterEvidenceOutput,
   prompt: (input) =>

@@ -54,8 +54,9 @@ function offline(input: CoverageAssessorInput): CoverageAssessorOutput {
   return { coverage, informationGain: round(gain) };
 }
 
-export const coverageAssessor: AgentRole<CoverageAssessorInput, CoverageAssessorOutput> = {
+export const coverageAssessor: AgentRole<CoverageAssessorInput, CoverageAssessorOutput, 'coverageAssessor'> = {
   name: 'coverageAssessor',
+  temperature: 0,
   input: CoverageAssessorInput,
   output: CoverageAssessorOutput,
   prompt: (input) =>

@@ -92,8 +92,9 @@ function offline(input: DirectorInput): DirectorOutput {
   };
 }
 
-export const director: AgentRole<DirectorInput, DirectorOutput> = {
+export const director: AgentRole<DirectorInput, DirectorOutput, 'director'> = {
   name: 'director',
+  temperature: 0.2,
   input: DirectorInput,
   output: DirectorOutput,
   prompt: (input) =>

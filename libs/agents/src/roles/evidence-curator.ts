@@ -162,9 +162,10 @@ function ground(input: EvidenceCuratorInput, raw: unknown): { value: unknown; is
   return { value: { ...(raw as object), fragments: kept }, issues };
 }
 
-export const evidenceCurator: AgentRole<EvidenceCuratorInput, EvidenceCuratorOutput> = {
+export const evidenceCurator: AgentRole<EvidenceCuratorInput, EvidenceCuratorOutput, 'evidenceCurator'> = {
   ground,
   name: 'evidenceCurator',
+  temperature: 0,
   input: EvidenceCuratorInput,
   output: EvidenceCuratorOutput,
   prompt: (input) =>

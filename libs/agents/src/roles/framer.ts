@@ -91,8 +91,9 @@ function offline(input: FramerInput): FramerOutput {
   return { introduction, conclusion };
 }
 
-export const framer: AgentRole<FramerInput, FramerOutput> = {
+export const framer: AgentRole<FramerInput, FramerOutput, 'framer'> = {
   name: 'framer',
+  temperature: 0.4,
   input: FramerInput,
   output: FramerOutput,
   check: (input, output) =>

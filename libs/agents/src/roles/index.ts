@@ -10,7 +10,6 @@ import { perspectivePlanner } from './perspective-planner';
 import { queryPlanner } from './query-planner';
 import { questionArchitect } from './question-architect';
 import { repairer } from './repairer';
-import type { RoleName } from './role';
 import { sectionWriter } from './section-writer';
 import { verifier } from './verifier';
 
@@ -30,8 +29,12 @@ export * from './verifier';
 export * from './repairer';
 export * from './framer';
 
-/** Every role by name. */
-export const ROLES = {
+/**
+ * Every role, once: its name, temperature, schemas and prompt are in its own file. The names, the registry by
+ * name and the per-role model settings (`OPENAI_MODEL_<ROLE>`, `OPENAI_TEMPERATURE_<ROLE>`) derive from this list;
+ * the node table (libs/contracts) names the roles each node uses, checked against it in tests.
+ */
+const ROLE_LIST = [
   director,
   perspectivePlanner,
   questionArchitect,
@@ -46,4 +49,11 @@ export const ROLES = {
   verifier,
   repairer,
   framer,
-} as const satisfies Record<RoleName, { name: RoleName }>;
+] as const;
+
+type Role = (typeof ROLE_LIST)[number];
+export type RoleName = Role['name'];
+export const ROLE_NAMES: readonly RoleName[] = ROLE_LIST.map((r) => r.name);
+
+/** Every role by name. */
+export const ROLES = Object.freeze(Object.fromEntries(ROLE_LIST.map((r) => [r.name, r]))) as { readonly [R in Role as R['name']]: R };

@@ -53,8 +53,9 @@ function offline(input: ModeratorInput): ModeratorOutput {
   return { followUps: groups.map((g) => candidates[Number(g[0])]).slice(0, input.maxFollowUps) };
 }
 
-export const moderator: AgentRole<ModeratorInput, ModeratorOutput> = {
+export const moderator: AgentRole<ModeratorInput, ModeratorOutput, 'moderator'> = {
   name: 'moderator',
+  temperature: 0.2,
   input: ModeratorInput,
   output: ModeratorOutput,
   prompt: (input) =>

@@ -167,8 +167,9 @@ function offline(input: OutlineArchitectInput): OutlineArchitectOutput {
   return { sections: groups.map((g, i) => ({ title: names[i], purpose: clip(g.purpose, 2000), claimIds: g.claims.map((c) => c.id) })) };
 }
 
-export const outlineArchitect: AgentRole<OutlineArchitectInput, OutlineArchitectOutput> = {
+export const outlineArchitect: AgentRole<OutlineArchitectInput, OutlineArchitectOutput, 'outlineArchitect'> = {
   name: 'outlineArchitect',
+  temperature: 0.3,
   input: OutlineArchitectInput,
   output: OutlineArchitectOutput,
   check: (input, output) =>

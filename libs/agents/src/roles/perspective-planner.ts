@@ -140,8 +140,9 @@ function rotate<T>(items: readonly T[], by: number): T[] {
   return [...items.slice(n), ...items.slice(0, n)];
 }
 
-export const perspectivePlanner: AgentRole<PerspectivePlannerInput, PerspectivePlannerOutput> = {
+export const perspectivePlanner: AgentRole<PerspectivePlannerInput, PerspectivePlannerOutput, 'perspectivePlanner'> = {
   name: 'perspectivePlanner',
+  temperature: 0.5,
   input: PerspectivePlannerInput,
   output: PerspectivePlannerOutput,
   prompt: (input) =>

@@ -107,8 +107,9 @@ function offline(input: QueryPlannerInput): QueryPlannerOutput {
   };
 }
 
-export const queryPlanner: AgentRole<QueryPlannerInput, QueryPlannerOutput> = {
+export const queryPlanner: AgentRole<QueryPlannerInput, QueryPlannerOutput, 'queryPlanner'> = {
   name: 'queryPlanner',
+  temperature: 0.4,
   input: QueryPlannerInput,
   output: QueryPlannerOutput,
   prompt: (input) =>

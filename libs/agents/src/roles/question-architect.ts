@@ -78,8 +78,9 @@ function offline(input: QuestionArchitectInput): QuestionArchitectOutput {
   return { questions: groups.map((g) => unique[Number(g[0])]) };
 }
 
-export const questionArchitect: AgentRole<QuestionArchitectInput, QuestionArchitectOutput> = {
+export const questionArchitect: AgentRole<QuestionArchitectInput, QuestionArchitectOutput, 'questionArchitect'> = {
   name: 'questionArchitect',
+  temperature: 0.4,
   input: QuestionArchitectInput,
   output: QuestionArchitectOutput,
   prompt: (input) =>

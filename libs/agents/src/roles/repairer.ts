@@ -43,8 +43,9 @@ function offline(input: RepairerInput): RepairerOutput {
   return { action: 'rewrite', text: best.text, evidenceIds: [...new Set(evidenceIds)] };
 }
 
-export const repairer: AgentRole<RepairerInput, RepairerOutput> = {
+export const repairer: AgentRole<RepairerInput, RepairerOutput, 'repairer'> = {
   name: 'repairer',
+  temperature: 0.2,
   input: RepairerInput,
   output: RepairerOutput,
   check: (input, output) =>

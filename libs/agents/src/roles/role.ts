@@ -1,30 +1,15 @@
 import type { z } from 'zod';
 import type { Prompt } from '../prompt/build-prompt';
 
-export const ROLE_NAMES = [
-  'director',
-  'perspectivePlanner',
-  'questionArchitect',
-  'queryPlanner',
-  'evidenceCurator',
-  'claimBuilder',
-  'counterEvidence',
-  'coverageAssessor',
-  'moderator',
-  'outlineArchitect',
-  'sectionWriter',
-  'verifier',
-  'repairer',
-  'framer',
-] as const;
-export type RoleName = (typeof ROLE_NAMES)[number];
-
 /**
  * One agent role (DESIGN §6): a typed function with a zod input and output, the prompt an LLM engine sends,
  * and the deterministic offline implementation. Engines are interchangeable behind the same schemas.
  */
-export interface AgentRole<I, O> {
-  name: RoleName;
+export interface AgentRole<I, O, Name extends string = string> {
+  /** The role's name, declared here only: the registry (roles/index.ts) derives `RoleName` and `ROLE_NAMES` from it. */
+  name: Name;
+  /** A model engine's temperature when OPENAI_TEMPERATURE_<ROLE> is unset: judges low, writers a little higher. */
+  temperature: number;
   input: z.ZodType<I>;
   output: z.ZodType<O>;
   prompt(input: I): Prompt;

@@ -107,8 +107,9 @@ function continuationRules(input: SectionWriterInput): string[] {
   ];
 }
 
-export const sectionWriter: AgentRole<SectionWriterInput, SectionWriterOutput> = {
+export const sectionWriter: AgentRole<SectionWriterInput, SectionWriterOutput, 'sectionWriter'> = {
   name: 'sectionWriter',
+  temperature: 0.4,
   input: SectionWriterInput,
   output: SectionWriterOutput,
   check: (input, output) =>

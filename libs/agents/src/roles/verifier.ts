@@ -28,8 +28,9 @@ function offline(input: VerifierInput): VerifierOutput {
   };
 }
 
-export const verifier: AgentRole<VerifierInput, VerifierOutput> = {
+export const verifier: AgentRole<VerifierInput, VerifierOutput, 'verifier'> = {
   name: 'verifier',
+  temperature: 0,
   input: VerifierInput,
   output: VerifierOutput,
   prompt: (input) =>

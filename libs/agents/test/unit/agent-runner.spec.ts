@@ -152,6 +152,7 @@ describe('AgentRunner (in-memory store)', () => {
   it('returns the parsed output (schema transforms apply)', async () => {
     const role: AgentRole<{ n: number }, { n: number }> = {
       name: 'director',
+      temperature: 0,
       input: z.strictObject({ n: z.number() }),
       output: z.strictObject({ n: z.number().transform((x) => x * 2) }) as unknown as z.ZodType<{ n: number }>,
       prompt: () => ({ system: '', user: '' }),

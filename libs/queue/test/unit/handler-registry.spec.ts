@@ -1,10 +1,15 @@
-import { NODE_NAMES, NODE_SERVICE, SERVICE_NAMES, nodesOfService, type NodeName } from '@dossier/contracts';
+import { z } from 'zod';
+import { NODES, NODE_NAMES, NODE_SERVICE, SERVICE_NAMES, nodesOfService, type NodeName } from '@dossier/contracts';
 import { HandlerRegistryError } from '@dossier/errors';
 import { buildHandlerRegistry, type FoundHandler } from '../../src/handler-registry';
 
 const className = (node: NodeName) =>
   `${node.charAt(0).toUpperCase()}${node.slice(1).replace(/_(\w)/g, (_, c: string) => c.toUpperCase())}Handler`;
-const handler = (node: NodeName, name = className(node)): FoundHandler => ({ node, className: name, instance: { node, name } });
+const handler = (node: NodeName, name = className(node)): FoundHandler => ({
+  node,
+  className: name,
+  instance: { node, name, execute: () => Promise.resolve({ result: {} }) },
+});
 const handlersFor = (nodes: readonly NodeName[]): FoundHandler[] => nodes.map((n) => handler(n));
 
 /** Runs `fn`, expecting it to throw a HandlerRegistryError; returns it. */
@@ -100,5 +105,24 @@ describe('buildHandlerRegistry', () => {
     expect(buildHandlerRegistry([], []).size).toBe(0);
     const err = registryError(() => buildHandlerRegistry([], [handler('scope')]));
     expect(err.message).toContain('planner');
+  });
+
+  it('a provider marked for a node with no execute method → error naming its class', () => {
+    const found = [...handlersFor(['perspectives', 'questions']), { node: 'scope' as const, className: 'HalfScopeHandler', instance: {} }];
+    const err = registryError(() => buildHandlerRegistry(['planner'], found));
+    expect(err.message).toContain('handler HalfScopeHandler of node scope has no execute method');
+  });
+
+  it("checks against the process's node table: an extended table's nodes are owned and need handlers", () => {
+    const table = NODES.extend({ echo: { service: 'planner', fanout: false, roles: [], result: z.strictObject({ n: z.int() }) } });
+    const planner = handlersFor(nodesOfService('planner'));
+    const err = registryError(() => buildHandlerRegistry(['planner'], planner, table as unknown as typeof NODES));
+    expect(err.details).toEqual({ missing: ['echo'], services: ['planner'] });
+    const echo = { ...handler('scope', 'EchoHandler'), node: 'echo' as NodeName };
+    expect([...buildHandlerRegistry(['planner'], [...planner, echo], table as unknown as typeof NODES).keys()]).toContain('echo');
+    // The core table knows no `echo`: a handler for it is refused, named.
+    expect(registryError(() => buildHandlerRegistry(['planner'], [...planner, echo])).message).toContain(
+      'handler EchoHandler is for node echo, which is not in the node table',
+    );
   });
 });

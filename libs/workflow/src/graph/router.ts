@@ -1,5 +1,5 @@
 import type { AnyNodeResult, BudgetKind, GateName, NodeName, RunOptions, StopReason } from '@dossier/contracts';
-import { gateTransition, type Goto, type Transition, type WorkflowGraph } from './workflow-graph';
+import { gateTransition, nodeSpec, type Goto, type Transition, type WorkflowGraph } from './workflow-graph';
 
 /** Persisted facts the router decides from. Built from Postgres inside the deciding transaction. */
 export interface RouterState {
@@ -89,7 +89,7 @@ export function route(graph: WorkflowGraph, state: RouterState, event: RouterEve
           throw new RoutingError(`Cannot fan out ${t.goto.to}: no ${t.countFrom.node}.${t.countFrom.field} in the run's results`);
         }
         // Nothing to fan out to: the join is already complete, with no shard results.
-        if (count === 0) return follow(graph.nodes[t.goto.to].then, iteration, []);
+        if (count === 0) return follow(nodeSpec(graph, t.goto.to).then, iteration, []);
         for (let shard = 0; shard < count; shard++) decision.steps.push({ node: t.goto.to, iteration, shard });
         return;
       }
@@ -125,8 +125,9 @@ export function route(graph: WorkflowGraph, state: RouterState, event: RouterEve
       decision.steps.push({ node: graph.start.to, iteration: 0, shard: 0 });
       break;
     case 'step_completed': {
-      const spec = graph.nodes[event.node];
-      if (spec.fanout) {
+      // A node the run's version does not use (a job of another version): a typed, unrecoverable error.
+      const spec = nodeSpec(graph, event.node);
+      if (graph.table.isFanout(event.node)) {
         const shards = event.shards;
         if (!shards) throw new RoutingError(`Fan-out node ${event.node} completed without its shard counts`);
         if (shards.results.length < shards.expected) {

@@ -1,4 +1,14 @@
-import { FANOUT_NODES, NODE_SERVICE, type GateName, type NodeName, type ServiceName } from '@dossier/contracts';
+import {
+  type CoreNodeRows,
+  type CountField,
+  type FanoutNodeOf,
+  type GateName,
+  type NodeNameOf,
+  type NodeRows,
+  type NodeTable,
+  type ResultOf,
+} from '@dossier/contracts';
+import { NodeNotInGraphError } from '@dossier/errors';
 
 /**
  * How the next step's iteration relates to the current one. `same`: stay (the next node of one research
@@ -7,113 +17,148 @@ import { FANOUT_NODES, NODE_SERVICE, type GateName, type NodeName, type ServiceN
  */
 export type IterationRule = 'same' | 'next' | 'reset';
 
-export interface Goto {
-  to: NodeName;
+export interface Goto<R extends NodeRows = CoreNodeRows> {
+  to: NodeNameOf<R>;
   iteration: IterationRule;
 }
 
-export type Transition =
-  | { kind: 'goto'; goto: Goto }
+/** Where a fan-out's shard count comes from: a field of `node`'s result whose value is a number (checked by the compiler). */
+export type CountFrom<R extends NodeRows = CoreNodeRows> = {
+  [N in NodeNameOf<R>]: { node: N; field: CountField<ResultOf<R, N>> };
+}[NodeNameOf<R>];
+
+export type Transition<R extends NodeRows = CoreNodeRows> =
+  | { kind: 'goto'; goto: Goto<R> }
   /** One step per shard; the count is a field of the latest result of `countFrom.node`. */
-  | { kind: 'fanout'; goto: Goto; countFrom: { node: NodeName; field: string } }
+  | { kind: 'fanout'; goto: Goto<R>; countFrom: CountFrom<R> }
   /** Pause for a person (or pass straight through when the run's policy says `auto`). */
-  | { kind: 'gate'; gate: GateName; approve: Transition; reject: Goto }
+  | { kind: 'gate'; gate: GateName; approve: Transition<R>; reject: Goto<R> }
   /** After `moderate`: another research iteration, or leave the loop (reason recorded on the run). */
-  | { kind: 'research_loop'; continue: Transition; exit: Transition }
+  | { kind: 'research_loop'; continue: Transition<R>; exit: Transition<R> }
   /** After the `verify` join: repair failing sentences (bounded by maxRepairRounds), or go on. */
-  | { kind: 'repair_loop'; repair: Transition; exit: Transition }
+  | { kind: 'repair_loop'; repair: Transition<R>; exit: Transition<R> }
   | { kind: 'end' };
 
-export interface NodeSpec {
-  service: ServiceName;
-  /** A fan-out node runs once per shard; `then` is followed once, when the last shard completes (the join). */
-  fanout: boolean;
-  then: Transition;
+/** A node of a graph version: what follows it (for a fan-out node, followed once, when the last shard completes). */
+export interface NodeSpec<R extends NodeRows = CoreNodeRows> {
+  then: Transition<R>;
 }
 
-export interface WorkflowGraph {
-  version: number;
-  start: Goto;
-  nodes: { readonly [N in NodeName]: NodeSpec };
+/**
+ * One version of the workflow: the nodes it uses, each with its outgoing edge. Service and fan-out come from
+ * the node table (`table`); a node of the table that a version does not list never runs on that version.
+ */
+export interface WorkflowGraph<R extends NodeRows = CoreNodeRows> {
+  readonly version: number;
+  readonly table: NodeTable<R>;
+  readonly start: Goto<R>;
+  readonly nodes: { readonly [N in NodeNameOf<R>]?: NodeSpec<R> };
 }
 
-const goto = (to: NodeName, iteration: IterationRule = 'same'): Transition => ({ kind: 'goto', goto: { to, iteration } });
-const fanout = (to: NodeName, iteration: IterationRule, countFrom: NodeName, field: string): Transition => ({
-  kind: 'fanout',
-  goto: { to, iteration },
-  countFrom: { node: countFrom, field },
-});
-const spec = (node: NodeName, then: Transition): NodeSpec => ({
-  service: NODE_SERVICE[node],
-  fanout: (FANOUT_NODES as readonly NodeName[]).includes(node),
-  then,
-});
+export class WorkflowGraphError extends Error {
+  override readonly name = 'WorkflowGraphError';
+}
 
-/** Sections are drafted once per approved outline and verified once per repair round. */
-const verifyAllSections = (iteration: IterationRule) => fanout('verify', iteration, 'outline', 'sections');
-
-/** The workflow of DESIGN §3, version 1. A run keeps the version it started with. */
-export const WORKFLOW_V1: WorkflowGraph = {
-  version: 1,
-  start: { to: 'scope', iteration: 'reset' },
-  nodes: {
-    scope: spec('scope', goto('perspectives')),
-    perspectives: spec('perspectives', goto('questions')),
-    questions: spec('questions', {
-      kind: 'gate',
-      gate: 'plan',
-      approve: goto('search_plan', 'reset'),
-      reject: { to: 'perspectives', iteration: 'next' },
+/** The edge helpers and the checked constructor of graph versions over one node table. */
+export function graphsOver<R extends NodeRows>(table: NodeTable<R>) {
+  return {
+    goto: (to: NodeNameOf<R>, iteration: IterationRule = 'same'): Transition<R> => ({ kind: 'goto', goto: { to, iteration } }),
+    fanout: <C extends NodeNameOf<R>>(
+      to: FanoutNodeOf<R>,
+      iteration: IterationRule,
+      countFrom: C,
+      field: CountField<ResultOf<R, C>>,
+    ): Transition<R> => ({
+      kind: 'fanout',
+      goto: { to, iteration },
+      countFrom: { node: countFrom, field } as CountFrom<R>,
     }),
-    search_plan: spec('search_plan', fanout('retrieve', 'same', 'search_plan', 'queries')),
-    retrieve: spec('retrieve', goto('source_policy')),
-    source_policy: spec('source_policy', fanout('extract', 'same', 'source_policy', 'sources')),
-    extract: spec('extract', goto('claims')),
-    claims: spec('claims', goto('contradictions')),
-    contradictions: spec('contradictions', goto('coverage')),
-    coverage: spec('coverage', goto('moderate')),
-    moderate: spec('moderate', { kind: 'research_loop', continue: goto('search_plan', 'next'), exit: goto('outline', 'reset') }),
-    outline: spec('outline', {
-      kind: 'gate',
-      gate: 'outline',
-      approve: fanout('draft', 'reset', 'outline', 'sections'),
-      reject: { to: 'outline', iteration: 'next' },
-    }),
-    draft: spec('draft', verifyAllSections('reset')),
-    verify: spec('verify', { kind: 'repair_loop', repair: goto('repair'), exit: goto('frame', 'reset') }),
-    repair: spec('repair', verifyAllSections('next')),
-    frame: spec('frame', {
-      kind: 'gate',
-      gate: 'publish',
-      approve: goto('render', 'reset'),
-      reject: { to: 'frame', iteration: 'next' },
-    }),
-    render: spec('render', { kind: 'end' }),
-  },
-};
+    defineGraph: (graph: Omit<WorkflowGraph<R>, 'table'>): WorkflowGraph<R> => checkGraph({ ...graph, table }),
+    /**
+     * The nodes of an earlier version, as nodes over this table: the start of the next version (`{ ...nodesOf(V1),
+     * annotate: … }`). Allowed when this table extends the earlier one: each of its rows is the same declaration here.
+     */
+    nodesOf: (earlier: {
+      readonly version: number;
+      readonly table: { readonly rows: NodeRows };
+      readonly nodes: object;
+    }): WorkflowGraph<R>['nodes'] => {
+      for (const [node, row] of Object.entries(earlier.table.rows)) {
+        if (table.rows[node] !== row)
+          throw new WorkflowGraphError(`workflow version ${earlier.version}: node ${node} is declared differently in this table`);
+      }
+      return earlier.nodes as WorkflowGraph<R>['nodes'];
+    },
+  };
+}
 
-export const CURRENT_WORKFLOW_VERSION = WORKFLOW_V1.version;
+/**
+ * Checks what the types cannot: every edge lands on a node of this version, a fan-out edge lands on a fan-out
+ * node and counts by a field of a node of this version, a plain edge never lands on a fan-out node. A bad graph
+ * fails at import, not in a run.
+ */
+function checkGraph<R extends NodeRows>(graph: WorkflowGraph<R>): WorkflowGraph<R> {
+  const { table } = graph;
+  const where = `workflow version ${graph.version}`;
+  if (!Number.isInteger(graph.version) || graph.version < 1) throw new WorkflowGraphError(`${where}: a version is a positive integer`);
+  const listed = new Set(Object.keys(graph.nodes));
+  for (const node of listed) if (!table.has(node)) throw new WorkflowGraphError(`${where}: node ${node} is not in its node table`);
+  const single = (to: string, edge: string): void => {
+    if (!listed.has(to)) throw new WorkflowGraphError(`${where}: ${edge} goes to ${to}, which this version does not list`);
+    if (table.isFanout(to as NodeNameOf<R>))
+      throw new WorkflowGraphError(`${where}: ${edge} goes to fan-out node ${to} without a fan-out edge`);
+  };
+  const check = (t: Transition<R>, from: string): void => {
+    switch (t.kind) {
+      case 'goto':
+        return single(t.goto.to, `the edge from ${from}`);
+      case 'fanout': {
+        const { node, field } = t.countFrom;
+        if (!listed.has(t.goto.to))
+          throw new WorkflowGraphError(`${where}: the fan-out from ${from} goes to ${t.goto.to}, which this version does not list`);
+        if (!table.isFanout(t.goto.to))
+          throw new WorkflowGraphError(`${where}: the fan-out from ${from} goes to ${t.goto.to}, which is not a fan-out node`);
+        if (!listed.has(node))
+          throw new WorkflowGraphError(`${where}: the fan-out from ${from} counts by ${node}, which this version does not list`);
+        if (!(field in table.rows[node]!.result.shape)) throw new WorkflowGraphError(`${where}: ${node} results have no field ${field}`);
+        return;
+      }
+      case 'gate':
+        single(t.reject.to, `the rejection of gate ${t.gate}`);
+        return check(t.approve, from);
+      case 'research_loop':
+        check(t.continue, from);
+        return check(t.exit, from);
+      case 'repair_loop':
+        check(t.repair, from);
+        return check(t.exit, from);
+      case 'end':
+        return;
+    }
+  };
+  single(graph.start.to, 'the start');
+  for (const [node, spec] of Object.entries(graph.nodes) as [string, NodeSpec<R>][]) check(spec.then, node);
+  return Object.freeze(graph);
+}
 
-const GRAPHS: ReadonlyMap<number, WorkflowGraph> = new Map([[WORKFLOW_V1.version, WORKFLOW_V1]]);
-
-/** The graph a run started on; a run started on version N finishes on N. */
-export function graphFor(version: number): WorkflowGraph {
-  const graph = GRAPHS.get(version);
-  if (!graph) throw new Error(`Unknown workflow version ${version}`);
-  return graph;
+/** The spec of `node` in `graph`, or a typed error: a step of a node its run's version does not use never runs. */
+export function nodeSpec(graph: WorkflowGraph, node: string, runId?: string): NodeSpec {
+  const spec = graph.nodes[node as keyof WorkflowGraph['nodes']];
+  if (!spec) throw new NodeNotInGraphError(`Node ${node} is not in workflow version ${graph.version}`, runId ? { runId } : {});
+  return spec;
 }
 
 /** The gate whose rejection sends work back to `node` (its feedback is for that node's next revision). */
-export function gateReturningTo(graph: WorkflowGraph, node: NodeName): GateName | undefined {
+export function gateReturningTo(graph: WorkflowGraph, node: string): GateName | undefined {
   for (const s of Object.values(graph.nodes)) {
-    if (s.then.kind === 'gate' && s.then.reject.to === node) return s.then.gate;
+    if (s?.then.kind === 'gate' && s.then.reject.to === node) return s.then.gate;
   }
   return undefined;
 }
 
 export function gateTransition(graph: WorkflowGraph, gate: GateName): Extract<Transition, { kind: 'gate' }> {
   for (const s of Object.values(graph.nodes)) {
-    if (s.then.kind === 'gate' && s.then.gate === gate) return s.then;
+    if (s?.then.kind === 'gate' && s.then.gate === gate) return s.then;
   }
-  throw new Error(`Gate ${gate} is not in workflow version ${graph.version}`);
+  throw new WorkflowGraphError(`Gate ${gate} is not in workflow version ${graph.version}`);
 }

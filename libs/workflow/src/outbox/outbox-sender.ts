@@ -1,8 +1,9 @@
-import { Injectable } from '@nestjs/common';
-import { StepJob } from '@dossier/contracts';
+import { Inject, Injectable } from '@nestjs/common';
 import { OutboxRepository, type OutboxRowData } from '@dossier/db';
 import { StepQueues } from '@dossier/queue';
 import { createLogger } from '@dossier/telemetry';
+import type { WorkflowGraphs } from '../graph/workflow-graphs';
+import { WORKFLOW_GRAPHS } from '../workflow-options';
 
 /**
  * Enqueues committed outbox rows and marks them sent. Enqueue is idempotent (job id = step key), so the
@@ -15,6 +16,7 @@ export class OutboxSender {
   constructor(
     private readonly outbox: OutboxRepository,
     private readonly queues: StepQueues,
+    @Inject(WORKFLOW_GRAPHS) private readonly workflows: WorkflowGraphs,
   ) {}
 
   /** Returns how many were sent. A failure leaves the rest pending for the relay: the step is already safe. */
@@ -22,7 +24,7 @@ export class OutboxSender {
     const sent: bigint[] = [];
     try {
       for (const row of rows) {
-        await this.queues.enqueue(StepJob.parse(row.payload));
+        await this.queues.enqueue(this.workflows.table.stepJob.parse(row.payload));
         sent.push(row.id);
       }
     } catch (err) {

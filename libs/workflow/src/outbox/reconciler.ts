@@ -1,8 +1,10 @@
-import { Injectable } from '@nestjs/common';
-import { StepJob, type NodeName } from '@dossier/contracts';
+import { Inject, Injectable } from '@nestjs/common';
+import type { NodeName } from '@dossier/contracts';
 import { OutboxRepository, type OutboxRowData } from '@dossier/db';
 import { StepQueues } from '@dossier/queue';
 import { createLogger, withProducerSpan } from '@dossier/telemetry';
+import type { WorkflowGraphs } from '../graph/workflow-graphs';
+import { WORKFLOW_GRAPHS } from '../workflow-options';
 import { OutboxSender } from './outbox-sender';
 
 const LIVE_STATES = new Set(['waiting', 'active', 'delayed', 'prioritized', 'waiting-children']);
@@ -25,13 +27,14 @@ export class Reconciler {
     private readonly outbox: OutboxRepository,
     private readonly queues: StepQueues,
     private readonly sender: OutboxSender,
+    @Inject(WORKFLOW_GRAPHS) private readonly workflows: WorkflowGraphs,
   ) {}
 
   /** Sends outbox rows that nobody enqueued (the worker died between commit and enqueue). */
   async relay(minAgeMs: number, limit = 500): Promise<number> {
     let sent = 0;
     for (const row of await this.outbox.relayable(new Date(Date.now() - minAgeMs), limit)) {
-      const job = StepJob.parse(row.payload);
+      const job = this.workflows.table.stepJob.parse(row.payload);
       // In the run's trace, like reconciliation: the relayed step is a child of the conductor's span.
       const n = await withProducerSpan(`relay ${row.node}`, job.trace, this.attributes(row), (trace) =>
         this.sender.send([{ ...row, payload: { ...job, ...(trace ? { trace } : {}) } }]),
@@ -64,7 +67,7 @@ export class Reconciler {
     // Finished in Redis but not completed in Postgres (skipped while cancelled, or failed before a resume):
     // the old job must go before the same job id can run again.
     if (state === 'completed' || state === 'failed') await this.queues.removeFinished(ref);
-    const job = StepJob.parse(row.payload);
+    const job = this.workflows.table.stepJob.parse(row.payload);
     // In the run's trace: the step it re-enqueues is a child of this span, so the trace shows the repair.
     await withProducerSpan(`reconcile ${row.node}`, job.trace, this.attributes(row), (trace) =>
       this.queues.enqueue({ ...job, ...(trace ? { trace } : {}) }),

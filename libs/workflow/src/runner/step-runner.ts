@@ -1,16 +1,13 @@
 import { Inject, Injectable } from '@nestjs/common';
 import {
-  NODE_NAMES,
-  NODE_RESULT_SCHEMAS,
   RunOptions,
-  StepJob,
   TERMINAL_RUN_STATUSES,
-  isFanoutNode,
   stepKey,
   type AnyNodeResult,
   type GateName,
   type NodeName,
   type RunStatus,
+  type StepJob,
 } from '@dossier/contracts';
 import {
   ApprovalRepository,
@@ -28,12 +25,14 @@ import { classifyError, describeError, InvalidStepPayloadError, InvalidStepResul
 import type { JobControl, StepProcessor } from '@dossier/queue';
 import { createLogger, injectTraceCarrier, linksFromCarriers, withLogContext, withStepSpan } from '@dossier/telemetry';
 import { z } from 'zod';
-import { graphFor, gateReturningTo } from '../graph/workflow-graph';
+import { gateReturningTo, nodeSpec } from '../graph/workflow-graph';
+import type { WorkflowGraphs } from '../graph/workflow-graphs';
 import { route } from '../graph/router';
 import { OutboxSender } from '../outbox/outbox-sender';
-import { WORKFLOW_OPTIONS, type WorkflowOptions } from '../workflow-options';
+import { WORKFLOW_GRAPHS, WORKFLOW_OPTIONS, type WorkflowOptions } from '../workflow-options';
+import { handlerFor } from './on-step';
 import { RunFailures } from './run-failures';
-import type { StepContext, StepHandler, StepOutcome } from './step-handler';
+import type { StepContext, StepOutcome } from './step-handler';
 import { StepLocks } from './step-locks';
 import { TransitionWriter } from './transition-writer';
 
@@ -63,10 +62,11 @@ export class StepRunner implements StepProcessor {
     private readonly locks: StepLocks,
     private readonly failures: RunFailures,
     @Inject(WORKFLOW_OPTIONS) private readonly options: WorkflowOptions,
+    @Inject(WORKFLOW_GRAPHS) private readonly workflows: WorkflowGraphs,
   ) {}
 
   async process(payload: unknown, handlers: ReadonlyMap<NodeName, object>, control: JobControl): Promise<StepRunResult> {
-    const parsed = StepJob.safeParse(payload);
+    const parsed = this.workflows.table.stepJob.safeParse(payload);
     if (!parsed.success) throw await this.rejectPayload(payload, parsed.error);
     const job = parsed.data;
     const key = stepKey(job);
@@ -107,7 +107,9 @@ export class StepRunner implements StepProcessor {
         ]);
         return n;
       });
-      const handler = handlers.get(job.node) as StepHandler | undefined;
+      // A job of a node the run's graph version does not use fails the run with a typed error, before any work.
+      nodeSpec(this.workflows.get(run.workflowVersion, run.id), job.node, run.id);
+      const handler = handlerFor(handlers, job.node);
       if (!handler) throw new InvalidStepPayloadError(`No handler for node ${job.node} in this process`, { runId: job.runId });
       const options = RunOptions.parse(run.options);
       const ctx: StepContext = {
@@ -115,10 +117,13 @@ export class StepRunner implements StepProcessor {
         stepKey: key,
         attempt,
         run: { id: run.id, tenantId: run.tenantId, question: run.question, options, workflowVersion: run.workflowVersion },
+        tenantId: run.tenantId,
+        runId: run.id,
+        call: { tenantId: run.tenantId, runId: run.id, stepKey: key },
         rejectionFeedback: (gate?: GateName) => this.rejectionFeedback(job, run.workflowVersion, gate),
       };
       const outcome = await handler.execute(ctx);
-      const result = NODE_RESULT_SCHEMAS[job.node].safeParse(outcome.result);
+      const result = this.workflows.table.results[job.node].safeParse(outcome.result);
       if (!result.success) {
         throw new InvalidStepResultError(
           `Handler for ${job.node} returned an invalid result: ${result.error.issues.map((i) => `${i.path.join('.') || 'result'}: ${i.message}`).join('; ')}`,
@@ -148,17 +153,17 @@ export class StepRunner implements StepProcessor {
     await outcome.write?.(tx);
 
     let shards: { expected: number; results: AnyNodeResult[]; keys: string[] } | undefined;
-    if (isFanoutNode(job.node)) {
+    if (this.workflows.table.isFanout(job.node)) {
       const expected = await this.outbox.countSteps(tx, job.tenantId, job.runId, job.node, job.iteration);
       const done = await this.executions.completedShards(tx, job.tenantId, job.runId, job.node, job.iteration);
       shards = {
         expected,
-        results: done.map((d) => NODE_RESULT_SCHEMAS[job.node].parse(d.result) as AnyNodeResult),
+        results: done.map((d) => this.workflows.table.results[job.node].parse(d.result) as AnyNodeResult),
         keys: done.map((d) => d.stepKey),
       };
     }
     const state = await this.transitions.loadState(tx, run);
-    const decision = route(graphFor(run.workflowVersion), state, {
+    const decision = route(this.workflows.get(run.workflowVersion, run.id), state, {
       type: 'step_completed',
       node: job.node,
       iteration: job.iteration,
@@ -200,7 +205,7 @@ export class StepRunner implements StepProcessor {
 
   private async rejectionFeedback(job: StepJob, workflowVersion: number, explicit?: GateName): Promise<string | null> {
     if (job.iteration === 0) return null;
-    const gate = explicit ?? gateReturningTo(graphFor(workflowVersion), job.node);
+    const gate = explicit ?? gateReturningTo(this.workflows.get(workflowVersion, job.runId), job.node);
     if (!gate) return null;
     return (await this.approvals.latestRejection(job.tenantId, job.runId, gate))?.feedback ?? null;
   }
@@ -238,7 +243,7 @@ export class StepRunner implements StepProcessor {
   private async rejectPayload(payload: unknown, error: z.ZodError): Promise<InvalidStepPayloadError> {
     const node = (payload as { node?: unknown } | null)?.node;
     const reason =
-      typeof node === 'string' && !(NODE_NAMES as readonly string[]).includes(node)
+      typeof node === 'string' && !this.workflows.table.has(node)
         ? `unknown node "${node}"`
         : error.issues.map((i) => `${i.path.join('.') || 'payload'}: ${i.message}`).join('; ');
     const ids = PayloadIds.safeParse(payload);

@@ -1,7 +1,6 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import {
   InterventionType,
-  NODE_RESULT_SCHEMAS,
   RunOptions,
   TERMINAL_RUN_STATUSES,
   stepKey,
@@ -22,8 +21,11 @@ import {
   type Prisma,
   type RunRow,
 } from '@dossier/db';
+import { InvalidStepResultError } from '@dossier/errors';
 import { injectTraceCarrier } from '@dossier/telemetry';
 import { AuditLog } from '../audit/audit-log';
+import type { WorkflowGraphs } from '../graph/workflow-graphs';
+import { WORKFLOW_GRAPHS } from '../workflow-options';
 import type { Decision, RouterState } from '../graph/router';
 
 /**
@@ -41,6 +43,7 @@ export class TransitionWriter {
     private readonly approvals: ApprovalRepository,
     private readonly interventions: InterventionRepository,
     private readonly audit: AuditLog,
+    @Inject(WORKFLOW_GRAPHS) private readonly workflows: WorkflowGraphs,
   ) {}
 
   /** The router's view of a run, read from Postgres in the deciding transaction. */
@@ -49,7 +52,13 @@ export class TransitionWriter {
     const results: RouterState['results'] = {};
     for (const row of await this.executions.latestResults(tx, run.tenantId, run.id)) {
       const node = row.node as NodeName;
-      results[node] = { iteration: row.iteration, result: NODE_RESULT_SCHEMAS[node].parse(row.result) as AnyNodeResult };
+      const schema = this.workflows.table.results[node] as (typeof this.workflows.table.results)[NodeName] | undefined;
+      if (!schema)
+        throw new InvalidStepResultError(
+          `Run ${run.id} has a result of node ${row.node}, which this process's node table does not declare`,
+          { runId: run.id },
+        );
+      results[node] = { iteration: row.iteration, result: schema.parse(row.result) as AnyNodeResult };
     }
     return { options, budgetExhausted: run.budgetExhausted as RouterState['budgetExhausted'], results };
   }

@@ -1,4 +1,4 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import {
   RunOptions,
   TERMINAL_RUN_STATUSES,
@@ -12,12 +12,13 @@ import { ApprovalRepository, PrismaService, RunEventRepository, RunRepository, t
 import { GateNotOpenError, RunNotFoundError, RunStateError, ValidationError } from '@dossier/errors';
 import { AuditLog } from '../audit/audit-log';
 import { route } from '../graph/router';
-import { CURRENT_WORKFLOW_VERSION, graphFor } from '../graph/workflow-graph';
+import type { WorkflowGraphs } from '../graph/workflow-graphs';
 import { OutboxSender } from '../outbox/outbox-sender';
 import { Reconciler } from '../outbox/reconciler';
 import { TransitionWriter } from '../runner/transition-writer';
 import { InterventionInput, type Intervention } from '@dossier/contracts';
 import { InterventionRepository, ResearchRepository } from '@dossier/db';
+import { WORKFLOW_GRAPHS } from '../workflow-options';
 import { interventionView } from './intervention-view';
 
 export interface StartRunInput {
@@ -42,6 +43,7 @@ export class RunCommands {
     private readonly transitions: TransitionWriter,
     private readonly sender: OutboxSender,
     private readonly reconciler: Reconciler,
+    @Inject(WORKFLOW_GRAPHS) private readonly workflows: WorkflowGraphs,
   ) {}
 
   async start(input: StartRunInput): Promise<RunRow> {
@@ -62,7 +64,7 @@ export class RunCommands {
         question,
         status: 'running',
         options: options as Prisma.InputJsonValue,
-        workflowVersion: CURRENT_WORKFLOW_VERSION,
+        workflowVersion: this.workflows.current,
         idempotencyKey: input.idempotencyKey ?? null,
         deadlineAt: options.budgets.wallTimeMs ? new Date(Date.now() + options.budgets.wallTimeMs) : null,
       });
@@ -70,9 +72,9 @@ export class RunCommands {
       await this.audit.appendLocked(tx, created.tenantId, created.id, 'run_created', input.actor, {
         question,
         options,
-        workflowVersion: CURRENT_WORKFLOW_VERSION,
+        workflowVersion: created.workflowVersion,
       });
-      const graph = graphFor(created.workflowVersion);
+      const graph = this.workflows.get(created.workflowVersion, created.id);
       const decision = route(graph, await this.transitions.loadState(tx, created), { type: 'start' });
       const toSend = await this.transitions.apply(tx, created, decision, 'start', [{ type: 'run_created', question }]);
       return { run: created, rows: toSend };
@@ -98,7 +100,7 @@ export class RunCommands {
         decision: decision.decision,
         feedback,
       });
-      const routed = route(graphFor(run.workflowVersion), await this.transitions.loadState(tx, run), {
+      const routed = route(this.workflows.get(run.workflowVersion, run.id), await this.transitions.loadState(tx, run), {
         type: 'gate_decided',
         gate,
         revision: approval.revision,

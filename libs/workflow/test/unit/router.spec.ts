@@ -1,8 +1,8 @@
 import {
-  FANOUT_NODES,
+  NODES,
   NODE_NAMES,
   NODE_RESULT_SCHEMAS,
-  NODE_SERVICE,
+  isFanoutNode,
   stepKey,
   type AnyNodeResult,
   type GateName,
@@ -10,7 +10,9 @@ import {
   type StopReason,
 } from '@dossier/contracts';
 import { researchStopReason, route, type Decision, type PlannedStep, type RouterEvent, type RouterState } from '../../src/graph/router';
-import { WORKFLOW_V1, gateReturningTo, gateTransition, graphFor } from '../../src/graph/workflow-graph';
+import { gateReturningTo, gateTransition } from '../../src/graph/workflow-graph';
+import { graphFor } from '../../src/graph/workflow-graphs';
+import { WORKFLOW_V1 } from '../../src/graph/workflow-v1';
 
 // ---------------------------------------------------------------------------------------------------------------
 // Helpers
@@ -82,12 +84,9 @@ const verifyResult = (checked: number, failing: number): AnyNodeResult => ({ che
 // ---------------------------------------------------------------------------------------------------------------
 
 describe('WORKFLOW_V1 (graph as data)', () => {
-  it('has a spec for every node, with the owning service and the fan-out flag of the contracts', () => {
+  it('uses every node of the core table, over that table (service and fan-out come from its rows)', () => {
     expect(Object.keys(WORKFLOW_V1.nodes).sort()).toEqual([...NODE_NAMES].sort());
-    for (const node of NODE_NAMES) {
-      expect(WORKFLOW_V1.nodes[node].service).toBe(NODE_SERVICE[node]);
-      expect(WORKFLOW_V1.nodes[node].fanout).toBe((FANOUT_NODES as readonly string[]).includes(node));
-    }
+    expect(WORKFLOW_V1.table).toBe(NODES);
   });
 
   it('starts at scope, resetting the iteration, and is the graph of version 1', () => {
@@ -638,7 +637,7 @@ function simulateRun(sim: SimOptions): SimTrace {
     const result = produce(s);
     expect(NODE_RESULT_SCHEMAS[s.node].safeParse(result).success).toBe(true);
     let shards: { expected: number; results: AnyNodeResult[] } | undefined;
-    if (WORKFLOW_V1.nodes[s.node].fanout) {
+    if (isFanoutNode(s.node)) {
       const join = `${s.node}.${s.iteration}`;
       const done = [...(donePerJoin.get(join) ?? []), result];
       donePerJoin.set(join, done);

@@ -1,7 +1,6 @@
 import { AgentRunner, claimBuilder, groupNearDuplicates } from '@dossier/agents';
 import { ResearchRepository } from '@dossier/db';
-import { OnStep } from '@dossier/queue';
-import type { StepContext, StepHandler, StepOutcome } from '@dossier/workflow';
+import { OnStep, type StepContext, type StepHandler, type StepOutcome } from '@dossier/workflow';
 
 /**
  * Claim Builder over this iteration's evidence: atomic claims, each citing its evidence. A new claim that
@@ -15,13 +14,13 @@ export class ClaimsHandler implements StepHandler<'claims'> {
   ) {}
 
   async execute(ctx: StepContext<'claims'>): Promise<StepOutcome<'claims'>> {
-    const { tenantId, id: runId } = ctx.run;
+    const { tenantId, runId } = ctx;
     const iteration = ctx.job.iteration;
     const evidence = await this.research.evidence(tenantId, runId, { iteration });
     const out = await this.agents.run(
       claimBuilder,
       { evidence: evidence.map((e) => ({ id: e.id, excerpt: e.excerpt, statement: e.statement, questionId: e.questionId })) },
-      { tenantId, runId, stepKey: ctx.stepKey },
+      ctx.call,
     );
     const existing = await this.research.claims(tenantId, runId, { iteration: { lt: iteration } });
     const groups = groupNearDuplicates(

@@ -1,9 +1,8 @@
 import { Inject } from '@nestjs/common';
 import { AgentRunner, counterEvidence } from '@dossier/agents';
 import { ResearchRepository } from '@dossier/db';
-import { OnStep } from '@dossier/queue';
 import { EMBEDDER, VECTOR_STORE, pointId, type Embedder, type VectorStore } from '@dossier/vectors';
-import type { StepContext, StepHandler, StepOutcome } from '@dossier/workflow';
+import { OnStep, type StepContext, type StepHandler, type StepOutcome } from '@dossier/workflow';
 
 export const CLAIM_COLLECTION = 'claims';
 const NEIGHBOURS = 8;
@@ -23,7 +22,7 @@ export class ContradictionsHandler implements StepHandler<'contradictions'> {
   ) {}
 
   async execute(ctx: StepContext<'contradictions'>): Promise<StepOutcome<'contradictions'>> {
-    const { tenantId, id: runId } = ctx.run;
+    const { tenantId, runId } = ctx;
     const claims = await this.research.claims(tenantId, runId);
     const fresh = claims.filter((c) => c.iteration === ctx.job.iteration);
     await this.vectors.ensureCollection(CLAIM_COLLECTION, this.embedder.dimension);
@@ -61,7 +60,7 @@ export class ContradictionsHandler implements StepHandler<'contradictions'> {
         // Ordered by the statements, not the random ids, so the same claims give the same output.
         candidatePairs: [...pairs.values()].sort((x, y) => pairKey(x).localeCompare(pairKey(y))),
       },
-      { tenantId, runId, stepKey: ctx.stepKey },
+      ctx.call,
     );
     return {
       result: { contradictions: out.contradictions.length },

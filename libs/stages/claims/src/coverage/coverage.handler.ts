@@ -1,7 +1,6 @@
 import { AgentRunner, coverageAssessor } from '@dossier/agents';
 import { ResearchRepository } from '@dossier/db';
-import { OnStep } from '@dossier/queue';
-import type { StepContext, StepHandler, StepOutcome } from '@dossier/workflow';
+import { OnStep, type StepContext, type StepHandler, type StepOutcome } from '@dossier/workflow';
 
 /** A question whose coverage reaches this is answered and leaves the frontier. */
 export const ANSWERED_AT = 0.5;
@@ -15,7 +14,7 @@ export class CoverageHandler implements StepHandler<'coverage'> {
   ) {}
 
   async execute(ctx: StepContext<'coverage'>): Promise<StepOutcome<'coverage'>> {
-    const { tenantId, id: runId } = ctx.run;
+    const { tenantId, runId } = ctx;
     const iteration = ctx.job.iteration;
     const [questions, claims, previous] = await Promise.all([
       this.research.questions(tenantId, runId),
@@ -29,7 +28,7 @@ export class CoverageHandler implements StepHandler<'coverage'> {
         claims: claims.map((c) => ({ id: c.id, statement: c.statement })),
         previous: Object.fromEntries(previous.map((p) => [p.questionId, p.score])),
       },
-      { tenantId, runId, stepKey: ctx.stepKey },
+      ctx.call,
     );
     const answered = out.coverage.filter((c) => c.score >= ANSWERED_AT).map((c) => c.questionId);
     return {

@@ -1,7 +1,6 @@
 import { AgentRunner, moderator } from '@dossier/agents';
 import { InterventionRepository, ResearchRepository } from '@dossier/db';
-import { OnStep } from '@dossier/queue';
-import { interventionInput, type StepContext, type StepHandler, type StepOutcome } from '@dossier/workflow';
+import { OnStep, interventionInput, type StepContext, type StepHandler, type StepOutcome } from '@dossier/workflow';
 import { ADDED_QUESTION_PRIORITY, InterventionApplier, questionsToAdd } from './apply-interventions';
 
 export const MAX_FOLLOW_UPS = 4;
@@ -21,7 +20,7 @@ export class ModerateHandler implements StepHandler<'moderate'> {
   ) {}
 
   async execute(ctx: StepContext<'moderate'>): Promise<StepOutcome<'moderate'>> {
-    const { tenantId, id: runId } = ctx.run;
+    const { tenantId, runId } = ctx;
     const iteration = ctx.job.iteration;
     const [questions, coverage, pending] = await Promise.all([
       this.research.questions(tenantId, runId),
@@ -40,7 +39,7 @@ export class ModerateHandler implements StepHandler<'moderate'> {
         iteration,
         maxFollowUps: MAX_FOLLOW_UPS,
       },
-      { tenantId, runId, stepKey: ctx.stepKey },
+      ctx.call,
     );
     const gain = coverage.length === 0 ? 0 : coverage.reduce((s, c) => s + c.informationGain, 0) / coverage.length;
     // A person's questions first: a follow-up that repeats one is not asked twice.

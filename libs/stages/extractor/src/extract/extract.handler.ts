@@ -1,9 +1,8 @@
 import { AgentRunner, evidenceCurator } from '@dossier/agents';
 import { ResearchRepository } from '@dossier/db';
 import { StageStateError } from '@dossier/errors';
-import { OnStep } from '@dossier/queue';
 import { assertExcerpt } from '@dossier/sources';
-import type { StepContext, StepHandler, StepOutcome } from '@dossier/workflow';
+import { OnStep, type StepContext, type StepHandler, type StepOutcome } from '@dossier/workflow';
 
 export const FRAGMENTS_PER_SOURCE = 12;
 
@@ -19,7 +18,7 @@ export class ExtractHandler implements StepHandler<'extract'> {
   ) {}
 
   async execute(ctx: StepContext<'extract'>): Promise<StepOutcome<'extract'>> {
-    const { tenantId, id: runId } = ctx.run;
+    const { tenantId, runId } = ctx;
     const { iteration, shard } = ctx.job;
     const [record] = await this.research.sourceRecords(tenantId, runId, { iteration, selected: true, extractShard: shard });
     if (!record?.snapshotId)
@@ -35,7 +34,7 @@ export class ExtractHandler implements StepHandler<'extract'> {
         source: { id: snapshot.id, title: snapshot.title, text: snapshot.text },
         maxFragments: FRAGMENTS_PER_SOURCE,
       },
-      { tenantId, runId, stepKey: ctx.stepKey },
+      ctx.call,
     );
     const fragments = out.fragments.map((f) => {
       const excerpt = snapshot.text.slice(f.start, f.end);

@@ -1,7 +1,6 @@
 import { AgentRunner, perspectivePlanner } from '@dossier/agents';
 import { ResearchRepository } from '@dossier/db';
-import { OnStep } from '@dossier/queue';
-import type { StepContext, StepHandler, StepOutcome } from '@dossier/workflow';
+import { OnStep, type StepContext, type StepHandler, type StepOutcome } from '@dossier/workflow';
 
 /**
  * Perspective Planner: analyst personas. The iteration is the plan revision; a revision after a rejected
@@ -15,7 +14,7 @@ export class PerspectivesHandler implements StepHandler<'perspectives'> {
   ) {}
 
   async execute(ctx: StepContext<'perspectives'>): Promise<StepOutcome<'perspectives'>> {
-    const { tenantId, id: runId } = ctx.run;
+    const { tenantId, runId } = ctx;
     const objective = await this.research.objective(tenantId, runId);
     const feedback = await ctx.rejectionFeedback();
     const out = await this.agents.run(
@@ -29,7 +28,7 @@ export class PerspectivesHandler implements StepHandler<'perspectives'> {
         count: ctx.run.options.perspectives,
         feedback,
       },
-      { tenantId, runId, stepKey: ctx.stepKey },
+      ctx.call,
     );
     const revision = ctx.job.iteration;
     return {

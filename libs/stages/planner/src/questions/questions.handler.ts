@@ -1,7 +1,6 @@
 import { AgentRunner, questionArchitect } from '@dossier/agents';
 import { ResearchRepository } from '@dossier/db';
-import { OnStep } from '@dossier/queue';
-import type { StepContext, StepHandler, StepOutcome } from '@dossier/workflow';
+import { OnStep, type StepContext, type StepHandler, type StepOutcome } from '@dossier/workflow';
 
 /** Question Architect: the research questions of this plan revision (earlier revisions' are dropped). */
 @OnStep('questions')
@@ -12,7 +11,7 @@ export class QuestionsHandler implements StepHandler<'questions'> {
   ) {}
 
   async execute(ctx: StepContext<'questions'>): Promise<StepOutcome<'questions'>> {
-    const { tenantId, id: runId } = ctx.run;
+    const { tenantId, runId } = ctx;
     const revision = ctx.job.iteration;
     const [objective, perspectives] = await Promise.all([
       this.research.objective(tenantId, runId),
@@ -26,7 +25,7 @@ export class QuestionsHandler implements StepHandler<'questions'> {
         perspectives: perspectives.map((p) => ({ id: p.id, name: p.name, focus: p.focus })),
         feedback: await ctx.rejectionFeedback('plan'),
       },
-      { tenantId, runId, stepKey: ctx.stepKey },
+      ctx.call,
     );
     return {
       result: { questions: out.questions.length },

@@ -1,6 +1,5 @@
 import { AgentRunner, director } from '@dossier/agents';
-import { OnStep } from '@dossier/queue';
-import type { StepContext, StepHandler, StepOutcome } from '@dossier/workflow';
+import { OnStep, type StepContext, type StepHandler, type StepOutcome } from '@dossier/workflow';
 
 /** Research Director: the objective and scope of the run (included/excluded topics, time frame, risk). */
 @OnStep('scope')
@@ -8,8 +7,8 @@ export class ScopeHandler implements StepHandler<'scope'> {
   constructor(private readonly agents: AgentRunner) {}
 
   async execute(ctx: StepContext<'scope'>): Promise<StepOutcome<'scope'>> {
-    const { tenantId, id: runId } = ctx.run;
-    const scope = await this.agents.run(director, { question: ctx.run.question }, { tenantId, runId, stepKey: ctx.stepKey });
+    const { tenantId, runId } = ctx;
+    const scope = await this.agents.run(director, { question: ctx.run.question }, ctx.call);
     return {
       result: { topics: scope.includedTopics.length },
       write: async (tx) => {

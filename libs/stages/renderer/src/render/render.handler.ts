@@ -1,9 +1,8 @@
 import type { BudgetKind, LlmUsage } from '@dossier/contracts';
 import { PrismaService, ResearchRepository, RunRepository } from '@dossier/db';
 import { StageStateError } from '@dossier/errors';
-import { OnStep } from '@dossier/queue';
 import { renderAll } from '@dossier/render';
-import type { StepContext, StepHandler, StepOutcome } from '@dossier/workflow';
+import { OnStep, type StepContext, type StepHandler, type StepOutcome } from '@dossier/workflow';
 import type { InterventionInput } from '@dossier/contracts';
 import { InterventionRepository, type SourceRecordRow } from '@dossier/db';
 import { interventionInput } from '@dossier/workflow';
@@ -35,7 +34,7 @@ export class RenderHandler implements StepHandler<'render'> {
   ) {}
 
   async execute(ctx: StepContext<'render'>): Promise<StepOutcome<'render'>> {
-    const { tenantId, id: runId } = ctx.run;
+    const { tenantId, runId } = ctx;
     const run = await this.runs.find(tenantId, runId);
     if (!run) throw new StageStateError(`Run ${runId} is missing`, { runId });
     const where = { tenantId, runId };

@@ -1,8 +1,7 @@
 import { ResearchRepository, TenantRepository } from '@dossier/db';
 import { StageStateError } from '@dossier/errors';
-import { OnStep } from '@dossier/queue';
 import { searchAll, SnapshotStore } from '@dossier/sources';
-import type { StepContext, StepHandler, StepOutcome } from '@dossier/workflow';
+import { OnStep, type StepContext, type StepHandler, type StepOutcome } from '@dossier/workflow';
 import { SearchProviders } from '../providers/search-providers';
 
 export const RESULTS_PER_QUERY = 8;
@@ -23,7 +22,7 @@ export class RetrieveHandler implements StepHandler<'retrieve'> {
   ) {}
 
   async execute(ctx: StepContext<'retrieve'>): Promise<StepOutcome<'retrieve'>> {
-    const { tenantId, id: runId } = ctx.run;
+    const { tenantId, runId } = ctx;
     const { iteration, shard } = ctx.job;
     const plan = await this.research.searchPlan(tenantId, runId, iteration, shard);
     if (!plan) throw new StageStateError(`No search plan for retrieve shard ${shard} of iteration ${iteration}`, { runId });

@@ -1,7 +1,6 @@
 import { AgentRunner, queryPlanner } from '@dossier/agents';
 import { InterventionRepository, ResearchRepository } from '@dossier/db';
-import { OnStep } from '@dossier/queue';
-import type { StepContext, StepHandler, StepOutcome } from '@dossier/workflow';
+import { OnStep, type StepContext, type StepHandler, type StepOutcome } from '@dossier/workflow';
 
 /** Questions searched per iteration and queries planned per iteration: the frontier is bounded. */
 export const FRONTIER_QUESTIONS = 6;
@@ -17,7 +16,7 @@ export class SearchPlanHandler implements StepHandler<'search_plan'> {
   ) {}
 
   async execute(ctx: StepContext<'search_plan'>): Promise<StepOutcome<'search_plan'>> {
-    const { tenantId, id: runId } = ctx.run;
+    const { tenantId, runId } = ctx;
     const iteration = ctx.job.iteration;
     const [open, rules] = await Promise.all([
       this.research.questions(tenantId, runId, undefined, ['open']),
@@ -35,7 +34,7 @@ export class SearchPlanHandler implements StepHandler<'search_plan'> {
         // A scope narrowed by an intervention holds for every later iteration.
         ...(rules.scopes.length > 0 ? { scope: rules.scopes } : {}),
       },
-      { tenantId, runId, stepKey: ctx.stepKey },
+      ctx.call,
     );
     return {
       result: { queries: out.queries.length },

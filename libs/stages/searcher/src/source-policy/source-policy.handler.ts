@@ -1,10 +1,9 @@
 import { groupNearDuplicates } from '@dossier/agents';
 import { InterventionRepository, PrismaService, ResearchRepository, TenantRepository } from '@dossier/db';
 import { classifyError, describeError } from '@dossier/errors';
-import { OnStep } from '@dossier/queue';
 import { authorityOf, fetchSnapshot, isAllowedByPolicy, SourcePolicySchema } from '@dossier/sources';
 import { createLogger } from '@dossier/telemetry';
-import type { StepContext, StepHandler, StepOutcome } from '@dossier/workflow';
+import { OnStep, type StepContext, type StepHandler, type StepOutcome } from '@dossier/workflow';
 import { WebFetcher } from '../providers/web-fetcher';
 import { fuseRanks, type RankedSource } from './source-ranking';
 
@@ -33,7 +32,7 @@ export class SourcePolicyHandler implements StepHandler<'source_policy'> {
   ) {}
 
   async execute(ctx: StepContext<'source_policy'>): Promise<StepOutcome<'source_policy'>> {
-    const { tenantId, id: runId } = ctx.run;
+    const { tenantId, runId } = ctx;
     const iteration = ctx.job.iteration;
     const tenant = await this.tenants.find(tenantId);
     const tenantPolicy = SourcePolicySchema.parse((tenant?.policy as { sources?: unknown } | null)?.sources ?? {});

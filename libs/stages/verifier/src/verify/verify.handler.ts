@@ -1,8 +1,7 @@
 import { AgentRunner, verifier } from '@dossier/agents';
 import { ResearchRepository } from '@dossier/db';
 import { StageStateError } from '@dossier/errors';
-import { OnStep } from '@dossier/queue';
-import type { StepContext, StepHandler, StepOutcome } from '@dossier/workflow';
+import { OnStep, type StepContext, type StepHandler, type StepOutcome } from '@dossier/workflow';
 
 interface Sentence {
   text: string;
@@ -21,7 +20,7 @@ export class VerifyHandler implements StepHandler<'verify'> {
   ) {}
 
   async execute(ctx: StepContext<'verify'>): Promise<StepOutcome<'verify'>> {
-    const { tenantId, id: runId } = ctx.run;
+    const { tenantId, runId } = ctx;
     const round = ctx.job.iteration;
     const section = (await this.research.latestOutline(tenantId, runId))[ctx.job.shard];
     if (!section) throw new StageStateError(`The outline has no section ${ctx.job.shard}`, { runId });
@@ -42,7 +41,7 @@ export class VerifyHandler implements StepHandler<'verify'> {
           }),
         })),
       },
-      { tenantId, runId, stepKey: ctx.stepKey },
+      ctx.call,
     );
     const failing = out.findings.filter((f) => f.verdict !== 'supported').length;
     return {

@@ -1,7 +1,6 @@
 import { AgentRunner, sectionWriter } from '@dossier/agents';
 import { ResearchRepository } from '@dossier/db';
-import { OnStep } from '@dossier/queue';
-import type { StepContext, StepHandler, StepOutcome } from '@dossier/workflow';
+import { OnStep, type StepContext, type StepHandler, type StepOutcome } from '@dossier/workflow';
 import { sectionInputs } from '../section-inputs';
 
 /** Section Writer for one outline section (one shard): every sentence cites evidence ids. */
@@ -13,7 +12,7 @@ export class DraftHandler implements StepHandler<'draft'> {
   ) {}
 
   async execute(ctx: StepContext<'draft'>): Promise<StepOutcome<'draft'>> {
-    const { tenantId, id: runId } = ctx.run;
+    const { tenantId, runId } = ctx;
     const { section, claims, evidence } = await sectionInputs(this.research, tenantId, runId, ctx.job.shard);
     const out = await this.agents.run(
       sectionWriter,
@@ -22,7 +21,7 @@ export class DraftHandler implements StepHandler<'draft'> {
         claims: claims.map((c) => ({ id: c.id, statement: c.statement, evidenceIds: c.evidenceIds })),
         evidence: evidence.map((e) => ({ id: e.id, excerpt: e.excerpt })),
       },
-      { tenantId, runId, stepKey: ctx.stepKey },
+      ctx.call,
     );
     return {
       result: { sentences: out.paragraphs.reduce((n, p) => n + p.sentences.length, 0) },

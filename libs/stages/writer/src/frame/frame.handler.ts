@@ -1,7 +1,6 @@
 import { AgentRunner, framer } from '@dossier/agents';
 import { InterventionRepository, ResearchRepository, RunRepository } from '@dossier/db';
-import { OnStep } from '@dossier/queue';
-import type { StepContext, StepHandler, StepOutcome } from '@dossier/workflow';
+import { OnStep, type StepContext, type StepHandler, type StepOutcome } from '@dossier/workflow';
 
 /** Framer: introduction and conclusion, written from the verified sections only. */
 @OnStep('frame')
@@ -14,7 +13,7 @@ export class FrameHandler implements StepHandler<'frame'> {
   ) {}
 
   async execute(ctx: StepContext<'frame'>): Promise<StepOutcome<'frame'>> {
-    const { tenantId, id: runId } = ctx.run;
+    const { tenantId, runId } = ctx;
     const [sections, open, run, rules] = await Promise.all([
       this.research.verifiedSections(tenantId, runId),
       this.research.questions(tenantId, runId, undefined, ['open', 'partial']),
@@ -30,7 +29,7 @@ export class FrameHandler implements StepHandler<'frame'> {
         openQuestions: open.map((q) => q.text),
         ...(rules.scopes.length > 0 ? { scope: rules.scopes } : {}),
       },
-      { tenantId, runId, stepKey: ctx.stepKey },
+      ctx.call,
     );
     const revision = ctx.job.iteration;
     return {

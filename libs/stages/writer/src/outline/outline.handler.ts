@@ -1,7 +1,6 @@
 import { AgentRunner, outlineArchitect } from '@dossier/agents';
 import { ResearchRepository } from '@dossier/db';
-import { OnStep } from '@dossier/queue';
-import type { StepContext, StepHandler, StepOutcome } from '@dossier/workflow';
+import { OnStep, type StepContext, type StepHandler, type StepOutcome } from '@dossier/workflow';
 
 export const CLAIMS_PER_SECTION = 12;
 
@@ -14,7 +13,7 @@ export class OutlineHandler implements StepHandler<'outline'> {
   ) {}
 
   async execute(ctx: StepContext<'outline'>): Promise<StepOutcome<'outline'>> {
-    const { tenantId, id: runId } = ctx.run;
+    const { tenantId, runId } = ctx;
     const [questions, claims, evidence] = await Promise.all([
       this.research.questions(tenantId, runId),
       this.research.claims(tenantId, runId),
@@ -33,7 +32,7 @@ export class OutlineHandler implements StepHandler<'outline'> {
         })),
         feedback: await ctx.rejectionFeedback(),
       },
-      { tenantId, runId, stepKey: ctx.stepKey },
+      ctx.call,
     );
     const revision = ctx.job.iteration;
     // A section uses its best-supported claims (most evidence first, then the outline's order), at most

@@ -1,7 +1,6 @@
 import { AgentRunner, repairer } from '@dossier/agents';
 import { ResearchRepository, type Prisma } from '@dossier/db';
-import { OnStep } from '@dossier/queue';
-import type { StepContext, StepHandler, StepOutcome } from '@dossier/workflow';
+import { OnStep, type StepContext, type StepHandler, type StepOutcome } from '@dossier/workflow';
 import type { DraftParagraphs } from '../section-inputs';
 
 /**
@@ -16,7 +15,7 @@ export class RepairHandler implements StepHandler<'repair'> {
   ) {}
 
   async execute(ctx: StepContext<'repair'>): Promise<StepOutcome<'repair'>> {
-    const { tenantId, id: runId } = ctx.run;
+    const { tenantId, runId } = ctx;
     const round = ctx.job.iteration;
     const drafts: { sectionId: string; paragraphs: DraftParagraphs }[] = [];
     let repaired = 0;
@@ -47,7 +46,7 @@ export class RepairHandler implements StepHandler<'repair'> {
               evidence: evidence.filter((e) => s.evidenceIds.includes(e.id)).map((e) => ({ id: e.id, excerpt: e.excerpt })),
               finding: { verdict: finding.verdict as 'unsupported', note: finding.note },
             },
-            { tenantId, runId, stepKey: ctx.stepKey },
+            ctx.call,
           );
           if (fix.action === 'rewrite' && fix.text) {
             sentences.push({ text: fix.text, evidenceIds: fix.evidenceIds ?? s.evidenceIds });
