@@ -52,3 +52,11 @@ export { DossierError, RetryableError, UnrecoverableError };
 export class StageStateError extends UnrecoverableError {
   readonly code = 'stage_state_invalid';
 }
+
+/**
+ * A write that must find a row by its unique key did not: it was deleted between an insert that skipped
+ * it and the read, or the transaction's snapshot predates it (REPEATABLE READ). Another attempt sees it.
+ */
+export class WriteConflictError extends RetryableError {
+  readonly code = 'write_conflict';
+}
