@@ -41,7 +41,9 @@ describe('gateway: racing requests that create the same thing', () => {
     const rows = await sql(gw.db.url, `SELECT id FROM research_runs WHERE tenant_id = $1 AND idempotency_key = 'race-1'`, [tenantId]);
     expect(rows).toHaveLength(1);
     // The losers' transactions rolled back whole: one genesis audit row, one run_created event.
-    expect(await sql(gw.db.url, `SELECT seq FROM audit_events WHERE run_id = $1 AND kind = 'run_created'`, [replies[0]!.json.id])).toHaveLength(1);
+    expect(
+      await sql(gw.db.url, `SELECT seq FROM audit_events WHERE run_id = $1 AND kind = 'run_created'`, [replies[0]!.json.id]),
+    ).toHaveLength(1);
   });
 
   it('POST /v1/collections with one name: one collection, exactly one 201', async () => {

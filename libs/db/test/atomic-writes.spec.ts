@@ -9,7 +9,7 @@ import {
   RunEventRepository,
   TenantRepository,
   type Db,
-  type PrismaService,
+  PrismaService,
 } from '../src';
 
 /**
@@ -28,9 +28,7 @@ describe('atomic writes on unique keys (real Postgres, racing callers)', () => {
 
   beforeAll(async () => {
     db = await createTestDatabase();
-    const separate = await separateClients(db.url, N);
-    clients = separate.clients as PrismaService[];
-    close = separate.close;
+    ({ clients, close } = await separateClients(N, () => new PrismaService({ url: db.url, poolMax: 2 })));
   });
   afterAll(async () => {
     await close?.();
@@ -152,9 +150,11 @@ describe('atomic writes on unique keys (real Postgres, racing callers)', () => {
     );
     expect(race.overlapped).toBe(true);
     allFulfilled(race);
-    const rows = await sql<{ seq: number; data: { reason: string } }>(db.url, 'SELECT seq, data FROM run_events WHERE run_id = $1 ORDER BY seq', [
-      runId,
-    ]);
+    const rows = await sql<{ seq: number; data: { reason: string } }>(
+      db.url,
+      'SELECT seq, data FROM run_events WHERE run_id = $1 ORDER BY seq',
+      [runId],
+    );
     expect(rows.map((r) => r.seq)).toEqual(Array.from({ length: 2 * N }, (_, i) => i + 1));
     // Each appender's events are consecutive: the lock covers the read of the last seq and the insert.
     for (let i = 0; i < rows.length; i += 2) expect(rows[i + 1]!.data.reason).toBe(rows[i]!.data.reason.replace('first', 'second'));

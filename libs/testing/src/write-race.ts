@@ -1,7 +1,4 @@
 import { Client } from 'pg';
-import { createPrismaClient } from '@dossier/db';
-
-type PrismaClient = ReturnType<typeof createPrismaClient>;
 
 export interface WriteRace<T> {
   /** Every caller's outcome, in the order of `callers`. */
@@ -26,23 +23,28 @@ export async function raceAtWrites<T>(url: string, table: string, callers: reado
   const watcher = new Client({ connectionString: url });
   await blocker.connect();
   await watcher.connect();
-  let settled = 0;
-  let overlapped = false;
-  let outcomes: Promise<PromiseSettledResult<T>>[] = [];
   try {
     await blocker.query('BEGIN');
     await blocker.query(`LOCK TABLE "${table}" IN SHARE MODE`);
-    outcomes = callers.map((call) =>
-      Promise.resolve()
-        .then(call)
-        .then(
-          (value): PromiseSettledResult<T> => ({ status: 'fulfilled', value }),
-          (reason: unknown): PromiseSettledResult<T> => ({ status: 'rejected', reason }),
-        )
-        .finally(() => settled++),
-    );
-    // Waiting for a table or row lock (the barrier itself, or a caller ahead of it holding a row lock);
-    // not for a relation-extension lock, which any insert takes for a moment.
+  } catch (err) {
+    await Promise.all([blocker.end(), watcher.end()]);
+    throw err;
+  }
+  let settled = 0;
+  const outcomes = callers.map((call) =>
+    Promise.resolve()
+      .then(call)
+      .then(
+        (value): PromiseSettledResult<T> => ({ status: 'fulfilled', value }),
+        (reason: unknown): PromiseSettledResult<T> => ({ status: 'rejected', reason }),
+      )
+      .finally(() => settled++),
+  );
+  let overlapped = false;
+  try {
+    // Waiting for a table or row lock (the barrier itself, or a caller ahead holding a row lock), not for a
+    // relation-extension lock, which any insert takes for a moment. A caller that finishes without ever
+    // waiting ends the wait too: `overlapped` stays false and the test says so.
     while (settled === 0) {
       const { rows } = await watcher.query<{ n: number }>(
         `SELECT count(*)::int AS n FROM pg_stat_activity
@@ -57,16 +59,27 @@ export async function raceAtWrites<T>(url: string, table: string, callers: reado
     }
   } finally {
     await blocker.query('COMMIT').catch(() => undefined);
-    await blocker.end();
-    await watcher.end();
+    await Promise.all([blocker.end(), watcher.end()]);
   }
   return { results: await Promise.all(outcomes), overlapped };
 }
 
-/** `n` Prisma clients with pools of their own, connected: one per concurrent caller, like separate processes. */
-export async function separateClients(url: string, n: number): Promise<{ clients: PrismaClient[]; close: () => Promise<void> }> {
-  const clients = Array.from({ length: n }, () => createPrismaClient({ url, poolMax: 2 }));
-  await Promise.all(clients.map((c) => c.$queryRaw`SELECT 1`));
+/** What `separateClients` needs of a client: Prisma's, without depending on libs/db from here. */
+export interface RacingClient {
+  $queryRawUnsafe(query: string): Promise<unknown>;
+  $disconnect(): Promise<void>;
+}
+
+/**
+ * `n` clients made by `make`, each with a pool of its own and already connected (so connecting does not
+ * spread the racers out): one per concurrent caller, as separate processes would have.
+ */
+export async function separateClients<C extends RacingClient>(
+  n: number,
+  make: () => C,
+): Promise<{ clients: C[]; close: () => Promise<void> }> {
+  const clients = Array.from({ length: n }, make);
+  await Promise.all(clients.map((c) => c.$queryRawUnsafe('SELECT 1')));
   return { clients, close: () => Promise.all(clients.map((c) => c.$disconnect())).then(() => undefined) };
 }
 

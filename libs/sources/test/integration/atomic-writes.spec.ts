@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { createPrismaClient } from '@dossier/db';
 import { allFulfilled, raceAtWrites, separateClients, sql } from '@dossier/testing';
 import { ensureCollection, SnapshotStore } from '../../src';
 import { contentHash } from '../../src/ingest/ingest-paths';
@@ -19,7 +20,7 @@ describe('sources: create-on-first-use under racing callers (real Postgres)', ()
 
   beforeAll(async () => {
     database = await openDatabase();
-    ({ clients, close: closeClients } = await separateClients(database.db.url, N));
+    ({ clients, close: closeClients } = await separateClients(N, () => createPrismaClient({ url: database.db.url, poolMax: 2 })));
   });
   afterAll(async () => {
     await closeClients?.();
@@ -75,7 +76,9 @@ describe('sources: create-on-first-use under racing callers (real Postgres)', ()
     );
     expect(race.overlapped).toBe(true);
     expect(new Set(allFulfilled(race).map((s) => s.id)).size).toBe(1);
-    const rows = await sql<{ fetched_at: Date }>(database.db.url, 'SELECT fetched_at FROM source_snapshots WHERE tenant_id = $1', [tenantId]);
+    const rows = await sql<{ fetched_at: Date }>(database.db.url, 'SELECT fetched_at FROM source_snapshots WHERE tenant_id = $1', [
+      tenantId,
+    ]);
     expect(rows).toHaveLength(1);
     // fetchedAt only moves forward, whatever order the racing confirmations landed in.
     expect(rows[0]!.fetched_at.getTime()).toBe(at(N - 1).getTime());

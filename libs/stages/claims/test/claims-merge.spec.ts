@@ -24,7 +24,13 @@ describe('claims step: one claim per statement within an iteration (real Postgre
   function answer(request: FakeChatRequest): unknown {
     const ids = (request.input as { evidence: { id: string }[] }).evidence.map((e) => e.id);
     const cite = (...i: number[]) => i.map((n) => ids[n]!);
-    const claim = (statement: string, evidenceIds: string[]) => ({ statement, subject: 'ferries', status: 'reported', evidenceIds, questionId: null });
+    const claim = (statement: string, evidenceIds: string[]) => ({
+      statement,
+      subject: 'ferries',
+      status: 'reported',
+      evidenceIds,
+      questionId: null,
+    });
     return {
       claims: [
         claim('Battery mass limits the range of electric ferries.', cite(0)),
@@ -41,15 +47,36 @@ describe('claims step: one claim per statement within an iteration (real Postgre
     server = await new FakeOpenAIServer({ answer }).start();
     await prisma.tenant.create({ data: { id: tenantId, name: 'ferries' } });
     await prisma.researchRun.create({
-      data: { id: runId, tenantId, question: 'What limits electric ferries?', status: 'running', options: RunOptions.parse({}), workflowVersion: 1 },
+      data: {
+        id: runId,
+        tenantId,
+        question: 'What limits electric ferries?',
+        status: 'running',
+        options: RunOptions.parse({}),
+        workflowVersion: 1,
+      },
     });
     const base = { tenantId, runId };
     const snapshot = await prisma.sourceSnapshot.create({
       data: { tenantId, url: 'https://example.org/f', title: 'F', contentHash: 'f', text: 'ferry text', mediaType: 'text/plain' },
     });
-    for (const [i, statement] of ['Battery mass limits range.', 'Charging takes four hours.', 'Ferries charge overnight.', 'Old evidence.'].entries()) {
+    for (const [i, statement] of [
+      'Battery mass limits range.',
+      'Charging takes four hours.',
+      'Ferries charge overnight.',
+      'Old evidence.',
+    ].entries()) {
       const e = await prisma.evidenceFragment.create({
-        data: { ...base, snapshotId: snapshot.id, iteration: i < 3 ? 1 : 0, excerpt: statement, start: i, end: i + 1, statement, confidence: 1 },
+        data: {
+          ...base,
+          snapshotId: snapshot.id,
+          iteration: i < 3 ? 1 : 0,
+          excerpt: statement,
+          start: i,
+          end: i + 1,
+          statement,
+          confidence: 1,
+        },
       });
       evidence.push(e.id);
     }
@@ -67,7 +94,11 @@ describe('claims step: one claim per statement within an iteration (real Postgre
 
   it('writes the repeated statement once with the evidence of both mentions, and adds a restatement to the earlier claim', async () => {
     const config = openAIConfigFromEnv({ OPENAI_BASE_URL: server.baseUrl, OPENAI_MODEL: 'fake-model', OPENAI_TIMEOUT_MS: '30000' });
-    const engine = new OpenAIEngine({ config, limiter: { acquire: async () => undefined, pauseFor: async () => undefined }, testEcho: true });
+    const engine = new OpenAIEngine({
+      config,
+      limiter: { acquire: async () => undefined, pauseFor: async () => undefined },
+      testEcho: true,
+    });
     const handler = new ClaimsHandler(new AgentRunner(prisma, { engine }), new ResearchRepository(prisma));
     const ctx: StepContext<'claims'> = {
       job: { tenantId, runId, node: 'claims', iteration: 1, shard: 0 },
@@ -91,7 +122,9 @@ describe('claims step: one claim per statement within an iteration (real Postgre
       [1, 'Charging at the quay takes four hours.'],
     ]);
     const evidenceOf = async (claimId: string) =>
-      (await sql<{ evidence_id: string }>(db.url, 'SELECT evidence_id FROM claim_evidence WHERE claim_id = $1', [claimId])).map((r) => r.evidence_id).sort();
+      (await sql<{ evidence_id: string }>(db.url, 'SELECT evidence_id FROM claim_evidence WHERE claim_id = $1', [claimId]))
+        .map((r) => r.evidence_id)
+        .sort();
     expect(await evidenceOf(rows[1]!.id)).toEqual([evidence[0]!, evidence[1]!, evidence[2]!].sort());
     expect(await evidenceOf(oldClaimId)).toEqual([evidence[2]!, evidence[3]!].sort());
   });

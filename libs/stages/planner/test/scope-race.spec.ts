@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { AgentRunner } from '@dossier/agents';
 import { RunOptions } from '@dossier/contracts';
-import { createPrismaClient } from '@dossier/db';
+import { createPrismaClient, PrismaService } from '@dossier/db';
 import { allFulfilled, createTestDatabase, raceAtWrites, separateClients, sql, type TestDatabase } from '@dossier/testing';
 import type { StepContext } from '@dossier/workflow';
 import { ScopeHandler } from '../src/scope/scope.handler';
@@ -40,7 +40,7 @@ describe('scope: racing writers of one run objective (real Postgres)', () => {
       run: { id: runId, tenantId, question: 'What limits the range of electric ferries?', options, workflowVersion: 1 },
       rejectionFeedback: async () => null,
     };
-    const { clients, close } = await separateClients(db.url, N);
+    const { clients, close } = await separateClients(N, () => new PrismaService({ url: db.url, poolMax: 2 }));
     try {
       const race = await raceAtWrites(
         db.url,

@@ -35,7 +35,15 @@ describe('retrieve: runs of one tenant storing the same documents at once (real 
       'A lighthouse on Skerry rock guides ships past the reef.',
     ].entries()) {
       await admin.document.create({
-        data: { tenantId, collectionId: collection.id, path: `doc-${i}.md`, title: `Lighthouse ${i}`, mediaType: 'text/markdown', contentHash: `hash-${i}`, text },
+        data: {
+          tenantId,
+          collectionId: collection.id,
+          path: `doc-${i}.md`,
+          title: `Lighthouse ${i}`,
+          mediaType: 'text/markdown',
+          contentHash: `hash-${i}`,
+          text,
+        },
       });
     }
   });
@@ -51,7 +59,9 @@ describe('retrieve: runs of one tenant storing the same documents at once (real 
     await admin.researchRun.create({
       data: { id: runId, tenantId, question: 'Skerry lighthouse?', status: 'running', options, workflowVersion: 1 },
     });
-    const question = await admin.researchQuestion.create({ data: { tenantId, runId, iteration: 0, text: 'When was it lit?', priority: 1 } });
+    const question = await admin.researchQuestion.create({
+      data: { tenantId, runId, iteration: 0, text: 'When was it lit?', priority: 1 },
+    });
     await admin.searchPlan.create({
       data: { tenantId, runId, questionId: question.id, iteration: 0, shard: 0, query: 'Skerry lighthouse', provider: 'corpus' },
     });
@@ -67,14 +77,18 @@ describe('retrieve: runs of one tenant storing the same documents at once (real 
 
   it('every run completes its retrieve step, and the tenant has one snapshot per document', async () => {
     const contexts = await Promise.all(Array.from({ length: RUNS }, () => newRun()));
-    const { clients, close } = await separateClients(db.url, RUNS);
+    const { clients, close } = await separateClients(RUNS, () => new PrismaService({ url: db.url, poolMax: 2 }));
     try {
       const race = await raceAtWrites(
         db.url,
         'source_snapshots',
-        clients.map((client, i) => async () => {
-          const prisma = client as PrismaService;
-          const handler = new RetrieveHandler(prisma, new ResearchRepository(prisma), new SearchProviders(prisma, redis), new TenantRepository(prisma));
+        clients.map((prisma, i) => async () => {
+          const handler = new RetrieveHandler(
+            prisma,
+            new ResearchRepository(prisma),
+            new SearchProviders(prisma, redis),
+            new TenantRepository(prisma),
+          );
           const outcome = await handler.execute(contexts[i]!);
           await prisma.$transaction((tx) => outcome.write!(tx), TX);
           return outcome.result;

@@ -1,4 +1,4 @@
-import { AuditRepository, RunRepository, type PrismaService } from '@dossier/db';
+import { AuditRepository, PrismaService, RunRepository } from '@dossier/db';
 import { allFulfilled, raceAtWrites, separateClients, sql, type TestDatabase } from '@dossier/testing';
 import { AuditLog } from '../../src';
 import { prepareDatabase, startEngine, TENANT, uniquePrefix, type TestEngine } from '../fixtures/engine';
@@ -46,14 +46,17 @@ describe('audit log (real Postgres)', () => {
 
   it('appendLocked from racing transactions that never took the run lock still chains without a gap (docs/decisions/0012)', async () => {
     const run = await engine!.commands.start({ tenantId: TENANT, question: 'raced audit', actor: 'test' });
-    const { clients, close } = await separateClients(db.url, 4);
+    const { clients, close } = await separateClients(4, () => new PrismaService({ url: db.url, poolMax: 2 }));
     try {
       const race = await raceAtWrites(
         db.url,
         'audit_events',
         clients.map((c, i) => () => {
-          const audit = new AuditLog(c as PrismaService, new AuditRepository(c as PrismaService), new RunRepository(c as PrismaService));
-          return c.$transaction((tx) => audit.appendLocked(tx, TENANT, run.id, 'note', `writer-${i}`, { i }), { timeout: 60_000, maxWait: 60_000 });
+          const audit = new AuditLog(c, new AuditRepository(c), new RunRepository(c));
+          return c.$transaction((tx) => audit.appendLocked(tx, TENANT, run.id, 'note', `writer-${i}`, { i }), {
+            timeout: 60_000,
+            maxWait: 60_000,
+          });
         }),
       );
       expect(race.overlapped).toBe(true);

@@ -20,10 +20,10 @@ export function sameStatementKey(statement: string): string {
  * and polarity agree, and kept apart those that differ ("330 m" vs "300 m"), which contradictions must see.
  * A claim that is its own `first` is a new row; its duplicates' evidence is linked to it.
  */
-export function claimTargets(
+export function claimTargets<C extends { statement: string }>(
   existing: readonly { id: string; statement: string }[],
-  fresh: readonly { statement: string }[],
-): ClaimTarget[] {
+  fresh: readonly C[],
+): { claim: C; target: ClaimTarget }[] {
   const groups = groupNearDuplicates(
     [...existing.map((c) => ({ id: `old:${c.id}`, text: c.statement })), ...fresh.map((c, i) => ({ id: `new:${i}`, text: c.statement }))],
     RESTATES_EARLIER_CLAIM,
@@ -35,12 +35,11 @@ export function claimTargets(
     for (const id of g) if (id.startsWith('new:')) earlier.set(Number(id.slice(4)), old.slice(4));
   }
   const firstWith = new Map<string, number>();
-  return fresh.map((claim, i): ClaimTarget => {
+  return fresh.map((claim, i) => {
     const key = sameStatementKey(claim.statement);
     const first = firstWith.get(key);
-    if (first !== undefined) return targetOf(first);
-    firstWith.set(key, i);
-    return targetOf(i);
+    if (first === undefined) firstWith.set(key, i);
+    return { claim, target: targetOf(first ?? i) };
   });
 
   function targetOf(i: number): ClaimTarget {

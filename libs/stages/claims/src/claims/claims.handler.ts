@@ -26,17 +26,15 @@ export class ClaimsHandler implements StepHandler<'claims'> {
       { tenantId, runId, stepKey: ctx.stepKey },
     );
     const existing = await this.research.claims(tenantId, runId, { iteration: { lt: iteration } });
-    const targets = claimTargets(existing, out.claims);
+    const plan = claimTargets(existing, out.claims);
     return {
-      result: { claims: targets.filter((t, i) => t.kind === 'new' && t.first === i).length },
+      result: { claims: plan.filter(({ target }, i) => target.kind === 'new' && target.first === i).length },
       write: async (tx) => {
         const rowOf = new Map<number, string>();
-        for (const [i, claim] of out.claims.entries()) {
-          const target = targets[i]!;
-          let claimId: string;
-          if (target.kind === 'existing') claimId = target.claimId;
-          else if (target.first !== i) claimId = rowOf.get(target.first)!;
-          else {
+        for (const [i, { claim, target }] of plan.entries()) {
+          // A repeat finds its first claim's row here; the first claim of a statement creates it.
+          let claimId = target.kind === 'existing' ? target.claimId : rowOf.get(target.first);
+          if (claimId === undefined) {
             claimId = (
               await tx.claim.create({
                 data: { tenantId, runId, iteration, statement: claim.statement, subject: claim.subject, status: claim.status },
