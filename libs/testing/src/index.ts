@@ -6,3 +6,4 @@ export * from './fake-openai/fake-openai-types';
 export * from './otlp-receiver';
 export * from './qdrant-double';
 export * from './write-race';
+export * from './hang-guard';

@@ -9,6 +9,14 @@ export interface WriteRace<T> {
 
 const TABLE = /^[a-z_][a-z0-9_]*$/;
 
+export interface RaceOptions {
+  /**
+   * Hold callers at their first read of the table instead (ACCESS EXCLUSIVE): for code that reads before it
+   * opens a transaction, so the barrier never holds a transaction open (whose timeout would then decide).
+   */
+  atFirstRead?: boolean;
+}
+
 /**
  * Runs `callers` at once and makes them meet at their writes to `table`. A transaction of its own holds
  * `LOCK TABLE … IN SHARE MODE` (reads go on; INSERT, UPDATE and DELETE wait) until every caller's connection
@@ -17,7 +25,12 @@ const TABLE = /^[a-z_][a-z0-9_]*$/;
  * all of them writing together. Nothing depends on timing: the release waits for that state, never for a
  * duration. Each caller must use a connection of its own (`separateClients`), as separate processes do.
  */
-export async function raceAtWrites<T>(url: string, table: string, callers: readonly (() => Promise<T>)[]): Promise<WriteRace<T>> {
+export async function raceAtWrites<T>(
+  url: string,
+  table: string,
+  callers: readonly (() => Promise<T>)[],
+  options: RaceOptions = {},
+): Promise<WriteRace<T>> {
   if (!TABLE.test(table)) throw new Error(`raceAtWrites: not a table name: ${table}`);
   const blocker = new Client({ connectionString: url });
   const watcher = new Client({ connectionString: url });
@@ -25,7 +38,7 @@ export async function raceAtWrites<T>(url: string, table: string, callers: reado
   await watcher.connect();
   try {
     await blocker.query('BEGIN');
-    await blocker.query(`LOCK TABLE "${table}" IN SHARE MODE`);
+    await blocker.query(`LOCK TABLE "${table}" IN ${options.atFirstRead ? 'ACCESS EXCLUSIVE' : 'SHARE'} MODE`);
   } catch (err) {
     await Promise.all([blocker.end(), watcher.end()]);
     throw err;

@@ -70,7 +70,7 @@ describe('worker operations: /metrics while a run moves, SIGTERM within the grac
       TEST_SCRIPT: JSON.stringify({ queries: 5, sources: 1, sections: 1, slow: { '.retrieve.': 300 } }),
     });
     const worker = start(env, 'worker');
-    await worker.waitForOutput(/test-worker ready/, 60_000);
+    await worker.waitForOutput(/test-worker ready/);
     const base = `http://127.0.0.1:${port}`;
     expect((await fetch(`${base}/healthz`)).status).toBe(200);
     expect((await fetch(`${base}/readyz`)).status).toBe(200);
@@ -89,7 +89,7 @@ describe('worker operations: /metrics while a run moves, SIGTERM within the grac
 
     producer = await startEngine(db, prefix, []);
     const run = await producer.commands.start({ tenantId: TENANT, question: 'metrics', options: { maxIterations: 1 }, actor: 'test' });
-    await waitForStatus(db.url, run.id, 'completed', 120_000);
+    await waitForStatus(db.url, run.id, 'completed');
     scraping = false;
     await scraper;
 
@@ -104,7 +104,7 @@ describe('worker operations: /metrics while a run moves, SIGTERM within the grac
 
     worker.kill('SIGTERM');
     expect((await worker.exited).code).toBe(0);
-  }, 180_000);
+  });
 
   it('SIGTERM mid-step: the worker finishes the step within the grace period and exits 0; another worker completes the run', async () => {
     const prefix = uniquePrefix('sigterm');
@@ -116,11 +116,11 @@ describe('worker operations: /metrics while a run moves, SIGTERM within the grac
       TEST_SCRIPT: JSON.stringify({ queries: 2, sources: 2, sections: 1, slow: { '.extract.0.1': 2500 } }),
     });
     const a = start(env, 'a');
-    await a.waitForOutput(/test-worker ready/, 60_000);
+    await a.waitForOutput(/test-worker ready/);
     producer = await startEngine(db, prefix, []);
     const run = await producer.commands.start({ tenantId: TENANT, question: 'sigterm', options: { maxIterations: 1 }, actor: 'test' });
     const victim = `${run.id}.extract.0.1`;
-    await waitFor('the slow step to start', () => readFileSync(log, 'utf8').includes(victim), 60_000);
+    await waitFor('the slow step to start', () => readFileSync(log, 'utf8').includes(victim));
 
     a.kill('SIGTERM');
     expect(await a.exited).toEqual({ code: 0, signal: null });
@@ -130,8 +130,8 @@ describe('worker operations: /metrics while a run moves, SIGTERM within the grac
     expect(row?.status).toBe('completed');
 
     const b = start(env, 'b');
-    await b.waitForOutput(/test-worker ready/, 60_000);
-    await waitForStatus(db.url, run.id, 'completed', 120_000);
+    await b.waitForOutput(/test-worker ready/);
+    await waitForStatus(db.url, run.id, 'completed');
     expect((await outputsByStep(db.url)).get(victim)).toBe(1);
     expect(
       readFileSync(log, 'utf8')
@@ -139,7 +139,7 @@ describe('worker operations: /metrics while a run moves, SIGTERM within the grac
         .filter((l) => l.endsWith(victim)),
     ).toHaveLength(1);
     expect(await unfinishedJobs(producer.app.get(StepQueues))).toEqual({});
-  }, 180_000);
+  });
 
   it('SIGTERM with a step longer than the grace period: the worker exits at the deadline, the step is released and completed once by another worker', async () => {
     const prefix = uniquePrefix('grace');
@@ -151,11 +151,11 @@ describe('worker operations: /metrics while a run moves, SIGTERM within the grac
       TEST_SCRIPT: JSON.stringify({ queries: 2, sources: 2, sections: 1, slow: { '.extract.0.1': 5000 } }),
     });
     const a = start(env, 'a');
-    await a.waitForOutput(/test-worker ready/, 60_000);
+    await a.waitForOutput(/test-worker ready/);
     producer = await startEngine(db, prefix, []);
     const run = await producer.commands.start({ tenantId: TENANT, question: 'grace', options: { maxIterations: 1 }, actor: 'test' });
     const victim = `${run.id}.extract.0.1`;
-    await waitFor('the slow step to start', () => readFileSync(log, 'utf8').includes(victim), 60_000);
+    await waitFor('the slow step to start', () => readFileSync(log, 'utf8').includes(victim));
 
     a.kill('SIGTERM');
     expect((await a.exited).code).toBe(1);
@@ -165,13 +165,13 @@ describe('worker operations: /metrics while a run moves, SIGTERM within the grac
 
     // Without a fast second slot the step would never finish: the stall check hands it to b.
     const b = start({ ...env, TEST_SCRIPT: JSON.stringify({ queries: 2, sources: 2, sections: 1 }) }, 'b');
-    await b.waitForOutput(/test-worker ready/, 60_000);
-    await waitForStatus(db.url, run.id, 'completed', 120_000);
+    await b.waitForOutput(/test-worker ready/);
+    await waitForStatus(db.url, run.id, 'completed');
     expect((await outputsByStep(db.url)).get(victim)).toBe(1);
     const starts = readFileSync(log, 'utf8')
       .split('\n')
       .filter((l) => l.endsWith(victim));
     expect(starts.map((l) => l.split(' ')[0])).toEqual([String(a.pid), String(b.pid)]);
     expect(await unfinishedJobs(producer.app.get(StepQueues))).toEqual({});
-  }, 180_000);
+  });
 });
