@@ -15,5 +15,8 @@ const projects = roots.flatMap((root) =>
 module.exports = {
   projects,
   globalSetup: '<rootDir>/tools/jest/global-setup.cjs',
-  testTimeout: 120000,
+  globalTeardown: '<rootDir>/tools/jest/global-teardown.cjs',
+  // A hang guard, not a timing assertion: tests wait for states, and only a hung test should reach this
+  // (libs/testing/src/hang-guard.ts reads the same variable; docs/decisions/0012).
+  testTimeout: Number(process.env.TEST_HANG_GUARD_MS) || 30 * 60_000,
 };

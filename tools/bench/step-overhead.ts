@@ -37,14 +37,14 @@ async function engineOverhead(): Promise<{ overhead: number[]; hop: number[]; st
   try {
     // Warm-up run (connections, JIT), not counted.
     const warm = await engine.commands.start({ tenantId: TENANT, question: 'warm-up', options: { maxIterations: 1 }, actor: 'bench' });
-    await waitForStatus(db.url, warm.id, 'completed', 120_000);
+    await waitForStatus(db.url, warm.id, 'completed');
     const queues = new Map(
       SERVICE_NAMES.map((s) => [s, new Queue(s, { connection: new Redis(REDIS_URL, { maxRetriesPerRequest: null }), prefix })]),
     );
     const { NODE_SERVICE } = await import('@dossier/contracts');
     for (let r = 0; r < RUNS; r++) {
       const run = await engine.commands.start({ tenantId: TENANT, question: `bench ${r}`, options: { maxIterations: 2 }, actor: 'bench' });
-      await waitForStatus(db.url, run.id, 'completed', 120_000);
+      await waitForStatus(db.url, run.id, 'completed');
       const rows = await sql<{ step_key: string; cause_key: string; node: NodeName; iteration: number; shard: number }>(
         db.url,
         'SELECT step_key, cause_key, node, iteration, shard FROM outbox WHERE run_id = $1',
@@ -132,9 +132,9 @@ async function sigkillRecovery(): Promise<{ lockMs: number; stalledMs: number; r
   await standby.waitForOutput(/test-worker ready/);
   victim.kill('SIGKILL');
   const killedAt = Date.now();
-  await waitFor('scope to restart elsewhere', () => readFileSync(log, 'utf8').split(key).length - 1 >= 2, 60_000, 20);
+  await waitFor('scope to restart elsewhere', () => readFileSync(log, 'utf8').split(key).length - 1 >= 2, { intervalMs: 20 });
   const recoveryMs = Date.now() - killedAt;
-  await waitForStatus(db.url, run.id, 'completed', 60_000);
+  await waitForStatus(db.url, run.id, 'completed');
   standby.kill('SIGTERM');
   await standby.exited;
   await engine.close();

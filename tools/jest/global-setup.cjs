@@ -24,6 +24,16 @@ function migrationsHash() {
   return hash.digest('hex').slice(0, 12);
 }
 
+const TEMPLATE_IN_USE = 'dossier-test-template-in-use';
+
+/** True when no live run holds the template (an exclusive try-lock succeeds only if none holds it shared). */
+async function unused(admin, name) {
+  const { rows } = await admin.query('SELECT pg_try_advisory_lock(hashtext($1), hashtext($2)) AS free', [TEMPLATE_IN_USE, name]);
+  if (!rows[0].free) return false;
+  await admin.query('SELECT pg_advisory_unlock(hashtext($1), hashtext($2))', [TEMPLATE_IN_USE, name]);
+  return true;
+}
+
 function alive(pid) {
   try {
     process.kill(pid, 0);
@@ -43,13 +53,15 @@ module.exports = async function globalSetup() {
     const dbs = (await admin.query("SELECT datname FROM pg_database WHERE datname LIKE 'dossier_t%' ORDER BY oid DESC")).rows.map(
       (r) => r.datname,
     );
-    // Templates of other schemas may belong to a concurrent run on another branch: keep the newest few.
+    // Templates of other schemas may belong to a concurrent run on another branch: keep the newest few, and
+    // never one a live run is using (it holds a shared lock on it until it ends; see below). Dropping one in
+    // use failed every test file of that run that had not cloned it yet ("template database … does not exist").
     const otherTemplates = dbs.filter((name) => name.startsWith('dossier_tpl_') && !name.endsWith('_building') && name !== template);
     const keptTemplates = new Set(otherTemplates.slice(0, 4));
     for (const name of dbs) {
       const owner = /^dossier_t_(\d+)_/.exec(name);
       const legacy = /^dossier_t_[0-9a-f]{12}$/.test(name) || name === 'dossier_test_template';
-      const staleTemplate = otherTemplates.includes(name) && !keptTemplates.has(name);
+      const staleTemplate = otherTemplates.includes(name) && !keptTemplates.has(name) && (await unused(admin, name));
       if ((owner && !alive(Number(owner[1]))) || legacy || staleTemplate) {
         // Without FORCE: a database someone is still using stays.
         await admin.query(`DROP DATABASE IF EXISTS "${name}"`).catch(() => undefined);
@@ -74,5 +86,12 @@ module.exports = async function globalSetup() {
   } finally {
     await admin.end();
   }
+  // This run uses the template until it ends: a shared lock on its name, held by a connection that
+  // global-teardown.cjs closes (or the process's exit does), tells other runs' clean-up to leave it alone.
+  const user = new Client({ connectionString: ADMIN_URL });
+  await user.connect();
+  await user.query('SELECT pg_advisory_lock_shared(hashtext($1), hashtext($2))', [TEMPLATE_IN_USE, template]);
+  user.connection.stream.unref();
+  globalThis.__dossierTemplateUser = user;
   process.env.TEST_TEMPLATE_DATABASE = template;
 };

@@ -125,8 +125,7 @@ describe('interventions on a live run: queued at the plan gate, applied by moder
     runId = await waitFor(
       'the plan gate to open',
       async () => (await sql<{ id: string }>(db.url, "SELECT id FROM research_runs WHERE awaiting_gate = 'plan'"))[0]?.id,
-      240_000,
-      200,
+      { intervalMs: 200 },
     );
     // Queued through the CLI (`dossier intervene`), as a person at the terminal would; bad input is refused with the reason.
     const two = await cli(['intervene', runId, '--add-question', ADDED, '--narrow-scope', SCOPE], env);
@@ -156,8 +155,7 @@ describe('interventions on a live run: queued at the plan gate, applied by moder
     await waitFor(
       'the outline gate to open',
       async () => (await sql(db.url, "SELECT 1 FROM research_runs WHERE id = $1 AND awaiting_gate = 'outline'", [runId]))[0],
-      240_000,
-      200,
+      { intervalMs: 200 },
     );
     await expect(
       commands.intervene(tenantId, runId, { type: 'add_question', question: 'Too late to ask?' }, 'alice'),
@@ -165,7 +163,7 @@ describe('interventions on a live run: queued at the plan gate, applied by moder
     await commands.decideGate(tenantId, runId, 'outline', { decision: 'approve' }, 'alice');
     result = await running;
     shown = (await cli(['show', runId], env)).output;
-  }, 600_000);
+  });
 
   afterAll(async () => {
     await client?.close();

@@ -87,7 +87,7 @@ describe('dossier research --engine openai against a local OpenAI-compatible ser
     cli = cliRunner(db);
     const r = await cli(['ingest', dir, '--collection', 'online']);
     expect(r.code).toBe(0);
-  }, 120_000);
+  });
   afterAll(async () => {
     for (const s of servers) await s.stop();
     await db?.drop();
@@ -121,7 +121,7 @@ describe('dossier research --engine openai against a local OpenAI-compatible ser
       output = r.output;
       if (r.code !== 0) throw new Error(`dossier exited ${r.code}:\n${r.output.slice(-4000)}`);
       runId = runIdOf(output);
-    }, 300_000);
+    });
 
     it('passes every node and writes a report.json valid under the contract, engine openai', async () => {
       expect(output).toMatch(/Report written to/);
@@ -262,7 +262,7 @@ describe('dossier research --engine openai against a local OpenAI-compatible ser
       [runId],
     );
     expect(Number(audit!.n)).toBe(1);
-  }, 300_000);
+  });
 
   it('two runs in parallel against a server that allows N requests per second never exceed N', async () => {
     const N = 6;
@@ -309,7 +309,7 @@ describe('dossier research --engine openai against a local OpenAI-compatible ser
     expect(server.counts.chatRequests).toBeGreaterThan(2 * N);
     expect(server.counts.rateLimited).toBe(0);
     expect(server.counts.maxPerSecond).toBeLessThanOrEqual(N);
-  }, 300_000);
+  });
 
   it('a worker killed mid-run: steps whose calls completed and committed are never called again', async () => {
     const server = await fake();
@@ -341,7 +341,7 @@ describe('dossier research --engine openai against a local OpenAI-compatible ser
         mkdtempSync(path.join(tmpdir(), 'dossier-kill-')),
       ],
     );
-    const runId = runIdOf(await first.waitForOutput(/Run [0-9a-f-]{36}/, 60_000));
+    const runId = runIdOf(await first.waitForOutput(/Run [0-9a-f-]{36}/));
     // Kill once research has committed a few steps with model calls, and a model call is under way.
     await waitFor(
       'steps committed',
@@ -353,8 +353,7 @@ describe('dossier research --engine openai against a local OpenAI-compatible ser
         );
         return Number(row!.n) >= 5;
       },
-      120_000,
-      20,
+      { intervalMs: 20 },
     );
     first.kill('SIGKILL');
     await first.exited;
@@ -376,5 +375,5 @@ describe('dossier research --engine openai against a local OpenAI-compatible ser
     // And the model calls of every committed step are in llm_calls exactly as the server saw them.
     const [rows] = await sql<{ n: string }>(db.url, "SELECT count(*) AS n FROM llm_calls WHERE run_id = $1 AND engine = 'openai'", [runId]);
     expect(Number(rows!.n)).toBe(server.counts.chatRequests);
-  }, 300_000);
+  });
 });

@@ -29,7 +29,7 @@ describe('dossier research over the example corpus (offline, end to end)', () =>
     db = await createTestDatabase();
     cli = cliRunner(db);
     first = await cli(['research', QUESTION, '--corpus', path.join(EXAMPLES, 'corpus'), '--collection', 'examples', '--out', out1]);
-  }, 300_000);
+  });
   afterAll(async () => {
     await db?.drop();
   });
@@ -78,5 +78,5 @@ describe('dossier research over the example corpus (offline, end to end)', () =>
     const a = ReportJson.parse(JSON.parse(readFileSync(path.join(out1, 'report.json'), 'utf8')));
     const b = ReportJson.parse(JSON.parse(readFileSync(path.join(out2, 'report.json'), 'utf8')));
     expect(comparable(b)).toEqual(comparable(a));
-  }, 300_000);
+  });
 });

@@ -123,7 +123,7 @@ describe('dossier research --search tavily,corpus: a mixed web and private-corpu
     );
     expect(second.code).toBe(0);
     expect([...pageHits.values()].reduce((a, b) => a + b, 0)).toBe(fetchedOnce);
-  }, 300_000);
+  });
 
   it('another tenant without the test allowlist: no cached page of the first tenant is reused, loopback pages are refused, the run completes from its corpus', async () => {
     const out = mkdtempSync(path.join(tmpdir(), 'dossier-web3-'));
@@ -150,7 +150,7 @@ describe('dossier research --search tavily,corpus: a mixed web and private-corpu
     expect([...pageHits.values()].reduce((a, b) => a + b, 0)).toBe(before);
     const report = ReportJson.parse(JSON.parse(readFileSync(path.join(out, 'report.json'), 'utf8')));
     expect(Object.values(report.sources).every((s) => s.origin === 'corpus')).toBe(true);
-  }, 300_000);
+  });
 
   it('a tenant that allows only its corpus: a run asking for tavily fails, naming the provider and the tenant rule', async () => {
     const env = { ...webEnv(), DOSSIER_TENANT: 'corpus-only-team' };
@@ -173,5 +173,5 @@ describe('dossier research --search tavily,corpus: a mixed web and private-corpu
     );
     expect(r.code).not.toBe(0);
     expect(r.output).toMatch(/Search provider\(s\) tavily not allowed for this tenant \(allowed: corpus\)/);
-  }, 300_000);
+  });
 });

@@ -15,7 +15,7 @@ describe('gateway contract: errors, auth, policy, rate limit, docs, probes, oper
     gw = await startGateway();
     a = await gw.tenant('alpha');
     api = client(gw.url, a.key);
-  }, 60_000);
+  });
   afterAll(async () => {
     await gw?.close();
   });

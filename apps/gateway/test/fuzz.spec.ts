@@ -257,7 +257,7 @@ describe('gateway fuzz: 2,000 random and malformed requests', () => {
 
   beforeAll(async () => {
     gw = await startGateway();
-  }, 60_000);
+  });
   afterAll(async () => {
     await gw?.close();
   });
@@ -332,5 +332,5 @@ describe('gateway fuzz: 2,000 random and malformed requests', () => {
     expect(await tableCounts()).toEqual(before);
     const [approval] = await sql<{ status: string }>(gw.db.url, `SELECT status FROM approval_decisions WHERE id = '${bApproval!.id}'`);
     expect(approval!.status).toBe('open');
-  }, 300_000);
+  });
 });

@@ -12,7 +12,7 @@ describe('gateway: gates through the API, and SSE reconnection with Last-Event-I
     ({ key } = await gw.tenant('gates'));
     api = client(gw.url, key);
     await uploadCorpus(api, 'varen');
-  }, 120_000);
+  });
   afterAll(async () => {
     await gw?.close();
   });
@@ -26,8 +26,7 @@ describe('gateway: gates through the API, and SSE reconnection with Last-Event-I
         found = list.json.items.find((a: any) => a.gate === gate && a.status === 'open' && a.revision >= revision);
         return Boolean(found);
       },
-      120_000,
-      100,
+      { intervalMs: 100 },
     );
     return found;
   }
@@ -88,7 +87,7 @@ describe('gateway: gates through the API, and SSE reconnection with Last-Event-I
     expect(audit.json.events.filter((e: any) => e.kind === 'gate_decided').map((e: any) => e.actor)).toEqual(
       Array(4).fill(expect.stringMatching(/^gates-robot \(key [0-9a-f]{12}\)$/)),
     );
-  }, 300_000);
+  });
 
   it('dropping the stream mid-run and reconnecting with Last-Event-ID loses nothing and repeats nothing', async () => {
     const created = await api('POST', '/v1/runs', {
@@ -122,7 +121,7 @@ describe('gateway: gates through the API, and SSE reconnection with Last-Event-I
     const none = await readSse(url, key, { lastEventId: ids.length });
     expect(none.events).toEqual([]);
     expect((await api('GET', `/v1/runs/${runId}/events`, undefined, { 'last-event-id': 'abc' })).status).toBe(400);
-  }, 300_000);
+  });
 
   it('an intervention sent while the run waits at its plan gate is applied at the next loop boundary and audited', async () => {
     const created = await api('POST', '/v1/runs', {
@@ -154,5 +153,5 @@ describe('gateway: gates through the API, and SSE reconnection with Last-Event-I
     expect(audit.json.verification.ok).toBe(true);
     // Once the run is over, nothing can be queued any more.
     expect((await api('POST', `/v1/runs/${runId}/interventions`, { type: 'narrow_scope', scope: 'Only after 2020' })).status).toBe(409);
-  }, 300_000);
+  });
 });

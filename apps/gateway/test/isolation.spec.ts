@@ -43,7 +43,7 @@ describe('gateway: tenant isolation', () => {
         `INSERT INTO report_artifacts (id, tenant_id, run_id, format, content) VALUES (gen_random_uuid(), '${tb.id}', '${ids.run}', '${format}', '${content}')`,
       );
     }
-  }, 60_000);
+  });
   afterAll(async () => {
     await gw?.close();
   });

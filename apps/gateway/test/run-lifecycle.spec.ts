@@ -14,7 +14,7 @@ describe('gateway: a run end to end over HTTP (real Postgres, Redis and stage wo
     ({ key } = await gw.tenant('acme'));
     api = client(gw.url, key);
     await uploadCorpus(api, 'varen');
-  }, 120_000);
+  });
   afterAll(async () => {
     await gw?.close();
   });
@@ -40,7 +40,7 @@ describe('gateway: a run end to end over HTTP (real Postgres, Redis and stage wo
     // Responses match the schemas the OpenAPI document publishes.
     RunList.parse((await api('GET', '/v1/runs')).json);
     ApprovalView.array().parse((await api('GET', `/v1/runs/${runId}/approvals`)).json.items);
-  }, 300_000);
+  });
 
   it('serves the report in all three formats, by extension and by Accept', async () => {
     const md = await api('GET', `/v1/runs/${runId}/report.md`);

@@ -4,7 +4,7 @@ describe('gateway shutdown with open event streams', () => {
   let gw: Gateway;
   beforeAll(async () => {
     gw = await startGateway();
-  }, 60_000);
+  });
   afterAll(async () => {
     await gw?.db.drop();
   });
@@ -24,5 +24,5 @@ describe('gateway shutdown with open event streams', () => {
     }
     await closed;
     expect(text).toMatch(/^id: 1$/m);
-  }, 60_000);
+  });
 });

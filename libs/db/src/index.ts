@@ -2,3 +2,4 @@ export * from './prisma.service';
 export * from './db.module';
 export * from './repositories';
 export * from './identity/api-key-secret';
+export * from './insert-or-find';

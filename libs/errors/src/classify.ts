@@ -2,7 +2,9 @@ import { DossierError } from './dossier-error';
 
 export type ErrorClass = 'retryable' | 'unrecoverable';
 
-// Postgres SQLSTATE classes for bad data and broken constraints: the same statement fails again.
+// Postgres SQLSTATE classes for bad data and broken constraints: the same statement fails again. That
+// includes a unique violation (23505, Prisma P2002): every write on a unique key that concurrent callers
+// reach is atomic (docs/decisions/0012), so one that still happens is a bug to fix, not a race to retry.
 const UNRECOVERABLE_SQLSTATE = /^(22|23|42)[0-9A-Z]{3}$/;
 // Postgres SQLSTATE classes that are about the connection or a conflict that a retry resolves.
 const RETRYABLE_SQLSTATE = /^(08|53|57P0|40001|40P01|55P03)/;

@@ -62,3 +62,11 @@ export class UnknownWorkflowVersionError extends UnrecoverableError {
 export class NodeNotInGraphError extends UnrecoverableError {
   readonly code = 'node_not_in_graph';
 }
+
+/**
+ * A write that must find a row by its unique key did not: it was deleted between an insert that skipped
+ * it and the read, or the transaction's snapshot predates it (REPEATABLE READ). Another attempt sees it.
+ */
+export class WriteConflictError extends RetryableError {
+  readonly code = 'write_conflict';
+}

@@ -17,6 +17,7 @@ import {
   StepBusyError,
   UnrecoverableError,
   ValidationError,
+  WriteConflictError,
 } from '../src';
 
 /** An Error carrying a `code`, as Node's net errors, pg and Prisma errors do. */
@@ -143,6 +144,15 @@ describe('classifyError', () => {
 
   it.each(['P2002', 'P2003', 'P2025', 'P1000', 'P2000'])('Prisma %s (constraint, not found, auth, bad input) → unrecoverable', (code) => {
     expect(classifyError(prismaError(code))).toBe('unrecoverable');
+  });
+
+  it('a unique violation stays unrecoverable; a row missing after an insert that skipped it is retryable (docs/decisions/0012)', () => {
+    // Every write on a unique key that concurrent callers reach is atomic, so one left over is a bug to fix, not a race to retry.
+    expect(classifyError(prismaError('P2002'))).toBe('unrecoverable');
+    expect(classifyError(pgError('23505'))).toBe('unrecoverable');
+    expect(classifyError(new WriteConflictError('collection "x" existed when it was inserted but not when it was read back'))).toBe(
+      'retryable',
+    );
   });
 
   it('the Prisma rule goes by the code, not by the class', () => {

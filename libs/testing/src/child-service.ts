@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
+import { HANG_GUARD_MS } from './hang-guard';
 
 export const REPO_ROOT = path.resolve(__dirname, '../../..');
 
@@ -7,7 +8,8 @@ export interface ChildService {
   readonly process: ChildProcess;
   readonly pid: number;
   output(): string;
-  waitForOutput(pattern: RegExp, timeoutMs?: number): Promise<string>;
+  /** Resolves when the output matches; rejects at once when the process exits first (only a hang otherwise: HANG_GUARD_MS). */
+  waitForOutput(pattern: RegExp): Promise<string>;
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
   kill(signal?: NodeJS.Signals): void;
 }
@@ -46,7 +48,7 @@ export function startChildService(
     kill: (signal: NodeJS.Signals = 'SIGTERM') => {
       if (child.exitCode === null && child.signalCode === null) child.kill(signal);
     },
-    waitForOutput: (pattern, timeoutMs = 30_000) =>
+    waitForOutput: (pattern) =>
       new Promise<string>((resolve, reject) => {
         const check = (): void => {
           const m = pattern.exec(out);
@@ -57,8 +59,8 @@ export function startChildService(
         };
         const timer = setTimeout(() => {
           cleanup();
-          reject(new Error(`${label}: no output matching ${pattern} within ${timeoutMs} ms. Output:\n${out.slice(-4000)}`));
-        }, timeoutMs);
+          reject(new Error(`${label}: hung, no output matching ${pattern} within ${HANG_GUARD_MS} ms. Output:\n${out.slice(-4000)}`));
+        }, HANG_GUARD_MS);
         const onExit = (): void => {
           setTimeout(() => {
             if (!pattern.test(out)) {

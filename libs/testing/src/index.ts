@@ -5,3 +5,5 @@ export * from './fake-openai/fake-openai-server';
 export * from './fake-openai/fake-openai-types';
 export * from './otlp-receiver';
 export * from './qdrant-double';
+export * from './write-race';
+export * from './hang-guard';

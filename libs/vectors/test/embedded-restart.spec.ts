@@ -4,8 +4,6 @@ import { join } from 'node:path';
 import { startChildService } from '@dossier/testing';
 import { EmbeddedVectorStore, pointId } from '../src';
 
-jest.setTimeout(60_000);
-
 describe('EmbeddedVectorStore across a process crash', () => {
   let dir: string;
 

@@ -5,7 +5,6 @@ import { EmbeddedVectorStore, pointId, type EmbeddedVectorStoreOptionsInput, typ
 import { describeVectorStoreContract } from './vector-store.contract';
 
 // The search-strategy tests write 7,500 points and build a graph: seconds of CPU, more on a busy machine.
-jest.setTimeout(120_000);
 
 const dirs: string[] = [];
 

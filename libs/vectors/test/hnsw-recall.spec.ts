@@ -1,7 +1,6 @@
 import { exactTopK, HnswIndex, VectorMatrix } from '../src';
 
 // Building a 20,000-node graph takes several CPU seconds, more on a busy machine.
-jest.setTimeout(300_000);
 
 const N = 20_000;
 const DIM = 64;

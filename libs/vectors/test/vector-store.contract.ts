@@ -69,6 +69,14 @@ export function describeVectorStoreContract(
         expect(await store.count(col)).toBe(1);
       });
 
+      it('ensureCollection called at once for a new collection (workers of several replicas) creates it once, without an error', async () => {
+        const fresh = collectionName();
+        await Promise.all(Array.from({ length: 5 }, () => store.ensureCollection(fresh, DIM)));
+        await store.upsert(fresh, [point('a', [1, 0, 0, 0], { tenantId: 't1', kind: 'claim' })]);
+        expect(await store.count(fresh)).toBe(1);
+        expect((await errorOf(store.ensureCollection(fresh, DIM + 1))).code).toBe('vector_dimension_mismatch');
+      });
+
       it('ensureCollection with another dimension fails, naming both', async () => {
         const err = await errorOf(store.ensureCollection(col, DIM + 3));
         expect(err.code).toBe('vector_dimension_mismatch');

@@ -46,8 +46,9 @@ const createTenant = defineCommand<{ policy?: string }>({
   async run({ args, opts, out }) {
     const name = required(args[0] as string, 'The tenant name');
     await withRepositories(async ({ tenants }) => {
-      if (await tenants.findByName(name)) throw new CliUsageError(`Tenant "${name}" already exists`);
-      const t = await tenants.create(name, parsePolicy(opts.policy) as Prisma.InputJsonValue);
+      // One statement decides, so two operators (or scripts) creating the same tenant at once get one tenant and one clear refusal.
+      const t = await tenants.createIfAbsent(name, parsePolicy(opts.policy) as Prisma.InputJsonValue);
+      if (!t) throw new CliUsageError(`Tenant "${name}" already exists`);
       out.line(`Created tenant ${t.name} (${t.id}).`);
     });
   },

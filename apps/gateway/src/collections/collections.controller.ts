@@ -29,9 +29,8 @@ export class CollectionsController {
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<CollectionView> {
     const { name } = parse(CreateCollectionBody, rawBody, 'body');
-    const existed = await this.prisma.collection.findFirst({ where: { tenantId: caller.tenantId, name }, select: { id: true } });
     const c = await ensureCollection(this.prisma, caller.tenantId, name);
-    void reply.status(existed ? 200 : 201);
+    void reply.status(c.created ? 201 : 200);
     return this.view(caller.tenantId, c.id);
   }
 

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { generateApiKey, parseApiKey, secretMatches } from '../identity/api-key-secret';
+import { insertOrFind } from '../insert-or-find';
 import { PrismaService, type Db, type Prisma } from '../prisma.service';
 
 export type ApiKeyRow = Prisma.ApiKeyGetPayload<object>;
@@ -23,11 +24,12 @@ export class ApiKeyRepository {
 
   /** Creates a key for a principal (created on first use). The returned `key` is the only copy of the secret. */
   async create(tenantId: string, principalName: string, role = 'member', db: Db = this.prisma): Promise<{ key: string; row: ApiKeyRow }> {
-    const principal = await db.principal.upsert({
-      where: { tenantId_name: { tenantId, name: principalName } },
-      create: { tenantId, name: principalName, kind: 'service', role },
-      update: {},
-    });
+    // Atomic: two keys created at once for a new principal share it (a read-then-insert gave one of them P2002).
+    const { row: principal } = await insertOrFind(
+      `principal "${principalName}"`,
+      () => db.principal.createManyAndReturn({ data: [{ tenantId, name: principalName, kind: 'service', role }], skipDuplicates: true }),
+      () => db.principal.findUnique({ where: { tenantId_name: { tenantId, name: principalName } } }),
+    );
     const generated = generateApiKey();
     const row = await db.apiKey.create({
       data: { tenantId, principalId: principal.id, prefix: generated.prefix, secretHash: generated.secretHash },
@@ -35,13 +37,14 @@ export class ApiKeyRepository {
     return { key: generated.key, row };
   }
 
-  /** Revokes by prefix (or whole key). Returns the row, or null when no such key exists. Revoking twice keeps the first time. */
+  /**
+   * Revokes by prefix (or whole key). Returns the row, or null when no such key exists. Revoking twice keeps
+   * the first time, also when two revocations run at once: the update applies only to a key not yet revoked.
+   */
   async revoke(prefixOrKey: string, db: Db = this.prisma): Promise<ApiKeyRow | null> {
     const prefix = parseApiKey(prefixOrKey)?.prefix ?? prefixOrKey.replace(/^dsk_/, '');
-    const row = await db.apiKey.findUnique({ where: { prefix } });
-    if (!row) return null;
-    if (row.revokedAt) return row;
-    return db.apiKey.update({ where: { id: row.id }, data: { revokedAt: new Date() } });
+    await db.apiKey.updateMany({ where: { prefix, revokedAt: null }, data: { revokedAt: new Date() } });
+    return db.apiKey.findUnique({ where: { prefix } });
   }
 
   /**

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { GateName } from '@dossier/contracts';
+import { insertOrFind } from '../insert-or-find';
 import { PrismaService, type Db, type Prisma } from '../prisma.service';
 
 export type ApprovalRow = Prisma.ApprovalDecisionGetPayload<object>;
@@ -8,12 +9,18 @@ export type ApprovalRow = Prisma.ApprovalDecisionGetPayload<object>;
 export class ApprovalRepository {
   constructor(private readonly prisma: PrismaService) {}
 
-  open(tx: Db, data: { tenantId: string; runId: string; gate: GateName; revision: number; expiresAt: Date | null }): Promise<ApprovalRow> {
-    return tx.approvalDecision.upsert({
-      where: { runId_gate_revision: { runId: data.runId, gate: data.gate, revision: data.revision } },
-      create: { ...data, status: 'open' },
-      update: {},
-    });
+  /** Opens the gate's revision, or returns it when it is open already (first opener wins; never a unique violation). */
+  async open(
+    tx: Db,
+    data: { tenantId: string; runId: string; gate: GateName; revision: number; expiresAt: Date | null },
+  ): Promise<ApprovalRow> {
+    const { row } = await insertOrFind(
+      `approval ${data.gate}#${data.revision} of run ${data.runId}`,
+      () => tx.approvalDecision.createManyAndReturn({ data: [{ ...data, status: 'open' }], skipDuplicates: true }),
+      () =>
+        tx.approvalDecision.findUnique({ where: { runId_gate_revision: { runId: data.runId, gate: data.gate, revision: data.revision } } }),
+    );
+    return row;
   }
 
   findOpen(tx: Db, tenantId: string, runId: string, gate?: GateName): Promise<ApprovalRow | null> {

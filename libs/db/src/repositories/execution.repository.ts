@@ -12,7 +12,11 @@ export class ExecutionRepository {
     return db.nodeExecution.findFirst({ where: { stepKey, tenantId } });
   }
 
-  /** Records an attempt: creates the row or bumps its attempt count. Returns the attempt number. */
+  /**
+   * Records an attempt: creates the row or bumps its attempt count. Returns the attempt number. One statement:
+   * Prisma sends an upsert whose `update` is not empty as INSERT … ON CONFLICT (step_key) DO UPDATE, so two
+   * deliveries of a step never collide (an empty `update` would make it a read-then-insert: docs/decisions/0012).
+   */
   async markRunning(tx: Db, job: StepJob, stepKey: string): Promise<number> {
     const row = await tx.nodeExecution.upsert({
       where: { stepKey },

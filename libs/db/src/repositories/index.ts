@@ -20,6 +20,7 @@ export * from './outbox.repository';
 export * from './run-event.repository';
 export * from './research.repository';
 export * from './run.repository';
+export * from './run-lock';
 export * from './tenant.repository';
 
 export const REPOSITORIES = [

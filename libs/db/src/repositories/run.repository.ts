@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { RunStatus } from '@dossier/contracts';
 import { PrismaService, type Db, type Prisma } from '../prisma.service';
+import { lockRunRow } from './run-lock';
 
 export type RunRow = Prisma.ResearchRunGetPayload<object>;
 
@@ -26,9 +27,7 @@ export class RunRepository {
    * serialize per run: joins see every finished shard, and event and audit sequences have no gaps.
    */
   async lock(tx: Db, tenantId: string, runId: string): Promise<RunRow | null> {
-    const rows = await tx.$queryRaw<{ id: string }[]>`
-      SELECT id FROM research_runs WHERE id = ${runId}::uuid AND tenant_id = ${tenantId}::uuid FOR UPDATE`;
-    if (rows.length === 0) return null;
+    if (!(await lockRunRow(tx, tenantId, runId))) return null;
     return tx.researchRun.findFirst({ where: { id: runId, tenantId } });
   }
 

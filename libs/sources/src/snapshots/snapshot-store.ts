@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { z } from 'zod';
-import type { Db, Prisma } from '@dossier/db';
+import { insertOrFind, type Db, type InsertOrFound, type Prisma } from '@dossier/db';
 import { DocumentNotFoundError, SnapshotNotFoundError } from '../errors';
 import { contentHash } from '../ingest/ingest-paths';
 import { corpusUrl } from '../search/corpus-url';
@@ -20,7 +20,8 @@ export type SnapshotRow = Prisma.SourceSnapshotGetPayload<object>;
 /**
  * Source snapshots: the frozen text that evidence offsets index into. Stored once per tenant and content
  * hash, so the same text fetched or ingested twice (in any run) is one snapshot whose text never changes.
- * Every method takes the `Db` to use, so callers can run it inside their step's transaction.
+ * Every method takes the `Db` to use. Writers should pass the client, not a long transaction: two
+ * transactions that each hold one new snapshot and wait for the other's deadlock (docs/decisions/0012).
  */
 @Injectable()
 export class SnapshotStore {
@@ -34,19 +35,17 @@ export class SnapshotStore {
       select: { path: true, title: true, text: true, mediaType: true, contentHash: true, collection: { select: { name: true } } },
     });
     if (!document) throw new DocumentNotFoundError(`document ${documentId} not found`, { details: { documentId } });
-    return db.sourceSnapshot.upsert({
-      where: { tenantId_contentHash: { tenantId, contentHash: document.contentHash } },
-      create: {
-        tenantId,
-        url: corpusUrl(document.collection.name, document.path),
-        title: document.title,
-        contentHash: document.contentHash,
-        text: document.text,
-        mediaType: document.mediaType,
-      },
-      // Never rewrite a snapshot: its text is what earlier evidence offsets point into.
-      update: {},
+    // Never rewrite a snapshot: its text is what earlier evidence offsets point into. Insert-if-absent is one
+    // statement, so runs storing the same document at once all get the one snapshot (docs/decisions/0012).
+    const { row } = await this.insertOrFind(db, {
+      tenantId,
+      url: corpusUrl(document.collection.name, document.path),
+      title: document.title,
+      contentHash: document.contentHash,
+      text: document.text,
+      mediaType: document.mediaType,
     });
+    return row;
   }
 
   /**
@@ -61,11 +60,11 @@ export class SnapshotStore {
   }
 
   /**
-   * The snapshot of a fetched page's text, upserted by (tenant, content hash): the same text fetched again
+   * The snapshot of a fetched page's text, stored once per (tenant, content hash): the same text fetched again
    * is the same snapshot, whose text is never rewritten. Fetching the same text at the same URL again moves
-   * its `fetchedAt` forward (the cache's age counts from the last fetch that confirmed it). When the text is
-   * already stored under another URL, that snapshot is returned unchanged: it keeps its URL, since earlier
-   * evidence cites it.
+   * its `fetchedAt` forward (the cache's age counts from the last fetch that confirmed it); only forward, so
+   * concurrent fetches end at the latest. When the text is already stored under another URL, that snapshot
+   * is returned unchanged: it keeps its URL, since earlier evidence cites it.
    */
   async fromFetched(
     db: Db,
@@ -74,14 +73,31 @@ export class SnapshotStore {
   ): Promise<SnapshotRow> {
     const { url, title, text, mediaType, fetchedAt = new Date() } = FetchedText.parse(page);
     const hash = contentHash(text);
-    const row = await db.sourceSnapshot.upsert({
-      where: { tenantId_contentHash: { tenantId: Id.parse(tenantId), contentHash: hash } },
-      create: { tenantId, url, title, contentHash: hash, text, mediaType, fetchedAt },
-      update: {},
+    const { row, created } = await this.insertOrFind(db, {
+      tenantId: Id.parse(tenantId),
+      url,
+      title,
+      contentHash: hash,
+      text,
+      mediaType,
+      fetchedAt,
     });
-    const createdNow = row.fetchedAt.getTime() === fetchedAt.getTime();
-    if (createdNow || row.url !== url || row.fetchedAt >= fetchedAt) return row;
-    return db.sourceSnapshot.update({ where: { id: row.id }, data: { fetchedAt } });
+    if (created || row.url !== url || row.fetchedAt >= fetchedAt) return row;
+    const [moved] = await db.sourceSnapshot.updateManyAndReturn({
+      where: { id: row.id, fetchedAt: { lt: fetchedAt } },
+      data: { fetchedAt },
+    });
+    // Not moved: a concurrent fetch confirmed it later than this one did.
+    return moved ?? (await db.sourceSnapshot.findUniqueOrThrow({ where: { id: row.id } }));
+  }
+
+  /** Inserts the snapshot unless the tenant has one of that text; returns the stored one either way. */
+  private insertOrFind(db: Db, data: Prisma.SourceSnapshotCreateManyInput): Promise<InsertOrFound<SnapshotRow>> {
+    return insertOrFind(
+      `snapshot ${data.contentHash}`,
+      () => db.sourceSnapshot.createManyAndReturn({ data: [data], skipDuplicates: true }),
+      () => db.sourceSnapshot.findUnique({ where: { tenantId_contentHash: { tenantId: data.tenantId, contentHash: data.contentHash } } }),
+    );
   }
 
   /** The tenant's snapshot, or null. */

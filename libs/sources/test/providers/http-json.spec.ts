@@ -77,9 +77,9 @@ describe('httpJson', () => {
         : { status: 200, json: { ok: true } },
     );
     await expect(call(`${s.url}/x`)).resolves.toEqual({ ok: true });
-    const waited = s.requests[1]!.at - s.requests[0]!.at;
-    expect(waited).toBeGreaterThanOrEqual(1000);
-    expect(waited).toBeLessThan(2600);
+    // At least the second it said (an upper bound would only measure the machine's load; the parsing itself
+    // is pinned by parseRetryAfter's unit tests in libs/errors).
+    expect(s.requests[1]!.at - s.requests[0]!.at).toBeGreaterThanOrEqual(1000);
   });
 
   it('a Retry-After longer than maxRetryAfterMs is not slept on: SearchRateLimitedError at once', async () => {

@@ -18,6 +18,51 @@ async function acquireAll(limiters: RateLimiter[], total: number): Promise<numbe
   return times.sort((a, b) => a - b);
 }
 
+/** When a start was asked for (the call that was admitted was sent) and when the admission arrived. */
+interface Admission {
+  sent: number;
+  received: number;
+}
+
+/**
+ * `total` starts at once, spread over the limiters, each through the limiter's own atomic attempt
+ * (`tryAcquire`, as `acquire` does): returns, per start, when the admitted call was sent and when its answer
+ * came back. The admission itself happened in Redis in between.
+ */
+async function admitAll(limiters: RedisRateLimiter[], total: number): Promise<Admission[]> {
+  return Promise.all(
+    Array.from({ length: total }, async (_, i) => {
+      const limiter = limiters[i % limiters.length]!;
+      for (;;) {
+        const sent = performance.now();
+        const waitMs = await limiter.tryAcquire();
+        const received = performance.now();
+        if (waitMs <= 0) return { sent, received };
+        await new Promise((r) => setTimeout(r, waitMs));
+      }
+    }),
+  );
+}
+
+/**
+ * The shortest time that any `n` admissions can be proven to span: for every admission i taken as the
+ * earliest of n, the (n-1) others that could have come soonest after it, from its send time to the last
+ * one's answer. Each admission happened between its `sent` and `received`, so a limiter that lets n starts
+ * into less than a window shows up here whatever the machine's load; a slow machine only makes this larger.
+ */
+function shortestProvenSpan(admissions: Admission[], n: number): number {
+  let shortest = Infinity;
+  for (const first of admissions) {
+    const others = admissions
+      .filter((a) => a !== first && a.sent >= first.sent)
+      .map((a) => a.received)
+      .sort((x, y) => x - y);
+    if (others.length < n - 1) continue;
+    shortest = Math.min(shortest, Math.max(first.received, others[n - 2]!) - first.sent);
+  }
+  return shortest;
+}
+
 /** The most starts inside any window of `windowMs` (half-open), from sorted times. */
 function maxInWindow(times: number[], windowMs: number): number {
   let max = 0;
@@ -44,26 +89,23 @@ describe('RedisRateLimiter (real Redis, shared by two "workers")', () => {
     const a = new RedisRateLimiter(workerA, { key, ratePerSecond: 5, prefix });
     const b = new RedisRateLimiter(workerB, { key, ratePerSecond: 5, prefix });
     const started = performance.now();
-    const times = await acquireAll([a, b], 30);
-    const elapsed = times.at(-1)! - started;
+    const admissions = await admitAll([a, b], 30);
+    const elapsed = Math.max(...admissions.map((x) => x.received)) - started;
 
-    // burst 1: the first start is free, the other 29 are 1/5 s apart at least.
+    // burst 1: the first start is free, the other 29 are 1/5 s apart at least. Only lower bounds: a busy
+    // machine makes everything later, never earlier (how fast it went is reported, not asserted).
     expect(elapsed).toBeGreaterThanOrEqual((29 / 5) * 1000);
-    expect(elapsed).toBeLessThan(8000); // and not much slower than the rate (5% margin)
-    expect(maxInWindow(times, 1000)).toBeLessThanOrEqual(5);
-    const gaps = times.slice(5).map((t, i) => t - times[i]!);
-    // Reported for the record: how close the tightest 6 starts came to one second.
-    process.stdout.write(
-      `redis limiter: 30 starts in ${Math.round(elapsed)} ms; tightest 6-start span ${Math.round(Math.min(...gaps))} ms\n`,
-    );
-    expect(Math.min(...gaps)).toBeGreaterThanOrEqual(1000);
-  }, 20_000);
+    const span = shortestProvenSpan(admissions, 6);
+    process.stdout.write(`redis limiter: 30 starts in ${Math.round(elapsed)} ms; any 6 starts span at least ${Math.round(span)} ms\n`);
+    expect(span).toBeGreaterThanOrEqual(1000);
+  });
 
   it('lets `burst` starts through at once, then paces', async () => {
     const limiter = new RedisRateLimiter(workerA, { key: `burst-${randomUUID()}`, ratePerSecond: 5, burst: 3, prefix });
     const started = performance.now();
-    const times = await acquireAll([limiter], 5);
-    expect(times[2]! - started).toBeLessThan(150);
+    // The burst: three admitted on their first attempt, however long the calls took.
+    expect([await limiter.tryAcquire(), await limiter.tryAcquire(), await limiter.tryAcquire()]).toEqual([0, 0, 0]);
+    const times = [started, started, started, ...(await acquireAll([limiter], 2))];
     expect(times[3]! - started).toBeGreaterThanOrEqual(200);
     // GCRA schedules against the start, not the previous grant: a late 4th start (a pause on a busy machine)
     // does not push the 5th, but the 5th never comes before its slot at 2 intervals after the burst.
@@ -73,9 +115,10 @@ describe('RedisRateLimiter (real Redis, shared by two "workers")', () => {
   it('keys are independent', async () => {
     const x = new RedisRateLimiter(workerA, { key: `x-${randomUUID()}`, ratePerSecond: 1, prefix });
     const y = new RedisRateLimiter(workerB, { key: `y-${randomUUID()}`, ratePerSecond: 1, prefix });
-    const started = performance.now();
-    await Promise.all([x.acquire(), y.acquire()]);
-    expect(performance.now() - started).toBeLessThan(500);
+    await x.acquire();
+    // x's next start must wait a second; y's first is admitted on its first attempt.
+    expect(await x.tryAcquire()).toBeGreaterThan(0);
+    expect(await y.tryAcquire()).toBe(0);
   });
 
   it('an aborted waiter rejects with the reason and leaves no hole for the others', async () => {
@@ -87,13 +130,13 @@ describe('RedisRateLimiter (real Redis, shared by two "workers")', () => {
     const controller = new AbortController();
     const aborted = a.acquire(controller.signal);
     setTimeout(() => controller.abort(new Error('cancelled')), 50);
+    // Rejected, not admitted: a waiter that ignored the abort would resolve once its slot came.
     await expect(aborted).rejects.toThrow('cancelled');
-    expect(performance.now() - t0).toBeLessThan(400);
-    // The next start is still due one interval (≈525 ms) after the first, not two.
+    // The next start is still due one interval (525 ms) after the first, not two: Redis says how long is left,
+    // and time passing only makes that shorter (a slot booked by the aborted waiter would make it ~1 s).
+    expect(await b.tryAcquire()).toBeLessThanOrEqual(525);
     await b.acquire();
-    const waited = performance.now() - t0;
-    expect(waited).toBeGreaterThanOrEqual(400);
-    expect(waited).toBeLessThan(900);
+    expect(performance.now() - t0).toBeGreaterThanOrEqual(400);
   });
 
   it('a 429 told to one worker pauses the others sharing the limiter', async () => {
@@ -142,8 +185,9 @@ describe('RedisRateLimiter (real Redis, shared by two "workers")', () => {
     const limiter = new RedisRateLimiter(fake, { key: `noscript-${randomUUID()}`, ratePerSecond: 1, prefix });
     await expect(limiter.tryAcquire()).resolves.toBe(0);
     expect(calls).toEqual(['evalsha', 'eval']);
+    // Refused until one interval (1050 ms) after the first; how much of it is left depends on the clock.
     const wait = await limiter.tryAcquire();
-    expect(wait).toBeGreaterThan(900);
+    expect(wait).toBeGreaterThan(0);
     expect(wait).toBeLessThanOrEqual(1050);
   });
 

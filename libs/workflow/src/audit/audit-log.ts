@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { AuditRepository, PrismaService, RunRepository, type Db } from '@dossier/db';
+import { AuditRepository, lockRunRow, PrismaService, RunRepository, type Db } from '@dossier/db';
 import { RunNotFoundError } from '@dossier/errors';
 import { auditHash, GENESIS_PREV_HASH, verifyAuditChain, type AuditVerification } from './audit-chain';
 
@@ -12,8 +12,13 @@ export class AuditLog {
     private readonly runs: RunRepository,
   ) {}
 
-  /** Appends inside the caller's transaction. The caller must hold the run lock (RunRepository.lock). */
+  /**
+   * Appends inside the caller's transaction, under the run lock: the caller normally holds it already
+   * (RunRepository.lock); it is taken here again (a no-op then) so that reading the last row and inserting
+   * the next can never race, whoever calls.
+   */
   async appendLocked(tx: Db, tenantId: string, runId: string, kind: string, actor: string, payload: unknown): Promise<void> {
+    await lockRunRow(tx, tenantId, runId);
     const last = await this.audit.last(tx, tenantId, runId);
     const row = {
       tenantId,

@@ -25,6 +25,7 @@ export interface StartRunInput {
   tenantId: string;
   question: string;
   options?: RunOptionsInput;
+  /** A key the tenant already used makes `start` throw Prisma's P2002; the caller looks the run up and replays it. */
   idempotencyKey?: string;
   actor: string;
 }
@@ -54,11 +55,11 @@ export class RunCommands {
       throw new ValidationError(`Invalid run options: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
     }
     const options = parsed.data;
+    // With an idempotency key, the unique (tenant_id, idempotency_key) decides between concurrent starts: the
+    // insert of a key another start committed fails with P2002 and this transaction rolls back whole; the
+    // caller replays the winner's run (the gateway does). A read of the key here, before the insert, would
+    // return the winner's run as if this call had created it (docs/decisions/0012).
     const { run, rows } = await this.prisma.$transaction(async (tx) => {
-      if (input.idempotencyKey) {
-        const existing = await this.runs.findByIdempotencyKey(input.tenantId, input.idempotencyKey, tx);
-        if (existing) return { run: existing, rows: [] };
-      }
       const created = await this.runs.create(tx, {
         tenantId: input.tenantId,
         question,

@@ -1,4 +1,6 @@
-import { sql, type TestDatabase } from '@dossier/testing';
+import { AuditRepository, PrismaService, RunRepository } from '@dossier/db';
+import { allFulfilled, raceAtWrites, separateClients, sql, type TestDatabase } from '@dossier/testing';
+import { AuditLog } from '../../src';
 import { prepareDatabase, startEngine, TENANT, uniquePrefix, type TestEngine } from '../fixtures/engine';
 
 describe('audit log (real Postgres)', () => {
@@ -40,6 +42,34 @@ describe('audit log (real Postgres)', () => {
     await sql(db.url, `UPDATE audit_events SET payload = replace(payload, 'Entry', 'entry') WHERE run_id = $1 AND seq = 57`, [run.id]);
     await sql(db.url, 'DELETE FROM audit_events WHERE run_id = $1 AND seq = 30', [run.id]);
     await expect(engine!.audit.verify(TENANT, run.id)).resolves.toMatchObject({ ok: false, firstBadSeq: 30, reason: 'gap' });
+  });
+
+  it('appendLocked from racing transactions that never took the run lock still chains without a gap (docs/decisions/0012)', async () => {
+    const run = await engine!.commands.start({ tenantId: TENANT, question: 'raced audit', actor: 'test' });
+    const { clients, close } = await separateClients(4, () => new PrismaService({ url: db.url, poolMax: 2 }));
+    try {
+      const race = await raceAtWrites(
+        db.url,
+        'audit_events',
+        clients.map((c, i) => () => {
+          const audit = new AuditLog(c, new AuditRepository(c), new RunRepository(c));
+          return c.$transaction((tx) => audit.appendLocked(tx, TENANT, run.id, 'note', `writer-${i}`, { i }), {
+            timeout: 60_000,
+            maxWait: 60_000,
+          });
+        }),
+      );
+      expect(race.overlapped).toBe(true);
+      allFulfilled(race);
+    } finally {
+      await close();
+    }
+    const rows = await sql<{ seq: number; kind: string }>(db.url, 'SELECT seq, kind FROM audit_events WHERE run_id = $1 ORDER BY seq', [
+      run.id,
+    ]);
+    expect(rows.map((r) => r.seq)).toEqual(rows.map((_, i) => i));
+    expect(rows.filter((r) => r.kind === 'note')).toHaveLength(4);
+    await expect(engine!.audit.verify(TENANT, run.id)).resolves.toEqual({ ok: true, rows: rows.length });
   });
 
   it('another tenant sees no audit rows of the run', async () => {

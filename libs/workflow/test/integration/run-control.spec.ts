@@ -70,7 +70,7 @@ describe('run control: cancel, resume, gate expiry, wall-time deadline (real Red
       options: { maxIterations: 5, budgets: { wallTimeMs: 300 } },
       actor: 'test',
     });
-    await waitFor('the deadline to pass', async () => (await engine!.commands.expireDeadlines()) > 0 || undefined, 10_000);
+    await waitFor('the deadline to pass', async () => (await engine!.commands.expireDeadlines()) > 0 || undefined);
     await waitForStatus(db.url, run.id, 'completed');
     expect((await runStatus(db.url, run.id)).stop_reason).toBe('budget_exhausted');
     expect((await completedSteps(db.url, run.id)).filter((k) => k.includes('.moderate.'))).toHaveLength(1);

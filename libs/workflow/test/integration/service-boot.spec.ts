@@ -53,7 +53,7 @@ describe('service processes: boot checks and clean shutdown', () => {
     for (const service of [...SERVICE_NAMES, 'conductor']) {
       const port = await freePort();
       const child = startChildService(path.join(APPS, service, 'src/main.ts'), { ...env, METRICS_PORT: String(port) }, service);
-      await child.waitForOutput(new RegExp(`${service} ready`), 60_000);
+      await child.waitForOutput(new RegExp(`${service} ready`));
       // What the Kubernetes probes and Prometheus read.
       expect((await fetch(`http://127.0.0.1:${port}/readyz`)).status).toBe(200);
       expect(await (await fetch(`http://127.0.0.1:${port}/metrics`)).text()).toMatch(/^dossier_queue_backlog\{queue="/m);

@@ -36,7 +36,6 @@ describe('tracing across service processes (test handlers, OTLP to a receiver in
       producer: (prefix) => startEngine(db, prefix, []),
       env: { TEST_SCRIPT: JSON.stringify({ queries: 3, sources: 2, sections: 2 }) },
       stage: (service) => ({ entry: TRACED_WORKER, env: { TEST_SERVICES: service, TEST_SERVICE_NAME: service } }),
-      timeoutMs: 120_000,
     });
     const { stepSpans } = expectOneTracePerRun(traced);
     // Exact fan-out sizes of the script: the retrieve join links 3 shards, the extract join 2.
@@ -47,5 +46,5 @@ describe('tracing across service processes (test handlers, OTLP to a receiver in
       );
     expect(joinOf('retrieve')?.links).toHaveLength(3);
     expect(joinOf('extract')?.links).toHaveLength(2);
-  }, 240_000);
+  });
 });

@@ -1,10 +1,12 @@
-import { AgentRunner, claimBuilder, groupNearDuplicates } from '@dossier/agents';
+import { AgentRunner, claimBuilder } from '@dossier/agents';
 import { ResearchRepository } from '@dossier/db';
 import { OnStep, type StepContext, type StepHandler, type StepOutcome } from '@dossier/workflow';
+import { claimTargets } from './claim-targets';
 
 /**
  * Claim Builder over this iteration's evidence: atomic claims, each citing its evidence. A new claim that
- * restates one of an earlier iteration is not added again: its evidence joins the existing claim.
+ * restates one of an earlier iteration, or repeats the statement of another of this iteration, is not added
+ * again: its evidence joins that claim (claim-targets.ts).
  */
 @OnStep('claims')
 export class ClaimsHandler implements StepHandler<'claims'> {
@@ -23,31 +25,22 @@ export class ClaimsHandler implements StepHandler<'claims'> {
       ctx.call,
     );
     const existing = await this.research.claims(tenantId, runId, { iteration: { lt: iteration } });
-    const groups = groupNearDuplicates(
-      [
-        ...existing.map((c) => ({ id: `old:${c.id}`, text: c.statement })),
-        ...out.claims.map((c, i) => ({ id: `new:${i}`, text: c.statement })),
-      ],
-      0.8,
-    );
-    const mergeInto = new Map<number, string>();
-    for (const g of groups) {
-      const old = g.find((id) => id.startsWith('old:'));
-      if (!old) continue;
-      for (const id of g) if (id.startsWith('new:')) mergeInto.set(Number(id.slice(4)), old.slice(4));
-    }
+    const plan = claimTargets(existing, out.claims);
     return {
-      result: { claims: out.claims.length - mergeInto.size },
+      result: { claims: plan.filter(({ target }, i) => target.kind === 'new' && target.first === i).length },
       write: async (tx) => {
-        for (const [i, claim] of out.claims.entries()) {
-          const target = mergeInto.get(i);
-          const claimId =
-            target ??
-            (
+        const rowOf = new Map<number, string>();
+        for (const [i, { claim, target }] of plan.entries()) {
+          // A repeat finds its first claim's row here; the first claim of a statement creates it.
+          let claimId = target.kind === 'existing' ? target.claimId : rowOf.get(target.first);
+          if (claimId === undefined) {
+            claimId = (
               await tx.claim.create({
                 data: { tenantId, runId, iteration, statement: claim.statement, subject: claim.subject, status: claim.status },
               })
             ).id;
+            rowOf.set(i, claimId);
+          }
           await tx.claimEvidence.createMany({
             data: claim.evidenceIds.map((evidenceId) => ({ claimId, evidenceId })),
             skipDuplicates: true,

@@ -12,18 +12,20 @@ export class ScopeHandler implements StepHandler<'scope'> {
     return {
       result: { topics: scope.includedTopics.length },
       write: async (tx) => {
-        await tx.researchObjective.upsert({
-          where: { runId },
-          create: {
-            tenantId,
-            runId,
-            statement: scope.statement,
-            includedTopics: scope.includedTopics,
-            excludedTopics: scope.excludedTopics,
-            timeFrame: scope.timeFrame,
-            riskLevel: scope.riskLevel,
-          },
-          update: {},
+        // One objective per run, the first one written: insert-if-absent in one statement, never a unique violation.
+        await tx.researchObjective.createMany({
+          data: [
+            {
+              tenantId,
+              runId,
+              statement: scope.statement,
+              includedTopics: scope.includedTopics,
+              excludedTopics: scope.excludedTopics,
+              timeFrame: scope.timeFrame,
+              riskLevel: scope.riskLevel,
+            },
+          ],
+          skipDuplicates: true,
         });
       },
     };

@@ -113,6 +113,7 @@ export class RenderHandler implements StepHandler<'render'> {
       result: { artifacts: 3 },
       write: async (tx) => {
         for (const [format, content] of Object.entries(artifacts)) {
+          // INSERT … ON CONFLICT (run_id, format) DO UPDATE: Prisma sends an upsert with a non-empty `update` as one statement.
           await tx.reportArtifact.upsert({
             where: { runId_format: { runId, format } },
             create: { tenantId, runId, format, content },

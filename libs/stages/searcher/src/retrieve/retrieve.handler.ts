@@ -1,4 +1,4 @@
-import { ResearchRepository, TenantRepository } from '@dossier/db';
+import { PrismaService, ResearchRepository, TenantRepository } from '@dossier/db';
 import { StageStateError } from '@dossier/errors';
 import { searchAll, SnapshotStore } from '@dossier/sources';
 import { OnStep, type StepContext, type StepHandler, type StepOutcome } from '@dossier/workflow';
@@ -16,6 +16,7 @@ export class RetrieveHandler implements StepHandler<'retrieve'> {
   private readonly snapshots = new SnapshotStore();
 
   constructor(
+    private readonly prisma: PrismaService,
     private readonly research: ResearchRepository,
     private readonly providers: SearchProviders,
     private readonly tenants: TenantRepository,
@@ -33,11 +34,18 @@ export class RetrieveHandler implements StepHandler<'retrieve'> {
       limit: RESULTS_PER_QUERY,
       ...(ctx.run.options.collection ? { collection: ctx.run.options.collection } : {}),
     });
+    // Snapshots are stored now, each in a statement of its own, not in the step's transaction: runs of one
+    // tenant store the same documents at the same time, and a transaction holding one snapshot's new row while
+    // waiting for another's deadlocked against theirs (docs/decisions/0012). A snapshot is immutable and
+    // keyed by its text, so one stored by an attempt that later fails is simply reused by the next.
+    const snapshotOf = new Map<string, string>();
+    for (const documentId of new Set(hits.flatMap((h) => (h.documentId ? [h.documentId] : [])))) {
+      snapshotOf.set(documentId, (await this.snapshots.fromDocument(this.prisma, tenantId, documentId)).id);
+    }
     return {
       result: { results: hits.length },
       write: async (tx) => {
         for (const hit of hits) {
-          const snapshot = hit.documentId ? await this.snapshots.fromDocument(tx, tenantId, hit.documentId) : null;
           await tx.sourceRecord.create({
             data: {
               tenantId,
@@ -50,7 +58,7 @@ export class RetrieveHandler implements StepHandler<'retrieve'> {
               snippet: hit.snippet,
               origin: hit.origin,
               rank: hit.rank,
-              snapshotId: snapshot?.id ?? null,
+              snapshotId: hit.documentId ? snapshotOf.get(hit.documentId)! : null,
             },
           });
         }
