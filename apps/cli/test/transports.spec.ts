@@ -56,7 +56,7 @@ describe('dossier: every command in both transports (local and --api)', () => {
       },
       'gateway',
     );
-    await gateway.waitForOutput(/gateway listening/, 60_000);
+    await gateway.waitForOutput(/gateway listening/);
     const env = loadConfig(CliEnv, {
       DATABASE_URL: db.url,
       QUEUE_PREFIX: queues,

@@ -103,6 +103,9 @@ describe('claims step: one claim per statement within an iteration (real Postgre
     const ctx: StepContext<'claims'> = {
       job: { tenantId, runId, node: 'claims', iteration: 1, shard: 0 },
       stepKey: `${runId}.claims.1.0`,
+      tenantId,
+      runId,
+      call: { tenantId, runId, stepKey: `${runId}.claims.1.0` },
       attempt: 1,
       run: { id: runId, tenantId, question: 'What limits electric ferries?', options: RunOptions.parse({}), workflowVersion: 1 },
       rejectionFeedback: async () => null,

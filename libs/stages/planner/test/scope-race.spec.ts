@@ -36,6 +36,9 @@ describe('scope: racing writers of one run objective (real Postgres)', () => {
     const ctx: StepContext<'scope'> = {
       job: { tenantId, runId, node: 'scope', iteration: 0, shard: 0 },
       stepKey: `${runId}.scope.0.0`,
+      tenantId,
+      runId,
+      call: { tenantId, runId, stepKey: `${runId}.scope.0.0` },
       attempt: 1,
       run: { id: runId, tenantId, question: 'What limits the range of electric ferries?', options, workflowVersion: 1 },
       rejectionFeedback: async () => null,

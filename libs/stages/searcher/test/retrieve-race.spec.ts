@@ -69,6 +69,9 @@ describe('retrieve: runs of one tenant storing the same documents at once (real 
     return {
       job,
       stepKey: `${runId}.retrieve.0.0`,
+      tenantId,
+      runId,
+      call: { tenantId, runId, stepKey: `${runId}.retrieve.0.0` },
       attempt: 1,
       run: { id: runId, tenantId, question: 'Skerry lighthouse?', options, workflowVersion: 1 },
       rejectionFeedback: async () => null,
