@@ -1,7 +1,7 @@
 import OpenAI from 'openai';
 import { SpanStatusCode, trace } from '@opentelemetry/api';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { backoffMs } from '@dossier/errors';
+import { backoffMs, registerSecret } from '@dossier/errors';
 import type { RateLimiter } from '@dossier/sources';
 import type { Embedder } from '@dossier/vectors';
 import { LlmRequestError, LlmUnavailableError } from '../errors';
@@ -38,6 +38,7 @@ export class OpenAIEmbedder implements Embedder {
   constructor(private readonly options: OpenAIEmbedderOptions) {
     this.name = `openai:${options.model}:${options.dimension}`;
     this.dimension = options.dimension;
+    registerSecret(options.apiKey);
     this.client = new OpenAI({ baseURL: options.baseUrl, apiKey: options.apiKey, maxRetries: 0, timeout: options.timeoutMs + 1_000 });
   }
 

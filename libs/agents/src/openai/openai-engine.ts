@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import OpenAI from 'openai';
 import { SpanStatusCode, trace, type Span } from '@opentelemetry/api';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { backoffMs } from '@dossier/errors';
+import { backoffMs, registerSecret } from '@dossier/errors';
 // Type only: the limiters themselves are built in openai-engine-from-env, so importing the engine loads no source code.
 import type { RateLimiter } from '@dossier/sources';
 import type { z } from 'zod';
@@ -73,6 +73,8 @@ export class OpenAIEngine implements Engine {
   constructor(private readonly options: OpenAIEngineOptions) {
     const { config } = options;
     this.model = config.roles.director.model;
+    // The key may come from an env record other than process.env: the shared redaction must know it too.
+    registerSecret(config.apiKey);
     // The SDK's own retries are off: ours honour Retry-After, share the pause through the limiter, and record every attempt.
     this.client = new OpenAI({ baseURL: config.baseUrl, apiKey: config.apiKey, maxRetries: 0, timeout: config.timeoutMs + 1_000 });
     this.provider = providerName(config.baseUrl);

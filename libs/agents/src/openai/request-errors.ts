@@ -1,5 +1,5 @@
 import { APIConnectionError, APIError, APIUserAbortError } from 'openai';
-import { parseRetryAfter } from '@dossier/errors';
+import { parseRetryAfter, redactSecrets } from '@dossier/errors';
 
 export interface ErrorVerdict {
   /** Worth another attempt after a wait (429, 408, 409, 5xx, timeouts, dropped connections). */
@@ -12,8 +12,17 @@ export interface ErrorVerdict {
   message: string;
 }
 
-/** Classifies an error of one request. */
+/**
+ * Classifies an error of one request. The message is redacted here, where it leaves the SDK: an endpoint's
+ * error body may echo the request's `Authorization` header (proxies do), and the message goes to llm_calls,
+ * spans, logs and the step's error.
+ */
 export function classifyRequestError(err: unknown): ErrorVerdict {
+  const verdict = verdictOf(err);
+  return { ...verdict, message: redactSecrets(verdict.message) };
+}
+
+function verdictOf(err: unknown): ErrorVerdict {
   if (err instanceof APIUserAbortError)
     return { retryable: false, retryAfterMs: undefined, type: 'aborted', status: undefined, message: err.message };
   if (err instanceof APIConnectionError) {

@@ -25,6 +25,8 @@ export interface StartRunInput {
   question: string;
   options?: RunOptionsInput;
   idempotencyKey?: string;
+  /** Hash of the canonical request that carried the idempotency key, stored with the run (a reuse with another body is refused). */
+  requestHash?: string;
   actor: string;
 }
 
@@ -64,6 +66,7 @@ export class RunCommands {
         options: options as Prisma.InputJsonValue,
         workflowVersion: CURRENT_WORKFLOW_VERSION,
         idempotencyKey: input.idempotencyKey ?? null,
+        requestHash: input.idempotencyKey ? (input.requestHash ?? null) : null,
         deadlineAt: options.budgets.wallTimeMs ? new Date(Date.now() + options.budgets.wallTimeMs) : null,
       });
       await this.runs.lock(tx, created.tenantId, created.id);
