@@ -19,7 +19,7 @@ import { GatewayEnv } from '../src/gateway-env';
 
 export const ADMIN_KEY = 'test-admin-key-0123456789';
 export const EXAMPLES = path.resolve(__dirname, '../../../examples/corpus');
-const STAGES = [
+export const STAGE_MODULES = [
   PlannerStagesModule,
   SearcherStagesModule,
   ExtractorStagesModule,
@@ -71,7 +71,7 @@ export async function startGateway(opts: { workers?: boolean; env?: Record<strin
       ? {
           consume: SERVICE_NAMES,
           conductor: { relayIntervalMs: 200, reconcileIntervalMs: 1_000, relayMinAgeMs: 500 },
-          imports: [VectorsModule.forRoot({ dir: mkdtempSync(path.join(tmpdir(), 'dossier-gw-vectors-')) }), ...STAGES],
+          imports: [VectorsModule.forRoot({ dir: mkdtempSync(path.join(tmpdir(), 'dossier-gw-vectors-')) }), ...STAGE_MODULES],
         }
       : {},
   );

@@ -31,12 +31,6 @@ export function registerSecret(value: string | null | undefined): void {
   if (value && value.length >= MIN_EXPLICIT_LENGTH) registered.add(value);
 }
 
-interface SecretCache {
-  signature: string;
-  secrets: string[];
-}
-let cache: SecretCache | undefined;
-
 function urlPassword(value: string): string[] {
   if (!/^[a-z][a-z0-9+.-]*:\/\/[^/]*@/i.test(value)) return [];
   try {
@@ -71,28 +65,41 @@ export function configuredSecrets(env: Record<string, string | undefined> = proc
   return found.filter((s) => s.length >= MIN_CONFIGURED_LENGTH);
 }
 
+/**
+ * Reading every environment variable costs more than redacting a log line, so the environment's secrets are
+ * read once and again after this long (a process's environment does not change in production; a test that
+ * changes it calls `refreshConfiguredSecrets`).
+ */
+const ENV_REREAD_MS = 5_000;
+let fromEnv: { at: number; secrets: string[] } | undefined;
+let sorted: { fromEnv: string[]; registeredCount: number; secrets: string[] } | undefined;
+
+/** Reads the environment's secrets again at the next redaction (for tests that set a key after the first one). */
+export function refreshConfiguredSecrets(): void {
+  fromEnv = undefined;
+}
+
 function currentSecrets(): string[] {
-  const fromEnv = configuredSecrets();
-  const all = [...new Set([...fromEnv, ...registered])];
-  const signature = all.join('\u0000');
-  if (cache?.signature !== signature) {
+  const now = Date.now();
+  if (!fromEnv || now - fromEnv.at >= ENV_REREAD_MS) fromEnv = { at: now, secrets: configuredSecrets() };
+  if (sorted?.fromEnv !== fromEnv.secrets || sorted.registeredCount !== registered.size) {
     // Longest first, so a secret that contains another is replaced whole; JSON-escaped forms too (log lines).
     const expanded = new Set<string>();
-    for (const s of all) {
+    for (const s of new Set([...fromEnv.secrets, ...registered])) {
       expanded.add(s);
       const escaped = JSON.stringify(s).slice(1, -1);
       if (escaped !== s) expanded.add(escaped);
     }
-    cache = { signature, secrets: [...expanded].sort((a, b) => b.length - a.length) };
+    sorted = { fromEnv: fromEnv.secrets, registeredCount: registered.size, secrets: [...expanded].sort((a, b) => b.length - a.length) };
   }
-  return cache.secrets;
+  return sorted.secrets;
 }
 
 // Shapes of credentials, whatever their value. Each keeps what names the credential and replaces the value.
 const SHAPES: [RegExp, string][] = [
   // Header lines and JSON/inspect forms: `Authorization: Bearer x`, `"x-api-key":"x"`, `authorization='x'` (\" in JSON log lines).
   [
-    /\b(proxy-authorization|authorization|x-api-key|api-key|x-auth-token|x-subscription-token|x-goog-api-key|cookie|set-cookie)(\\?["']?\s*[:=]\s*\\?["']?)(?!\[redacted\])[^"'\\\r\n,}]+/gi,
+    /\b(proxy-authorization|authorization|x-api-key|api-key|x-auth-token|x-subscription-token|x-goog-api-key|cookie|set-cookie)(\\?["']?\s*[:=]\s*\\?["']?)(?!\s*\[redacted\])[^"'\\\r\n,}]+/gi,
     `$1$2${REDACTED}`,
   ],
   [/\b(bearer)(\s+)(?!\[redacted\])[A-Za-z0-9._~+/=-]{8,}/gi, `$1$2${REDACTED}`],
@@ -117,6 +124,9 @@ const SHAPES: [RegExp, string][] = [
   [/\b([a-z][a-z0-9+.-]*:\/\/[^/\s:@"'<>]*):(?!\[redacted\])[^@\s/"'<>]+@/gi, `$1:${REDACTED}@`],
 ];
 
+/** A cheap test for whether any credential shape could be present: most text (a log line) holds none of these. */
+const MAY_HOLD_SHAPE = /bearer|basic|auth|api-key|token|cookie|key=|apikey=|secret=|passw|sig|sk-|tvly-|dsk_|gsk_|hf_|gh[pousr]_|r8_|xox|AKIA|AIza|_live_|_test_|:\/\//i;
+
 /**
  * `text` without secrets: the configured ones (and `extra`, e.g. a provider's own key) replaced wherever they
  * appear, then every credential-shaped substring. Idempotent; never throws.
@@ -127,6 +137,7 @@ export function redactSecrets(text: string, extra: readonly (string | null | und
   const explicit = extra.filter((s): s is string => typeof s === 'string' && s.length >= MIN_EXPLICIT_LENGTH);
   const secrets = explicit.length > 0 ? [...new Set([...explicit, ...currentSecrets()])].sort((a, b) => b.length - a.length) : currentSecrets();
   for (const secret of secrets) if (out.includes(secret)) out = out.split(secret).join(REDACTED);
+  if (!MAY_HOLD_SHAPE.test(out)) return out;
   for (const [pattern, replacement] of SHAPES) out = out.replace(pattern, replacement);
   return out;
 }

@@ -29,6 +29,18 @@ const NO_HOOKS: CallHooks = {
 };
 
 const MAX_ERROR_TEXT = 2000;
+/** How much of the provider's own words an error message (the run's failure reason) quotes. */
+const MAX_PROVIDER_TEXT = 200;
+
+/**
+ * The start of a provider's error message, for the error the step fails with (which a tenant reads): its first
+ * line, cut short. The whole text (redacted) is in llm_calls, the span and the logs, for the operator; a proxy's
+ * echo of the request (headers, internal addresses) stays there.
+ */
+function providerSaid(message: string): string {
+  const first = message.split(/\r?\n/, 1)[0]!.trim();
+  return first.length > MAX_PROVIDER_TEXT ? `${first.slice(0, MAX_PROVIDER_TEXT)}…` : first;
+}
 const DOWNGRADE: Record<StructuredOutputMode, StructuredOutputMode | null> = {
   json_schema: 'json_object',
   json_object: 'text',
@@ -231,7 +243,7 @@ export class OpenAIEngine implements Engine {
         }
         if (!verdict.retryable) {
           throw new LlmRequestError(
-            `The model endpoint rejected the ${role.name} request (${verdict.type}): ${verdict.message}`.slice(0, MAX_ERROR_TEXT),
+            `The model endpoint rejected the ${role.name} request (${verdict.type}): ${providerSaid(verdict.message)}`,
             {
               cause: err,
               details: { role: role.name, model: cfg.model, status: verdict.status },
@@ -240,10 +252,7 @@ export class OpenAIEngine implements Engine {
         }
         if (attempt >= config.maxRetries) {
           throw new LlmUnavailableError(
-            `The model endpoint gave no usable answer for the ${role.name} role after ${attempt + 1} attempts (last: ${verdict.type}: ${verdict.message})`.slice(
-              0,
-              MAX_ERROR_TEXT,
-            ),
+            `The model endpoint gave no usable answer for the ${role.name} role after ${attempt + 1} attempts (last: ${verdict.type}: ${providerSaid(verdict.message)})`,
             { cause: err, details: { role: role.name, model: cfg.model, status: verdict.status } },
           );
         }
