@@ -50,7 +50,15 @@ export class GatewayModule {
         HealthController,
         DocsController,
       ],
-      providers: [{ provide: GATEWAY_ENV, useValue: env }, ApiKeyGuard, TenantRateLimiter, AuthFailureLimiter, RunLookup, ApprovalSubject, GatewayMetrics],
+      providers: [
+        { provide: GATEWAY_ENV, useValue: env },
+        ApiKeyGuard,
+        TenantRateLimiter,
+        AuthFailureLimiter,
+        RunLookup,
+        ApprovalSubject,
+        GatewayMetrics,
+      ],
     };
   }
 }

@@ -102,7 +102,11 @@ describe("the operator's model API key never reaches a tenant, a table or a log"
     }
     const logs = gateway.output();
 
-    for (const [where, text] of [...responses.map((t, i) => [`response ${i}`, t] as const), ...Object.entries(rows), ['logs', logs] as const]) {
+    for (const [where, text] of [
+      ...responses.map((t, i) => [`response ${i}`, t] as const),
+      ...Object.entries(rows),
+      ['logs', logs] as const,
+    ]) {
       expect({ where, leaked: text.includes(KEY) }).toEqual({ where, leaked: false });
     }
     // Not vacuous: the echo was recorded, redacted, where operators look (llm_calls holds the provider's whole text).

@@ -96,7 +96,10 @@ describe('gateway security review', () => {
     expect(admin.headers.get('x-content-type-options')).toBe('nosniff');
     // The SSE stream writes its own head on the raw response: the headers are there too.
     const controller = new AbortController();
-    const sse = await fetch(`${gw.url}/v1/runs/${run}/events`, { headers: { authorization: `Bearer ${tenant.key}` }, signal: controller.signal });
+    const sse = await fetch(`${gw.url}/v1/runs/${run}/events`, {
+      headers: { authorization: `Bearer ${tenant.key}` },
+      signal: controller.signal,
+    });
     expect(sse.headers.get('content-type')).toMatch(/^text\/event-stream/);
     expect(sse.headers.get('x-content-type-options')).toBe('nosniff');
     expect(sse.headers.get('content-security-policy')).toBe(GATEWAY_CSP);
@@ -110,12 +113,23 @@ describe('gateway security review', () => {
     expect(form.json.details.allowed).toEqual(['application/json']);
     const posts = API_ROUTES.filter((r) => r.method === 'post').map((r) => r.path.replace('{id}', SOME_UUID));
     expect(posts.length).toBeGreaterThanOrEqual(6);
-    const types = ['application/x-www-form-urlencoded', 'text/plain', 'application/xml', 'multipart/form-data; boundary=x', 'application/merge-patch+json'];
+    const types = [
+      'application/x-www-form-urlencoded',
+      'text/plain',
+      'application/xml',
+      'multipart/form-data; boundary=x',
+      'application/merge-patch+json',
+    ];
     for (const path of posts) {
       for (const type of types) {
         if (type.startsWith('multipart') && path.endsWith('/documents')) continue;
         const res = await api('POST', path, 'a=b', { 'content-type': type });
-        expect({ path, type, status: res.status, error: res.json?.error }).toEqual({ path, type, status: 415, error: 'unsupported_media_type' });
+        expect({ path, type, status: res.status, error: res.json?.error }).toEqual({
+          path,
+          type,
+          status: 415,
+          error: 'unsupported_media_type',
+        });
       }
     }
     // A body with no Content-Type at all is refused the same way; JSON with a charset is JSON.
@@ -180,7 +194,10 @@ describe('gateway security review', () => {
         expect({ path, field, status: res.status }).toEqual({ path, field, status: 400 });
         expect(res.json.error).toBe('validation_failed');
         const issue = (res.json.details.issues as { path: string; message: string }[]).find((i) => i.path === field);
-        expect({ field, message: issue?.message }).toEqual({ field, message: expect.stringMatching(/NUL character or an unpaired UTF-16 surrogate/) });
+        expect({ field, message: issue?.message }).toEqual({
+          field,
+          message: expect.stringMatching(/NUL character or an unpaired UTF-16 surrogate/),
+        });
         expect(res.json.message).toContain(field);
       }
     }
@@ -215,9 +232,11 @@ describe('gateway security review', () => {
       },
     });
     expect(atMax.status).toBe(201);
-    const [row] = await sql<{ deadline: Date; created: Date }>(gw.db.url, 'SELECT deadline_at AS deadline, created_at AS created FROM research_runs WHERE id = $1', [
-      atMax.json.id,
-    ]);
+    const [row] = await sql<{ deadline: Date; created: Date }>(
+      gw.db.url,
+      'SELECT deadline_at AS deadline, created_at AS created FROM research_runs WHERE id = $1',
+      [atMax.json.id],
+    );
     expect(row!.deadline.getTime() - row!.created.getTime()).toBeGreaterThanOrEqual(RUN_OPTION_LIMITS.wallTimeMs - 60_000);
   });
 

@@ -59,7 +59,8 @@ export interface PublicError {
 }
 
 export const INTERNAL_ERROR_MESSAGE = "An internal error stopped this step; the operator's logs have the details under this run's id";
-export const TRANSIENT_ERROR_MESSAGE = "A temporary failure interrupted this step; the operator's logs have the details under this run's id";
+export const TRANSIENT_ERROR_MESSAGE =
+  "A temporary failure interrupted this step; the operator's logs have the details under this run's id";
 
 /**
  * The tenant-visible form of an error. Our own errors (DossierError) carry a message written for the caller

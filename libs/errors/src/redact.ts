@@ -125,7 +125,8 @@ const SHAPES: [RegExp, string][] = [
 ];
 
 /** A cheap test for whether any credential shape could be present: most text (a log line) holds none of these. */
-const MAY_HOLD_SHAPE = /bearer|basic|auth|api-key|token|cookie|key=|apikey=|secret=|passw|sig|sk-|tvly-|dsk_|gsk_|hf_|gh[pousr]_|r8_|xox|AKIA|AIza|_live_|_test_|:\/\//i;
+const MAY_HOLD_SHAPE =
+  /bearer|basic|auth|api-key|token|cookie|key=|apikey=|secret=|passw|sig|sk-|tvly-|dsk_|gsk_|hf_|gh[pousr]_|r8_|xox|AKIA|AIza|_live_|_test_|:\/\//i;
 
 /**
  * `text` without secrets: the configured ones (and `extra`, e.g. a provider's own key) replaced wherever they
@@ -135,7 +136,8 @@ export function redactSecrets(text: string, extra: readonly (string | null | und
   if (!text) return text;
   let out = text;
   const explicit = extra.filter((s): s is string => typeof s === 'string' && s.length >= MIN_EXPLICIT_LENGTH);
-  const secrets = explicit.length > 0 ? [...new Set([...explicit, ...currentSecrets()])].sort((a, b) => b.length - a.length) : currentSecrets();
+  const secrets =
+    explicit.length > 0 ? [...new Set([...explicit, ...currentSecrets()])].sort((a, b) => b.length - a.length) : currentSecrets();
   for (const secret of secrets) if (out.includes(secret)) out = out.split(secret).join(REDACTED);
   if (!MAY_HOLD_SHAPE.test(out)) return out;
   for (const [pattern, replacement] of SHAPES) out = out.replace(pattern, replacement);

@@ -112,7 +112,10 @@ describe('the error paths apply it', () => {
   });
 
   it('publicError: our own message for our errors, a reason code and a fixed message for anything else', () => {
-    expect(publicError(new ValidationError('The question is empty'))).toEqual({ code: 'validation_failed', message: 'The question is empty' });
+    expect(publicError(new ValidationError('The question is empty'))).toEqual({
+      code: 'validation_failed',
+      message: 'The question is empty',
+    });
     const prismaLike = Object.assign(new Error('Invalid `prisma.approvalDecision.create()` invocation: value out of range'), {
       code: 'P2007',
     });

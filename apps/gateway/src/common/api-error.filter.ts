@@ -2,7 +2,16 @@ import { Catch, HttpException, type ArgumentsHost, type ExceptionFilter } from '
 import type { FastifyReply } from 'fastify';
 import type { ApiErrorBody } from '@dossier/contracts';
 import { Prisma } from '@dossier/db';
-import { DossierError, GateNotOpenError, RunNotFoundError, RunStateError, ValidationError, describeError, redactDeep, redactSecrets } from '@dossier/errors';
+import {
+  DossierError,
+  GateNotOpenError,
+  RunNotFoundError,
+  RunStateError,
+  ValidationError,
+  describeError,
+  redactDeep,
+  redactSecrets,
+} from '@dossier/errors';
 import { createLogger } from '@dossier/telemetry';
 import {
   AuthenticationError,

@@ -34,13 +34,14 @@ const MAX_PROVIDER_TEXT = 200;
 
 /**
  * The start of a provider's error message, for the error the step fails with (which a tenant reads): its first
- * line, cut short. The whole text (redacted) is in llm_calls, the span and the logs, for the operator; a proxy's
- * echo of the request (headers, internal addresses) stays there.
+ * line, cut short. The whole text (redacted) is in llm_calls and the span, for the operator; a proxy's echo of
+ * the request (headers, internal addresses) stays there.
  */
 function providerSaid(message: string): string {
-  const first = message.split(/\r?\n/, 1)[0]!.trim();
+  const first = (message.split(/\r?\n/, 1)[0] ?? '').trim();
   return first.length > MAX_PROVIDER_TEXT ? `${first.slice(0, MAX_PROVIDER_TEXT)}…` : first;
 }
+
 const DOWNGRADE: Record<StructuredOutputMode, StructuredOutputMode | null> = {
   json_schema: 'json_object',
   json_object: 'text',

@@ -42,7 +42,9 @@ export class RunFailures {
       if (report.stepKey) await this.executions.fail(tx, tenantId, report.stepKey, redactSecrets(report.internal ?? reason));
       if (TERMINAL_RUN_STATUSES.includes(run.status as RunStatus)) return false;
       await this.runs.update(tx, tenantId, runId, { status: 'failed', failureReason: reason });
-      await this.events.append(tx, tenantId, runId, [{ type: 'run_failed', ...(report.node ? { node: report.node } : {}), error: message, code }]);
+      await this.events.append(tx, tenantId, runId, [
+        { type: 'run_failed', ...(report.node ? { node: report.node } : {}), error: message, code },
+      ]);
       await this.audit.appendLocked(tx, tenantId, runId, 'run_failed', 'system', { reason, code });
       return true;
     });

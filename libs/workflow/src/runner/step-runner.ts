@@ -24,7 +24,14 @@ import {
   type OutboxRowData,
   type Prisma,
 } from '@dossier/db';
-import { classifyError, describeError, InvalidStepPayloadError, InvalidStepResultError, publicError, RunNotFoundError } from '@dossier/errors';
+import {
+  classifyError,
+  describeError,
+  InvalidStepPayloadError,
+  InvalidStepResultError,
+  publicError,
+  RunNotFoundError,
+} from '@dossier/errors';
 import type { JobControl, StepProcessor } from '@dossier/queue';
 import { createLogger, injectTraceCarrier, linksFromCarriers, withLogContext, withStepSpan } from '@dossier/telemetry';
 import { z } from 'zod';

@@ -42,15 +42,19 @@ describe('what a tenant reads about a failed step (real Redis and Postgres)', ()
   });
 
   const events = async (runId: string) =>
-    sql<{ type: string; data: { error?: string; code?: string } }>(db.url, 'SELECT type, data FROM run_events WHERE run_id = $1 ORDER BY seq', [
-      runId,
-    ]);
+    sql<{ type: string; data: { error?: string; code?: string } }>(
+      db.url,
+      'SELECT type, data FROM run_events WHERE run_id = $1 ORDER BY seq',
+      [runId],
+    );
 
   it('an internal error: the run fails with a reason code and a fixed message; the query text is only in the step record', async () => {
     const run = await engine!.commands.start({ tenantId: TENANT, question: 'internal', actor: 'test' });
     const payload = { tenantId: TENANT, runId: run.id, node: 'scope', iteration: 0, shard: 0 };
     const dump = Object.assign(
-      new Error('Invalid `prisma.approvalDecision.create()` invocation:\n{ data: { expiresAt: new Date("Invalid Date") } }\nValue out of range'),
+      new Error(
+        'Invalid `prisma.approvalDecision.create()` invocation:\n{ data: { expiresAt: new Date("Invalid Date") } }\nValue out of range',
+      ),
       { code: 'P2007' },
     );
     await expect(engine!.runner.process(payload, throwing('scope', dump), control(1, 3))).rejects.toBe(dump);
@@ -59,9 +63,13 @@ describe('what a tenant reads about a failed step (real Redis and Postgres)', ()
     expect(status).toMatchObject({ status: 'failed', failure_reason: `scope: ${INTERNAL_ERROR_MESSAGE} (internal_error)` });
     const failed = (await events(run.id)).find((e) => e.type === 'run_failed');
     expect(failed?.data).toEqual({ type: 'run_failed', node: 'scope', error: INTERNAL_ERROR_MESSAGE, code: 'internal_error' });
-    const audit = await sql<{ payload: string }>(db.url, "SELECT payload FROM audit_events WHERE run_id = $1 AND kind = 'run_failed'", [run.id]);
+    const audit = await sql<{ payload: string }>(db.url, "SELECT payload FROM audit_events WHERE run_id = $1 AND kind = 'run_failed'", [
+      run.id,
+    ]);
     expect(audit[0]!.payload).not.toContain('prisma');
-    const [execution] = await sql<{ error: string }>(db.url, 'SELECT error FROM node_executions WHERE step_key = $1', [stepKey(payload as never)]);
+    const [execution] = await sql<{ error: string }>(db.url, 'SELECT error FROM node_executions WHERE step_key = $1', [
+      stepKey(payload as never),
+    ]);
     expect(execution!.error).toContain('Invalid `prisma.approvalDecision.create()` invocation');
   });
 
