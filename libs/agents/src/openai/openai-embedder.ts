@@ -6,7 +6,7 @@ import type { RateLimiter } from '@dossier/sources';
 import type { Embedder } from '@dossier/vectors';
 import { LlmRequestError, LlmUnavailableError } from '../errors';
 import { providerName } from './provider-name';
-import { classifyRequestError } from './request-errors';
+import { classifyRequestError, providerSaid } from './request-errors';
 
 export interface OpenAIEmbedderOptions {
   baseUrl: string;
@@ -85,7 +85,9 @@ export class OpenAIEmbedder implements Embedder {
         span.setStatus({ code: SpanStatusCode.ERROR, message: verdict.message.slice(0, 200) });
         span.end();
         if (!verdict.retryable)
-          throw new LlmRequestError(`The embeddings endpoint rejected the request (${verdict.type}): ${verdict.message}`, { cause: err });
+          throw new LlmRequestError(`The embeddings endpoint rejected the request (${verdict.type}): ${providerSaid(verdict.message)}`, {
+            cause: err,
+          });
         if (attempt >= o.maxRetries)
           throw new LlmUnavailableError(`The embeddings endpoint gave no answer after ${attempt + 1} attempts (last: ${verdict.type})`, {
             cause: err,

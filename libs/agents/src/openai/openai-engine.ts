@@ -15,7 +15,7 @@ import type { OpenAIConfig, RoleModelConfig, StructuredOutputMode } from './open
 import { parseJsonReply, stripReasoning } from './parse-output';
 import { costUsd } from './prices';
 import { providerName } from './provider-name';
-import { classifyRequestError, rejectsResponseFormat } from './request-errors';
+import { classifyRequestError, providerSaid, rejectsResponseFormat } from './request-errors';
 import { strictJsonSchema } from './response-schema';
 import { shortenIds } from './short-ids';
 import { countMessageTokens, countTokens } from './tokens';
@@ -29,19 +29,6 @@ const NO_HOOKS: CallHooks = {
 };
 
 const MAX_ERROR_TEXT = 2000;
-/** How much of the provider's own words an error message (the run's failure reason) quotes. */
-const MAX_PROVIDER_TEXT = 200;
-
-/**
- * The start of a provider's error message, for the error the step fails with (which a tenant reads): its first
- * line, cut short. The whole text (redacted) is in llm_calls and the span, for the operator; a proxy's echo of
- * the request (headers, internal addresses) stays there.
- */
-function providerSaid(message: string): string {
-  const first = (message.split(/\r?\n/, 1)[0] ?? '').trim();
-  return first.length > MAX_PROVIDER_TEXT ? `${first.slice(0, MAX_PROVIDER_TEXT)}…` : first;
-}
-
 const DOWNGRADE: Record<StructuredOutputMode, StructuredOutputMode | null> = {
   json_schema: 'json_object',
   json_object: 'text',

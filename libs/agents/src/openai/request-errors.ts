@@ -57,3 +57,16 @@ function verdictOf(err: unknown): ErrorVerdict {
 export function rejectsResponseFormat(verdict: ErrorVerdict): boolean {
   return verdict.status === 400 && /response_format|json_schema|json_object|structured|schema/i.test(verdict.message);
 }
+
+/** How much of the provider's own words an error message (a step's failure, which the tenant reads) quotes. */
+const MAX_PROVIDER_TEXT = 200;
+
+/**
+ * The start of a provider's error message, for the error a step fails with: its first line, cut short. The
+ * whole text (redacted) goes to llm_calls and the span, for the operator; a proxy's echo of the request
+ * (headers, internal addresses) stays there.
+ */
+export function providerSaid(message: string): string {
+  const first = (message.split(/\r?\n/, 1)[0] ?? '').trim();
+  return first.length > MAX_PROVIDER_TEXT ? `${first.slice(0, MAX_PROVIDER_TEXT)}…` : first;
+}
