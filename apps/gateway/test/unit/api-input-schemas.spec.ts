@@ -81,6 +81,7 @@ const INPUTS: [string, z.ZodType][] = [
   ...API_ROUTES.flatMap((r) => [
     ...(r.body ? [[`${r.method} ${r.path} body`, r.body] as [string, z.ZodType]] : []),
     ...(r.query ? [[`${r.method} ${r.path} query`, r.query] as [string, z.ZodType]] : []),
+    ...(r.paramSchema ? [[`${r.method} ${r.path} path`, r.paramSchema] as [string, z.ZodType]] : []),
   ]),
   ['Idempotency-Key header', IdempotencyKey],
   ['tenant policy (dossier admin)', TenantPolicy],
@@ -119,6 +120,7 @@ describe('every API input schema (security review: NUL bytes, lone surrogates, u
         'post /v1/runs/{id}/cancel body: reason',
         'post /v1/collections/{id}/documents body: content',
         'get /v1/runs query: cursor',
+        'get /v1/sources/{id} path: id',
       ]),
     );
   });

@@ -110,8 +110,7 @@ export type SourceView = z.infer<typeof SourceView>;
 
 /** A stored source by snapshot id or by (at least 8 characters of) its content hash, as report.json lists them. */
 export const SourceTextParams = z.strictObject({
-  id: z
-    .string()
+  id: safeText()
     .min(8)
     .max(64)
     .regex(/^[0-9a-f-]+$/i, 'a snapshot id or a content-hash prefix'),
