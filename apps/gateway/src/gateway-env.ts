@@ -3,7 +3,10 @@ import { WorkerEnv } from '@dossier/config';
 
 const int = (def: number, min = 0) => z.coerce.number().int().min(min).default(def);
 
-/** The gateway's environment, validated at boot. It hosts no worker: its queues are only produced to. */
+/**
+ * The gateway's environment, validated at boot. It hosts no worker: its queues are only produced to. Its
+ * Prometheus metrics are on the ops port (METRICS_PORT, like every worker), never on the public PORT.
+ */
 export const GatewayEnv = WorkerEnv.extend({
   PORT: int(8080, 0),
   HOST: z.string().min(1).default('0.0.0.0'),
@@ -15,6 +18,18 @@ export const GatewayEnv = WorkerEnv.extend({
   /** How often an SSE stream looks for new run events, and how often it sends a heartbeat comment. */
   SSE_POLL_MS: int(250, 20),
   SSE_HEARTBEAT_MS: int(15_000, 100),
+  /**
+   * Failed authentications (401) per client address, a GCRA in Redis shared by every replica: this many per
+   * minute on average, bursts up to AUTH_FAILURE_BURST; beyond, the address gets 429 with Retry-After.
+   */
+  AUTH_FAILURE_RATE_PER_MINUTE: z.coerce.number().positive().default(30),
+  AUTH_FAILURE_BURST: int(20, 1),
+  /**
+   * Which peers' X-Forwarded-For is believed when finding the client address (rate limits, logs): comma-separated
+   * addresses, CIDRs or proxy-addr names. Default: proxies on loopback and private networks (an ingress controller
+   * in the cluster); "false" believes nobody. A client cannot pick its own address by sending the header directly.
+   */
+  TRUST_PROXY: z.string().min(1).default('loopback,linklocal,uniquelocal'),
   /** Guards /admin/queues (bull-board). Unset: the operator pages are off. */
   ADMIN_API_KEY: z.string().min(16, 'at least 16 characters').optional(),
 });

@@ -4,6 +4,7 @@ import { engineSettingsFromEnv, WorkflowModule, type EngineSettings } from '@dos
 import { ApprovalsController } from './approvals/approvals.controller';
 import { ApprovalSubject } from './approvals/approval-subject';
 import { ApiKeyGuard } from './auth/api-key.guard';
+import { AuthFailureLimiter } from './auth/auth-failure-limiter';
 import { TenantRateLimiter } from './auth/tenant-rate-limiter';
 import { CollectionsController } from './collections/collections.controller';
 import { DocsController } from './docs/docs.controller';
@@ -49,7 +50,15 @@ export class GatewayModule {
         HealthController,
         DocsController,
       ],
-      providers: [{ provide: GATEWAY_ENV, useValue: env }, ApiKeyGuard, TenantRateLimiter, RunLookup, ApprovalSubject, GatewayMetrics],
+      providers: [
+        { provide: GATEWAY_ENV, useValue: env },
+        ApiKeyGuard,
+        TenantRateLimiter,
+        AuthFailureLimiter,
+        RunLookup,
+        ApprovalSubject,
+        GatewayMetrics,
+      ],
     };
   }
 }

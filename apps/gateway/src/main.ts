@@ -1,7 +1,7 @@
 import './tracing';
 import { loadConfig } from '@dossier/config';
 import { describeError } from '@dossier/errors';
-import { createLogger, stopTelemetry } from '@dossier/telemetry';
+import { createLogger, startOpsServer, stopTelemetry } from '@dossier/telemetry';
 import { createGateway } from './create-gateway';
 import { GatewayEnv } from './gateway-env';
 
@@ -10,12 +10,17 @@ async function main(): Promise<void> {
   const env = loadConfig(GatewayEnv);
   const app = await createGateway(env);
   await app.listen({ port: env.PORT, host: env.HOST });
-  logger.info({ port: env.PORT }, `gateway listening on ${env.HOST}:${env.PORT}`);
+  let stopping = false;
+  // Metrics (with /healthz and /readyz) on the ops port, as every worker has them: never on the public API port.
+  const ops = env.METRICS_PORT > 0 ? await startOpsServer({ port: env.METRICS_PORT, host: env.HOST, ready: () => !stopping }) : undefined;
+  logger.info({ port: env.PORT, metricsPort: ops?.port ?? null }, `gateway listening on ${env.HOST}:${env.PORT}`);
   const grace = env.SHUTDOWN_GRACE_MS;
   const stop = (): void => {
+    stopping = true;
     setTimeout(() => process.exit(1), grace).unref();
     void app
       .close()
+      .then(() => ops?.close())
       .then(() => stopTelemetry())
       .then(() => process.exit(0))
       .catch((err: unknown) => {

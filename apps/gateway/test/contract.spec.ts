@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { ApiKeyRepository } from '@dossier/db';
 import { sql } from '@dossier/testing';
+import { startOpsServer } from '@dossier/telemetry';
 import { API_ROUTES } from '../src/docs/api-routes';
 import { ADMIN_KEY, client, EXAMPLES, startGateway, type Gateway } from './gateway-harness';
 
@@ -220,13 +221,16 @@ describe('gateway contract: errors, auth, policy, rate limit, docs, probes, oper
         headers: { ...auth, 'content-type': 'multipart/form-data; boundary=zzz' },
         body: '--zzz\r\nContent-Disposition: form-data; name="file"; filename="a.md"\r\n\r\nunterminated',
       }),
-      await fetch(`${gw.url}/v1/runs`, { method: 'POST', headers: auth, body: form('q.md', 'question') }),
     ];
     for (const res of bad) {
       expect(res.status).toBe(400);
       expect(((await res.json()) as { error: string }).error).toBe('validation_failed');
     }
     expect((await api('GET', `/v1/collections/${coll.json.id}`)).json.documents).toBe(3);
+    // Multipart only where documented: a run is created from JSON alone.
+    const multipartRun = await fetch(`${gw.url}/v1/runs`, { method: 'POST', headers: auth, body: form('q.md', 'question') });
+    expect(multipartRun.status).toBe(415);
+    expect(((await multipartRun.json()) as { error: string }).error).toBe('unsupported_media_type');
   });
 
   it('OpenAPI 3.1 at /docs from the same zod schemas; every documented route is routed', async () => {
@@ -250,16 +254,25 @@ describe('gateway contract: errors, auth, policy, rate limit, docs, probes, oper
     }
   });
 
-  it('healthz, readyz and Prometheus metrics', async () => {
+  it('healthz and readyz on the public port; Prometheus metrics only on the ops port', async () => {
     const anon = client(gw.url);
     expect((await anon('GET', '/healthz')).json).toEqual({ status: 'ok' });
     expect((await anon('GET', '/readyz')).json).toEqual({ status: 'ok', postgres: 'ok', redis: 'ok' });
-    const metrics = await anon('GET', '/metrics');
-    expect(metrics.status).toBe(200);
-    expect(metrics.text).toMatch(/^dossier_runs\{status="running"\} \d+/m);
-    expect(metrics.text).toMatch(/^dossier_queue_jobs\{queue="planner",state="waiting"\} \d+/m);
-    expect(metrics.text).toMatch(/^dossier_gateway_http_requests_total\{method="GET",route="\/v1\/runs",status="200"\} \d+/m);
-    expect(metrics.text).toMatch(/^dossier_gateway_http_request_duration_seconds_bucket/m);
+    await api('GET', '/v1/runs');
+    const publicMetrics = await anon('GET', '/metrics');
+    expect(publicMetrics.status).toBe(404);
+    expect(publicMetrics.json.error).toBe('not_found');
+    const ops = await startOpsServer({ port: 0, host: '127.0.0.1', ready: () => true });
+    try {
+      const metrics = await client(`http://127.0.0.1:${ops.port}`)('GET', '/metrics');
+      expect(metrics.status).toBe(200);
+      expect(metrics.text).toMatch(/^dossier_runs\{status="running"\} \d+/m);
+      expect(metrics.text).toMatch(/^dossier_queue_jobs\{queue="planner",state="waiting"\} \d+/m);
+      expect(metrics.text).toMatch(/^dossier_gateway_http_requests_total\{method="GET",route="\/v1\/runs",status="200"\} \d+/m);
+      expect(metrics.text).toMatch(/^dossier_gateway_http_request_duration_seconds_bucket/m);
+    } finally {
+      await ops.close();
+    }
   });
 
   it('bull-board at /admin/queues only with the admin key', async () => {

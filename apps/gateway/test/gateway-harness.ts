@@ -19,7 +19,7 @@ import { GatewayEnv } from '../src/gateway-env';
 
 export const ADMIN_KEY = 'test-admin-key-0123456789';
 export const EXAMPLES = path.resolve(__dirname, '../../../examples/corpus');
-const STAGES = [
+export const STAGE_MODULES = [
   PlannerStagesModule,
   SearcherStagesModule,
   ExtractorStagesModule,
@@ -56,6 +56,9 @@ export async function startGateway(opts: { workers?: boolean; env?: Record<strin
     SSE_HEARTBEAT_MS: '1000',
     RATE_LIMIT_PER_SECOND: '100000',
     RATE_LIMIT_BURST: '100000',
+    // Contract and fuzz tests send thousands of bad keys from one address; the limit has its own test.
+    AUTH_FAILURE_RATE_PER_MINUTE: '6000000',
+    AUTH_FAILURE_BURST: '100000',
     BODY_LIMIT_BYTES: String(256 * 1024),
     STEP_LOCK_MS: '2000',
     STALLED_INTERVAL_MS: '1000',
@@ -68,7 +71,7 @@ export async function startGateway(opts: { workers?: boolean; env?: Record<strin
       ? {
           consume: SERVICE_NAMES,
           conductor: { relayIntervalMs: 200, reconcileIntervalMs: 1_000, relayMinAgeMs: 500 },
-          imports: [VectorsModule.forRoot({ dir: mkdtempSync(path.join(tmpdir(), 'dossier-gw-vectors-')) }), ...STAGES],
+          imports: [VectorsModule.forRoot({ dir: mkdtempSync(path.join(tmpdir(), 'dossier-gw-vectors-')) }), ...STAGE_MODULES],
         }
       : {},
   );

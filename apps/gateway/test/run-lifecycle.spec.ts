@@ -89,7 +89,7 @@ describe('gateway: a run end to end over HTTP (real Postgres, Redis and stage wo
     expect(second.json.id).toBe(first.json.id);
     const reused = await api('POST', '/v1/runs', { ...body, question: 'A different question?' }, { 'idempotency-key': 'abc-123' });
     expect(reused.status).toBe(409);
-    expect(reused.json.message).toMatch(/different question/);
+    expect(reused.json.message).toMatch(/different request body/);
     const rows = await sql<{ n: string }>(gw.db.url, "SELECT count(*) AS n FROM research_runs WHERE idempotency_key = 'abc-123'");
     expect(Number(rows[0]!.n)).toBe(1);
     const cancelled = await api('POST', `/v1/runs/${first.json.id}/cancel`, { reason: 'test done' });

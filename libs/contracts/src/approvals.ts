@@ -1,13 +1,14 @@
 import { z } from 'zod';
 import { GateName } from './nodes';
+import { safeText } from './safe-text';
 
 export const ApprovalStatus = z.enum(['open', 'approved', 'rejected', 'expired']);
 export type ApprovalStatus = z.infer<typeof ApprovalStatus>;
 
 /** A person's decision at an open gate. Rejecting without saying why helps nobody: feedback is required. */
 export const ApprovalDecision = z.discriminatedUnion('decision', [
-  z.strictObject({ decision: z.literal('approve'), comment: z.string().max(4000).optional() }),
-  z.strictObject({ decision: z.literal('reject'), feedback: z.string().trim().min(1).max(4000) }),
+  z.strictObject({ decision: z.literal('approve'), comment: safeText().max(4000).optional() }),
+  z.strictObject({ decision: z.literal('reject'), feedback: safeText().trim().min(1).max(4000) }),
 ]);
 export type ApprovalDecision = z.infer<typeof ApprovalDecision>;
 

@@ -12,4 +12,5 @@ export * from './entities/platform';
 export * from './entities/research';
 export * from './report';
 export * from './tenant-policy';
+export * from './safe-text';
 export * from './api';

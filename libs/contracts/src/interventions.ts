@@ -1,8 +1,8 @@
 import { z } from 'zod';
+import { safeText } from './safe-text';
 
 /** A bare host name (no scheme, port or path), lower-cased: what "exclude a domain" names. */
-const Domain = z
-  .string()
+const Domain = safeText()
   .trim()
   .toLowerCase()
   .min(1)
@@ -15,13 +15,13 @@ const Domain = z
  */
 export const InterventionInput = z.discriminatedUnion('type', [
   /** Research this question too, from the next iteration on. */
-  z.strictObject({ type: z.literal('add_question'), question: z.string().trim().min(3).max(500) }),
+  z.strictObject({ type: z.literal('add_question'), question: safeText().trim().min(3).max(500) }),
   /** Drop this domain (and its subdomains): its sources are excluded from search and from the report. */
   z.strictObject({ type: z.literal('exclude_domain'), domain: Domain }),
   /** Drop one source record of this run, with its evidence and the claims that rest only on it. */
   z.strictObject({ type: z.literal('exclude_source'), sourceId: z.uuid() }),
   /** Narrow the scope: a sentence that the remaining planning, search and writing must respect. */
-  z.strictObject({ type: z.literal('narrow_scope'), scope: z.string().trim().min(3).max(1000) }),
+  z.strictObject({ type: z.literal('narrow_scope'), scope: safeText().trim().min(3).max(1000) }),
 ]);
 export type InterventionInput = z.infer<typeof InterventionInput>;
 export const InterventionType = z.enum(['add_question', 'exclude_domain', 'exclude_source', 'narrow_scope']);

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { safeText } from './safe-text';
 
 export const GateMode = z.enum(['required', 'auto']);
 export type GateMode = z.infer<typeof GateMode>;
@@ -13,10 +14,28 @@ export type GatePolicy = z.infer<typeof GatePolicy>;
 export const BudgetKind = z.enum(['tokens', 'cost', 'wall_time', 'iterations']);
 export type BudgetKind = z.infer<typeof BudgetKind>;
 
+/**
+ * Upper bounds of every numeric run option (and tenant cap). Far beyond any real run, and small enough that
+ * every computation on them (a deadline `now + wallTimeMs`, a gate expiry) stays a valid date and a safe integer.
+ */
+export const RUN_OPTION_LIMITS = {
+  /** 100 million tokens. */
+  tokens: 100_000_000,
+  /** 10,000 US dollars. */
+  costUsd: 10_000,
+  /** 7 days. */
+  wallTimeMs: 7 * 24 * 3_600_000,
+  /** 30 days. */
+  gateTimeoutMs: 30 * 24 * 3_600_000,
+  perspectives: 8,
+  maxIterations: 20,
+  maxRepairRounds: 5,
+} as const;
+
 export const Budgets = z.strictObject({
-  tokens: z.int().positive().optional(),
-  costUsd: z.number().positive().optional(),
-  wallTimeMs: z.int().positive().optional(),
+  tokens: z.int().positive().max(RUN_OPTION_LIMITS.tokens).optional(),
+  costUsd: z.number().positive().max(RUN_OPTION_LIMITS.costUsd).optional(),
+  wallTimeMs: z.int().positive().max(RUN_OPTION_LIMITS.wallTimeMs).optional(),
 });
 export type Budgets = z.infer<typeof Budgets>;
 
@@ -29,16 +48,16 @@ export type Engine = z.infer<typeof Engine>;
  */
 export const RunOptions = z.strictObject({
   engine: Engine.default('offline'),
-  searchProviders: z.array(z.string().min(1).max(40)).min(1).max(8).default(['corpus']),
-  collection: z.string().min(1).max(120).optional(),
-  perspectives: z.int().min(1).max(8).default(3),
-  maxIterations: z.int().min(1).max(20).default(3),
+  searchProviders: z.array(safeText().min(1).max(40)).min(1).max(8).default(['corpus']),
+  collection: safeText().min(1).max(120).optional(),
+  perspectives: z.int().min(1).max(RUN_OPTION_LIMITS.perspectives).default(3),
+  maxIterations: z.int().min(1).max(RUN_OPTION_LIMITS.maxIterations).default(3),
   /** Research stops when an iteration adds less than this fraction of new information. */
   minInformationGain: z.number().min(0).max(1).default(0.1),
-  maxRepairRounds: z.int().min(0).max(5).default(2),
+  maxRepairRounds: z.int().min(0).max(RUN_OPTION_LIMITS.maxRepairRounds).default(2),
   gates: GatePolicy.default({ plan: 'auto', outline: 'auto', publish: 'auto' }),
-  /** An open gate nobody decides within this time cancels the run (0 = never). */
-  gateTimeoutMs: z.int().min(0).default(0),
+  /** An open gate nobody decides within this time cancels the run (0 = never; at most 30 days). */
+  gateTimeoutMs: z.int().min(0).max(RUN_OPTION_LIMITS.gateTimeoutMs).default(0),
   budgets: Budgets.default({}),
 });
 export type RunOptions = z.infer<typeof RunOptions>;

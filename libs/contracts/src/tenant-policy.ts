@@ -1,14 +1,15 @@
 import { z } from 'zod';
 import { GateName } from './nodes';
-import { Engine } from './run-options';
+import { Engine, RUN_OPTION_LIMITS } from './run-options';
+import { safeText } from './safe-text';
 
 /** Upper bounds a tenant's runs may not exceed; a request beyond one is refused (HTTP 422) naming it. */
 export const TenantCaps = z.strictObject({
-  tokens: z.int().positive().optional(),
-  costUsd: z.number().positive().optional(),
-  wallTimeMs: z.int().positive().optional(),
-  maxIterations: z.int().min(1).optional(),
-  perspectives: z.int().min(1).optional(),
+  tokens: z.int().positive().max(RUN_OPTION_LIMITS.tokens).optional(),
+  costUsd: z.number().positive().max(RUN_OPTION_LIMITS.costUsd).optional(),
+  wallTimeMs: z.int().positive().max(RUN_OPTION_LIMITS.wallTimeMs).optional(),
+  maxIterations: z.int().min(1).max(RUN_OPTION_LIMITS.maxIterations).optional(),
+  perspectives: z.int().min(1).max(RUN_OPTION_LIMITS.perspectives).optional(),
 });
 export type TenantCaps = z.infer<typeof TenantCaps>;
 
@@ -22,7 +23,7 @@ export const TenantPolicy = z.looseObject({
   /** Engines runs may use (absent: all). */
   engines: z.array(Engine).min(1).optional(),
   /** Search providers runs may use (absent: all); the searcher enforces it again per step. */
-  searchProviders: z.array(z.string().min(1).max(40)).min(1).optional(),
+  searchProviders: z.array(safeText().min(1).max(40)).min(1).optional(),
   caps: TenantCaps.default({}),
   /** Requests per second through the gateway (GCRA in Redis, shared by every gateway replica). */
   rateLimit: z.strictObject({ perSecond: z.number().positive().max(100_000), burst: z.int().min(1).max(100_000) }).optional(),

@@ -1,4 +1,5 @@
 import { DossierError } from './dossier-error';
+import { redactSecrets } from './redact';
 
 export type ErrorClass = 'retryable' | 'unrecoverable';
 
@@ -42,9 +43,35 @@ export function classifyError(err: unknown, seen: Set<unknown> = new Set()): Err
   return 'retryable';
 }
 
-/** One line for logs and run events: class name, code and message, never a stack or a secret-bearing object. */
+/**
+ * One line for logs, step records and operators: class name, code and message, never a stack or a
+ * secret-bearing object, and redacted (a foreign error's message may quote an upstream body, key included).
+ * Internal: a tenant is shown `publicError`, never this.
+ */
 export function describeError(err: unknown): { name: string; code: string; message: string } {
-  if (err instanceof DossierError) return { name: err.name, code: err.code, message: err.message };
-  if (err instanceof Error) return { name: err.name, code: codeOf(err) ?? 'error', message: err.message };
-  return { name: 'NonError', code: 'error', message: String(err) };
+  if (err instanceof DossierError) return { name: err.name, code: err.code, message: redactSecrets(err.message) };
+  if (err instanceof Error) return { name: err.name, code: redactSecrets(codeOf(err) ?? 'error'), message: redactSecrets(err.message) };
+  return { name: 'NonError', code: 'error', message: redactSecrets(String(err)) };
+}
+
+/** What a tenant may read about a failure: a reason code and a message written for them. */
+export interface PublicError {
+  code: string;
+  message: string;
+}
+
+export const INTERNAL_ERROR_MESSAGE = "An internal error stopped this step; the operator's logs have the details under this run's id";
+export const TRANSIENT_ERROR_MESSAGE =
+  "A temporary failure interrupted this step; the operator's logs have the details under this run's id";
+
+/**
+ * The tenant-visible form of an error. Our own errors (DossierError) carry a message written for the caller
+ * (redacted on construction); anything else (a database error with its query, a TypeError, a library's
+ * exception) is internal text: the tenant gets a reason code and a fixed message, and the text goes to the logs.
+ */
+export function publicError(err: unknown): PublicError {
+  if (err instanceof DossierError) return { code: err.code, message: redactSecrets(err.message) };
+  return classifyError(err) === 'retryable'
+    ? { code: 'transient_error', message: TRANSIENT_ERROR_MESSAGE }
+    : { code: 'internal_error', message: INTERNAL_ERROR_MESSAGE };
 }

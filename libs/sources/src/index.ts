@@ -55,7 +55,6 @@ export {
   type HttpJsonRequest,
   type RetryPolicy,
 } from './search/providers/http-json';
-export { redactSecrets } from './search/providers/redact';
 export { plainText } from './search/providers/plain-text';
 export type { WebProviderOptions } from './search/providers/web-provider-options';
 export { TavilySearchProvider, TAVILY_DEFAULT_BASE_URL, TAVILY_DEFAULT_RATE_PER_SECOND } from './search/providers/tavily-search-provider';

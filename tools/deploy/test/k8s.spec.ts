@@ -130,6 +130,24 @@ describe('Kubernetes manifests (k8s/): rendered like kustomize, validated agains
     expect(of(objects, 'ScaledObject')).toEqual([]);
   });
 
+  it.each(['k8s/overlays/dev', 'k8s/overlays/prod'])(
+    '%s: Prometheus scrapes every service on its ops port (9464, from the monitoring namespace), never the public API port',
+    (dir) => {
+      const objects = report[dir]!.objects;
+      for (const d of of(objects, 'Deployment')) {
+        const template = (d.spec as { template: { metadata: { annotations?: Record<string, string> } } }).template;
+        const annotations = template.metadata.annotations ?? {};
+        const ports = (podSpec(d).containers[0] as Container & { ports?: { name: string; containerPort: number }[] }).ports ?? [];
+        expect({ name: d.metadata.name, scrape: annotations['prometheus.io/port'] }).toEqual({ name: d.metadata.name, scrape: '9464' });
+        expect(ports).toContainEqual({ name: 'metrics', containerPort: 9464 });
+      }
+      const scrape = of(objects, 'NetworkPolicy').find((p) => p.metadata.name.endsWith('metrics-scrape')) as unknown as {
+        spec: { podSelector: { matchExpressions: { values: string[] }[] } };
+      };
+      expect(scrape.spec.podSelector.matchExpressions[0]!.values).toEqual(expect.arrayContaining(['worker', 'conductor', 'gateway']));
+    },
+  );
+
   it('network policies: default deny; workers reach only DNS, Redis, Postgres, Qdrant, the trace collector and public 80/443', () => {
     const objects = report['k8s/overlays/prod']!.objects;
     const policies = of(objects, 'NetworkPolicy') as unknown as {

@@ -4,6 +4,7 @@ import { ApiKeyRepository, TenantRepository } from '@dossier/db';
 import { createLogger } from '@dossier/telemetry';
 import { AuthenticationError, ForbiddenError } from '../common/http-errors';
 import type { AuthedRequest } from './identity';
+import { AuthFailureLimiter } from './auth-failure-limiter';
 import { TenantRateLimiter } from './tenant-rate-limiter';
 
 const logger = createLogger('gateway');
@@ -19,6 +20,7 @@ function presentedKey(req: AuthedRequest): string | undefined {
 /**
  * Authenticates every /v1 request against Postgres (no cache: a revoked key is refused at once), loads the
  * tenant's policy and applies the tenant's rate limit. Every handler then scopes its queries by caller.tenantId.
+ * An address that keeps failing to authenticate is refused (429) before its keys are even looked up.
  */
 @Injectable()
 export class ApiKeyGuard implements CanActivate {
@@ -26,16 +28,18 @@ export class ApiKeyGuard implements CanActivate {
     private readonly keys: ApiKeyRepository,
     private readonly tenants: TenantRepository,
     private readonly rateLimiter: TenantRateLimiter,
+    private readonly authFailures: AuthFailureLimiter,
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
     const req = context.switchToHttp().getRequest<AuthedRequest>();
+    await this.authFailures.checkAllowed(req.ip);
     const key = presentedKey(req);
-    if (!key) throw new AuthenticationError('An API key is required: Authorization: Bearer dsk_…');
+    if (!key) throw await this.refuse(req, 'An API key is required: Authorization: Bearer dsk_…');
     const identity = await this.keys.verify(key);
-    if (!identity) throw new AuthenticationError('The API key is not valid (unknown, malformed or revoked)');
+    if (!identity) throw await this.refuse(req, 'The API key is not valid (unknown, malformed or revoked)');
     const tenant = await this.tenants.find(identity.tenantId);
-    if (!tenant) throw new AuthenticationError('The API key is not valid (unknown, malformed or revoked)');
+    if (!tenant) throw await this.refuse(req, 'The API key is not valid (unknown, malformed or revoked)');
     const parsed = TenantPolicy.safeParse(tenant.policy ?? {});
     if (!parsed.success) {
       // An operator wrote a policy this version cannot read: run with defaults rather than lock the tenant out, but say so.
@@ -51,5 +55,10 @@ export class ApiKeyGuard implements CanActivate {
     }
     req.caller = { ...identity, policy, actor: `${identity.principalName} (key ${identity.prefix})` };
     return true;
+  }
+
+  /** A failed authentication: counted against the client's address; the 401, or a 429 once the address is over its budget. */
+  private async refuse(req: AuthedRequest, message: string): Promise<Error> {
+    return (await this.authFailures.recordFailure(req.ip)) ?? new AuthenticationError(message);
   }
 }

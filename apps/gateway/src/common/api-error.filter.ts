@@ -2,7 +2,16 @@ import { Catch, HttpException, type ArgumentsHost, type ExceptionFilter } from '
 import type { FastifyReply } from 'fastify';
 import type { ApiErrorBody } from '@dossier/contracts';
 import { Prisma } from '@dossier/db';
-import { DossierError, GateNotOpenError, RunNotFoundError, RunStateError, ValidationError, describeError } from '@dossier/errors';
+import {
+  DossierError,
+  GateNotOpenError,
+  RunNotFoundError,
+  RunStateError,
+  ValidationError,
+  describeError,
+  redactDeep,
+  redactSecrets,
+} from '@dossier/errors';
 import { createLogger } from '@dossier/telemetry';
 import {
   AuthenticationError,
@@ -12,11 +21,13 @@ import {
   NotFoundError,
   PolicyViolationError,
   RateLimitedError,
+  UnsupportedMediaTypeError,
 } from './http-errors';
+import { clip } from './clip';
 
 const logger = createLogger('gateway');
 
-interface Mapped {
+export interface Mapped {
   status: number;
   body: ApiErrorBody;
   headers?: Record<string, string>;
@@ -31,12 +42,17 @@ const STATUS_CODES: Record<number, string> = {
   406: 'not_acceptable',
   409: 'conflict',
   411: 'length_required',
+  408: 'request_timeout',
   413: 'payload_too_large',
   414: 'uri_too_long',
   415: 'unsupported_media_type',
   422: 'unprocessable_entity',
   429: 'rate_limited',
+  431: 'header_fields_too_large',
 };
+
+/** Longest message an error answer carries: a message may quote the request (a URL, a header), which the client sent itself. */
+export const MAX_ERROR_MESSAGE_CHARS = 1_000;
 
 function dossierStatus(err: DossierError): number | undefined {
   if (err instanceof ValidationError) return 400;
@@ -44,6 +60,7 @@ function dossierStatus(err: DossierError): number | undefined {
   if (err instanceof ForbiddenError) return 403;
   if (err instanceof NotFoundError || err instanceof RunNotFoundError) return 404;
   if (err instanceof NotAcceptableError) return 406;
+  if (err instanceof UnsupportedMediaTypeError) return 415;
   if (err instanceof GateNotOpenError || err instanceof RunStateError || err instanceof ConflictError) return 409;
   if (err instanceof PolicyViolationError) return 422;
   if (err instanceof RateLimitedError) return 429;
@@ -51,8 +68,25 @@ function dossierStatus(err: DossierError): number | undefined {
   return undefined;
 }
 
-/** One place that turns any error into `{ error, message, details }` with the right status. */
+/**
+ * One place that turns any error into `{ error, message, details }` with the right status: our typed errors,
+ * Nest's, Fastify's own (body too large, malformed JSON, URL too long, unsupported media type) and anything
+ * unexpected (a 500 that says nothing more; the text goes to the log). Messages are cut short and, with the
+ * details, redacted: nothing a handler threw can carry a secret or megabytes of echoed input to the client.
+ */
 export function mapError(err: unknown): Mapped {
+  const mapped = mapUnbounded(err);
+  return {
+    ...mapped,
+    body: {
+      error: mapped.body.error,
+      message: clip(redactSecrets(mapped.body.message), MAX_ERROR_MESSAGE_CHARS),
+      details: redactDeep(mapped.body.details),
+    },
+  };
+}
+
+function mapUnbounded(err: unknown): Mapped {
   if (err instanceof DossierError) {
     const status = dossierStatus(err);
     if (status !== undefined) {
@@ -69,7 +103,7 @@ export function mapError(err: unknown): Mapped {
     const message = status === 404 ? 'No such endpoint' : err.message;
     return { status, body: { error: STATUS_CODES[status] ?? 'http_error', message, details: null } };
   }
-  // Fastify's own errors (body parsing, size limit, content type) carry a 4xx statusCode and an FST_ code.
+  // Fastify's own errors (body parsing, size limit, content type, URL) carry a 4xx statusCode and an FST_ code.
   const fst = err as { statusCode?: unknown; code?: unknown; message?: unknown };
   if (typeof fst.statusCode === 'number' && fst.statusCode >= 400 && fst.statusCode < 500) {
     return {
@@ -98,17 +132,22 @@ export function mapError(err: unknown): Mapped {
   return { status: 500, body: { error: 'internal_error', message: 'Internal error', details: null } };
 }
 
+/** Sends a mapped error on a Fastify reply (hooks, the router's and Fastify's error handlers, the exception filter). */
+export function sendError(reply: FastifyReply, err: unknown): void {
+  const mapped = mapError(err);
+  for (const [k, v] of Object.entries(mapped.headers ?? {})) void reply.header(k, v);
+  void reply.status(mapped.status).type('application/json; charset=utf-8').send(mapped.body);
+}
+
 @Catch()
 export class ApiErrorFilter implements ExceptionFilter {
   catch(exception: unknown, host: ArgumentsHost): void {
     const reply = host.switchToHttp().getResponse<FastifyReply>();
-    const mapped = mapError(exception);
     // An SSE stream already sent its headers: nothing can be said any more but closing it.
     if (reply.sent || reply.raw.headersSent) {
       reply.raw.end();
       return;
     }
-    for (const [k, v] of Object.entries(mapped.headers ?? {})) void reply.header(k, v);
-    void reply.status(mapped.status).type('application/json; charset=utf-8').send(mapped.body);
+    sendError(reply, exception);
   }
 }

@@ -38,3 +38,8 @@ export class ConflictError extends UnrecoverableError {
 export class ForbiddenError extends UnrecoverableError {
   readonly code = 'forbidden';
 }
+
+/** A request body in a media type the endpoint does not take (JSON only; multipart where documented). */
+export class UnsupportedMediaTypeError extends UnrecoverableError {
+  readonly code = 'unsupported_media_type';
+}

@@ -27,7 +27,10 @@ export interface ApiRoute {
   /** OpenAPI path template. */
   path: string;
   summary: string;
+  /** The JSON body; every body is JSON (anything else is a 415) unless `multipart` says so too. */
   body?: z.ZodType;
+  /** Also takes multipart/form-data with one file part. */
+  multipart?: boolean;
   query?: z.ZodType;
   /** Path parameters, all uuids unless `paramSchema` says otherwise. */
   params?: string[];
@@ -221,6 +224,7 @@ export const API_ROUTES: ApiRoute[] = [
     summary: 'Upload a document (md, txt, html as text; pdf as base64) into a collection',
     params: ['id'],
     body: UploadDocumentBody,
+    multipart: true,
     ok: { status: 201, schema: UploadResult, description: 'What ingestion did (200 when nothing new was stored)' },
   },
   { method: 'get', path: '/healthz', summary: 'Liveness', auth: false, ok: { status: 200, description: 'The process answers' } },
@@ -231,13 +235,11 @@ export const API_ROUTES: ApiRoute[] = [
     auth: false,
     ok: { status: 200, description: 'Ready (503 names what is not)' },
   },
-  {
-    method: 'get',
-    path: '/metrics',
-    summary: 'Prometheus metrics',
-    auth: false,
-    ok: { status: 200, mediaTypes: ['text/plain'], description: 'Metrics in the Prometheus text format' },
-  },
 ];
 
 export const ERROR_SCHEMA = ApiErrorBody;
+
+/** Fastify's form of a documented path (`{id}` → `:id`). */
+export function routerPath(path: string): string {
+  return path.replace(/\{(\w+)\}/g, ':$1');
+}

@@ -7,8 +7,8 @@ const COMMON_ERRORS: Record<number, string> = {
   403: "The key's role (viewer) may not change anything",
   404: "No such resource (or another tenant's)",
   413: 'Body larger than the limit',
-  415: 'Unsupported content type',
-  429: "Tenant's rate limit exceeded (see Retry-After)",
+  415: 'A body that is not JSON (multipart/form-data only where the route says so)',
+  429: "Tenant's rate limit exceeded, or too many failed authentications from this address (see Retry-After)",
 };
 const EXTRA_ERRORS: Record<number, string> = {
   406: 'No acceptable report format',
@@ -20,6 +20,20 @@ const EXTRA_ERRORS: Record<number, string> = {
 function schemaOf(schema: z.ZodType): unknown {
   const { $schema: _drop, ...rest } = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
   return rest;
+}
+
+/** JSON, and multipart/form-data (one file part) where the route takes it: any other media type is a 415. */
+function requestContent(route: ApiRoute, body: z.ZodType): Record<string, unknown> {
+  return {
+    'application/json': { schema: schemaOf(body) },
+    ...(route.multipart
+      ? {
+          'multipart/form-data': {
+            schema: { type: 'object', properties: { file: { type: 'string', format: 'binary' } }, required: ['file'] },
+          },
+        }
+      : {}),
+  };
 }
 
 function operation(route: ApiRoute): Record<string, unknown> {
@@ -51,7 +65,7 @@ function operation(route: ApiRoute): Record<string, unknown> {
     summary: route.summary,
     operationId: `${route.method}${route.path.replace(/[{}]/g, '').replace(/[^a-zA-Z0-9]+(.)?/g, (_, c: string | undefined) => (c ? c.toUpperCase() : ''))}`,
     ...(parameters.length ? { parameters } : {}),
-    ...(route.body ? { requestBody: { required: true, content: { 'application/json': { schema: schemaOf(route.body) } } } } : {}),
+    ...(route.body ? { requestBody: { required: true, content: requestContent(route, route.body) } } : {}),
     responses,
     ...(auth ? {} : { security: [] }),
   };

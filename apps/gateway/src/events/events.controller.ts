@@ -3,7 +3,7 @@ import type { FastifyReply } from 'fastify';
 import { z } from 'zod';
 import { RunIdParams, TERMINAL_RUN_STATUSES, type RunStatus } from '@dossier/contracts';
 import { RunEventRepository, RunRepository } from '@dossier/db';
-import { describeError } from '@dossier/errors';
+import { describeError, redactDeep } from '@dossier/errors';
 import { createLogger } from '@dossier/telemetry';
 import { ApiKeyGuard } from '../auth/api-key.guard';
 import { CurrentCaller, type Caller } from '../auth/identity';
@@ -17,6 +17,8 @@ const logger = createLogger('gateway');
 const Seq = z.coerce.number().int().min(0).max(2_147_483_647);
 export const EventsQuery = z.strictObject({ lastEventId: Seq.optional() });
 const BATCH = 500;
+/** Events that carry an error text. */
+const ERROR_EVENTS: ReadonlySet<string> = new Set(['step_retrying', 'run_failed']);
 
 /**
  * `GET /v1/runs/{id}/events`: the run's durable event log (run_events, ordered by seq) as SSE. The event
@@ -79,7 +81,9 @@ export class EventsController implements OnModuleDestroy {
       for (const row of rows) {
         if (sse.isClosed) return;
         seq = row.seq;
-        sse.event(row.seq, row.type, { runId, seq: row.seq, at: row.createdAt.toISOString(), data: row.data });
+        // Error events are redacted on the way out too, for rows stored before secrets were redacted at the source.
+        const data = ERROR_EVENTS.has(row.type) ? redactDeep(row.data) : row.data;
+        sse.event(row.seq, row.type, { runId, seq: row.seq, at: row.createdAt.toISOString(), data });
       }
       if (rows.length > 0) lastWrite = Date.now();
       if (rows.length === BATCH) continue;

@@ -1,12 +1,17 @@
 import { Controller, Get, Inject, Res } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
 import type { Redis } from 'ioredis';
-import { register } from 'prom-client';
 import { PrismaService } from '@dossier/db';
 import { describeError } from '@dossier/errors';
 import { REDIS } from '@dossier/queue';
+import { createLogger } from '@dossier/telemetry';
 
-/** Probes and metrics: unauthenticated, outside /v1 (Kubernetes and Prometheus call them). */
+const logger = createLogger('gateway');
+
+/**
+ * Probes: unauthenticated, outside /v1 (Kubernetes and load balancers call them). They say only whether a
+ * dependency answers, never why not (the reason is logged). Metrics are on the ops port (METRICS_PORT), not here.
+ */
 @Controller()
 export class HealthController {
   constructor(
@@ -28,7 +33,8 @@ export class HealthController {
         await Promise.race([fn(), new Promise((_, reject) => setTimeout(() => reject(new Error('timed out after 2 s')), 2_000).unref())]);
         return 'ok';
       } catch (err) {
-        return describeError(err).message;
+        logger.warn({ err: describeError(err) }, 'readiness check failed');
+        return 'unreachable';
       }
     };
     const [postgres, redis] = await Promise.all([check(() => this.prisma.$queryRaw`SELECT 1`), check(() => this.redis.ping())]);
@@ -40,10 +46,5 @@ export class HealthController {
           ? { status: 'ok', postgres, redis }
           : { error: 'not_ready', message: 'A dependency is unreachable', details: { postgres, redis } },
       );
-  }
-
-  @Get('metrics')
-  async metrics(@Res() reply: FastifyReply): Promise<void> {
-    void reply.header('content-type', register.contentType).send(await register.metrics());
   }
 }

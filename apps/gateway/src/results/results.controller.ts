@@ -2,6 +2,7 @@ import { Controller, Get, Headers, Param, Res, UseGuards } from '@nestjs/common'
 import type { FastifyReply } from 'fastify';
 import { ReportParams, RunIdParams, type ClaimView, type SourceView } from '@dossier/contracts';
 import { AuditRepository, PrismaService, ResearchRepository } from '@dossier/db';
+import { redactDeep } from '@dossier/errors';
 import { AuditLog } from '@dossier/workflow';
 import { ApiKeyGuard } from '../auth/api-key.guard';
 import { CurrentCaller, type Caller } from '../auth/identity';
@@ -89,7 +90,8 @@ export class ResultsController {
         seq: r.seq,
         kind: r.kind,
         actor: r.actor,
-        payload: safeJson(r.payload),
+        // A failure's reason is redacted on the way out too (rows from before secrets were redacted at the source).
+        payload: r.kind === 'run_failed' ? redactDeep(safeJson(r.payload)) : safeJson(r.payload),
         createdAt: r.createdAt,
         prevHash: r.prevHash,
         hash: r.hash,

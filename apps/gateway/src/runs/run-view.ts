@@ -1,6 +1,6 @@
 import { RunStatus, type RunView } from '@dossier/contracts';
 import type { RunRow } from '@dossier/db';
-import { ValidationError } from '@dossier/errors';
+import { redactSecrets, ValidationError } from '@dossier/errors';
 
 export function runView(row: RunRow): RunView {
   return {
@@ -12,7 +12,8 @@ export function runView(row: RunRow): RunView {
     awaitingGate: row.awaitingGate,
     budgetExhausted: row.budgetExhausted,
     stopReason: row.stopReason,
-    failureReason: row.failureReason,
+    // Redacted again on the way out: rows written before secrets were redacted at the source may still hold one.
+    failureReason: row.failureReason === null ? null : redactSecrets(row.failureReason),
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
     completedAt: row.completedAt?.toISOString() ?? null,

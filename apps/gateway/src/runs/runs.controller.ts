@@ -9,6 +9,7 @@ import { parse } from '../common/parse';
 import { ConflictError } from '../common/http-errors';
 import { applyTenantPolicy } from '../policy/apply-tenant-policy';
 import { RunLookup } from './run-lookup';
+import { runRequestHash } from './request-hash';
 import { decodeCursor, encodeCursor, runView } from './run-view';
 
 @Controller('v1/runs')
@@ -30,9 +31,10 @@ export class RunsController {
   ): Promise<RunView> {
     const body = parse(CreateRunBody, rawBody, 'body');
     const key = rawKey === undefined ? undefined : parse(IdempotencyKey, rawKey, 'header');
+    const requestHash = runRequestHash(body);
     if (key) {
       const existing = await this.runs.findByIdempotencyKey(caller.tenantId, key);
-      if (existing) return this.replayed(reply, existing, body.question);
+      if (existing) return this.replayed(reply, existing, body.question, requestHash);
     }
     const asked = new Set(Object.keys((rawBody as { options?: object }).options ?? {}));
     const options = applyTenantPolicy(body.options ?? parse(CreateRunBody.shape.options.unwrap(), {}, 'body'), caller.policy, asked);
@@ -42,15 +44,17 @@ export class RunsController {
         question: body.question,
         options,
         actor: caller.actor,
-        ...(key ? { idempotencyKey: key } : {}),
+        ...(key ? { idempotencyKey: key, requestHash } : {}),
       });
+      // The run of a concurrent request with this key that committed first comes back here too: same checks as a replay.
+      if (key && run.requestHash !== requestHash) return this.replayed(reply, run, body.question, requestHash);
       void reply.status(201).header('location', `/v1/runs/${run.id}`);
       return runView(run);
     } catch (err) {
       // Two requests with the same key raced: the loser returns the winner's run.
       if (key && err instanceof Prisma.PrismaClientKnownRequestError && err.code === 'P2002') {
         const existing = await this.runs.findByIdempotencyKey(caller.tenantId, key);
-        if (existing) return this.replayed(reply, existing, body.question);
+        if (existing) return this.replayed(reply, existing, body.question, requestHash);
       }
       throw err;
     }
@@ -94,12 +98,16 @@ export class RunsController {
     return runView(await this.lookup.get(caller.tenantId, id));
   }
 
-  /** A key reused for a different question is a client bug, not a retry: refuse it rather than return the wrong run. */
-  private replayed(reply: FastifyReply, run: Parameters<typeof runView>[0], question: string): RunView {
-    if (run.question !== question.trim()) {
-      throw new ConflictError(`Idempotency-Key already used for run ${run.id} with a different question`, {
+  /**
+   * A key reused with a different request body is a client bug, not a retry: refuse it (409) rather than answer
+   * with a run that is not what was asked. Runs created before request hashes were stored compare the question.
+   */
+  private replayed(reply: FastifyReply, run: Parameters<typeof runView>[0], question: string, requestHash: string): RunView {
+    const same = run.requestHash !== null ? run.requestHash === requestHash : run.question === question.trim();
+    if (!same) {
+      throw new ConflictError(`Idempotency-Key already used for run ${run.id} with a different request body`, {
         runId: run.id,
-        details: { runId: run.id },
+        details: { runId: run.id, reason: 'idempotency_key_reused' },
       });
     }
     void reply.status(200).header('idempotent-replayed', 'true').header('location', `/v1/runs/${run.id}`);

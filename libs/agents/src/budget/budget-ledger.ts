@@ -1,4 +1,5 @@
 import type { BudgetKind } from '@dossier/contracts';
+import { redactSecrets } from '@dossier/errors';
 import type { PrismaService } from '@dossier/db';
 import type { RequestEstimate, RequestRecord } from '../engine/engine';
 
@@ -111,7 +112,8 @@ export class BudgetLedger {
         costUsd: record.costUsd,
         latencyMs: record.latencyMs,
         outcome: record.outcome,
-        error: record.error,
+        // Engines redact their error text; llm_calls is tenant data, so the ledger checks again.
+        error: record.error === null ? null : redactSecrets(record.error),
       },
     });
   }

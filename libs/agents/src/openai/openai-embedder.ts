@@ -1,12 +1,12 @@
 import OpenAI from 'openai';
 import { SpanStatusCode, trace } from '@opentelemetry/api';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { backoffMs } from '@dossier/errors';
+import { backoffMs, registerSecret } from '@dossier/errors';
 import type { RateLimiter } from '@dossier/sources';
 import type { Embedder } from '@dossier/vectors';
 import { LlmRequestError, LlmUnavailableError } from '../errors';
 import { providerName } from './provider-name';
-import { classifyRequestError } from './request-errors';
+import { classifyRequestError, providerSaid } from './request-errors';
 
 export interface OpenAIEmbedderOptions {
   baseUrl: string;
@@ -38,6 +38,7 @@ export class OpenAIEmbedder implements Embedder {
   constructor(private readonly options: OpenAIEmbedderOptions) {
     this.name = `openai:${options.model}:${options.dimension}`;
     this.dimension = options.dimension;
+    registerSecret(options.apiKey);
     this.client = new OpenAI({ baseURL: options.baseUrl, apiKey: options.apiKey, maxRetries: 0, timeout: options.timeoutMs + 1_000 });
   }
 
@@ -84,7 +85,9 @@ export class OpenAIEmbedder implements Embedder {
         span.setStatus({ code: SpanStatusCode.ERROR, message: verdict.message.slice(0, 200) });
         span.end();
         if (!verdict.retryable)
-          throw new LlmRequestError(`The embeddings endpoint rejected the request (${verdict.type}): ${verdict.message}`, { cause: err });
+          throw new LlmRequestError(`The embeddings endpoint rejected the request (${verdict.type}): ${providerSaid(verdict.message)}`, {
+            cause: err,
+          });
         if (attempt >= o.maxRetries)
           throw new LlmUnavailableError(`The embeddings endpoint gave no answer after ${attempt + 1} attempts (last: ${verdict.type})`, {
             cause: err,

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import OpenAI from 'openai';
 import { SpanStatusCode, trace, type Span } from '@opentelemetry/api';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { backoffMs } from '@dossier/errors';
+import { backoffMs, registerSecret } from '@dossier/errors';
 // Type only: the limiters themselves are built in openai-engine-from-env, so importing the engine loads no source code.
 import type { RateLimiter } from '@dossier/sources';
 import type { z } from 'zod';
@@ -15,7 +15,7 @@ import { roleModelConfig, type OpenAIConfig, type RoleModelConfig, type Structur
 import { parseJsonReply, stripReasoning } from './parse-output';
 import { costUsd } from './prices';
 import { providerName } from './provider-name';
-import { classifyRequestError, rejectsResponseFormat } from './request-errors';
+import { classifyRequestError, providerSaid, rejectsResponseFormat } from './request-errors';
 import { strictJsonSchema } from './response-schema';
 import { shortenIds } from './short-ids';
 import { countMessageTokens, countTokens } from './tokens';
@@ -73,6 +73,8 @@ export class OpenAIEngine implements Engine {
   constructor(private readonly options: OpenAIEngineOptions) {
     const { config } = options;
     this.model = config.roles.director.model;
+    // The key may come from an env record other than process.env: the shared redaction must know it too.
+    registerSecret(config.apiKey);
     // The SDK's own retries are off: ours honour Retry-After, share the pause through the limiter, and record every attempt.
     this.client = new OpenAI({ baseURL: config.baseUrl, apiKey: config.apiKey, maxRetries: 0, timeout: config.timeoutMs + 1_000 });
     this.provider = providerName(config.baseUrl);
@@ -229,7 +231,7 @@ export class OpenAIEngine implements Engine {
         }
         if (!verdict.retryable) {
           throw new LlmRequestError(
-            `The model endpoint rejected the ${role.name} request (${verdict.type}): ${verdict.message}`.slice(0, MAX_ERROR_TEXT),
+            `The model endpoint rejected the ${role.name} request (${verdict.type}): ${providerSaid(verdict.message)}`,
             {
               cause: err,
               details: { role: role.name, model: cfg.model, status: verdict.status },
@@ -238,10 +240,7 @@ export class OpenAIEngine implements Engine {
         }
         if (attempt >= config.maxRetries) {
           throw new LlmUnavailableError(
-            `The model endpoint gave no usable answer for the ${role.name} role after ${attempt + 1} attempts (last: ${verdict.type}: ${verdict.message})`.slice(
-              0,
-              MAX_ERROR_TEXT,
-            ),
+            `The model endpoint gave no usable answer for the ${role.name} role after ${attempt + 1} attempts (last: ${verdict.type}: ${providerSaid(verdict.message)})`,
             { cause: err, details: { role: role.name, model: cfg.model, status: verdict.status } },
           );
         }

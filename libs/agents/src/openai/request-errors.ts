@@ -1,5 +1,5 @@
 import { APIConnectionError, APIError, APIUserAbortError } from 'openai';
-import { parseRetryAfter } from '@dossier/errors';
+import { parseRetryAfter, redactSecrets } from '@dossier/errors';
 
 export interface ErrorVerdict {
   /** Worth another attempt after a wait (429, 408, 409, 5xx, timeouts, dropped connections). */
@@ -12,8 +12,17 @@ export interface ErrorVerdict {
   message: string;
 }
 
-/** Classifies an error of one request. */
+/**
+ * Classifies an error of one request. The message is redacted here, where it leaves the SDK: an endpoint's
+ * error body may echo the request's `Authorization` header (proxies do), and the message goes to llm_calls,
+ * spans, logs and the step's error.
+ */
 export function classifyRequestError(err: unknown): ErrorVerdict {
+  const verdict = verdictOf(err);
+  return { ...verdict, message: redactSecrets(verdict.message) };
+}
+
+function verdictOf(err: unknown): ErrorVerdict {
   if (err instanceof APIUserAbortError)
     return { retryable: false, retryAfterMs: undefined, type: 'aborted', status: undefined, message: err.message };
   if (err instanceof APIConnectionError) {
@@ -47,4 +56,17 @@ export function classifyRequestError(err: unknown): ErrorVerdict {
 /** A 400 about the response format: the endpoint does not support that structured-output mode. */
 export function rejectsResponseFormat(verdict: ErrorVerdict): boolean {
   return verdict.status === 400 && /response_format|json_schema|json_object|structured|schema/i.test(verdict.message);
+}
+
+/** How much of the provider's own words an error message (a step's failure, which the tenant reads) quotes. */
+const MAX_PROVIDER_TEXT = 200;
+
+/**
+ * The start of a provider's error message, for the error a step fails with: its first line, cut short. The
+ * whole text (redacted) goes to llm_calls and the span, for the operator; a proxy's echo of the request
+ * (headers, internal addresses) stays there.
+ */
+export function providerSaid(message: string): string {
+  const first = (message.split(/\r?\n/, 1)[0] ?? '').trim();
+  return first.length > MAX_PROVIDER_TEXT ? `${first.slice(0, MAX_PROVIDER_TEXT)}…` : first;
 }

@@ -1,8 +1,8 @@
 import { z } from 'zod';
+import { safeText } from '../safe-text';
 
 /** Same rule as ingestion's collection names: no "/" and no control characters. */
-export const CollectionNameInput = z
-  .string()
+export const CollectionNameInput = safeText()
   .trim()
   .min(1)
   .max(120)
@@ -16,8 +16,7 @@ export type CollectionView = z.infer<typeof CollectionView>;
 
 /** A document sent as JSON: text, or base64 for binary formats (pdf). The file name's extension picks the extractor. */
 export const UploadDocumentBody = z.strictObject({
-  filename: z
-    .string()
+  filename: safeText()
     .min(1)
     .max(200)
     .regex(
@@ -25,7 +24,7 @@ export const UploadDocumentBody = z.strictObject({
       /^[^/\\\u0000-\u001f]+\.(md|markdown|txt|text|html|htm|pdf)$/i,
       'a file name ending in .md, .txt, .html or .pdf, without folders',
     ),
-  content: z.string().min(1),
+  content: safeText().min(1),
   encoding: z.enum(['utf8', 'base64']).default('utf8'),
 });
 export type UploadDocumentBody = z.input<typeof UploadDocumentBody>;

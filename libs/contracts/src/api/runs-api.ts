@@ -2,20 +2,20 @@ import { z } from 'zod';
 import { ApprovalStatus } from '../approvals';
 import { GateName } from '../nodes';
 import { RunOptions } from '../run-options';
+import { safeText } from '../safe-text';
 import { RunStatus } from '../run-status';
 import { ReportFormat } from '../entities/research';
 
 const iso = z.iso.datetime();
 
 export const CreateRunBody = z.strictObject({
-  question: z.string().trim().min(1).max(4000),
+  question: safeText().trim().min(1).max(4000),
   options: RunOptions.optional(),
 });
 export type CreateRunBody = z.input<typeof CreateRunBody>;
 
 /** An `Idempotency-Key` header: the same key from the same tenant returns the run it first created. */
-export const IdempotencyKey = z
-  .string()
+export const IdempotencyKey = safeText()
   .min(1)
   .max(200)
   .regex(/^[\x21-\x7e]+$/, 'printable ASCII without spaces');
@@ -24,7 +24,7 @@ export const ListRunsQuery = z.strictObject({
   status: RunStatus.optional(),
   limit: z.coerce.number().int().min(1).max(100).default(20),
   /** Opaque: the `nextCursor` of the previous page. */
-  cursor: z.string().min(1).max(200).optional(),
+  cursor: safeText().min(1).max(200).optional(),
 });
 export type ListRunsQuery = z.infer<typeof ListRunsQuery>;
 
@@ -47,7 +47,7 @@ export type RunView = z.infer<typeof RunView>;
 export const RunList = z.strictObject({ items: z.array(RunView), nextCursor: z.string().nullable() });
 export type RunList = z.infer<typeof RunList>;
 
-export const CancelRunBody = z.strictObject({ reason: z.string().trim().min(1).max(500).optional() });
+export const CancelRunBody = z.strictObject({ reason: safeText().trim().min(1).max(500).optional() });
 
 export const ApprovalView = z.strictObject({
   id: z.uuid(),
@@ -110,8 +110,7 @@ export type SourceView = z.infer<typeof SourceView>;
 
 /** A stored source by snapshot id or by (at least 8 characters of) its content hash, as report.json lists them. */
 export const SourceTextParams = z.strictObject({
-  id: z
-    .string()
+  id: safeText()
     .min(8)
     .max(64)
     .regex(/^[0-9a-f-]+$/i, 'a snapshot id or a content-hash prefix'),

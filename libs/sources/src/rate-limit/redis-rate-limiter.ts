@@ -30,6 +30,21 @@ return 0
 `;
 const GCRA_SHA = createHash('sha1').update(GCRA_SCRIPT).digest('hex');
 
+/** The admission test of GCRA_SCRIPT without booking: 0 when a start would be admitted now, else the ms to wait. */
+export const PEEK_SCRIPT = `
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000000 + tonumber(t[2])
+local tolerance = tonumber(ARGV[1])
+local tat = tonumber(redis.call('GET', KEYS[1]) or '0')
+if tat < now then tat = now end
+local allow_at = tat - tolerance
+if now < allow_at then
+  return math.ceil((allow_at - now) / 1000)
+end
+return 0
+`;
+const PEEK_SHA = createHash('sha1').update(PEEK_SCRIPT).digest('hex');
+
 /** Moves the TAT to at least `now + pause + tolerance`, so the next start anywhere is after the pause. */
 export const PAUSE_SCRIPT = `
 local t = redis.call('TIME')
@@ -83,6 +98,11 @@ export class RedisRateLimiter implements RateLimiter {
   /** One atomic attempt: 0 when admitted, else the milliseconds until the next start could be. */
   async tryAcquire(): Promise<number> {
     return Number(await this.run(GCRA_SCRIPT, GCRA_SHA, String(this.intervalUs), String(this.toleranceUs)));
+  }
+
+  /** Would a start be admitted now? 0 if so, else the milliseconds to wait; books nothing (a check before costly work). */
+  async peek(): Promise<number> {
+    return Number(await this.run(PEEK_SCRIPT, PEEK_SHA, String(this.toleranceUs)));
   }
 
   async pauseFor(ms: number): Promise<void> {

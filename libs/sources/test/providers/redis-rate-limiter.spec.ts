@@ -84,6 +84,18 @@ describe('RedisRateLimiter (real Redis, shared by two "workers")', () => {
     await Promise.all([workerA.quit(), workerB.quit()]);
   });
 
+  it('peek admits or refuses like tryAcquire but books nothing', async () => {
+    // A rate so low that nothing refills during the test: every count is exact whatever the machine's speed.
+    const limiter = new RedisRateLimiter(workerA, { key: `peek-${randomUUID()}`, ratePerSecond: 0.0001, burst: 2, marginMs: 0, prefix });
+    expect(await limiter.peek()).toBe(0);
+    expect(await limiter.peek()).toBe(0);
+    expect(await limiter.tryAcquire()).toBe(0);
+    expect(await limiter.peek()).toBe(0);
+    expect(await limiter.tryAcquire()).toBe(0);
+    expect(await limiter.peek()).toBeGreaterThan(0);
+    expect(await limiter.tryAcquire()).toBeGreaterThan(0);
+  });
+
   it('two limiters on one key at 5/s: 30 starts take at least 5.8 s and no second ever holds more than 5', async () => {
     const key = `shared-${randomUUID()}`;
     const a = new RedisRateLimiter(workerA, { key, ratePerSecond: 5, prefix });

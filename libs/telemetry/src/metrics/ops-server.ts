@@ -17,7 +17,7 @@ export interface OpsServer {
 let defaultsCollected = false;
 
 /**
- * The small HTTP server every worker process exposes (the gateway serves the same paths itself):
+ * The small HTTP server every worker process and the gateway expose, apart from any public port:
  * /metrics (the default prom-client registry), /healthz (the process answers), /readyz (ready()).
  */
 export async function startOpsServer(options: OpsServerOptions): Promise<OpsServer> {

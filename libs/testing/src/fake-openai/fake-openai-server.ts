@@ -156,6 +156,17 @@ export class FakeOpenAIServer {
           { error: { message: reply.message ?? `Scripted ${reply.status}`, type: reply.status === 429 ? 'requests' : 'server_error' } },
           reply.retryAfter !== undefined ? { 'retry-after': reply.retryAfter } : {},
         );
+      case 'echo_headers': {
+        const lines = Object.entries(req.headers).map(([k, v]) => `${k}: ${String(v)}`);
+        const auth = String(req.headers['authorization'] ?? '');
+        const message = [
+          `Upstream rejected the request (${reply.status}). Request headers:`,
+          ...lines,
+          `as JSON: ${JSON.stringify({ authorization: auth })}`,
+          `credential: ${auth.replace(/^Bearer\s+/i, '')}`,
+        ].join('\n');
+        return this.send(res, reply.status, { error: { message, type: 'invalid_request_error', code: 'invalid_api_key' } });
+      }
       case 'stall':
         await new Promise<void>((resolve) => {
           const timer = setTimeout(() => {

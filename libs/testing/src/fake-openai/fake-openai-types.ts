@@ -36,6 +36,11 @@ export type FakeReply =
   | { kind: 'refusal'; text: string }
   /** An HTTP error, optionally with Retry-After. */
   | { kind: 'status'; status: number; retryAfter?: string; message?: string }
+  /**
+   * An HTTP error whose message echoes the request's headers, `Authorization` included, in the three forms
+   * proxies use (header lines, a JSON object, the bare value): what the redaction of upstream error text must catch.
+   */
+  | { kind: 'echo_headers'; status: number }
   /** No answer for `ms` (past the client's timeout), then the default answer. */
   | { kind: 'stall'; ms: number }
   /** A tool call of the named function with these arguments. */

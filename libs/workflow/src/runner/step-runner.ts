@@ -21,7 +21,14 @@ import {
   type OutboxRowData,
   type Prisma,
 } from '@dossier/db';
-import { classifyError, describeError, InvalidStepPayloadError, InvalidStepResultError, RunNotFoundError } from '@dossier/errors';
+import {
+  classifyError,
+  describeError,
+  InvalidStepPayloadError,
+  InvalidStepResultError,
+  publicError,
+  RunNotFoundError,
+} from '@dossier/errors';
 import type { JobControl, StepProcessor } from '@dossier/queue';
 import { createLogger, injectTraceCarrier, linksFromCarriers, withLogContext, withStepSpan } from '@dossier/telemetry';
 import { z } from 'zod';
@@ -212,11 +219,20 @@ export class StepRunner implements StepProcessor {
 
   private async onError(job: StepJob, key: string, err: unknown, control: JobControl): Promise<void> {
     const final = classifyError(err) === 'unrecoverable' || control.attempt >= control.maxAttempts;
+    // The internal text (redacted) goes to the log line, which carries the run id, and to the step's record; the
+    // tenant reads only the public form (a reason code and our own message, never a database error's query text).
     const error = describeError(err);
-    this.logger.warn({ err: error, attempt: control.attempt, final }, `step ${key} failed`);
+    const shown = publicError(err);
+    this.logger.warn({ err: error, runId: job.runId, attempt: control.attempt, final }, `step ${key} failed`);
     try {
       if (final) {
-        await this.failures.fail(job.tenantId, job.runId, { node: job.node, stepKey: key, code: error.code, message: error.message });
+        await this.failures.fail(job.tenantId, job.runId, {
+          node: job.node,
+          stepKey: key,
+          code: shown.code,
+          message: shown.message,
+          internal: `${error.name}: ${error.message}`,
+        });
       } else {
         await this.prisma.$transaction(async (tx) => {
           if (!(await this.runs.lock(tx, job.tenantId, job.runId))) return;
@@ -228,7 +244,7 @@ export class StepRunner implements StepProcessor {
               iteration: job.iteration,
               shard: job.shard,
               attempt: control.attempt,
-              error: error.message,
+              error: shown.message,
             },
           ]);
         });

@@ -27,6 +27,8 @@ export interface StartRunInput {
   options?: RunOptionsInput;
   /** A key the tenant already used makes `start` throw Prisma's P2002; the caller looks the run up and replays it. */
   idempotencyKey?: string;
+  /** Hash of the canonical request that carried the idempotency key, stored with the run (a reuse with another body is refused). */
+  requestHash?: string;
   actor: string;
 }
 
@@ -67,6 +69,7 @@ export class RunCommands {
         options: options as Prisma.InputJsonValue,
         workflowVersion: this.workflows.current,
         idempotencyKey: input.idempotencyKey ?? null,
+        requestHash: input.idempotencyKey ? (input.requestHash ?? null) : null,
         deadlineAt: options.budgets.wallTimeMs ? new Date(Date.now() + options.budgets.wallTimeMs) : null,
       });
       await this.runs.lock(tx, created.tenantId, created.id);

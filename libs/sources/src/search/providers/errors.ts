@@ -2,7 +2,7 @@ import { DossierError, RetryableError, UnrecoverableError } from '@dossier/error
 
 /**
  * Errors of the web search providers. Messages name the provider, the endpoint (host and path only) and
- * the HTTP status; they never carry a key, a query string or request headers (see `redactSecrets`).
+ * the HTTP status; they never carry a key, a query string or request headers (see `redactSecrets` in @dossier/errors).
  */
 interface ProviderErrorOptions {
   provider: string;

@@ -1,9 +1,9 @@
 import type { z } from 'zod';
-import { backoffMs, parseRetryAfter } from '@dossier/errors';
+import { backoffMs, parseRetryAfter, redactSecrets } from '@dossier/errors';
 import type { RateLimiter } from '../../rate-limit/rate-limiter';
 import { sleep } from '../../rate-limit/sleep';
 import { SearchAuthError, SearchProviderError, SearchRateLimitedError, SearchResponseError } from './errors';
-import { describeEndpoint, errorDetail, redactSecrets } from './redact';
+import { describeEndpoint, errorDetail } from './error-detail';
 
 export interface RetryPolicy {
   /** Attempts in all, the first included. */

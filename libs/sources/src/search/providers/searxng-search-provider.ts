@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { registerSecret } from '@dossier/errors';
 import { InProcessRateLimiter } from '../../rate-limit/in-process-rate-limiter';
 import type { RateLimiter } from '../../rate-limit/rate-limiter';
 import { SearchQuerySchema, type SearchHit, type SearchProvider, type SearchQuery } from '../search-provider';
@@ -42,6 +43,7 @@ export class SearxngSearchProvider implements SearchProvider {
       const password = decodeURIComponent(base.password);
       this.headers['authorization'] = `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`;
       this.secrets.push(password, base.password, this.headers['authorization'].slice('Basic '.length));
+      for (const secret of this.secrets) registerSecret(secret);
       base.username = '';
       base.password = '';
     }

@@ -1,4 +1,4 @@
-import { ConfigError } from '@dossier/errors';
+import { ConfigError, registerSecret } from '@dossier/errors';
 import type { RateLimiter } from '../../rate-limit/rate-limiter';
 import type { RetryPolicy } from './http-json';
 
@@ -22,8 +22,10 @@ export function requireHttpUrl(value: string, variable: string): string {
   return value;
 }
 
+/** A provider's key, registered with the shared redaction: it may have been given in code, not in the environment. */
 export function requireKey(value: string | undefined, variable: string): string {
   const key = value?.trim();
   if (!key) throw new ConfigError(`${variable} is empty`, { details: { variable } });
+  registerSecret(key);
   return key;
 }

@@ -1,20 +1,12 @@
-const MIN_SECRET_LENGTH = 4;
-const MAX_DETAIL_CHARS = 300;
+import { redactSecrets } from '@dossier/errors';
 
-/** Replaces every occurrence of each secret (keys, passwords) by `[redacted]`. */
-export function redactSecrets(text: string, secrets: readonly string[]): string {
-  let out = text;
-  // Longest first, so a secret containing another is replaced whole.
-  for (const secret of [...secrets].sort((a, b) => b.length - a.length)) {
-    if (secret.length >= MIN_SECRET_LENGTH) out = out.split(secret).join('[redacted]');
-  }
-  return out;
-}
+const MAX_DETAIL_CHARS = 300;
 
 /**
  * The provider's own words from an error body, for the error message: Tavily `{detail:{error}}`, Brave
  * `{error:{code,detail}}`, FastAPI `{detail}`, or `{error}`/`{message}`; else the start of the text.
- * Redacted and cut short: a body may echo the request, key included.
+ * Redacted (the shared redaction of @dossier/errors, plus this provider's own `secrets`) and cut short: a body may
+ * echo the request, key included.
  */
 export function errorDetail(body: string, secrets: readonly string[]): string {
   let detail: string | undefined;
