@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-/** Every node of the workflow (DESIGN §3). Gates are not nodes: a gate is a pause between two nodes. */
+/** Every node of the workflow (docs/architecture.md §3). Gates are not nodes: a gate is a pause between two nodes. */
 export const NODE_NAMES = [
   'scope',
   'perspectives',

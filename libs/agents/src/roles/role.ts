@@ -20,7 +20,7 @@ export const ROLE_NAMES = [
 export type RoleName = (typeof ROLE_NAMES)[number];
 
 /**
- * One agent role (DESIGN §6): a typed function with a zod input and output, the prompt an LLM engine sends,
+ * One agent role (docs/architecture.md §6): a typed function with a zod input and output, the prompt an LLM engine sends,
  * and the deterministic offline implementation. Engines are interchangeable behind the same schemas.
  */
 export interface AgentRole<I, O> {
