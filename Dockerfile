@@ -1,10 +1,12 @@
 # syntax=docker/dockerfile:1
 # One image for every Dossier service; the command chooses the service:
 #   docker run IMAGE apps/planner/src/main.ts        (any of apps/*/src/main.ts)
-#   docker run --entrypoint npx IMAGE --no-install prisma migrate deploy
+#   docker run --entrypoint bash IMAGE tools/prisma.sh migrate deploy
 # TypeScript runs as in development and tests: compiled on load by swc (tools/ts-register.cjs), so the
 # code that runs is the code that was tested, and workspace packages resolve through node_modules links.
-# docs/decisions/0011-operations.md explains the choice.
+# docs/decisions/0011-operations.md explains the choice. Prisma's schema engine is the one in
+# tools/prisma-offline (its WebAssembly build): building and migrating download nothing but npm packages
+# (docs/decisions/0015-self-sufficient-install.md).
 
 ARG NODE_IMAGE=node:24.22.3-bookworm-slim
 
@@ -14,23 +16,29 @@ WORKDIR /app
 COPY package.json package-lock.json ./
 COPY apps/ ./apps-src/
 COPY libs/ ./libs-src/
-# npm ci needs each workspace's package.json, nothing else of the sources.
+# npm ci needs each workspace's package.json, nothing else of the sources. No install scripts here: the
+# root's postinstall (prisma generate) needs the sources, so the build stage runs it; npm 11 skips the
+# dependencies' scripts anyway, and none is needed (docs/decisions/0015).
 RUN mkdir -p apps libs \
  && (cd apps-src && find . -name package.json -not -path '*/node_modules/*' -exec cp --parents {} ../apps/ \;) \
  && (cd libs-src && find . -name package.json -not -path '*/node_modules/*' -exec cp --parents {} ../libs/ \;) \
  && rm -rf apps-src libs-src \
- && npm ci --no-audit --no-fund --loglevel=error
+ && npm ci --no-audit --no-fund --loglevel=error --ignore-scripts
 
 # 2. Sources, the generated Prisma client, and a whole-tree typecheck (a broken tree builds no image).
 FROM deps AS build
 COPY . .
-RUN npx --no-install prisma generate \
+RUN bash tools/prisma.sh generate \
  && npx --no-install tsc -p tsconfig.typecheck.json
 
 # 3. Runtime: the built tree as a non-root user. @swc/core and the prisma CLI stay (load-time compile; migrations).
 FROM ${NODE_IMAGE} AS runtime
+# The migrate jobs run `bash tools/prisma.sh migrate deploy`, which picks this engine; the variables make a
+# plain `npx prisma migrate status` in a container use it too.
 ENV NODE_ENV=production \
-    METRICS_PORT=9464
+    METRICS_PORT=9464 \
+    PRISMA_SCHEMA_ENGINE_BINARY=/app/tools/prisma-offline/schema-engine.mjs \
+    CHECKPOINT_DISABLE=1
 WORKDIR /app
 COPY --from=build --chown=node:node /app /app
 USER node

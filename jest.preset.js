@@ -1,5 +1,5 @@
 // swc turns our TypeScript and the ESM-only NestJS 12 packages into CJS so jest's CJS runtime can load them
-// without --experimental-vm-modules (see ../shared/notes/toolchain.md).
+// without --experimental-vm-modules (docs/architecture.md §12).
 const swc = require('./tools/swc-options.cjs');
 module.exports = {
   testEnvironment: 'node',

@@ -1,4 +1,4 @@
-// Roles: every agent role of DESIGN §6 as a named export, the ROLES registry, and their schemas.
+// Roles: every agent role of docs/architecture.md §6 as a named export, the ROLES registry, and their schemas.
 export * from './roles';
 
 // Running roles.

@@ -11,7 +11,7 @@ const Domain = safeText()
 
 /**
  * What a person may tell a running research loop. Queued when submitted, applied by the `moderate` node at
- * the next research-loop boundary (DESIGN §3), and recorded in the audit log both times.
+ * the next research-loop boundary (docs/architecture.md §3), and recorded in the audit log both times.
  */
 export const InterventionInput = z.discriminatedUnion('type', [
   /** Research this question too, from the next iteration on. */

@@ -5,7 +5,7 @@ import type { ServiceName } from './services';
 const count = z.int().min(0);
 
 /**
- * Every node of the workflow (DESIGN §3), declared once: the service that runs it, whether it fans out, what it
+ * Every node of the workflow (docs/architecture.md §3), declared once: the service that runs it, whether it fans out, what it
  * reports when it completes (the facts the router reads: fan-out sizes, loop signals; plus counts for progress),
  * and the agent roles its handler calls. Names, queues, the fan-out set, the step-job union and the result
  * schemas below are derived from this table. Gates are not nodes: a gate is a pause between two nodes.

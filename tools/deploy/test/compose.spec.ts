@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { parse } from 'yaml';
 import { SERVICE_NAMES } from '@dossier/contracts';
@@ -55,7 +55,7 @@ describe('docker-compose.yml', () => {
       expect(Number.parseInt(s.stop_grace_period ?? '10s', 10) * 1000).toBeGreaterThan(Number(s.environment?.['SHUTDOWN_GRACE_MS']));
     }
     expect(services['gateway']!.depends_on).toMatchObject({ conductor: { condition: 'service_healthy' } });
-    expect(services['migrate']!.entrypoint).toEqual(['npx', '--no-install', 'prisma', 'migrate', 'deploy']);
+    expect(services['migrate']!.entrypoint).toEqual(['bash', 'tools/prisma.sh', 'migrate', 'deploy']);
     expect(services['migrate']!.depends_on).toEqual({ postgres: { condition: 'service_healthy' } });
   });
 
@@ -80,6 +80,18 @@ describe('Dockerfile', () => {
     expect(text).toMatch(/^CMD \["apps\/gateway\/src\/main\.ts"\]$/m);
     for (const name of ['conductor', ...SERVICE_NAMES])
       expect(() => readFileSync(path.join(ROOT, 'apps', name, 'src/main.ts'))).not.toThrow();
+  });
+
+  it('builds and migrates with the schema engine in the repository: nothing but npm packages is downloaded', () => {
+    const deps = text.slice(text.search(/^FROM .* AS deps/im), text.search(/^FROM .* AS build/im));
+    // The root postinstall (prisma generate) needs sources the deps stage does not have yet; the build stage runs it.
+    expect(deps).toMatch(/npm ci [^\n]*--ignore-scripts/);
+    expect(text).toMatch(/^RUN bash tools\/prisma\.sh generate/m);
+    const engine = /PRISMA_SCHEMA_ENGINE_BINARY=\/app\/(\S+)/.exec(text.slice(text.search(/^FROM .* AS runtime/im)));
+    expect(engine?.[1]).toBe('tools/prisma-offline/schema-engine.mjs');
+    expect(statSync(path.join(ROOT, engine![1]!)).mode & 0o111).not.toBe(0);
+    const ignore = readFileSync(path.join(ROOT, '.dockerignore'), 'utf8').split('\n');
+    expect(ignore.filter((line) => /^(tools|prisma)\b/.test(line))).toEqual([]);
   });
 
   it('.dockerignore keeps dependencies, git and local state out of the build context', () => {

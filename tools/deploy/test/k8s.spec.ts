@@ -78,7 +78,8 @@ describe('Kubernetes manifests (k8s/): rendered like kustomize, validated agains
         objects.every((o) => o.kind === 'Namespace' || o.metadata.namespace === (dir.endsWith('dev') ? 'dossier-dev' : 'dossier')),
       ).toBe(true);
       const job = of(objects, 'Job').find((j) => j.metadata.name === 'dossier-migrate');
-      expect(JSON.stringify(job)).toContain('"migrate","deploy"');
+      // The same migration path as development, CI and compose: no schema-engine download in the cluster.
+      expect(JSON.stringify(job)).toContain('"command":["bash","tools/prisma.sh","migrate","deploy"]');
     },
   );
 

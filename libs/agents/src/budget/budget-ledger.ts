@@ -27,7 +27,7 @@ const WAIT_FOR_IN_FLIGHT_MS = 200;
  * figures. A request starts when what is spent is under every budget and either its estimate fits beside the
  * requests in flight or none is in flight; otherwise it waits for those to settle. When what is spent reaches a
  * budget, the budget is exhausted. So however many workers call at once, the run ends at most one request past
- * its budget (DESIGN §2.4), and parallel requests are not refused merely for what they might cost.
+ * its budget (docs/architecture.md §2.4), and parallel requests are not refused merely for what they might cost.
  */
 export class BudgetLedger {
   constructor(

@@ -1,5 +1,5 @@
 /*
- * Spotlighting (DESIGN §2.5): untrusted text reaches a model only inside marked data blocks, and every system
+ * Spotlighting (docs/architecture.md §2.5): untrusted text reaches a model only inside marked data blocks, and every system
  * prompt says that data is never an instruction. The markers cannot be forged from inside the data.
  */
 

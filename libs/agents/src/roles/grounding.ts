@@ -1,5 +1,5 @@
 /*
- * Checks of a model's answer against its input (DESIGN §2.1): a model may cite only the evidence it was given, by id,
+ * Checks of a model's answer against its input (docs/architecture.md §2.1): a model may cite only the evidence it was given, by id,
  * never a URL, and an excerpt is a verbatim passage of the source, with offsets taken from the source itself.
  */
 

@@ -2,7 +2,7 @@ import type { z } from 'zod';
 import type { Prompt } from '../prompt/build-prompt';
 
 /**
- * One agent role (DESIGN §6): a typed function with a zod input and output, the prompt an LLM engine sends,
+ * One agent role (docs/architecture.md §6): a typed function with a zod input and output, the prompt an LLM engine sends,
  * and the deterministic offline implementation. Engines are interchangeable behind the same schemas.
  */
 export interface AgentRole<I, O, Name extends string = string> {

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /*
- * The research entities of DESIGN §3, as the stages read and write them. Every one belongs to a tenant
+ * The research entities of docs/architecture.md §3, as the stages read and write them. Every one belongs to a tenant
  * and a run; the iteration says which research-loop pass produced it.
  */
 const id = z.uuid();

@@ -6,7 +6,7 @@ const { goto, fanout, defineGraph } = graphsOver(NODES);
 /** Sections are drafted once per approved outline and verified once per repair round. */
 const verifyAllSections = (iteration: IterationRule) => fanout('verify', iteration, 'outline', 'sections');
 
-/** The workflow of DESIGN §3, version 1. A run keeps the version it started with. */
+/** The workflow of docs/architecture.md §3, version 1. A run keeps the version it started with. */
 export const WORKFLOW_V1 = defineGraph({
   version: 1,
   start: { to: 'scope', iteration: 'reset' },

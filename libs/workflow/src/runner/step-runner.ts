@@ -48,7 +48,7 @@ export type StepRunResult = { status: 'completed' | 'skipped'; reason?: string }
 const PayloadIds = z.object({ tenantId: z.uuid(), runId: z.uuid() });
 
 /**
- * Runs one step durably (DESIGN §4). A completed step is never run again; otherwise the handler runs,
+ * Runs one step durably (docs/architecture.md §4). A completed step is never run again; otherwise the handler runs,
  * and its outputs, the execution, a checkpoint, the events and the next steps are committed in one
  * transaction; the next steps are enqueued after the commit.
  */

@@ -79,7 +79,7 @@ describe('prompt injection', () => {
 });
 
 describe('ROLES', () => {
-  it('holds exactly the fourteen roles of DESIGN §6', () => {
+  it('holds exactly the fourteen roles of docs/architecture.md §6', () => {
     expect(Object.keys(ROLES).sort()).toEqual([...ROLE_NAMES].sort());
     expect(ROLE_NAMES).toHaveLength(14);
   });

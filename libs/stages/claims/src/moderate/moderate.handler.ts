@@ -6,7 +6,7 @@ import { ADDED_QUESTION_PRIORITY, InterventionApplier, questionsToAdd } from './
 export const MAX_FOLLOW_UPS = 4;
 
 /**
- * Research Moderator at the loop boundary: applies the interventions queued so far (DESIGN §3), asks
+ * Research Moderator at the loop boundary: applies the interventions queued so far (docs/architecture.md §3), asks
  * follow-up questions for the gaps, and reports the signals the router uses to stop research (information
  * gain of this iteration, questions left to ask, questions a person added).
  */

@@ -1,0 +1,1 @@
+module.exports = { displayName: 'prisma-offline', preset: '../../jest.preset.js', rootDir: __dirname };
