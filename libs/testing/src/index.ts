@@ -5,3 +5,4 @@ export * from './fake-openai/fake-openai-server';
 export * from './fake-openai/fake-openai-types';
 export * from './otlp-receiver';
 export * from './qdrant-double';
+export * from './tcp-proxy';

@@ -2,7 +2,15 @@ import { Catch, HttpException, type ArgumentsHost, type ExceptionFilter } from '
 import type { FastifyReply } from 'fastify';
 import type { ApiErrorBody } from '@dossier/contracts';
 import { Prisma } from '@dossier/db';
-import { DossierError, GateNotOpenError, RunNotFoundError, RunStateError, ValidationError, describeError } from '@dossier/errors';
+import {
+  DossierError,
+  GateNotOpenError,
+  RunNotFoundError,
+  RunStateError,
+  ValidationError,
+  describeError,
+  isDependencyUnavailable,
+} from '@dossier/errors';
 import { createLogger } from '@dossier/telemetry';
 import {
   AuthenticationError,
@@ -91,6 +99,19 @@ export function mapError(err: unknown): Mapped {
         message: 'A resource with that identity already exists',
         details: { target: err.meta?.['target'] ?? null },
       },
+    };
+  }
+  if (isDependencyUnavailable(err)) {
+    // Postgres or Redis is down or restarting: the request may well succeed in a moment, and nothing is wrong with it.
+    logger.warn({ err: describeError(err) }, 'a dependency is unavailable; answered 503');
+    return {
+      status: 503,
+      body: {
+        error: 'service_unavailable',
+        message: 'The service cannot reach its database or queue right now; try again shortly',
+        details: null,
+      },
+      headers: { 'retry-after': '2' },
     };
   }
   const described = describeError(err);
