@@ -86,6 +86,30 @@ export function classifyError(err: unknown, seen: Set<unknown> = new Set()): Err
   return 'retryable';
 }
 
+// A conflict or a timeout of the database that the same request resolves when tried again.
+const TRANSIENT_PRISMA = new Set(['P2028', 'P2034']);
+const TRANSIENT_SQLSTATE = /^(40001|40P01|55P03)$/;
+const TRANSIENT_ADAPTER_KINDS = new Set(['TransactionWriteConflict', 'TransactionAlreadyClosed']);
+
+/**
+ * True when the same request is expected to succeed in a moment: a dependency is unreachable, or the database
+ * reported a serialization conflict, a deadlock or an expired transaction (a slow database under load). An API
+ * answers these 503 with Retry-After; nothing was committed.
+ */
+export function isTransient(err: unknown, seen: Set<unknown> = new Set()): boolean {
+  if (isDependencyUnavailable(err)) return true;
+  seen.add(err);
+  if (!(err instanceof Error) || err instanceof DossierError) return false;
+  const adapter = adapterCause(err);
+  if (adapter && (TRANSIENT_ADAPTER_KINDS.has(adapter.kind) || (adapter.code !== undefined && TRANSIENT_SQLSTATE.test(adapter.code)))) {
+    return true;
+  }
+  const code = codeOf(err);
+  if (code !== undefined && (TRANSIENT_PRISMA.has(code) || TRANSIENT_SQLSTATE.test(code))) return true;
+  const cause = (err as { cause?: unknown }).cause;
+  return cause instanceof Error && !seen.has(cause) && isTransient(cause, seen);
+}
+
 /** One line for logs and run events: class name, code and message, never a stack or a secret-bearing object. */
 export function describeError(err: unknown): { name: string; code: string; message: string } {
   if (err instanceof DossierError) return { name: err.name, code: err.code, message: err.message };

@@ -12,6 +12,7 @@ import {
   InvalidStepPayloadError,
   InvalidStepResultError,
   isDependencyUnavailable,
+  isTransient,
   RetryableError,
   RunNotFoundError,
   RunStateError,
@@ -304,6 +305,28 @@ describe('isDependencyUnavailable', () => {
     ['a non-Error', 'boom'],
   ])('%s → not unavailable', (_what, err) => {
     expect(isDependencyUnavailable(err)).toBe(false);
+  });
+});
+
+describe('isTransient', () => {
+  it.each([
+    ['an expired transaction (P2028)', prismaError('P2028')],
+    ['a write conflict (P2034)', prismaError('P2034')],
+    ['a serialization failure (40001)', pgError('40001')],
+    ['a deadlock (40P01)', pgError('40P01')],
+    ['an unreachable database (P1001)', prismaError('P1001')],
+    ['a wrapper of an expired transaction', new Error('start failed', { cause: prismaError('P2028') })],
+  ])('%s → transient', (_what, err) => {
+    expect(isTransient(err)).toBe(true);
+  });
+
+  it.each([
+    ['a unique violation', prismaError('P2002')],
+    ['a programming error', new TypeError('x')],
+    ['an unknown Error', new Error('odd')],
+    ['our StepBusyError', new StepBusyError('busy')],
+  ])('%s → not transient', (_what, err) => {
+    expect(isTransient(err)).toBe(false);
   });
 });
 

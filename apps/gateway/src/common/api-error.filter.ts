@@ -9,7 +9,7 @@ import {
   RunStateError,
   ValidationError,
   describeError,
-  isDependencyUnavailable,
+  isTransient,
 } from '@dossier/errors';
 import { createLogger } from '@dossier/telemetry';
 import {
@@ -101,14 +101,15 @@ export function mapError(err: unknown): Mapped {
       },
     };
   }
-  if (isDependencyUnavailable(err)) {
-    // Postgres or Redis is down or restarting: the request may well succeed in a moment, and nothing is wrong with it.
-    logger.warn({ err: describeError(err) }, 'a dependency is unavailable; answered 503');
+  if (isTransient(err)) {
+    // Postgres or Redis is down or restarting, or the database gave up on a conflict or a slow transaction: nothing
+    // was committed, nothing is wrong with the request, and it may well succeed in a moment.
+    logger.warn({ err: describeError(err) }, 'a dependency is unavailable or overloaded; answered 503');
     return {
       status: 503,
       body: {
         error: 'service_unavailable',
-        message: 'The service cannot reach its database or queue right now; try again shortly',
+        message: 'The service cannot use its database or queue right now; try again shortly',
         details: null,
       },
       headers: { 'retry-after': '2' },
