@@ -15,8 +15,9 @@ export function retryable(reply: ApiReply | Error): boolean {
 export class ApiClient {
   /** Every answer by status ('network' for transport errors): a 500 is a finding even when a retry succeeds. */
   readonly statuses: Record<string, number> = {};
-  /** The first few 5xx bodies, to name what went wrong. */
+  /** The first few 5xx bodies of each status, to name what went wrong. */
   readonly serverErrors: string[] = [];
+  private readonly kept: Record<number, number> = {};
 
   constructor(
     readonly base: string,
@@ -43,7 +44,7 @@ export class ApiClient {
       });
       const text = await res.text();
       this.statuses[res.status] = (this.statuses[res.status] ?? 0) + 1;
-      if (res.status >= 500 && this.serverErrors.length < 10)
+      if (res.status >= 500 && (this.kept[res.status] = (this.kept[res.status] ?? 0) + 1) <= 3)
         this.serverErrors.push(`${method} ${url.replace(/\?.*$/, '')}: ${res.status} ${text.slice(0, 300)}`);
       let json: unknown;
       try {

@@ -7,8 +7,13 @@ export interface SseSummary {
   finished: number;
   eventsInLog: number;
   eventsReceived: number;
-  /** run_events rows the follower never received, and events it received more than once (or that are not in the log). */
+  /**
+   * run_events rows the follower never received although it received a later one (a gap), or that a finished
+   * stream never delivered; events it received more than once, or that are not in the log.
+   */
   missed: number;
+  /** Events of streams that never finished, after the last one received (not delivered yet when the soak ended). */
+  undeliveredTail: number;
   duplicated: number;
   foreign: number;
   connections: number;
@@ -38,6 +43,7 @@ export async function checkSse(url: string, followed: FollowedRun[]): Promise<Ss
     eventsInLog: rows.length,
     eventsReceived: 0,
     missed: 0,
+    undeliveredTail: 0,
     duplicated: 0,
     foreign: 0,
     connections: 0,
@@ -53,7 +59,11 @@ export async function checkSse(url: string, followed: FollowedRun[]): Promise<Ss
       seen.set(e.seq, (seen.get(e.seq) ?? 0) + 1);
       if (expected.get(e.seq) !== e.type) foreign++;
     }
-    const missed = [...expected.keys()].filter((seq) => !seen.has(seq)).length;
+    const lastSeen = Math.max(0, ...seen.keys());
+    const notSeen = [...expected.keys()].filter((seq) => !seen.has(seq));
+    const tail = f.finished ? 0 : notSeen.filter((seq) => seq > lastSeen).length;
+    const missed = notSeen.length - tail;
+    summary.undeliveredTail += tail;
     const duplicated = [...seen.values()].reduce((n, c) => n + c - 1, 0);
     summary.eventsReceived += f.received.length;
     summary.missed += missed;

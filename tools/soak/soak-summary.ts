@@ -76,6 +76,7 @@ export function problemsOf(s: Omit<SoakSummary, 'ok' | 'problems' | 'logs'>): st
   if (chaos.kills < config.kills) p.push(`only ${chaos.kills} of ${config.kills} kills applied`);
   if (chaos.flushes < config.flushes) p.push(`only ${chaos.flushes} of ${config.flushes} Redis flushes applied`);
   if (chaos.postgresOutages < config.outages) p.push(`only ${chaos.postgresOutages} of ${config.outages} Postgres outages applied`);
+  if ((s.gateway.statuses['500'] ?? 0) > 0) p.push(`the gateway answered 500 ${s.gateway.statuses['500']} times (see gateway.serverErrors)`);
   const crashed = Object.entries(chaos.crashes).filter(([, n]) => n > 0);
   if (crashed.length > 0) p.push(`service processes died on their own: ${crashed.map(([s, n]) => `${s} ×${n}`).join(', ')}`);
   if (chaos.errors.length > 0) p.push(...chaos.errors);
