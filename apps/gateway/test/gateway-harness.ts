@@ -42,10 +42,15 @@ export interface Gateway {
  * it also hosts every stage and the conductor's relay in this process (as `dossier research` does), so
  * runs go end to end; without, runs stay queued (enough for contract, isolation and fuzz tests).
  */
-export async function startGateway(opts: { workers?: boolean; env?: Record<string, string> } = {}): Promise<Gateway> {
+export async function startGateway(
+  opts: { workers?: boolean; env?: Record<string, string>; databasePort?: number } = {},
+): Promise<Gateway> {
   const db = await createTestDatabase();
+  // A test that cuts the database away puts a proxy's port in the gateway's URL.
+  const databaseUrl = new URL(db.url);
+  if (opts.databasePort !== undefined) databaseUrl.port = String(opts.databasePort);
   const env = loadConfig(GatewayEnv, {
-    DATABASE_URL: db.url,
+    DATABASE_URL: databaseUrl.toString(),
     REDIS_URL: process.env['REDIS_URL'] ?? 'redis://127.0.0.1:6379',
     QUEUE_PREFIX: uniquePrefix('gw'),
     LOG_LEVEL: 'silent',

@@ -53,7 +53,7 @@ describe("the operator's model API key never reaches a tenant, a table or a log"
         STALLED_INTERVAL_MS: '1000',
         STEP_BACKOFF_MS: '100',
       });
-      const line = await gateway.waitForOutput(/test gateway listening on \d+/, 120_000);
+      const line = await gateway.waitForOutput(/test gateway listening on \d+/);
       base = `http://127.0.0.1:${/(\d+)$/.exec(line)![1]}`;
       api = client(base, key);
     } finally {
@@ -78,8 +78,7 @@ describe("the operator's model API key never reaches a tenant, a table or a log"
         const r = await api('GET', `/v1/runs/${runId}`);
         return r.json.status === 'failed' ? r : undefined;
       },
-      120_000,
-      200,
+      { intervalMs: 200 },
     );
     // The endpoint was asked, and answered with the echo (the key in it three ways).
     expect(llm.counts.chatRequests).toBeGreaterThanOrEqual(1);

@@ -8,6 +8,7 @@ import type { BudgetExhaustionSink } from './budget/budget-exhaustion-sink';
 import { BudgetLedger } from './budget/budget-ledger';
 import type { CallHooks, Engine, EngineCompletion } from './engine/engine';
 import { countWords, OfflineEngine } from './engine/offline-engine';
+import { RecordedAnswer } from './engine/recorded-answer';
 import { AgentCallRecordError, AgentInputError, AgentOutputError } from './errors';
 import type { AgentRole } from './roles/role';
 
@@ -35,6 +36,32 @@ export const AgentCallContext = z.strictObject({ tenantId: z.uuid(), runId: z.uu
 export type AgentCallContext = z.infer<typeof AgentCallContext>;
 
 const MAX_ERROR_TEXT = 2000;
+
+/** Outcomes of requests the model answered (and that were paid for); only these carry a reusable answer. */
+const ANSWERED = ['ok', 'invalid', 'refused'];
+
+/**
+ * The answer this step already received for an identical request: the first such row of the step with a valid
+ * recorded answer. Steps are deterministic in their inputs, so a step that runs again after a crash asks the
+ * same questions in the same words, and gets the answers it paid for the first time.
+ */
+async function findRecordedAnswer(
+  store: LlmCallStore,
+  ctx: AgentCallContext,
+  requestHash: string,
+): Promise<{ id: string; answer: RecordedAnswer } | null> {
+  const rows = await store.llmCall.findMany({
+    where: { tenantId: ctx.tenantId, runId: ctx.runId, stepKey: ctx.stepKey, requestHash, outcome: { in: ANSWERED } },
+    orderBy: { createdAt: 'asc' },
+    select: { id: true, answer: true },
+    take: 5,
+  });
+  for (const row of rows) {
+    const answer = RecordedAnswer.safeParse(row.answer);
+    if (answer.success) return { id: row.id, answer: answer.data };
+  }
+  return null;
+}
 
 /** Budgets whose exhaustion stops spending on the model: the rest of the run is written by the offline engine. */
 const SPEND_BUDGETS: readonly BudgetKind[] = ['tokens', 'cost'];
@@ -120,21 +147,39 @@ export class AgentRunner {
 
   private hooks(role: string, engine: string, ctx: AgentCallContext, limits: { tokens?: number; costUsd?: number }): CallHooks {
     const ledger = this.ledger;
+    const recordedAnswer = (hash: string) => findRecordedAnswer(this.store, ctx, hash);
     if (!ledger) {
       // A fixed model engine without the ledger (tests): one row per request, no budget.
+      let hash: string | undefined;
       return {
         stepKey: ctx.stepKey,
-        beforeRequest: async () => ({ id: '' }),
-        afterRequest: async (_t, r) => {
+        recordedAnswer,
+        beforeRequest: async (_estimate, requestHash) => {
+          hash = requestHash;
+          return { id: '' };
+        },
+        afterRequest: async (_t, { answer, ...r }) => {
           recordLlmUsage(r);
-          await this.store.llmCall.create({ data: { tenantId: ctx.tenantId, runId: ctx.runId, stepKey: ctx.stepKey, role, engine, ...r } });
+          await this.store.llmCall.create({
+            data: {
+              tenantId: ctx.tenantId,
+              runId: ctx.runId,
+              stepKey: ctx.stepKey,
+              role,
+              engine,
+              ...r,
+              requestHash: hash ?? null,
+              ...(answer ? { answer } : {}),
+            },
+          });
         },
       };
     }
     return {
       stepKey: ctx.stepKey,
-      beforeRequest: async (estimate) => {
-        const reserved = await ledger.reserve({ ...ctx, role, engine }, estimate, limits);
+      recordedAnswer,
+      beforeRequest: async (estimate, requestHash) => {
+        const reserved = await ledger.reserve({ ...ctx, role, engine, ...(requestHash ? { requestHash } : {}) }, estimate, limits);
         if ('exhausted' in reserved) throw new BudgetExhaustedSignal(reserved.exhausted);
         return reserved;
       },

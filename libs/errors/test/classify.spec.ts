@@ -11,6 +11,8 @@ import {
   HandlerRegistryError,
   InvalidStepPayloadError,
   InvalidStepResultError,
+  isDependencyUnavailable,
+  isTransient,
   RetryableError,
   RunNotFoundError,
   RunStateError,
@@ -155,6 +157,39 @@ describe('classifyError', () => {
     );
   });
 
+  describe("Prisma's driver-adapter errors (meta.driverAdapterError.cause), found by the chaos soak", () => {
+    /** As Prisma 7 reports a failed $queryRaw: P2010 outside, what the pg adapter saw inside. */
+    function rawQueryError(cause: Record<string, unknown>): Error {
+      return new PrismaClientKnownRequestError('Raw query failed.', {
+        code: 'P2010',
+        clientVersion: '7.10.0',
+        meta: { driverAdapterError: { name: 'DriverAdapterError', cause } },
+      });
+    }
+
+    it.each(['DatabaseNotReachable', 'ConnectionClosed', 'SocketTimeout', 'TooManyConnections', 'TransactionWriteConflict'])(
+      'a raw query that failed with %s → retryable (P2010 alone would say unrecoverable)',
+      (kind) => {
+        expect(classifyError(rawQueryError({ kind, host: '127.0.0.1', port: 5432 }))).toBe('retryable');
+      },
+    );
+
+    it.each([
+      ['57P03', 'retryable'],
+      ['57P01', 'retryable'],
+      ['08006', 'retryable'],
+      ['40P01', 'retryable'],
+      ['42601', 'unrecoverable'],
+      ['23505', 'unrecoverable'],
+    ])('a raw query that Postgres refused with SQLSTATE %s → %s', (code, expected) => {
+      expect(classifyError(rawQueryError({ kind: 'postgres', code, severity: 'FATAL', message: 'x' }))).toBe(expected);
+    });
+
+    it('a raw query with a bad statement stays unrecoverable', () => {
+      expect(classifyError(rawQueryError({ kind: 'GenericJs', id: 1 }))).toBe('unrecoverable');
+    });
+  });
+
   it('the Prisma rule goes by the code, not by the class', () => {
     expect(classifyError(coded('P2002'))).toBe('unrecoverable');
     expect(classifyError(coded('P1001'))).toBe('retryable');
@@ -246,6 +281,62 @@ describe('classifyError', () => {
       expect(() => classifyError(a)).not.toThrow();
       expect(classifyError(a)).toBe('retryable');
     });
+  });
+});
+
+describe('isDependencyUnavailable', () => {
+  const unreachable = new PrismaClientKnownRequestError("Can't reach database server at 127.0.0.1:5432", {
+    code: 'P2010',
+    clientVersion: '7.10.0',
+    meta: { driverAdapterError: { name: 'DriverAdapterError', cause: { kind: 'DatabaseNotReachable', host: '127.0.0.1', port: 5432 } } },
+  });
+
+  it.each([
+    ['Prisma P1001', prismaError('P1001')],
+    ['a raw query against an unreachable server (P2010)', unreachable],
+    ['pg SQLSTATE 57P01 (admin shutdown)', pgError('57P01')],
+    ['pg SQLSTATE 53300 (too many connections)', pgError('53300')],
+    ['ECONNREFUSED', coded('ECONNREFUSED')],
+    ["pg's lost connection", new Error('Connection terminated unexpectedly')],
+    ["ioredis's closed connection", new Error('Connection is closed.')],
+    ['a wrapper of any of these', new Error('lookup failed', { cause: prismaError('P1001') })],
+    ['our DependencyUnavailableError', new DependencyUnavailableError('redis down')],
+  ])('%s → unavailable', (_what, err) => {
+    expect(isDependencyUnavailable(err)).toBe(true);
+  });
+
+  it.each([
+    ['a unique violation', prismaError('P2002')],
+    ['a syntax error', pgError('42601')],
+    ['a serialization failure (a retry, not an outage)', pgError('40001')],
+    ['a programming error', new TypeError('x is undefined')],
+    ['an unknown Error', new Error('something odd')],
+    ['another retryable error of ours', new StepBusyError('busy')],
+    ['a non-Error', 'boom'],
+  ])('%s → not unavailable', (_what, err) => {
+    expect(isDependencyUnavailable(err)).toBe(false);
+  });
+});
+
+describe('isTransient', () => {
+  it.each([
+    ['an expired transaction (P2028)', prismaError('P2028')],
+    ['a write conflict (P2034)', prismaError('P2034')],
+    ['a serialization failure (40001)', pgError('40001')],
+    ['a deadlock (40P01)', pgError('40P01')],
+    ['an unreachable database (P1001)', prismaError('P1001')],
+    ['a wrapper of an expired transaction', new Error('start failed', { cause: prismaError('P2028') })],
+  ])('%s → transient', (_what, err) => {
+    expect(isTransient(err)).toBe(true);
+  });
+
+  it.each([
+    ['a unique violation', prismaError('P2002')],
+    ['a programming error', new TypeError('x')],
+    ['an unknown Error', new Error('odd')],
+    ['our StepBusyError', new StepBusyError('busy')],
+  ])('%s → not transient', (_what, err) => {
+    expect(isTransient(err)).toBe(false);
   });
 });
 

@@ -7,3 +7,4 @@ export * from './otlp-receiver';
 export * from './qdrant-double';
 export * from './write-race';
 export * from './hang-guard';
+export * from './tcp-proxy';

@@ -2,7 +2,12 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { z } from 'zod';
 import { RunEventData, TERMINAL_RUN_STATUSES, type RunStatus, type RunView } from '@dossier/contracts';
 import type { SequencedEvent } from '@dossier/workflow';
-import type { GatewayHttp } from './gateway-http';
+import { GatewayRequestError, type GatewayHttp } from './gateway-http';
+
+function retryable(err: unknown): boolean {
+  if (err instanceof GatewayRequestError) return err.status === 429 || err.status >= 500;
+  return (err as { code?: string }).code !== 'gateway_error';
+}
 
 /** One SSE frame's payload as the gateway writes it; the event itself is validated like every API body. */
 const SseFrame = z.object({ seq: z.int(), data: RunEventData });
@@ -56,8 +61,9 @@ export async function followEvents(
         }
       }
     } catch (err) {
-      // Errors the gateway answered with (a 4xx) will not change on retry; a broken connection may.
-      if ((err as { code?: string }).code === 'gateway_error' || ++failures > maxReconnects) throw err;
+      // Errors the gateway answered with (a 4xx) will not change on retry; a broken connection, a 429 or a 5xx (the
+      // gateway restarting, its database briefly away: 503 with Retry-After) may.
+      if (!retryable(err) || ++failures > maxReconnects) throw err;
       await sleep(Math.min(5_000, 250 * 2 ** failures));
     }
   }

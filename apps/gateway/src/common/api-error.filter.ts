@@ -11,6 +11,7 @@ import {
   describeError,
   redactDeep,
   redactSecrets,
+  isTransient,
 } from '@dossier/errors';
 import { createLogger } from '@dossier/telemetry';
 import {
@@ -125,6 +126,20 @@ function mapUnbounded(err: unknown): Mapped {
         message: 'A resource with that identity already exists',
         details: { target: err.meta?.['target'] ?? null },
       },
+    };
+  }
+  if (isTransient(err)) {
+    // Postgres or Redis is down or restarting, or the database gave up on a conflict or a slow transaction: nothing
+    // was committed, nothing is wrong with the request, and it may well succeed in a moment.
+    logger.warn({ err: describeError(err) }, 'a dependency is unavailable or overloaded; answered 503');
+    return {
+      status: 503,
+      body: {
+        error: 'service_unavailable',
+        message: 'The service cannot use its database or queue right now; try again shortly',
+        details: null,
+      },
+      headers: { 'retry-after': '2' },
     };
   }
   const described = describeError(err);

@@ -1,6 +1,7 @@
 import type { BudgetKind } from '@dossier/contracts';
 import { redactSecrets } from '@dossier/errors';
 import type { PrismaService } from '@dossier/db';
+import { classifyError } from '@dossier/errors';
 import type { RequestEstimate, RequestRecord } from '../engine/engine';
 
 export interface SpendLimits {
@@ -14,10 +15,14 @@ export interface RequestKey {
   stepKey: string;
   role: string;
   engine: string;
+  /** What is asked (recorded-answer.ts), kept on the reservation so its answer can be reused by this step. */
+  requestHash?: string;
 }
 
 /** A reservation left by a worker that died mid-request stops counting after this long (well past a request's timeout). */
 export const DEFAULT_STALE_RESERVATION_MS = 5 * 60_000;
+/** How long recording an answered request keeps trying while Postgres is unreachable (a restart, a failover). */
+export const DEFAULT_SETTLE_PATIENCE_MS = 60_000;
 /** How often a request that would overrun the budget together with requests in flight looks again. */
 const WAIT_FOR_IN_FLIGHT_MS = 200;
 
@@ -33,6 +38,7 @@ export class BudgetLedger {
   constructor(
     private readonly prisma: PrismaService,
     private readonly staleMs: number = DEFAULT_STALE_RESERVATION_MS,
+    private readonly settlePatienceMs: number = DEFAULT_SETTLE_PATIENCE_MS,
   ) {}
 
   async reserve(key: RequestKey, estimate: RequestEstimate, limits: SpendLimits): Promise<{ id: string } | { exhausted: BudgetKind }> {
@@ -94,6 +100,7 @@ export class BudgetLedger {
           costUsd: estimate.costUsd,
           latencyMs: 0,
           outcome: 'pending',
+          requestHash: key.requestHash ?? null,
         },
         select: { id: true },
       });
@@ -101,20 +108,36 @@ export class BudgetLedger {
     });
   }
 
-  /** The request's real figures replace its reservation. */
+  /**
+   * The request's real figures (and its answer) replace its reservation. An answer is paid for: if Postgres is
+   * briefly unreachable, recording it is retried for a while rather than lost (a lost answer is paid again when
+   * the step runs again).
+   */
   async settle(tenantId: string, id: string, record: RequestRecord): Promise<void> {
-    await this.prisma.llmCall.updateMany({
-      where: { id, tenantId },
-      data: {
-        model: record.model,
-        tokensIn: record.tokensIn,
-        tokensOut: record.tokensOut,
-        costUsd: record.costUsd,
-        latencyMs: record.latencyMs,
-        outcome: record.outcome,
-        // Engines redact their error text; llm_calls is tenant data, so the ledger checks again.
-        error: record.error === null ? null : redactSecrets(record.error),
-      },
-    });
+    const write = () =>
+      this.prisma.llmCall.updateMany({
+        where: { id, tenantId },
+        data: {
+          model: record.model,
+          tokensIn: record.tokensIn,
+          tokensOut: record.tokensOut,
+          costUsd: record.costUsd,
+          latencyMs: record.latencyMs,
+          outcome: record.outcome,
+          // Engines redact their error text; llm_calls is tenant data, so the ledger checks again.
+          error: record.error === null ? null : redactSecrets(record.error),
+          ...(record.answer ? { answer: record.answer } : {}),
+        },
+      });
+    const giveUpAt = Date.now() + this.settlePatienceMs;
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await write();
+        return;
+      } catch (err) {
+        if (classifyError(err) !== 'retryable' || Date.now() >= giveUpAt) throw err;
+        await new Promise((r) => setTimeout(r, Math.min(2_000, 100 * 2 ** attempt)));
+      }
+    }
   }
 }

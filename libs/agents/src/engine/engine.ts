@@ -1,4 +1,5 @@
 import type { AgentRole } from '../roles/role';
+import type { RecordedAnswer } from './recorded-answer';
 
 /** What one role call cost and produced; the runner validates `output` and records the rest in llm_calls. */
 export interface EngineCompletion<O> {
@@ -19,6 +20,8 @@ export interface RequestRecord {
   /** ok; invalid (answered, output failed validation); refused; error (no usable answer: 429, 5xx, timeout…). */
   outcome: 'ok' | 'invalid' | 'refused' | 'error';
   error: string | null;
+  /** The answer, when the model gave one (kept so the request is never paid for again). */
+  answer?: RecordedAnswer;
 }
 
 /** What a request is expected to cost at most, for the budget check before it is sent. */
@@ -35,13 +38,20 @@ export interface RequestEstimate {
  */
 export interface CallHooks {
   readonly stepKey: string;
-  beforeRequest(estimate: RequestEstimate): Promise<RequestTicket>;
+  /**
+   * The answer this step already received (and paid for) for the identical request, if any: a step that runs
+   * again after its process died mid-step reuses it instead of sending the request again.
+   */
+  recordedAnswer?(requestHash: string): Promise<{ id: string; answer: RecordedAnswer } | null>;
+  beforeRequest(estimate: RequestEstimate, requestHash?: string): Promise<RequestTicket>;
   afterRequest(ticket: RequestTicket, record: RequestRecord): Promise<void>;
 }
 
 /** A reservation made by `beforeRequest`, settled by `afterRequest`. */
 export interface RequestTicket {
   readonly id: string;
+  /** The request was not sent: its recorded answer was reused (nothing new to record). */
+  readonly replayed?: boolean;
 }
 
 /**

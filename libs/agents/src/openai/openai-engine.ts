@@ -7,6 +7,7 @@ import { backoffMs, registerSecret } from '@dossier/errors';
 import type { RateLimiter } from '@dossier/sources';
 import type { z } from 'zod';
 import type { CallHooks, Engine, EngineCompletion, RequestEstimate, RequestRecord, RequestTicket } from '../engine/engine';
+import { requestHash, type RecordedAnswer } from '../engine/recorded-answer';
 import { AgentOutputError, AgentRefusalError, LlmRequestError, LlmUnavailableError } from '../errors';
 import { dataBlock } from '../prompt/data-block';
 import type { AgentRole } from '../roles/role';
@@ -41,6 +42,16 @@ interface Answer {
   tokensIn: number;
   tokensOut: number;
   costUsd: number;
+  /** What the model replied, as llm_calls keeps it; absent when no answer came. */
+  recorded?: RecordedAnswer;
+}
+
+/** A reply ready to be checked, with what is needed to record its outcome (no span and no new record when reused). */
+interface Sent {
+  answer: Answer;
+  ticket: RequestTicket;
+  span: Span | undefined;
+  started: number;
 }
 
 export interface OpenAIEngineOptions {
@@ -143,74 +154,60 @@ export class OpenAIEngine implements Engine {
     return issues.length > 0 ? `the answer is not grounded in the data given: ${issues.slice(0, 10).join('; ')}` : { output: checked.data };
   }
 
-  /** One answered request (after retries); the caller records its outcome once it has checked the content. */
-  private async send<I>(
-    role: AgentRole<I, unknown>,
-    input: I,
-    cfg: RoleModelConfig,
-    messages: Message[],
-    hooks: CallHooks,
-  ): Promise<{ answer: Answer; ticket: RequestTicket; span: Span; started: number }> {
+  /**
+   * One answered request (after retries); the caller records its outcome once it has checked the content. An
+   * identical request this step already paid for (it ran before and its process died) is answered from llm_calls.
+   */
+  private async send<I>(role: AgentRole<I, unknown>, input: I, cfg: RoleModelConfig, messages: Message[], hooks: CallHooks): Promise<Sent> {
     const { config, limiter } = this.options;
     const maxTokens = config.maxOutputTokens;
     const promptTokens = countMessageTokens(messages);
     for (let attempt = 0; ; attempt++) {
       const mode = this.modes.get(cfg.model) ?? config.structuredOutput;
+      const body: Record<string, unknown> = {
+        model: cfg.model,
+        messages,
+        temperature: cfg.temperature,
+        max_tokens: maxTokens,
+        ...responseFormat(mode, role.name, role.output),
+      };
+      const hash = requestHash(body);
+      const recorded = await hooks.recordedAnswer?.(hash);
+      if (recorded) return this.accept(role, hooks, { id: recorded.id, replayed: true }, undefined, performance.now(), recorded.answer);
       const estimate: RequestEstimate = {
         model: cfg.model,
         tokens: promptTokens + maxTokens,
         costUsd: costUsd(config.prices, cfg.model, promptTokens, maxTokens),
       };
-      const ticket = await hooks.beforeRequest(estimate);
+      const ticket = await hooks.beforeRequest(estimate, hash);
       await limiter.acquire();
       const span = this.startSpan(role.name, cfg, hooks.stepKey, messages);
       const started = performance.now();
       // Our own deadline, so a stall is told apart from a dropped connection whatever fetch reports.
       const deadline = AbortSignal.timeout(config.timeoutMs);
+      let reply: RecordedAnswer;
       try {
-        const body: Record<string, unknown> = {
-          model: cfg.model,
-          messages,
-          temperature: cfg.temperature,
-          max_tokens: maxTokens,
-          ...responseFormat(mode, role.name, role.output),
-        };
-        if (this.options.testEcho) body['dossier_test'] = { role: role.name, input };
-        const res = await this.client.chat.completions.create(body as unknown as OpenAI.ChatCompletionCreateParamsNonStreaming, {
-          // The step key lets a test server count requests per step; real providers are not told our run ids.
-          ...(this.options.testEcho ? { headers: { 'X-Dossier-Step-Key': hooks.stepKey } } : {}),
+        const sent = this.options.testEcho ? { ...body, dossier_test: { role: role.name, input } } : body;
+        const res = await this.client.chat.completions.create(sent as unknown as OpenAI.ChatCompletionCreateParamsNonStreaming, {
+          // The step key and the llm_calls row let a test server match its requests to our records; real providers are
+          // not told our run ids.
+          ...(this.options.testEcho ? { headers: { 'X-Dossier-Step-Key': hooks.stepKey, 'X-Dossier-Call-Id': ticket.id } } : {}),
           signal: deadline,
         });
         const choice = res.choices[0];
-        const refusal =
-          choice?.message.refusal ?? (choice?.finish_reason === 'content_filter' ? 'the provider filtered the content' : null);
         const content = choice?.message.content ?? '';
         const tokensIn = res.usage?.prompt_tokens ?? promptTokens;
         const tokensOut = res.usage?.completion_tokens ?? countTokens(content);
-        const answer: Answer = {
+        reply = {
           content,
           model: res.model || cfg.model,
           tokensIn,
           tokensOut,
           costUsd: costUsd(config.prices, cfg.model, tokensIn, tokensOut),
+          finishReason: choice?.finish_reason ?? null,
+          refusal: choice?.message.refusal ?? null,
         };
-        if (choice?.finish_reason === 'length') {
-          // A reply cut at the output cap: asking again gives the same cut, so no repair request.
-          await this.finish(hooks, ticket, span, started, answer, 'invalid', `output cut at ${maxTokens} tokens`);
-          throw new AgentOutputError(
-            `The model ${answer.model} ran out of output tokens (${maxTokens}) answering the ${role.name} role: raise OPENAI_MAX_OUTPUT_TOKENS or use a model with a larger output limit`,
-            { details: { role: role.name, model: answer.model } },
-          );
-        }
-        if (refusal) {
-          await this.finish(hooks, ticket, span, started, answer, 'refused', `refusal: ${refusal}`);
-          throw new AgentRefusalError(`The model ${answer.model} refused the ${role.name} role: ${refusal}`.slice(0, MAX_ERROR_TEXT), {
-            details: { role: role.name, model: answer.model },
-          });
-        }
-        return { answer, ticket, span, started };
       } catch (err) {
-        if (err instanceof AgentRefusalError || err instanceof AgentOutputError) throw err;
         const verdict = deadline.aborted
           ? {
               retryable: true,
@@ -248,8 +245,39 @@ export class OpenAIEngine implements Engine {
         // A 429 says the account is over its limit: every worker pauses, not only this one.
         if (verdict.status === 429 && verdict.retryAfterMs !== undefined) await limiter.pauseFor?.(waitMs);
         await sleep(Math.min(waitMs, config.retryMaxMs));
+        continue;
       }
+      return this.accept(role, hooks, ticket, span, started, reply);
     }
+  }
+
+  /** A reply, fresh or reused: cut at the output cap and refusals end the call; anything else goes on to be checked. */
+  private async accept<I>(
+    role: AgentRole<I, unknown>,
+    hooks: CallHooks,
+    ticket: RequestTicket,
+    span: Span | undefined,
+    started: number,
+    reply: RecordedAnswer,
+  ): Promise<Sent> {
+    const answer: Answer = { ...reply, recorded: reply };
+    const refusal = reply.refusal ?? (reply.finishReason === 'content_filter' ? 'the provider filtered the content' : null);
+    const maxTokens = this.options.config.maxOutputTokens;
+    if (reply.finishReason === 'length') {
+      // A reply cut at the output cap: asking again gives the same cut, so no repair request.
+      await this.finish(hooks, ticket, span, started, answer, 'invalid', `output cut at ${maxTokens} tokens`);
+      throw new AgentOutputError(
+        `The model ${answer.model} ran out of output tokens (${maxTokens}) answering the ${role.name} role: raise OPENAI_MAX_OUTPUT_TOKENS or use a model with a larger output limit`,
+        { details: { role: role.name, model: answer.model } },
+      );
+    }
+    if (refusal) {
+      await this.finish(hooks, ticket, span, started, answer, 'refused', `refusal: ${refusal}`);
+      throw new AgentRefusalError(`The model ${answer.model} refused the ${role.name} role: ${refusal}`.slice(0, MAX_ERROR_TEXT), {
+        details: { role: role.name, model: answer.model },
+      });
+    }
+    return { answer, ticket, span, started };
   }
 
   private startSpan(role: string, cfg: RoleModelConfig, stepKey: string, messages: Message[]): Span {
@@ -272,15 +300,17 @@ export class OpenAIEngine implements Engine {
   private async finish(
     hooks: CallHooks,
     ticket: RequestTicket,
-    span: Span,
+    span: Span | undefined,
     started: number,
     answer: Answer,
     outcome: RequestRecord['outcome'],
     error: string | null,
     errorType?: string,
   ): Promise<void> {
+    // A reused answer was recorded (and paid for) when it first came: nothing to span or record again.
+    if (ticket.replayed) return;
     const latencyMs = Math.max(0, Math.round(performance.now() - started));
-    if (span.isRecording()) {
+    if (span?.isRecording()) {
       span.setAttributes({
         'gen_ai.response.model': answer.model,
         'gen_ai.usage.input_tokens': answer.tokensIn,
@@ -294,7 +324,7 @@ export class OpenAIEngine implements Engine {
       if (this.options.config.capturePrompts && answer.content)
         span.setAttribute('gen_ai.output.messages', JSON.stringify([{ role: 'assistant', content: answer.content }]));
     }
-    span.end();
+    span?.end();
     await hooks.afterRequest(ticket, {
       model: answer.model,
       tokensIn: answer.tokensIn,
@@ -303,6 +333,7 @@ export class OpenAIEngine implements Engine {
       latencyMs,
       outcome,
       error: error?.slice(0, MAX_ERROR_TEXT) ?? null,
+      ...(answer.recorded ? { answer: answer.recorded } : {}),
     });
   }
 }

@@ -27,7 +27,9 @@ function roleFromSystemPrompt(body: ChatBody): string {
  * tools), /v1/embeddings, /v1/models. It answers each role correctly by default and can be scripted, per role,
  * to answer with malformed JSON, reasoning blocks, refusals, 429 with Retry-After, 500, or a stall. It counts
  * requests and tokens (reported in `usage`, counted with o200k_base), records request bodies, and can enforce a
- * requests-per-second limit while measuring the highest rate it saw.
+ * requests-per-second limit while measuring the highest rate it saw. With `latencyMs` it takes its time like a real
+ * model, and records how each request ended (answered with a status, or abandoned by the client): its own
+ * account of what was paid for, to hold against the caller's records.
  */
 export class FakeOpenAIServer {
   readonly requests: FakeChatRequest[] = [];
@@ -46,6 +48,8 @@ export class FakeOpenAIServer {
   private readonly server: Server;
   private readonly open = new Set<ServerResponse>();
   private readonly timers = new Set<NodeJS.Timeout>();
+  /** The chat request each open response answers, so its outcome is recorded whatever path answers it. */
+  private readonly pending = new WeakMap<ServerResponse, FakeChatRequest>();
   private url = '';
 
   constructor(private readonly options: FakeOpenAIOptions) {
@@ -113,14 +117,17 @@ export class FakeOpenAIServer {
     this.counts.maxPerSecond = Math.max(this.counts.maxPerSecond, window);
     const role = body.dossier_test?.role ?? roleFromSystemPrompt(body);
     const stepHeader = req.headers['x-dossier-step-key'];
+    const callHeader = req.headers['x-dossier-call-id'];
     const request: FakeChatRequest = {
       role,
       body,
       stepKey: typeof stepHeader === 'string' ? stepHeader : undefined,
+      callId: typeof callHeader === 'string' ? callHeader : undefined,
       input: body.dossier_test?.input,
       receivedAt: Date.now(),
     };
     this.requests.push(request);
+    this.pending.set(res, request);
     this.counts.byRole[role] = (this.counts.byRole[role] ?? 0) + 1;
 
     if (!Array.isArray(body.messages) || typeof body.model !== 'string') {
@@ -147,6 +154,8 @@ export class FakeOpenAIServer {
       });
     }
 
+    const latency = this.options.latencyMs?.(request) ?? 0;
+    if (latency > 0 && !(await this.wait(res, latency))) return this.aborted(res);
     const reply = this.nextReply(role);
     switch (reply.kind) {
       case 'status':
@@ -168,19 +177,7 @@ export class FakeOpenAIServer {
         return this.send(res, reply.status, { error: { message, type: 'invalid_request_error', code: 'invalid_api_key' } });
       }
       case 'stall':
-        await new Promise<void>((resolve) => {
-          const timer = setTimeout(() => {
-            this.timers.delete(timer);
-            resolve();
-          }, reply.ms);
-          this.timers.add(timer);
-          res.on('close', () => {
-            clearTimeout(timer);
-            this.timers.delete(timer);
-            resolve();
-          });
-        });
-        if (res.destroyed || res.writableEnded) return;
+        if (!(await this.wait(res, reply.ms))) return this.aborted(res);
         return this.complete(res, body, JSON.stringify(this.options.answer(request)));
       case 'refusal':
         return this.complete(res, body, null, { refusal: reply.text });
@@ -197,6 +194,31 @@ export class FakeOpenAIServer {
       case 'answer':
         return this.complete(res, body, JSON.stringify(this.options.answer(request)));
     }
+  }
+
+  /** The client hung up before an answer was sent. */
+  private aborted(res: ServerResponse): void {
+    const request = this.pending.get(res);
+    if (!request) return;
+    request.outcome = 'aborted';
+    request.answeredAt = Date.now();
+    this.pending.delete(res);
+  }
+
+  /** Waits `ms`; false if the client hung up meanwhile (or the server stopped). */
+  private wait(res: ServerResponse, ms: number): Promise<boolean> {
+    return new Promise<boolean>((resolve) => {
+      const timer = setTimeout(() => {
+        this.timers.delete(timer);
+        resolve(!res.destroyed && !res.writableEnded);
+      }, ms);
+      this.timers.add(timer);
+      res.on('close', () => {
+        clearTimeout(timer);
+        this.timers.delete(timer);
+        resolve(false);
+      });
+    });
   }
 
   private nextReply(role: string): FakeReply {
@@ -227,6 +249,8 @@ export class FakeOpenAIServer {
     }
     this.counts.promptTokens += promptTokens;
     this.counts.completionTokens += completionTokens;
+    const request = this.pending.get(res);
+    if (request) request.usage = { promptTokens, completionTokens };
     const message: Record<string, unknown> = { role: 'assistant', content: text, refusal: extra.refusal ?? null };
     if (extra.toolCall) message['tool_calls'] = [{ id: `call_${this.counts.chatRequests}`, type: 'function', function: extra.toolCall }];
     this.send(res, 200, {
@@ -255,6 +279,12 @@ export class FakeOpenAIServer {
   }
 
   private send(res: ServerResponse, status: number, payload: unknown, headers: Record<string, string> = {}): void {
+    const request = this.pending.get(res);
+    if (request) {
+      request.outcome = res.destroyed || res.writableEnded ? 'aborted' : status;
+      request.answeredAt = Date.now();
+      this.pending.delete(res);
+    }
     if (res.destroyed || res.writableEnded) return;
     res.writeHead(status, { 'content-type': 'application/json', ...headers });
     res.end(JSON.stringify(payload));

@@ -5,9 +5,20 @@ export interface FakeChatRequest {
   body: ChatBody;
   /** Headers of interest (lower-case names). */
   stepKey: string | undefined;
+  /** The llm_calls row the engine reserved for this request (X-Dossier-Call-Id, test echo mode only). */
+  callId: string | undefined;
   /** The role input the engine echoed (tests only), when it did. */
   input: unknown;
   receivedAt: number;
+  /**
+   * How the request ended: the HTTP status the server sent, or 'aborted' when the client hung up before the
+   * answer was ready (nothing was generated, so nothing is owed). Unset while the request is in flight.
+   */
+  outcome?: number | 'aborted';
+  /** When the status was sent. */
+  answeredAt?: number;
+  /** The usage the server reported with a 200 answer: what the request costs. */
+  usage?: { promptTokens: number; completionTokens: number };
 }
 
 export interface ChatBody {
@@ -57,6 +68,11 @@ export interface FakeOpenAIOptions {
   models?: string[];
   /** Dimension of the fake embeddings. */
   embeddingDimension?: number;
+  /**
+   * Simulated generation time of a chat request, in ms (after arrival, before the answer). A client that
+   * hangs up meanwhile gets no answer and owes nothing: its request ends 'aborted'.
+   */
+  latencyMs?: (request: FakeChatRequest) => number;
 }
 
 export interface FakeOpenAICounts {

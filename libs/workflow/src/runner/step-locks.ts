@@ -24,15 +24,22 @@ export class StepLocks implements OnModuleDestroy {
 
   async tryAcquire(stepKey: string): Promise<StepLock | null> {
     const client: PoolClient = await this.pool.connect();
+    // A connection that dies while the step holds it (Postgres restarted) emits 'error' on the checked-out client,
+    // which the pool does not listen to: without this listener the worker process would crash. The lock died with
+    // the connection; the step goes on, and its commit still allows one completion only.
+    const onError = (): void => undefined;
+    client.on('error', onError);
     try {
       const { rows } = await client.query<{ ok: boolean }>("SELECT pg_try_advisory_lock(hashtext('dossier.step'), hashtext($1)) AS ok", [
         stepKey,
       ]);
       if (!rows[0]?.ok) {
+        client.off('error', onError);
         client.release();
         return null;
       }
     } catch (err) {
+      client.off('error', onError);
       client.release(err as Error);
       throw err;
     }
@@ -40,9 +47,11 @@ export class StepLocks implements OnModuleDestroy {
       release: async () => {
         try {
           await client.query("SELECT pg_advisory_unlock(hashtext('dossier.step'), hashtext($1))", [stepKey]);
+          client.off('error', onError);
           client.release();
         } catch (err) {
           // Destroying the connection releases the lock too.
+          client.off('error', onError);
           client.release(err as Error);
         }
       },

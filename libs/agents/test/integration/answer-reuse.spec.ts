@@ -1,0 +1,143 @@
+import { randomUUID } from 'node:crypto';
+import { RunOptions } from '@dossier/contracts';
+import { PrismaService } from '@dossier/db';
+import { createTestDatabase, startTcpProxy, waitFor, type FakeOpenAIServer, type TestDatabase } from '@dossier/testing';
+import { AgentRunner } from '../../src/agent-runner';
+import { director } from '../../src/roles';
+import { startFakeLlm, testEngine } from '../fixtures/fake-llm';
+import { QUESTION } from '../fixtures/golden-gate';
+
+const ADMIN_URL = new URL(process.env['TEST_ADMIN_DATABASE_URL'] ?? 'postgresql://postgres@127.0.0.1:5432/postgres');
+
+/**
+ * A step that runs again after its process died mid-step asks the model the same questions in the same words.
+ * Answers it already received are kept in llm_calls and reused: the model is not paid twice (found by the chaos
+ * soak, where every kill of a worker in the middle of an openai step paid for that step's answers again).
+ */
+describe('an answered model request is never paid for twice', () => {
+  let db: TestDatabase;
+  let prisma: PrismaService;
+  let server: FakeOpenAIServer;
+  let tenantId: string;
+
+  beforeAll(async () => {
+    db = await createTestDatabase();
+    prisma = new PrismaService({ url: db.url, poolMax: 4 });
+    tenantId = (await prisma.tenant.create({ data: { name: `t-${randomUUID()}` } })).id;
+  });
+  afterAll(async () => {
+    await prisma?.$disconnect();
+    await db?.drop();
+  });
+  beforeEach(async () => {
+    server = await startFakeLlm();
+  });
+  afterEach(async () => {
+    await server?.stop();
+  });
+
+  async function openaiRun(): Promise<string> {
+    const row = await prisma.researchRun.create({
+      data: {
+        tenantId,
+        question: QUESTION,
+        status: 'running',
+        options: RunOptions.parse({ engine: 'openai' }) as object,
+        workflowVersion: 1,
+      },
+    });
+    return row.id;
+  }
+
+  /** A fresh runner and engine, as a new worker process has after the old one was killed. */
+  function worker(store: PrismaService = prisma): AgentRunner {
+    return new AgentRunner(store, { engine: 'per-run', perRun: { prisma: store, openai: () => testEngine(server) } });
+  }
+
+  it('the same step run again by another process reuses the answer: no request, no new llm_calls row, the same output', async () => {
+    const runId = await openaiRun();
+    const ctx = { tenantId, runId, stepKey: `${runId}.scope.0.0` };
+    const first = await worker().run(director, { question: QUESTION }, ctx);
+    expect(server.counts.chatRequests).toBe(1);
+    const [row] = await prisma.llmCall.findMany({ where: { runId } });
+    expect(row).toMatchObject({
+      outcome: 'ok',
+      requestHash: expect.stringMatching(/^[0-9a-f]{64}$/),
+      answer: expect.objectContaining({ content: expect.any(String) }),
+    });
+
+    const again = await worker().run(director, { question: QUESTION }, ctx);
+    expect(again).toEqual(first);
+    expect(server.counts.chatRequests).toBe(1);
+    expect(await prisma.llmCall.count({ where: { runId } })).toBe(1);
+  });
+
+  it('a repaired answer is reused round by round: the invalid reply and the repair request are not sent again', async () => {
+    const runId = await openaiRun();
+    const ctx = { tenantId, runId, stepKey: `${runId}.scope.0.0` };
+    server.script('director', { kind: 'raw', content: 'not json at all' });
+    const first = await worker().run(director, { question: QUESTION }, ctx);
+    expect(server.counts.chatRequests).toBe(2);
+    const again = await worker().run(director, { question: QUESTION }, ctx);
+    expect(again).toEqual(first);
+    expect(server.counts.chatRequests).toBe(2);
+    expect((await prisma.llmCall.findMany({ where: { runId }, orderBy: { createdAt: 'asc' } })).map((r) => r.outcome)).toEqual([
+      'invalid',
+      'ok',
+    ]);
+  });
+
+  it('only the same step reuses it: another step, or another question, asks the model', async () => {
+    const runId = await openaiRun();
+    await worker().run(director, { question: QUESTION }, { tenantId, runId, stepKey: `${runId}.scope.0.0` });
+    await worker().run(director, { question: QUESTION }, { tenantId, runId, stepKey: `${runId}.scope.1.0` });
+    await worker().run(director, { question: `${QUESTION} In metres?` }, { tenantId, runId, stepKey: `${runId}.scope.0.0` });
+    expect(server.counts.chatRequests).toBe(3);
+  });
+
+  it('a request that got no answer (a 500) is sent again: there is nothing to reuse', async () => {
+    const runId = await openaiRun();
+    const ctx = { tenantId, runId, stepKey: `${runId}.scope.0.0` };
+    server.script(
+      'director',
+      { kind: 'status', status: 500 },
+      { kind: 'status', status: 500 },
+      { kind: 'status', status: 500 },
+      { kind: 'status', status: 500 },
+    );
+    await expect(worker().run(director, { question: QUESTION }, ctx)).rejects.toThrow(/no usable answer/);
+    await worker().run(director, { question: QUESTION }, ctx);
+    expect(server.counts.chatRequests).toBe(5);
+  });
+
+  it('an answer that arrives while Postgres is briefly unreachable is still recorded (and so never paid again)', async () => {
+    const proxy = await startTcpProxy(ADMIN_URL.hostname, Number(ADMIN_URL.port || 5432));
+    const url = new URL(db.url);
+    url.port = String(proxy.port);
+    const store = new PrismaService({ url: url.toString(), poolMax: 2 });
+    await server.stop();
+    // Postgres goes away the moment the request reaches the model, and comes back only once recording the answer
+    // has failed at least once.
+    server = await startFakeLlm({
+      latencyMs: () => {
+        proxy.cut();
+        return 200;
+      },
+    });
+    try {
+      const runId = await openaiRun();
+      const ctx = { tenantId, runId, stepKey: `${runId}.scope.0.0` };
+      const call = worker(store).run(director, { question: QUESTION }, ctx);
+      await waitFor('the answer to be sent', () => server.requests[0]?.outcome === 200, { intervalMs: 20 });
+      await waitFor('recording it to meet the outage', () => proxy.refused > 0, { intervalMs: 20 });
+      proxy.restore();
+      await call;
+      expect(server.requests.map((r) => r.outcome)).toEqual([200]);
+      const [row] = await prisma.llmCall.findMany({ where: { runId } });
+      expect(row).toMatchObject({ outcome: 'ok', id: server.requests[0]!.callId, answer: expect.anything() });
+    } finally {
+      await store.$disconnect();
+      await proxy.close();
+    }
+  });
+});
