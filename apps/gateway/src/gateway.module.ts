@@ -13,10 +13,12 @@ import { GATEWAY_ENV } from './gateway-tokens';
 import { GatewayMetrics } from './health/gateway-metrics';
 import { HealthController } from './health/health.controller';
 import { InterventionsController } from './interventions/interventions.controller';
+import { MeController } from './me/me.controller';
 import { ResultsController } from './results/results.controller';
 import { RunLookup } from './runs/run-lookup';
 import { SourcesController } from './sources/sources.controller';
 import { RunsController } from './runs/runs.controller';
+import { RunViews } from './runs/run-views';
 
 export interface GatewayHosting {
   /** Queues this process also works on: empty in production; tests and single-machine setups host the stages here. */
@@ -48,8 +50,17 @@ export class GatewayModule {
         SourcesController,
         HealthController,
         DocsController,
+        MeController,
       ],
-      providers: [{ provide: GATEWAY_ENV, useValue: env }, ApiKeyGuard, TenantRateLimiter, RunLookup, ApprovalSubject, GatewayMetrics],
+      providers: [
+        { provide: GATEWAY_ENV, useValue: env },
+        ApiKeyGuard,
+        TenantRateLimiter,
+        RunLookup,
+        RunViews,
+        ApprovalSubject,
+        GatewayMetrics,
+      ],
     };
   }
 }

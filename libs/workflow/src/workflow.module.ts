@@ -10,6 +10,7 @@ import { RunFailures } from './runner/run-failures';
 import { StepLocks } from './runner/step-locks';
 import { StepRunner } from './runner/step-runner';
 import { TransitionWriter } from './runner/transition-writer';
+import { GateEdits } from './runs/gate-edits';
 import { RunCommands } from './runs/run-commands';
 import { RunQueries } from './runs/run-queries';
 import { WORKFLOW_OPTIONS } from './workflow-options';
@@ -31,7 +32,18 @@ export interface EngineSettings {
   conductor?: ConductorOptions;
 }
 
-const ENGINE = [AuditLog, OutboxSender, Reconciler, RunFailures, StepLocks, StepRunner, TransitionWriter, RunCommands, RunQueries];
+const ENGINE = [
+  AuditLog,
+  OutboxSender,
+  Reconciler,
+  RunFailures,
+  StepLocks,
+  StepRunner,
+  TransitionWriter,
+  RunCommands,
+  RunQueries,
+  GateEdits,
+];
 
 @Module({})
 export class WorkflowModule {

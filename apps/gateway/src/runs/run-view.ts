@@ -2,7 +2,8 @@ import { RunStatus, type RunView } from '@dossier/contracts';
 import type { RunRow } from '@dossier/db';
 import { ValidationError } from '@dossier/errors';
 
-export function runView(row: RunRow): RunView {
+/** The run's own columns; RunViews adds its model use and counters. */
+export function runView(row: RunRow): Omit<RunView, 'usage' | 'progress'> {
   return {
     id: row.id,
     question: row.question,
