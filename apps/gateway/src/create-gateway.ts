@@ -9,6 +9,7 @@ import { ApiErrorFilter, mapError } from './common/api-error.filter';
 import type { GatewayEnv } from './gateway-env';
 import { GatewayModule, type GatewayHosting } from './gateway.module';
 import { GatewayMetrics } from './health/gateway-metrics';
+import { mountWebApp } from './web/web-app';
 
 /**
  * Builds the gateway application (not yet listening): Fastify with the body limit, JSON only (plus
@@ -43,6 +44,8 @@ export async function createGateway(env: GatewayEnv, hosting: GatewayHosting = {
     metrics.latency.observe({ method: req.method, route }, reply.elapsedTime / 1000);
   });
   if (env.ADMIN_API_KEY) await mountBullBoard(app, env.ADMIN_API_KEY);
+  const web = mountWebApp(fastify, env.WEB_DIR);
+  if (!web.built) logger.warn('the web app is not built (npm run build:web): / answers 503 until it is');
   await app.init();
   return app;
 }
