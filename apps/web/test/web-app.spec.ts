@@ -48,7 +48,7 @@ describe('web app (Chromium against the gateway, the workers and the offline eng
   }
 
   async function waitForStatus(page: Page, label: string): Promise<void> {
-    await page.locator('.meta .badge', { hasText: label }).waitFor({ timeout: 120_000 });
+    await page.locator('.meta .badge', { hasText: label }).waitFor({ timeout: 600_000 });
   }
 
   it('signs in, starts a run from the form, watches it complete, opens the report and shows a citation’s exact excerpt', async () => {
@@ -126,7 +126,7 @@ describe('web app (Chromium against the gateway, the workers and the offline eng
     expect(html.headers.get('content-security-policy')).toMatch(/^default-src 'none'; style-src 'unsafe-inline'.*frame-ancestors 'none'/);
     expect(problems).toEqual([]);
     await context.close();
-  }, 240_000);
+  }, 900_000);
 
   it('plan gate: the reviewer drops a question and adds an analyst in the browser; the run researches exactly that plan; the audit view shows the edit', async () => {
     const { page, problems, context } = await openApp(stack, acme.key);
@@ -187,12 +187,12 @@ describe('web app (Chromium against the gateway, the workers and the offline eng
     await check(page, '09-audit');
     expect(problems).toEqual([]);
     await context.close();
-  }, 240_000);
+  }, 900_000);
 
   it('an intervention from the live view while the run waits at the plan gate changes the run; the outline is reordered in the browser', async () => {
     const { page, problems, context } = await openApp(stack, acme.key);
     const runId = await startFromForm(page, QUESTION, ['plan', 'outline']);
-    await page.locator('.gate-banner').waitFor({ timeout: 120_000 });
+    await page.locator('.gate-banner').waitFor({ timeout: 600_000 });
     await page.getByLabel('Steer the research').selectOption('add_question');
     await page.getByLabel('Question', { exact: true }).fill('How did the Brennmoor dam release schedule change?');
     await page.getByRole('button', { name: 'Send intervention' }).click();
@@ -200,11 +200,11 @@ describe('web app (Chromium against the gateway, the workers and the offline eng
     await check(page, '04-live-run-at-gate');
     await page.getByRole('link', { name: 'Review the plan' }).click();
     await page.getByRole('button', { name: 'Approve the plan' }).click();
-    await page.locator('.gate-banner', { hasText: 'outline gate' }).waitFor({ timeout: 120_000 });
+    await page.locator('.gate-banner', { hasText: 'outline gate' }).waitFor({ timeout: 600_000 });
     await page.getByRole('link', { name: 'Review the outline' }).click();
     const gate = (await api('GET', `/v1/runs/${runId}/approvals`)).json.items.find((a: any) => a.status === 'open');
     const titles: string[] = gate.subject.sections.map((s: any) => s.title);
-    await page.getByRole('button', { name: 'Move section 1 down' }).click();
+    await page.getByRole('button', { name: 'Move down section 1' }).click();
     await check(page, '10-outline-gate');
     await page.getByRole('button', { name: /Approve with 1 edit/ }).click();
     await waitForStatus(page, 'Completed');
@@ -217,7 +217,7 @@ describe('web app (Chromium against the gateway, the workers and the offline eng
     expect(body.slice(0, 2)).toEqual([titles[1], titles[0]]);
     expect(problems).toEqual([]);
     await context.close();
-  }, 240_000);
+  }, 900_000);
 
   it('uploads into a collection by drag and drop with per-file errors, cancels and resumes a run, pages through the runs list', async () => {
     const { page, problems, context } = await openApp(stack, acme.key);
@@ -254,7 +254,7 @@ describe('web app (Chromium against the gateway, the workers and the offline eng
     // Cancel and resume: a run waiting at its plan gate (deterministic: nothing races the clicks).
     await page.getByRole('link', { name: 'Runs', exact: true }).click();
     const runId = await startFromForm(page, 'What does the Varen Lake Trust say about the decline?', ['plan']);
-    await page.locator('.gate-banner').waitFor({ timeout: 120_000 });
+    await page.locator('.gate-banner').waitFor({ timeout: 600_000 });
     await page.getByRole('button', { name: 'Cancel run' }).click();
     await waitForStatus(page, 'Cancelled');
     await page.locator('[data-milestone="run_cancelled"]').waitFor();
@@ -304,7 +304,7 @@ describe('web app (Chromium against the gateway, the workers and the offline eng
     expect([...problems, ...other.problems]).toEqual([]);
     await other.context.close();
     await context.close();
-  }, 240_000);
+  }, 900_000);
 
   it('the live view survives dropped connections: every event exactly once, in order', async () => {
     const created = await api('POST', '/v1/runs', {
@@ -314,12 +314,15 @@ describe('web app (Chromium against the gateway, the workers and the offline eng
     const runId = created.json.id;
     const { page, problems, context } = await openApp(stack, acme.key);
     await page.goto(`${stack.url}/runs/${runId}`);
-    await page.locator('[data-milestone="gate_opened"]').waitFor({ timeout: 120_000 });
+    await page.locator('[data-milestone="gate_opened"]').waitFor({ timeout: 600_000 });
     await page.locator('[data-stream-state="live"]').waitFor();
     const before = stack.proxy.eventRequests.length;
     const seenBefore = await page.locator('[data-seq]').count();
     // Cut while the run waits at its gate, then approve while the client is reconnecting.
-    expect(stack.proxy.cutEventStreams(runId)).toBe(1);
+    expect({ cut: stack.proxy.cutEventStreams(runId), requests: stack.proxy.eventRequests.filter((r) => r.path.includes(runId)) }).toEqual({
+      cut: 1,
+      requests: [{ path: expect.any(String), lastEventId: undefined }],
+    });
     await page.locator('[data-stream-state="reconnecting"]').waitFor();
     const gate = (await api('GET', `/v1/runs/${runId}/approvals`)).json.items[0];
     expect((await api('POST', `/v1/approvals/${gate.id}`, { decision: 'approve' })).status).toBe(200);
@@ -329,7 +332,7 @@ describe('web app (Chromium against the gateway, the workers and the offline eng
     await waitFor('more events', async () => (await page.locator('[data-seq]').count()) > seenBefore + 3, 60_000, 20);
     const cut = stack.proxy.cutEventStreams(runId);
     await waitForStatus(page, 'Completed');
-    await page.locator('[data-stream-state="ended"]').waitFor({ timeout: 60_000 });
+    await page.locator('[data-stream-state="ended"]').waitFor({ timeout: 300_000 });
 
     const shown = await page.locator('[data-seq]').evaluateAll((els) => els.map((e) => Number(e.getAttribute('data-seq'))));
     const stored = (await sql<{ seq: number }>(stack.db.url, 'SELECT seq FROM run_events WHERE run_id = $1 ORDER BY seq', [runId])).map(
@@ -348,7 +351,7 @@ describe('web app (Chromium against the gateway, the workers and the offline eng
     recordFigure('sseCutsMidRun', cut);
     expect(problems).toEqual([]);
     await context.close();
-  }, 240_000);
+  }, 900_000);
 
   it('a viewer key sees no write controls; another tenant’s run id shows “not found”', async () => {
     const viewerKey = await stack.key(acme.id, 'auditor', 'viewer');
@@ -380,7 +383,7 @@ describe('web app (Chromium against the gateway, the workers and the offline eng
     expect([...viewer.problems, ...other.problems]).toEqual([]);
     await viewer.context.close();
     await other.context.close();
-  }, 120_000);
+  }, 600_000);
 
   it('no serious or critical accessibility violation on any screen', async () => {
     const { page, context } = await stack.browser.newContext({ viewport: { width: 1280, height: 800 } }).then(async (c) => ({

@@ -205,6 +205,8 @@ export async function uploadCorpus(api: ReturnType<typeof apiClient>, name: stri
  */
 export async function openApp(stack: WebStack, key: string): Promise<{ context: BrowserContext; page: Page; problems: string[] }> {
   const context = await stack.browser.newContext({ viewport: { width: 1280, height: 800 } });
+  // Generous: the suite shares two cores with everything else CI runs; nothing here measures speed.
+  context.setDefaultTimeout(120_000);
   const page = await context.newPage();
   const problems: string[] = [];
   const origin = new URL(stack.url).origin;

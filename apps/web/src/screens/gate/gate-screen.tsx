@@ -91,7 +91,7 @@ export function GateScreen({ runId }: { runId: string }) {
         <Link to={paths.run(runId)}>← Back to the run</Link>
       </p>
       <PageTitle title={`${approval.gate} gate`}>
-        Review the {approval.gate} (revision {approval.revision})
+        Review the {approval.gate} (revision {approval.revision + 1})
       </PageTitle>
       <p className="muted">
         Opened {formatDateTime(approval.openedAt)}

@@ -94,7 +94,7 @@ export function OutlineEditor({
                     className="small"
                     onClick={() => move(i, -1)}
                     disabled={i === 0}
-                    aria-label={`Move section ${i + 1} up`}
+                    aria-label={`Move up section ${i + 1}`}
                   >
                     Move up
                   </button>
@@ -103,7 +103,7 @@ export function OutlineEditor({
                     className="small"
                     onClick={() => move(i, 1)}
                     disabled={i === sections.length - 1}
-                    aria-label={`Move section ${i + 1} down`}
+                    aria-label={`Move down section ${i + 1}`}
                   >
                     Move down
                   </button>
@@ -112,7 +112,7 @@ export function OutlineEditor({
                     className="small"
                     onClick={() => merge(i)}
                     disabled={i === sections.length - 1}
-                    aria-label={`Merge section ${i + 1} with section ${i + 2}`}
+                    aria-label={`Merge with next: section ${i + 1} and ${i + 2}`}
                   >
                     Merge with next
                   </button>

@@ -132,7 +132,7 @@ export function PlanEditor({ draft, onChange, readOnly }: { draft: PlanDraft; on
                   <label htmlFor={`${p.key}-focus`}>Focus</label>
                   <textarea
                     id={`${p.key}-focus`}
-                    rows={2}
+                    rows={3}
                     value={p.focus}
                     required
                     maxLength={2000}
@@ -212,7 +212,7 @@ export function PlanEditor({ draft, onChange, readOnly }: { draft: PlanDraft; on
                     disabled={readOnly}
                     onChange={(e) => setQ(q.key, { perspectiveKey: e.target.value || null })}
                   >
-                    <option value="">Main question (no analyst)</option>
+                    <option value="">No analyst (main)</option>
                     {draft.perspectives.map((p) => (
                       <option key={p.key} value={p.key}>
                         {p.name || '(unnamed analyst)'}

@@ -82,7 +82,7 @@ export function applyEvent(t: Timeline, e: RunEventMessage): Timeline {
     case 'run_created':
       return milestone('Run created', 'info');
     case 'gate_opened':
-      return milestone(`${gateText(d.gate)} opened (revision ${d.revision}): waiting for a decision`, 'gate');
+      return milestone(`${gateText(d.gate)} opened (revision ${d.revision + 1}): waiting for a decision`, 'gate');
     case 'gate_decided':
       return milestone(
         `${gateText(d.gate)} ${d.decision === 'approve' ? (d.edited ? 'approved with edits' : 'approved') : d.decision === 'reject' ? 'rejected' : 'expired'}${d.feedback ? `: “${d.feedback}”` : ''}`,
