@@ -38,12 +38,16 @@ if (!force && existsSync(path.join(dist, 'index.html')) && existsSync(stampFile)
 }
 const vite = path.join(root, 'node_modules/vite/bin/vite.js');
 try {
-  execFileSync(process.execPath, [vite, 'build', app, '--mode', 'production', '--logLevel', process.argv.includes('--quiet') ? 'warn' : 'info'], {
-    cwd: root,
-    stdio: 'inherit',
-    // React picks its development build when NODE_ENV says so (jest sets "test"): always ship production.
-    env: { ...process.env, NODE_ENV: 'production' },
-  });
+  execFileSync(
+    process.execPath,
+    [vite, 'build', app, '--mode', 'production', '--logLevel', process.argv.includes('--quiet') ? 'warn' : 'info'],
+    {
+      cwd: root,
+      stdio: 'inherit',
+      // React picks its development build when NODE_ENV says so (jest sets "test"): always ship production.
+      env: { ...process.env, NODE_ENV: 'production' },
+    },
+  );
 } catch {
   console.error('web app: the Vite build failed (see above)');
   process.exit(1);
