@@ -18,7 +18,6 @@ import { ResultsController } from './results/results.controller';
 import { RunLookup } from './runs/run-lookup';
 import { SourcesController } from './sources/sources.controller';
 import { RunsController } from './runs/runs.controller';
-import { RunViews } from './runs/run-views';
 
 export interface GatewayHosting {
   /** Queues this process also works on: empty in production; tests and single-machine setups host the stages here. */
@@ -52,15 +51,7 @@ export class GatewayModule {
         DocsController,
         MeController,
       ],
-      providers: [
-        { provide: GATEWAY_ENV, useValue: env },
-        ApiKeyGuard,
-        TenantRateLimiter,
-        RunLookup,
-        RunViews,
-        ApprovalSubject,
-        GatewayMetrics,
-      ],
+      providers: [{ provide: GATEWAY_ENV, useValue: env }, ApiKeyGuard, TenantRateLimiter, RunLookup, ApprovalSubject, GatewayMetrics],
     };
   }
 }

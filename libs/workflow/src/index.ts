@@ -13,6 +13,7 @@ export * from './runs/gate-edits';
 export * from './runs/intervention-view';
 export * from './runs/run-queries';
 export * from './runs/run-views';
+export * from './runs/run-totals';
 export * from './conductor/conductor-loop';
 export * from './workflow.module';
 export * from './workflow-options';

@@ -13,6 +13,7 @@ import { TransitionWriter } from './runner/transition-writer';
 import { GateEdits } from './runs/gate-edits';
 import { RunCommands } from './runs/run-commands';
 import { RunQueries } from './runs/run-queries';
+import { RunTotals } from './runs/run-totals';
 import { WORKFLOW_OPTIONS } from './workflow-options';
 
 /** The settings a process needs to host the engine; apps map their validated env onto this. */
@@ -43,6 +44,7 @@ const ENGINE = [
   RunCommands,
   RunQueries,
   GateEdits,
+  RunTotals,
 ];
 
 @Module({})

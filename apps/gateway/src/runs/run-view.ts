@@ -1,24 +1,5 @@
-import { RunStatus, type RunView } from '@dossier/contracts';
 import type { RunRow } from '@dossier/db';
 import { ValidationError } from '@dossier/errors';
-
-/** The run's own columns; RunViews adds its model use and counters. */
-export function runView(row: RunRow): Omit<RunView, 'usage' | 'progress'> {
-  return {
-    id: row.id,
-    question: row.question,
-    status: RunStatus.parse(row.status),
-    options: row.options as Record<string, unknown>,
-    currentNode: row.currentNode,
-    awaitingGate: row.awaitingGate,
-    budgetExhausted: row.budgetExhausted,
-    stopReason: row.stopReason,
-    failureReason: row.failureReason,
-    createdAt: row.createdAt.toISOString(),
-    updatedAt: row.updatedAt.toISOString(),
-    completedAt: row.completedAt?.toISOString() ?? null,
-  };
-}
 
 /** Keyset cursor over (created_at, id), opaque to clients. */
 export function encodeCursor(row: RunRow): string {

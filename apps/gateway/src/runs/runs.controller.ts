@@ -2,7 +2,7 @@ import { Body, Controller, Get, Headers, HttpCode, Param, Post, Query, Res, UseG
 import type { FastifyReply } from 'fastify';
 import { CancelRunBody, CreateRunBody, IdempotencyKey, ListRunsQuery, RunIdParams, type RunList, type RunView } from '@dossier/contracts';
 import { Prisma, RunRepository, type RunRow } from '@dossier/db';
-import { RunCommands } from '@dossier/workflow';
+import { RunCommands, RunTotals } from '@dossier/workflow';
 import { ApiKeyGuard } from '../auth/api-key.guard';
 import { CurrentCaller, type Caller } from '../auth/identity';
 import { parse } from '../common/parse';
@@ -10,7 +10,6 @@ import { ConflictError } from '../common/http-errors';
 import { applyTenantPolicy } from '../policy/apply-tenant-policy';
 import { RunLookup } from './run-lookup';
 import { decodeCursor, encodeCursor } from './run-view';
-import { RunViews } from './run-views';
 
 @Controller('v1/runs')
 @UseGuards(ApiKeyGuard)
@@ -19,7 +18,7 @@ export class RunsController {
     private readonly commands: RunCommands,
     private readonly runs: RunRepository,
     private readonly lookup: RunLookup,
-    private readonly views: RunViews,
+    private readonly views: RunTotals,
   ) {}
 
   /** 201 with the new run; 200 with the earlier run when the Idempotency-Key was seen before. */

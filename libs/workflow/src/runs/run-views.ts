@@ -2,8 +2,11 @@ import { ApprovalStatus, GateName, RunStatus, type ApprovalView, type RunView } 
 import type { ApprovalRow, RunRow } from '@dossier/db';
 import { ValidationError } from '@dossier/errors';
 
+/** A run's own columns as clients see them; the gateway's run views add `usage` (and `progress`) from other tables. */
+export type RunColumnsView = Omit<RunView, 'usage' | 'progress'>;
+
 /** A run as clients see it (the gateway's JSON and the CLI print the same fields). */
-export function runView(row: RunRow): RunView {
+export function runView(row: RunRow): RunColumnsView {
   return {
     id: row.id,
     question: row.question,
@@ -21,7 +24,7 @@ export function runView(row: RunRow): RunView {
 }
 
 /** An approval row with what its gate asks to approve (`subject`: only while it is open). */
-export function approvalView(r: ApprovalRow, subject: unknown): ApprovalView {
+export function approvalView(r: ApprovalRow, subject: ApprovalView['subject']): ApprovalView {
   return {
     id: r.id,
     runId: r.runId,

@@ -1,13 +1,13 @@
 import { Injectable } from '@nestjs/common';
 import type { RunProgress, RunUsage, RunView } from '@dossier/contracts';
 import { PrismaService, type RunRow } from '@dossier/db';
-import { runView } from './run-view';
+import { runView } from './run-views';
 
 const NO_USAGE: RunUsage = { llmCalls: 0, tokensIn: 0, tokensOut: 0, costUsd: 0 };
 
 /** Run views with their model use (one grouped query per page) and, for a single run, its live counters. */
 @Injectable()
-export class RunViews {
+export class RunTotals {
   constructor(private readonly prisma: PrismaService) {}
 
   async page(tenantId: string, rows: RunRow[]): Promise<RunView[]> {
