@@ -25,11 +25,14 @@ RUN mkdir -p apps libs \
  && rm -rf apps-src libs-src \
  && npm ci --no-audit --no-fund --loglevel=error --ignore-scripts
 
-# 2. Sources, the generated Prisma client, and a whole-tree typecheck (a broken tree builds no image).
+# 2. Sources, the generated Prisma client, a whole-tree typecheck (a broken tree builds no image), and the web
+#    app built by Vite into apps/web/dist, which the gateway serves under /.
 FROM deps AS build
 COPY . .
 RUN bash tools/prisma.sh generate \
- && npx --no-install tsc -p tsconfig.typecheck.json
+ && npx --no-install tsc -p tsconfig.typecheck.json \
+ && npx --no-install tsc -p apps/web/tsconfig.json \
+ && node tools/build-web.mjs --force
 
 # 3. Runtime: the built tree as a non-root user. @swc/core and the prisma CLI stay (load-time compile; migrations).
 FROM ${NODE_IMAGE} AS runtime

@@ -22,9 +22,13 @@ check "import cycles (madge)" npm run --silent circular
 # (`npm run lint`, `npm run typecheck`), several times faster on two cores. `nx show projects` refreshes the
 # project graph that the module-boundary rule reads.
 check "lint" bash -c 'NX_DAEMON=false npx nx show projects >/dev/null && npx eslint . --quiet'
-check "typecheck" npx tsc -p tsconfig.typecheck.json
+# The browser app (DOM types, JSX) is a second program with its own tsconfig; both must pass.
+check "typecheck" bash -c 'npx tsc -p tsconfig.typecheck.json && npx tsc -p apps/web/tsconfig.json'
 # Kubernetes manifests rendered like kustomize and validated against their schemas (also asserted in tools/deploy/test).
 check "k8s manifests" npm run --silent k8s:check
+
+# The gateway serves the built web app, and the browser tests drive it: build it if its sources changed.
+check "web app build (vite)" node tools/build-web.mjs --quiet
 
 mkdir -p tmp
 rm -f tmp/jest-results.json

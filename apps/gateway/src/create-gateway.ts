@@ -11,6 +11,7 @@ import { applySecurityHeaders, installHttpHardening } from './common/http-harden
 import type { GatewayEnv } from './gateway-env';
 import { GatewayModule, type GatewayHosting } from './gateway.module';
 import { GatewayMetrics } from './health/gateway-metrics';
+import { mountWebApp } from './web/web-app';
 
 /**
  * Builds the gateway application (not yet listening): Fastify with the body limit, JSON bodies only (multipart
@@ -50,6 +51,8 @@ export async function createGateway(env: GatewayEnv, hosting: GatewayHosting = {
     metrics.latency.observe({ method: req.method, route }, reply.elapsedTime / 1000);
   });
   if (env.ADMIN_API_KEY) await mountBullBoard(app, env.ADMIN_API_KEY);
+  const web = mountWebApp(fastify, env.WEB_DIR);
+  if (!web.built) logger.warn('the web app is not built (npm run build:web): / answers 503 until it is');
   await app.init();
   return app;
 }

@@ -32,5 +32,7 @@ export const GatewayEnv = WorkerEnv.extend({
   TRUST_PROXY: z.string().min(1).default('loopback,linklocal,uniquelocal'),
   /** Guards /admin/queues (bull-board). Unset: the operator pages are off. */
   ADMIN_API_KEY: z.string().min(16, 'at least 16 characters').optional(),
+  /** The built web app (apps/web/dist) served under /; unset: the repository's (and the image's) apps/web/dist. */
+  WEB_DIR: z.string().min(1).optional(),
 });
 export type GatewayEnv = z.infer<typeof GatewayEnv>;

@@ -14,6 +14,7 @@ import { GATEWAY_ENV } from './gateway-tokens';
 import { GatewayMetrics } from './health/gateway-metrics';
 import { HealthController } from './health/health.controller';
 import { InterventionsController } from './interventions/interventions.controller';
+import { MeController } from './me/me.controller';
 import { ResultsController } from './results/results.controller';
 import { RunLookup } from './runs/run-lookup';
 import { SourcesController } from './sources/sources.controller';
@@ -49,6 +50,7 @@ export class GatewayModule {
         SourcesController,
         HealthController,
         DocsController,
+        MeController,
       ],
       providers: [
         { provide: GATEWAY_ENV, useValue: env },

@@ -22,6 +22,8 @@ export const RunEventData = z.discriminatedUnion('type', [
     revision: z.int().min(0),
     decision: z.enum(['approve', 'reject', 'expired']),
     feedback: z.string().optional(),
+    /** The approval carried the reviewer's edits of the plan or outline (the audit log has the diff). */
+    edited: z.boolean().optional(),
   }),
   z.strictObject({ type: z.literal('research_stopped'), iteration: z.int().min(0), reason: StopReason }),
   z.strictObject({ type: z.literal('budget_exhausted'), budget: BudgetKind }),

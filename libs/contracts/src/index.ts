@@ -7,6 +7,7 @@ export * from './run-options';
 export * from './run-status';
 export * from './events';
 export * from './approvals';
+export * from './gate-subjects';
 export * from './interventions';
 export * from './entities/platform';
 export * from './entities/research';

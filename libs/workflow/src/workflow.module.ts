@@ -11,8 +11,10 @@ import { StepLocks } from './runner/step-locks';
 import { StepRunner } from './runner/step-runner';
 import { TransitionWriter } from './runner/transition-writer';
 import { WORKFLOWS, type WorkflowGraphs } from './graph/workflow-graphs';
+import { GateEdits } from './runs/gate-edits';
 import { RunCommands } from './runs/run-commands';
 import { RunQueries } from './runs/run-queries';
+import { RunTotals } from './runs/run-totals';
 import { WORKFLOW_GRAPHS, WORKFLOW_OPTIONS } from './workflow-options';
 
 /** The settings a process needs to host the engine; apps map their validated env onto this. */
@@ -34,7 +36,19 @@ export interface EngineSettings {
   workflows?: WorkflowGraphs;
 }
 
-const ENGINE = [AuditLog, OutboxSender, Reconciler, RunFailures, StepLocks, StepRunner, TransitionWriter, RunCommands, RunQueries];
+const ENGINE = [
+  AuditLog,
+  OutboxSender,
+  Reconciler,
+  RunFailures,
+  StepLocks,
+  StepRunner,
+  TransitionWriter,
+  RunCommands,
+  RunQueries,
+  GateEdits,
+  RunTotals,
+];
 
 @Module({})
 export class WorkflowModule {

@@ -47,5 +47,7 @@ export interface DossierClient {
   resume(runId: string): Promise<RunView>;
   report(runId: string, format: ReportFormat): Promise<string>;
   sourceText(idOrHash: string): Promise<SourceTextView>;
+  /** Fails, naming the setting, when the engine cannot run where the run will be worked. */
+  checkEngine(engine: 'offline' | 'openai'): Promise<void>;
   close(): Promise<void>;
 }

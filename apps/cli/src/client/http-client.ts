@@ -13,6 +13,7 @@ import {
   type SourceTextView,
 } from '@dossier/contracts';
 import { GateNotOpenError } from '@dossier/errors';
+import { walkPaths } from '@dossier/sources';
 import type { SequencedEvent } from '@dossier/workflow';
 import { CliUsageError } from '../cli-error';
 import type { DossierClient, IngestSummary } from './dossier-client';
@@ -28,8 +29,7 @@ export class HttpClient implements DossierClient {
   /** Uploads every supported file under the paths into the collection (created if missing), one request per file. */
   async ingest(paths: string[], collection: string, onProgress: (done: number, total: number) => void): Promise<IngestSummary> {
     const c = await this.http.json<CollectionView>('POST', '/v1/collections', { name: collection });
-    // The sources library is large (extractors, fetcher); only ingestion needs its file walker.
-    const walked = await (await import('@dossier/sources')).walkPaths(paths);
+    const walked = await walkPaths(paths);
     if (walked.missing.length) throw new CliUsageError(`No such file or folder: ${walked.missing.join(', ')}`);
     const summary: IngestSummary = {
       scanned: walked.files.length + walked.failed.length,
@@ -123,6 +123,11 @@ export class HttpClient implements DossierClient {
   }
 
   /** Nothing to release: every request is its own. */
+  /** The gateway's workers check their own model settings when the run starts. */
+  async checkEngine(): Promise<void> {
+    return undefined;
+  }
+
   async close(): Promise<void> {
     return undefined;
   }

@@ -9,6 +9,7 @@ import {
   type RunStatus,
   type RunView,
 } from '@dossier/contracts';
+import { openAIConfigFromEnv } from '@dossier/agents';
 import { RunStateError } from '@dossier/errors';
 import { findCollection, ingestPaths } from '@dossier/sources';
 import { RunCommands, RunQueries, type SequencedEvent } from '@dossier/workflow';
@@ -133,6 +134,11 @@ export class LocalClient implements DossierClient {
 
   sourceText(idOrHash: string) {
     return this.queries.sourceText(this.tenantId, idOrHash);
+  }
+
+  /** This process's workers will play the run: a model engine's missing setting is named now, before anything is ingested. */
+  async checkEngine(engine: 'offline' | 'openai'): Promise<void> {
+    if (engine === 'openai') openAIConfigFromEnv(process.env);
   }
 
   close(): Promise<void> {

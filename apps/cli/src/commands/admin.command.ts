@@ -1,5 +1,6 @@
 import { TenantPolicy } from '@dossier/contracts';
-import type { ApiKeyRepository, Prisma, TenantRepository } from '@dossier/db';
+import type { Prisma } from '@dossier/db';
+import type { AdminRepositories } from './admin-repositories';
 import { CliUsageError } from '../cli-error';
 import { defineCommand, type CommandSpec } from '../framework/command-spec';
 
@@ -21,14 +22,15 @@ function parsePolicy(text: string | undefined): TenantPolicy {
 }
 
 /** Tenants and keys live in the database at DATABASE_URL: the operator's tool, never exposed over HTTP. */
-async function withRepositories<T>(fn: (r: { tenants: TenantRepository; keys: ApiKeyRepository }) => Promise<T>): Promise<T> {
+async function withRepositories<T>(fn: (r: AdminRepositories) => Promise<T>): Promise<T> {
   // Loaded here, not at the top: the Prisma client is heavy and only admin commands need it in this form.
-  const { ApiKeyRepository, PrismaService, TenantRepository } = await import('@dossier/db');
-  const prisma = new PrismaService({ url: process.env['DATABASE_URL'] || 'postgresql://postgres@127.0.0.1:5432/dossier', poolMax: 2 });
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { openAdminRepositories } = require('./admin-repositories') as typeof import('./admin-repositories');
+  const repositories = openAdminRepositories(process.env['DATABASE_URL'] || 'postgresql://postgres@127.0.0.1:5432/dossier');
   try {
-    return await fn({ tenants: new TenantRepository(prisma), keys: new ApiKeyRepository(prisma) });
+    return await fn(repositories);
   } finally {
-    await prisma.$disconnect();
+    await repositories.close();
   }
 }
 

@@ -2,7 +2,6 @@ import { Argument, Command, CommanderError, Option } from 'commander';
 import { CliUsageError } from '../cli-error';
 import type { DossierClient } from '../client/dossier-client';
 import { GatewayHttp } from '../client/gateway-http';
-import { HttpClient } from '../client/http-client';
 import { Output } from '../output';
 import type { CommandSpec, Transport } from './command-spec';
 
@@ -29,6 +28,12 @@ async function openLocal(workers: boolean): Promise<DossierClient> {
   // eslint-disable-next-line @typescript-eslint/no-require-imports -- a lazy load, see above
   const { LocalClient } = require('../client/local-client') as typeof import('../client/local-client');
   return LocalClient.open(workers);
+}
+
+function openHttp(http: GatewayHttp): DossierClient {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- a lazy load: ingestion's file walker is large
+  const { HttpClient } = require('../client/http-client') as typeof import('../client/http-client');
+  return new HttpClient(http);
 }
 
 /** Where the command's exit code is left by the action that ran (commander's actions return nothing useful). */
@@ -82,7 +87,7 @@ function commandFor(
           out: new Output(),
           transport,
           invocation: http ? `dossier --api ${http.base}` : 'dossier',
-          client: async () => (client ??= http ? new HttpClient(http) : await openLocal(spec.workers ?? false)),
+          client: async () => (client ??= http ? openHttp(http) : await openLocal(spec.workers ?? false)),
         });
         result.code = code ?? 0;
       } finally {

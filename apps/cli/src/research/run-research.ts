@@ -13,9 +13,8 @@ export async function runResearch(
   flags: ResearchFlags,
   how: string,
 ): Promise<string> {
-  // Fail before ingesting anything, naming what is missing (local workers would refuse the run the same way;
-  // through a gateway, its workers' environment decides).
-  if (flags.engine === 'openai' && client.transport === 'local') (await import('@dossier/agents')).openAIConfigFromEnv(process.env);
+  // Fail before ingesting anything, naming what is missing.
+  await client.checkEngine(flags.engine);
   if (flags.corpus?.length) {
     const report = await ingestInto(client, out, flags.corpus, flags.collection);
     if (report.ingested + report.updated + report.unchanged + report.duplicates === 0) {

@@ -1,34 +1,23 @@
 import { Injectable } from '@nestjs/common';
-import type { GateName } from '@dossier/contracts';
-import { ResearchRepository, type ApprovalRow } from '@dossier/db';
+import type { ApprovalView, GateName } from '@dossier/contracts';
+import type { ApprovalRow } from '@dossier/db';
+import { GateEdits } from '@dossier/workflow';
 
-/** What a person looks at before deciding a gate: the plan (perspectives, questions) or the outline. */
+/**
+ * What a person looks at before deciding a gate: the plan (analysts, questions) or the outline, in the
+ * same contract (PlanSubject, OutlineSubject) that an approval with edits sends back.
+ */
 @Injectable()
 export class ApprovalSubject {
-  constructor(private readonly research: ResearchRepository) {}
+  constructor(private readonly edits: GateEdits) {}
 
-  async of(approval: ApprovalRow): Promise<unknown> {
+  async of(approval: ApprovalRow): Promise<ApprovalView['subject']> {
     const gate = approval.gate as GateName;
     switch (gate) {
-      case 'plan': {
-        const [perspectives, questions] = await Promise.all([
-          this.research.perspectives(approval.tenantId, approval.runId, approval.revision),
-          this.research.questions(approval.tenantId, approval.runId),
-        ]);
-        return {
-          perspectives: perspectives.map((p) => ({ name: p.name, role: p.role, affiliation: p.affiliation, focus: p.focus })),
-          questions: questions.map((q) => ({ id: q.id, text: q.text, priority: q.priority, iteration: q.iteration })),
-        };
-      }
+      case 'plan':
+        return this.edits.planSubject(approval.tenantId, approval.runId, approval.revision);
       case 'outline':
-        return {
-          sections: (await this.research.latestOutline(approval.tenantId, approval.runId)).map((s) => ({
-            position: s.position,
-            title: s.title,
-            purpose: s.purpose,
-            claimIds: s.claimIds,
-          })),
-        };
+        return this.edits.outlineSubject(approval.tenantId, approval.runId);
       case 'publish':
         return null;
     }

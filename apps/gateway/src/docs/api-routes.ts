@@ -12,6 +12,7 @@ import {
   InterventionInput,
   Intervention,
   ListRunsQuery,
+  MeView,
   RunList,
   RunView,
   SourceTextParams,
@@ -49,6 +50,13 @@ const list = <T extends z.ZodType>(item: T) => z.strictObject({ items: z.array(i
  * document is generated from this table, and a test checks that the table and the router agree.
  */
 export const API_ROUTES: ApiRoute[] = [
+  {
+    method: 'get',
+    path: '/v1/me',
+    summary:
+      "Who the key acts for: principal, role, tenant, and the tenant's effective policy (allowed engines and providers, caps, forced gates)",
+    ok: { status: 200, schema: MeView, description: 'The caller' },
+  },
   {
     method: 'post',
     path: '/v1/runs',
@@ -115,7 +123,7 @@ export const API_ROUTES: ApiRoute[] = [
   {
     method: 'post',
     path: '/v1/approvals/{id}',
-    summary: 'Approve, or reject with feedback, an open gate',
+    summary: 'Approve (optionally with the edited plan or outline, in the shape the gate showed it), or reject with feedback, an open gate',
     params: ['id'],
     body: ApprovalDecision,
     ok: { status: 200, schema: ApprovalView, description: 'The decided gate' },

@@ -14,6 +14,10 @@ export class DocsController {
 
   @Get()
   @Header('content-type', 'text/html; charset=utf-8')
+  @Header(
+    'content-security-policy',
+    "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'",
+  )
   page(): string {
     const rows = API_ROUTES.map(
       (r) =>

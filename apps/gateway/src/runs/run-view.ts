@@ -1,24 +1,5 @@
-import { RunStatus, type RunView } from '@dossier/contracts';
 import type { RunRow } from '@dossier/db';
-import { redactSecrets, ValidationError } from '@dossier/errors';
-
-export function runView(row: RunRow): RunView {
-  return {
-    id: row.id,
-    question: row.question,
-    status: RunStatus.parse(row.status),
-    options: row.options as Record<string, unknown>,
-    currentNode: row.currentNode,
-    awaitingGate: row.awaitingGate,
-    budgetExhausted: row.budgetExhausted,
-    stopReason: row.stopReason,
-    // Redacted again on the way out: rows written before secrets were redacted at the source may still hold one.
-    failureReason: row.failureReason === null ? null : redactSecrets(row.failureReason),
-    createdAt: row.createdAt.toISOString(),
-    updatedAt: row.updatedAt.toISOString(),
-    completedAt: row.completedAt?.toISOString() ?? null,
-  };
-}
+import { ValidationError } from '@dossier/errors';
 
 /** Keyset cursor over (created_at, id), opaque to clients. */
 export function encodeCursor(row: RunRow): string {

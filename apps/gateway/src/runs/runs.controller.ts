@@ -1,8 +1,8 @@
 import { Body, Controller, Get, Headers, HttpCode, Param, Post, Query, Res, UseGuards } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
 import { CancelRunBody, CreateRunBody, IdempotencyKey, ListRunsQuery, RunIdParams, type RunList, type RunView } from '@dossier/contracts';
-import { Prisma, RunRepository } from '@dossier/db';
-import { RunCommands } from '@dossier/workflow';
+import { Prisma, RunRepository, type RunRow } from '@dossier/db';
+import { RunCommands, RunTotals } from '@dossier/workflow';
 import { ApiKeyGuard } from '../auth/api-key.guard';
 import { CurrentCaller, type Caller } from '../auth/identity';
 import { parse } from '../common/parse';
@@ -10,7 +10,7 @@ import { ConflictError } from '../common/http-errors';
 import { applyTenantPolicy } from '../policy/apply-tenant-policy';
 import { RunLookup } from './run-lookup';
 import { runRequestHash } from './request-hash';
-import { decodeCursor, encodeCursor, runView } from './run-view';
+import { decodeCursor, encodeCursor } from './run-view';
 
 @Controller('v1/runs')
 @UseGuards(ApiKeyGuard)
@@ -19,6 +19,7 @@ export class RunsController {
     private readonly commands: RunCommands,
     private readonly runs: RunRepository,
     private readonly lookup: RunLookup,
+    private readonly views: RunTotals,
   ) {}
 
   /** 201 with the new run; 200 with the earlier run when the Idempotency-Key was seen before. */
@@ -49,7 +50,7 @@ export class RunsController {
       // The run of a concurrent request with this key that committed first comes back here too: same checks as a replay.
       if (key && run.requestHash !== requestHash) return this.replayed(reply, run, body.question, requestHash);
       void reply.status(201).header('location', `/v1/runs/${run.id}`);
-      return runView(run);
+      return this.views.one(run);
     } catch (err) {
       // Two requests with the same key raced: the loser returns the winner's run.
       if (key && err instanceof Prisma.PrismaClientKnownRequestError && err.code === 'P2002') {
@@ -69,13 +70,13 @@ export class RunsController {
       ...(q.cursor ? { after: decodeCursor(q.cursor) } : {}),
     });
     const page = rows.slice(0, q.limit);
-    return { items: page.map(runView), nextCursor: rows.length > q.limit ? encodeCursor(page.at(-1)!) : null };
+    return { items: await this.views.page(caller.tenantId, page), nextCursor: rows.length > q.limit ? encodeCursor(page.at(-1)!) : null };
   }
 
   @Get(':id')
   async get(@CurrentCaller() caller: Caller, @Param() params: unknown): Promise<RunView> {
     const { id } = parse(RunIdParams, params, 'path');
-    return runView(await this.lookup.get(caller.tenantId, id));
+    return this.views.one(await this.lookup.get(caller.tenantId, id));
   }
 
   @Post(':id/cancel')
@@ -85,7 +86,7 @@ export class RunsController {
     const body = parse(CancelRunBody, rawBody ?? {}, 'body');
     await this.lookup.get(caller.tenantId, id);
     await this.commands.cancel(caller.tenantId, id, body.reason ?? `cancelled by ${caller.principalName}`, caller.actor);
-    return runView(await this.lookup.get(caller.tenantId, id));
+    return this.views.one(await this.lookup.get(caller.tenantId, id));
   }
 
   @Post(':id/resume')
@@ -95,14 +96,14 @@ export class RunsController {
     parse(CancelRunBody.pick({}), rawBody ?? {}, 'body');
     await this.lookup.get(caller.tenantId, id);
     await this.commands.resume(caller.tenantId, id, caller.actor);
-    return runView(await this.lookup.get(caller.tenantId, id));
+    return this.views.one(await this.lookup.get(caller.tenantId, id));
   }
 
   /**
    * A key reused with a different request body is a client bug, not a retry: refuse it (409) rather than answer
    * with a run that is not what was asked. Runs created before request hashes were stored compare the question.
    */
-  private replayed(reply: FastifyReply, run: Parameters<typeof runView>[0], question: string, requestHash: string): RunView {
+  private async replayed(reply: FastifyReply, run: RunRow, question: string, requestHash: string): Promise<RunView> {
     const same = run.requestHash !== null ? run.requestHash === requestHash : run.question === question.trim();
     if (!same) {
       throw new ConflictError(`Idempotency-Key already used for run ${run.id} with a different request body`, {
@@ -111,6 +112,6 @@ export class RunsController {
       });
     }
     void reply.status(200).header('idempotent-replayed', 'true').header('location', `/v1/runs/${run.id}`);
-    return runView(run);
+    return this.views.one(run);
   }
 }

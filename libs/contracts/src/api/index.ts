@@ -1,3 +1,4 @@
 export * from './api-error';
 export * from './runs-api';
 export * from './collections-api';
+export * from './me-api';

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ApprovalStatus } from '../approvals';
+import { OutlineSubject, PlanSubject } from '../gate-subjects';
 import { GateName } from '../nodes';
 import { RunOptions } from '../run-options';
 import { safeText } from '../safe-text';
@@ -41,8 +42,32 @@ export const RunView = z.strictObject({
   createdAt: iso,
   updatedAt: iso,
   completedAt: iso.nullable(),
+  /** Model use so far, summed from llm_calls (every model request is one call). */
+  usage: z.strictObject({
+    llmCalls: z.int().min(0),
+    tokensIn: z.int().min(0),
+    tokensOut: z.int().min(0),
+    costUsd: z.number().min(0),
+  }),
+  /**
+   * What the run has gathered so far (the live counters). Present on `GET /v1/runs/{id}` and on the
+   * answers of the run's commands; absent from list pages.
+   */
+  progress: z
+    .strictObject({
+      /** Sources selected to be read (and not excluded by an intervention). */
+      sources: z.int().min(0),
+      evidence: z.int().min(0),
+      claims: z.int().min(0),
+      contradictions: z.int().min(0),
+      /** The last verification round: cited sentences checked, how many were supported, and the round number. */
+      verification: z.strictObject({ checked: z.int().min(0), supported: z.int().min(0), rounds: z.int().min(0) }),
+    })
+    .optional(),
 });
 export type RunView = z.infer<typeof RunView>;
+export type RunUsage = RunView['usage'];
+export type RunProgress = NonNullable<RunView['progress']>;
 
 export const RunList = z.strictObject({ items: z.array(RunView), nextCursor: z.string().nullable() });
 export type RunList = z.infer<typeof RunList>;
@@ -60,8 +85,8 @@ export const ApprovalView = z.strictObject({
   openedAt: iso,
   decidedAt: iso.nullable(),
   expiresAt: iso.nullable(),
-  /** What the gate asks to approve: the plan's perspectives and questions, or the outline. */
-  subject: z.unknown(),
+  /** What an open gate asks to approve: the plan's analysts and questions, or the outline (null once decided, and for publish). */
+  subject: z.union([PlanSubject, OutlineSubject]).nullable(),
 });
 export type ApprovalView = z.infer<typeof ApprovalView>;
 

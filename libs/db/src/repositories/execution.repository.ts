@@ -57,6 +57,21 @@ export class ExecutionRepository {
     });
   }
 
+  /**
+   * Rewrites the result of a completed single step after a person changed what it produced (an edited
+   * outline at its gate): the router sizes later fan-outs from it. Only a completed shard-0 row changes.
+   */
+  async reviseResult(
+    tx: Db,
+    tenantId: string,
+    runId: string,
+    node: NodeName,
+    iteration: number,
+    result: Prisma.InputJsonValue,
+  ): Promise<void> {
+    await tx.nodeExecution.updateMany({ where: { tenantId, runId, node, iteration, shard: 0, status: 'completed' }, data: { result } });
+  }
+
   /** The latest completed result of every node of a run (highest iteration, shard 0). */
   latestResults(tx: Db, tenantId: string, runId: string): Promise<{ node: string; iteration: number; result: unknown }[]> {
     return tx.$queryRaw`

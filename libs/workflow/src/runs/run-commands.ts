@@ -19,6 +19,7 @@ import { TransitionWriter } from '../runner/transition-writer';
 import { InterventionInput, type Intervention } from '@dossier/contracts';
 import { InterventionRepository, ResearchRepository } from '@dossier/db';
 import { WORKFLOW_GRAPHS } from '../workflow-options';
+import { GateEdits, isEmptyDiff } from './gate-edits';
 import { interventionView } from './intervention-view';
 
 export interface StartRunInput {
@@ -47,6 +48,7 @@ export class RunCommands {
     private readonly sender: OutboxSender,
     private readonly reconciler: Reconciler,
     @Inject(WORKFLOW_GRAPHS) private readonly workflows: WorkflowGraphs,
+    private readonly edits: GateEdits,
   ) {}
 
   async start(input: StartRunInput): Promise<RunRow> {
@@ -87,7 +89,11 @@ export class RunCommands {
     return run;
   }
 
-  /** Approve or reject the open gate of a run. Rejection sends its feedback to the node that redoes the work. */
+  /**
+   * Approve or reject the open gate of a run. Rejection sends its feedback to the node that redoes the work.
+   * An approval that carries an edited plan or outline applies it first, in the same transaction, with an
+   * audit row holding the diff (`plan_edited` / `outline_edited`); the run goes on with exactly the edit.
+   */
   async decideGate(tenantId: string, runId: string, gate: GateName, decision: ApprovalDecision, actor: string): Promise<void> {
     const rows = await this.prisma.$transaction(async (tx) => {
       const run = await this.mustLock(tx, tenantId, runId);
@@ -96,6 +102,23 @@ export class RunCommands {
         throw new GateNotOpenError(`Gate ${gate} is not open on run ${runId} (run is ${run.status})`, { runId });
       }
       const approved = decision.decision === 'approve';
+      let edited = false;
+      if (decision.decision === 'approve' && (decision.plan || decision.outline)) {
+        const wrong = decision.plan && gate !== 'plan' ? 'plan' : decision.outline && gate !== 'outline' ? 'outline' : undefined;
+        if (wrong) {
+          throw new ValidationError(`An edited ${wrong} can only be sent with the ${wrong} gate's approval, not the ${gate} gate's`, {
+            runId,
+            details: { part: 'body', issues: [{ path: wrong, message: `only at the ${wrong} gate` }] },
+          });
+        }
+        const diff = decision.plan
+          ? await this.edits.applyPlan(tx, run, approval.revision, decision.plan)
+          : await this.edits.applyOutline(tx, run, approval.revision, decision.outline!);
+        if (!isEmptyDiff(diff)) {
+          edited = true;
+          await this.audit.appendLocked(tx, tenantId, runId, `${gate}_edited`, actor, { gate, revision: approval.revision, diff });
+        }
+      }
       const feedback = approved ? (decision.comment ?? null) : decision.feedback;
       await this.approvals.decide(tx, approval.id, approved ? 'approved' : 'rejected', feedback, actor);
       await this.audit.appendLocked(tx, tenantId, runId, 'gate_decided', actor, {
@@ -103,6 +126,7 @@ export class RunCommands {
         revision: approval.revision,
         decision: decision.decision,
         feedback,
+        ...(edited ? { edited } : {}),
       });
       const routed = route(this.workflows.get(run.workflowVersion, run.id), await this.transitions.loadState(tx, run), {
         type: 'gate_decided',
@@ -111,7 +135,14 @@ export class RunCommands {
         decision: decision.decision,
       });
       return this.transitions.apply(tx, run, routed, `gate.${gate}.${approval.revision}`, [
-        { type: 'gate_decided', gate, revision: approval.revision, decision: decision.decision, ...(feedback ? { feedback } : {}) },
+        {
+          type: 'gate_decided',
+          gate,
+          revision: approval.revision,
+          decision: decision.decision,
+          ...(feedback ? { feedback } : {}),
+          ...(edited ? { edited } : {}),
+        },
       ]);
     });
     await this.sender.send(rows);

@@ -11,7 +11,9 @@ import {
 } from '@dossier/contracts';
 import { ApprovalRepository, PrismaService, ResearchRepository, RunEventRepository, RunRepository, type ApprovalRow } from '@dossier/db';
 import { RunNotFoundError, RunStateError, ValidationError } from '@dossier/errors';
-import { approvalView, decodeRunCursor, encodeRunCursor, runView } from './run-views';
+import { GateEdits } from './gate-edits';
+import { RunTotals } from './run-totals';
+import { approvalView, decodeRunCursor, encodeRunCursor } from './run-views';
 
 /** Counts that say how far a run got (`dossier show`). */
 export interface RunProgress {
@@ -41,12 +43,14 @@ export class RunQueries {
     private readonly approvalRows: ApprovalRepository,
     private readonly research: ResearchRepository,
     private readonly eventRows: RunEventRepository,
+    private readonly gateEdits: GateEdits,
+    private readonly totals: RunTotals,
   ) {}
 
   async run(tenantId: string, runId: string): Promise<RunView> {
     const row = await this.runs.find(tenantId, runId);
     if (!row) throw new RunNotFoundError(`Run ${runId} not found`, { details: { runId } });
-    return runView(row);
+    return this.totals.one(row);
   }
 
   /** Newest first, after an opaque cursor (the `nextCursor` of the previous page). */
@@ -57,7 +61,7 @@ export class RunQueries {
       ...(q.cursor ? { after: decodeRunCursor(q.cursor) } : {}),
     });
     const page = rows.slice(0, q.limit);
-    return { items: page.map(runView), nextCursor: rows.length > q.limit ? encodeRunCursor(page.at(-1)!) : null };
+    return { items: await this.totals.page(tenantId, page), nextCursor: rows.length > q.limit ? encodeRunCursor(page.at(-1)!) : null };
   }
 
   async approvals(tenantId: string, runId: string): Promise<ApprovalView[]> {
@@ -122,28 +126,14 @@ export class RunQueries {
   }
 
   /** What a person looks at before deciding a gate: the plan (perspectives, questions) or the outline. */
-  private async subjectOf(approval: ApprovalRow): Promise<unknown> {
+  /** The open gate's subject in the same contract the gateway shows and an edited approval sends back (GateEdits). */
+  private async subjectOf(approval: ApprovalRow): Promise<ApprovalView['subject']> {
     const gate = approval.gate as GateName;
     switch (gate) {
-      case 'plan': {
-        const [perspectives, questions] = await Promise.all([
-          this.research.perspectives(approval.tenantId, approval.runId, approval.revision),
-          this.research.questions(approval.tenantId, approval.runId),
-        ]);
-        return {
-          perspectives: perspectives.map((p) => ({ name: p.name, role: p.role, affiliation: p.affiliation, focus: p.focus })),
-          questions: questions.map((q) => ({ id: q.id, text: q.text, priority: q.priority, iteration: q.iteration })),
-        };
-      }
+      case 'plan':
+        return this.gateEdits.planSubject(approval.tenantId, approval.runId, approval.revision);
       case 'outline':
-        return {
-          sections: (await this.research.latestOutline(approval.tenantId, approval.runId)).map((s) => ({
-            position: s.position,
-            title: s.title,
-            purpose: s.purpose,
-            claimIds: s.claimIds,
-          })),
-        };
+        return this.gateEdits.outlineSubject(approval.tenantId, approval.runId);
       case 'publish':
         return null;
     }

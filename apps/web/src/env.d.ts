@@ -1,0 +1,2 @@
+// Vite bundles CSS imported from modules into one stylesheet.
+declare module '*.css';
