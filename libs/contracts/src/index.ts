@@ -9,5 +9,6 @@ export * from './interventions';
 export * from './entities/platform';
 export * from './entities/research';
 export * from './report';
+export * from './llm-call-notes';
 export * from './tenant-policy';
 export * from './api';

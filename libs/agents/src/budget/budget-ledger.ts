@@ -112,6 +112,7 @@ export class BudgetLedger {
         latencyMs: record.latencyMs,
         outcome: record.outcome,
         error: record.error,
+        ...(record.notes ? { notes: record.notes } : {}),
       },
     });
   }

@@ -1,3 +1,4 @@
+import type { LlmCallNotes } from '@dossier/contracts';
 import type { AgentRole } from '../roles/role';
 
 /** What one role call cost and produced; the runner validates `output` and records the rest in llm_calls. */
@@ -19,6 +20,8 @@ export interface RequestRecord {
   /** ok; invalid (answered, output failed validation); refused; error (no usable answer: 429, 5xx, timeout…). */
   outcome: 'ok' | 'invalid' | 'refused' | 'error';
   error: string | null;
+  /** What happened to the answer beyond its outcome: local repairs, trims, dropped ids, a role call given up. */
+  notes?: LlmCallNotes;
 }
 
 /** What a request is expected to cost at most, for the budget check before it is sent. */

@@ -6,13 +6,15 @@ import { backoffMs } from '@dossier/errors';
 // Type only: the limiters themselves are built in openai-engine-from-env, so importing the engine loads no source code.
 import type { RateLimiter } from '@dossier/sources';
 import type { z } from 'zod';
+import type { LlmCallNotes } from '@dossier/contracts';
 import type { CallHooks, Engine, EngineCompletion, RequestEstimate, RequestRecord, RequestTicket } from '../engine/engine';
 import { AgentOutputError, AgentRefusalError, LlmRequestError, LlmUnavailableError } from '../errors';
 import { dataBlock } from '../prompt/data-block';
 import type { AgentRole } from '../roles/role';
 import { draftSectionInBatches, needsBatches } from '../writing/batch-section';
 import type { OpenAIConfig, RoleModelConfig, StructuredOutputMode } from './openai-config';
-import { parseJsonReply, stripReasoning } from './parse-output';
+import { conformToSchema } from './conform';
+import { parseJsonReply, stripReasoning, type LocalRepair } from './parse-output';
 import { costUsd } from './prices';
 import { providerName } from './provider-name';
 import { classifyRequestError, rejectsResponseFormat } from './request-errors';
@@ -29,8 +31,11 @@ const NO_HOOKS: CallHooks = {
 };
 
 const MAX_ERROR_TEXT = 2000;
-const DOWNGRADE: Record<StructuredOutputMode, StructuredOutputMode | null> = {
-  json_schema: 'json_object',
+/** What goes on the wire: the configured mode, or json_schema without its limits for endpoints that refuse them. */
+type WireMode = StructuredOutputMode | 'json_schema_bare';
+const DOWNGRADE: Record<WireMode, WireMode | null> = {
+  json_schema: 'json_schema_bare',
+  json_schema_bare: 'json_object',
   json_object: 'text',
   text: null,
 };
@@ -67,7 +72,7 @@ export class OpenAIEngine implements Engine {
   private readonly client: OpenAI;
   private readonly provider: string;
   /** Structured-output mode per model, lowered when an endpoint refuses one. */
-  private readonly modes = new Map<string, StructuredOutputMode>();
+  private readonly modes = new Map<string, WireMode>();
   private readonly tracer = trace.getTracer('dossier-agents');
 
   constructor(private readonly options: OpenAIEngineOptions) {
@@ -94,6 +99,12 @@ export class OpenAIEngine implements Engine {
     return { ...done, output: role.output.parse(ids.restore(done.output)) };
   }
 
+  /**
+   * One role call: the request, local repairs of the reply, validation, and at most one repair request that shows the
+   * model what was wrong. Wrong ids still there after the repair are dropped from the answer (counted); an answer that
+   * stays unusable — or a refusal, or one cut at the output cap beyond local repair — ends the call with an
+   * AgentOutputError / AgentRefusalError whose last llm_calls row says how the runner goes on (decision 0019).
+   */
   private async completeShort<I, O>(role: AgentRole<I, O>, input: I, hooks: CallHooks): Promise<EngineCompletion<O>> {
     const cfg = this.options.config.roles[role.name];
     const prompt = role.prompt(input);
@@ -102,43 +113,67 @@ export class OpenAIEngine implements Engine {
       { role: 'user', content: prompt.user },
     ];
     const total = { tokensIn: 0, tokensOut: 0, costUsd: 0 };
+    const gaveUp: LlmCallNotes['gaveUp'] = role.skipped ? 'skipped' : 'offline';
     let repair = null as { reply: string; error: string } | null;
+    // A first answer whose only faults were references: kept, cleaned, in case the repair request does worse.
+    let earlier: Cleaned<O> | null = null;
     for (let round = 0; round < 2; round++) {
       const conversation: Message[] = repair ? [...messages, repairMessage(repair.reply, repair.error)] : messages;
-      const { answer, ticket, span, started } = await this.send(role, input, cfg, conversation, hooks);
+      const { answer, ticket, span, started, cut, refusal } = await this.send(role, input, cfg, conversation, hooks);
       total.tokensIn += answer.tokensIn;
       total.tokensOut += answer.tokensOut;
       total.costUsd += answer.costUsd;
-      const parsed = parseJsonReply(answer.content);
-      const error = this.problems(role, input, parsed);
-      if (typeof error !== 'string') {
-        await this.finish(hooks, ticket, span, started, answer, 'ok', null);
-        return { output: error.output, model: answer.model, ...total };
+      const base: LlmCallNotes = round === 1 ? { repairRequest: true } : {};
+      if (refusal !== null) {
+        await this.finish(hooks, ticket, span, started, answer, 'refused', `refusal: ${refusal}`, undefined, { ...base, gaveUp });
+        throw new AgentRefusalError(`The model ${answer.model} refused the ${role.name} role: ${refusal}`.slice(0, MAX_ERROR_TEXT), {
+          details: { role: role.name, model: answer.model },
+        });
       }
-      await this.finish(hooks, ticket, span, started, answer, 'invalid', error);
-      repair = { reply: stripReasoning(answer.content), error };
-      if (round === 1) {
-        throw new AgentOutputError(
-          `The model ${answer.model} gave unusable output for the ${role.name} role twice (after one repair request): ${error}`.slice(
-            0,
-            MAX_ERROR_TEXT,
-          ),
-          { details: { role: role.name, model: answer.model } },
+      const verdict = evaluate(role, input, answer.content);
+      const notes: LlmCallNotes = {
+        ...base,
+        ...(verdict.repairs.length > 0 ? { localRepairs: verdict.repairs } : {}),
+        ...(verdict.trimmed > 0 ? { trimmed: verdict.trimmed } : {}),
+      };
+      if ('output' in verdict) {
+        await this.finish(hooks, ticket, span, started, answer, 'ok', null, undefined, notes);
+        return { output: verdict.output, model: answer.model, ...total };
+      }
+      const last = round === 1 || cut;
+      const kept = last ? (verdict.cleaned ?? earlier) : null;
+      if (kept) {
+        // What the repair request did not fix is dropped, never written.
+        await this.finish(
+          hooks,
+          ticket,
+          span,
+          started,
+          answer,
+          verdict.cleaned ? 'ok' : 'invalid',
+          verdict.cleaned ? null : verdict.error,
+          undefined,
+          {
+            ...notes,
+            droppedIds: kept.dropped,
+          },
         );
+        return { output: kept.output, model: answer.model, ...total };
       }
+      if (last) {
+        const why = cut
+          ? `the reply was cut at ${this.options.config.maxOutputTokens} output tokens (raise OPENAI_MAX_OUTPUT_TOKENS or use a model with a larger output limit) and could not be completed locally: ${verdict.error}`
+          : `unusable output twice (after one repair request): ${verdict.error}`;
+        await this.finish(hooks, ticket, span, started, answer, 'invalid', verdict.error, undefined, { ...notes, gaveUp });
+        throw new AgentOutputError(`The model ${answer.model} gave ${role.name} ${why}`.slice(0, MAX_ERROR_TEXT), {
+          details: { role: role.name, model: answer.model },
+        });
+      }
+      await this.finish(hooks, ticket, span, started, answer, 'invalid', verdict.error, undefined, notes);
+      earlier = verdict.cleaned;
+      repair = { reply: stripReasoning(answer.content), error: verdict.error };
     }
     throw new Error('unreachable');
-  }
-
-  /** The validated output, or what is wrong with the reply: JSON, grounding in the input, schema, citations. */
-  private problems<I, O>(role: AgentRole<I, O>, input: I, parsed: ReturnType<typeof parseJsonReply>): { output: O } | string {
-    if (!parsed.ok) return parsed.error;
-    const grounded = role.ground ? role.ground(input, parsed.value) : { value: parsed.value, issues: [] };
-    if (grounded.issues.length > 0) return grounded.issues.join('; ');
-    const checked = role.output.safeParse(grounded.value);
-    if (!checked.success) return describeIssues(checked.error);
-    const issues = role.check?.(input, checked.data) ?? [];
-    return issues.length > 0 ? `the answer is not grounded in the data given: ${issues.slice(0, 10).join('; ')}` : { output: checked.data };
   }
 
   /** One answered request (after retries); the caller records its outcome once it has checked the content. */
@@ -148,7 +183,7 @@ export class OpenAIEngine implements Engine {
     cfg: RoleModelConfig,
     messages: Message[],
     hooks: CallHooks,
-  ): Promise<{ answer: Answer; ticket: RequestTicket; span: Span; started: number }> {
+  ): Promise<{ answer: Answer; ticket: RequestTicket; span: Span; started: number; cut: boolean; refusal: string | null }> {
     const { config, limiter } = this.options;
     const maxTokens = config.maxOutputTokens;
     const promptTokens = countMessageTokens(messages);
@@ -192,23 +227,9 @@ export class OpenAIEngine implements Engine {
           tokensOut,
           costUsd: costUsd(config.prices, cfg.model, tokensIn, tokensOut),
         };
-        if (choice?.finish_reason === 'length') {
-          // A reply cut at the output cap: asking again gives the same cut, so no repair request.
-          await this.finish(hooks, ticket, span, started, answer, 'invalid', `output cut at ${maxTokens} tokens`);
-          throw new AgentOutputError(
-            `The model ${answer.model} ran out of output tokens (${maxTokens}) answering the ${role.name} role: raise OPENAI_MAX_OUTPUT_TOKENS or use a model with a larger output limit`,
-            { details: { role: role.name, model: answer.model } },
-          );
-        }
-        if (refusal) {
-          await this.finish(hooks, ticket, span, started, answer, 'refused', `refusal: ${refusal}`);
-          throw new AgentRefusalError(`The model ${answer.model} refused the ${role.name} role: ${refusal}`.slice(0, MAX_ERROR_TEXT), {
-            details: { role: role.name, model: answer.model },
-          });
-        }
-        return { answer, ticket, span, started };
+        // A reply cut at the output cap is completed locally if it can be; asking again would give the same cut.
+        return { answer, ticket, span, started, cut: choice?.finish_reason === 'length', refusal };
       } catch (err) {
-        if (err instanceof AgentRefusalError || err instanceof AgentOutputError) throw err;
         const verdict = deadline.aborted
           ? {
               retryable: true,
@@ -279,6 +300,7 @@ export class OpenAIEngine implements Engine {
     outcome: RequestRecord['outcome'],
     error: string | null,
     errorType?: string,
+    notes?: LlmCallNotes,
   ): Promise<void> {
     const latencyMs = Math.max(0, Math.round(performance.now() - started));
     if (span.isRecording()) {
@@ -304,13 +326,18 @@ export class OpenAIEngine implements Engine {
       latencyMs,
       outcome,
       error: error?.slice(0, MAX_ERROR_TEXT) ?? null,
+      ...(notes && Object.keys(notes).length > 0 ? { notes } : {}),
     });
   }
 }
 
-function responseFormat(mode: StructuredOutputMode, name: string, schema: z.ZodType): Record<string, unknown> {
+function responseFormat(mode: WireMode, name: string, schema: z.ZodType): Record<string, unknown> {
   switch (mode) {
     case 'json_schema':
+      return {
+        response_format: { type: 'json_schema', json_schema: { name, strict: true, schema: strictJsonSchema(schema, { limits: true }) } },
+      };
+    case 'json_schema_bare':
       return { response_format: { type: 'json_schema', json_schema: { name, strict: true, schema: strictJsonSchema(schema) } } };
     case 'json_object':
       return { response_format: { type: 'json_object' } };
@@ -330,6 +357,48 @@ function repairMessage(reply: string, error: string): Message {
       'Reply again with only the corrected JSON object, valid against the schema in the instructions.',
     ].join('\n\n'),
   };
+}
+
+interface Cleaned<O> {
+  output: O;
+  dropped: number;
+}
+
+type Verdict<O> =
+  | { output: O; repairs: LocalRepair[]; trimmed: number }
+  | { error: string; cleaned: Cleaned<O> | null; repairs: LocalRepair[]; trimmed: number };
+
+/**
+ * A reply judged against the role: JSON (mended locally where it can be), brought into the schema, grounded in the
+ * input, validated, and its references checked. Either the output, or what is wrong with it (for the repair request)
+ * and the answer without its bad references when the schema holds.
+ */
+function evaluate<I, O>(role: AgentRole<I, O>, input: I, content: string): Verdict<O> {
+  const parsed = parseJsonReply(content);
+  if (!parsed.ok) return { error: parsed.error, cleaned: null, repairs: [], trimmed: 0 };
+  const conformed = conformToSchema(role.output, parsed.value);
+  const repairs = [...new Set([...parsed.repairs, ...conformed.repairs])];
+  const grounded = role.ground ? role.ground(input, conformed.value) : { value: conformed.value, issues: [] };
+  const valid = role.output.safeParse(grounded.value);
+  if (!valid.success) {
+    return {
+      error: [...grounded.issues, describeIssues(valid.error)].join('; '),
+      cleaned: null,
+      repairs,
+      trimmed: conformed.trimmed.length,
+    };
+  }
+  const refs = role.check?.(input, valid.data) ?? { issues: [], cleaned: valid.data, dropped: 0 };
+  const trimmed = conformed.trimmed.length + (refs.trimmed ?? 0);
+  const cleaned = refs.cleaned === null ? null : role.output.safeParse(refs.cleaned);
+  const usable = cleaned?.success ? { output: cleaned.data, dropped: refs.dropped } : null;
+  const issues = [...grounded.issues, ...refs.issues];
+  if (issues.length === 0 && usable) return { output: usable.output, repairs, trimmed };
+  const error =
+    issues.length > 0
+      ? `the answer is not grounded in the data given: ${issues.slice(0, 10).join('; ')}`
+      : 'the answer leaves nothing usable';
+  return { error, cleaned: usable, repairs, trimmed };
 }
 
 function describeIssues(error: z.ZodError): string {

@@ -3,8 +3,8 @@ import { buildPrompt } from '../prompt/build-prompt';
 import { normalizeWhitespace } from '../offline/nlp/statement-terms';
 import { cosine, tfidfVectors } from '../offline/nlp/tfidf';
 import { clip } from '../offline/topics';
-import { citationIssues } from './grounding';
-import type { AgentRole } from './role';
+import { cleanCitedSentences } from './grounding';
+import type { AgentRole, ReferenceCheck } from './role';
 import { CitedSentence, Id, Question, text } from './schemas';
 
 export const FramerInput = z.strictObject({
@@ -91,16 +91,25 @@ function offline(input: FramerInput): FramerOutput {
   return { introduction, conclusion };
 }
 
+function check(input: FramerInput, output: FramerOutput): ReferenceCheck<FramerOutput> {
+  const known = new Set(input.sections.flatMap((s) => s.sentences.flatMap((x) => x.evidenceIds)));
+  const intro = cleanCitedSentences(output.introduction, new Set(), 'introduction sentence');
+  const conclusion = cleanCitedSentences(output.conclusion, known, 'conclusion sentence');
+  const issues = [...intro.issues, ...conclusion.issues];
+  const written = input.sections.some((s) => s.sentences.some((x) => x.evidenceIds.length > 0));
+  if (output.conclusion.length === 0 && written) issues.push('the conclusion is empty, though the sections state findings');
+  return {
+    issues,
+    cleaned: intro.kept.length > 0 ? { introduction: intro.kept, conclusion: conclusion.kept } : null,
+    dropped: intro.dropped + conclusion.dropped,
+  };
+}
+
 export const framer: AgentRole<FramerInput, FramerOutput> = {
   name: 'framer',
   input: FramerInput,
   output: FramerOutput,
-  check: (input, output) =>
-    citationIssues(
-      [...output.introduction, ...output.conclusion],
-      new Set(input.sections.flatMap((s) => s.sentences.flatMap((x) => x.evidenceIds))),
-      'framing sentence',
-    ),
+  check,
   prompt: (input) =>
     buildPrompt({
       persona: 'Framer',

@@ -2,8 +2,8 @@ import { z } from 'zod';
 import { buildPrompt, listWithIds } from '../prompt/build-prompt';
 import { splitUnits } from '../offline/nlp/sentences';
 import { normalizeWhitespace, statementStems } from '../offline/nlp/statement-terms';
-import { citationIssues } from './grounding';
-import type { AgentRole } from './role';
+import { cleanCitedSentences } from './grounding';
+import type { AgentRole, ReferenceCheck } from './role';
 import { CitedSentence, EvidenceRef, Id, distinctIds, text } from './schemas';
 
 export const SectionWriterInput = z
@@ -96,6 +96,23 @@ function offline(input: SectionWriterInput): SectionWriterOutput {
   return { paragraphs };
 }
 
+function check(input: SectionWriterInput, output: SectionWriterOutput): ReferenceCheck<SectionWriterOutput> {
+  const known = new Set(input.evidence.map((e) => e.id));
+  const issues: string[] = [];
+  let dropped = 0;
+  let n = 0;
+  const paragraphs = output.paragraphs.flatMap((p) => {
+    const cleaned = cleanCitedSentences(p.sentences, known, 'sentence');
+    issues.push(...cleaned.issues.map((i) => i.replace(/^sentence \d+/, () => `sentence ${++n}`)));
+    dropped += cleaned.dropped;
+    return cleaned.kept.length > 0 ? [{ sentences: cleaned.kept }] : [];
+  });
+  if (output.paragraphs.length === 0 && input.claims.length > 0) {
+    issues.push(`no sentence was written, though ${input.claims.length} claims with evidence were given`);
+  }
+  return { issues, cleaned: paragraphs.length > 0 ? { paragraphs } : null, dropped };
+}
+
 function continuationRules(input: SectionWriterInput): string[] {
   const c = input.continuation;
   if (!c) return [];
@@ -111,12 +128,8 @@ export const sectionWriter: AgentRole<SectionWriterInput, SectionWriterOutput> =
   name: 'sectionWriter',
   input: SectionWriterInput,
   output: SectionWriterOutput,
-  check: (input, output) =>
-    citationIssues(
-      output.paragraphs.flatMap((p) => p.sentences),
-      new Set(input.evidence.map((e) => e.id)),
-      'sentence',
-    ),
+  check,
+  idle: (input) => (input.claims.length === 0 ? { paragraphs: [] } : null),
   prompt: (input) =>
     buildPrompt({
       persona: 'Section Writer',

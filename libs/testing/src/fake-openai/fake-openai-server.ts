@@ -146,6 +146,18 @@ export class FakeOpenAIServer {
         },
       });
     }
+    const refused = (this.options.rejectSchemaKeywords ?? []).find((k) =>
+      JSON.stringify(body.response_format?.json_schema?.schema ?? {}).includes(`"${k}"`),
+    );
+    if (body.response_format?.type === 'json_schema' && refused) {
+      return this.send(res, 400, {
+        error: {
+          message: `Invalid schema for response_format '${body.response_format.json_schema?.name}': '${refused}' is not permitted.`,
+          type: 'invalid_request_error',
+          param: 'response_format',
+        },
+      });
+    }
 
     const reply = this.nextReply(role);
     switch (reply.kind) {

@@ -48,6 +48,8 @@ export interface FakeOpenAIOptions {
   requestsPerSecond?: number;
   /** Answer 400 to `json_schema` response formats, like endpoints without structured outputs. */
   rejectJsonSchema?: boolean;
+  /** Answer 400 to a json_schema response format that uses any of these keywords (e.g. maxLength), as some providers do. */
+  rejectSchemaKeywords?: string[];
   /** Model ids listed by /v1/models. */
   models?: string[];
   /** Dimension of the fake embeddings. */
