@@ -72,3 +72,14 @@ export {
   type GuardProblemKind,
   type GuardOptions,
 } from './verification/guard';
+export {
+  verifySentences,
+  verifyAndRepair,
+  type SentenceToVerify,
+  type SentenceCheck,
+  type Verdict,
+  type VerifiedSentence,
+  type CheckRecord,
+  type VerifyAndRepairResult,
+  type VerificationFigures,
+} from './verification/verify-sentences';

@@ -2,3 +2,5 @@ export * from './prisma.service';
 export * from './db.module';
 export * from './repositories';
 export * from './identity/api-key-secret';
+export * from './views/verification-figures';
+export * from './views/publish-preview';

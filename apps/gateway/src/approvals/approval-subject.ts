@@ -1,11 +1,14 @@
 import { Injectable } from '@nestjs/common';
 import type { GateName } from '@dossier/contracts';
-import { ResearchRepository, type ApprovalRow } from '@dossier/db';
+import { PrismaService, publishPreview, ResearchRepository, type ApprovalRow } from '@dossier/db';
 
-/** What a person looks at before deciding a gate: the plan (perspectives, questions) or the outline. */
+/** What a person looks at before deciding a gate: the plan (perspectives, questions), the outline, or the framed report. */
 @Injectable()
 export class ApprovalSubject {
-  constructor(private readonly research: ResearchRepository) {}
+  constructor(
+    private readonly research: ResearchRepository,
+    private readonly prisma: PrismaService,
+  ) {}
 
   async of(approval: ApprovalRow): Promise<unknown> {
     const gate = approval.gate as GateName;
@@ -30,7 +33,8 @@ export class ApprovalSubject {
           })),
         };
       case 'publish':
-        return null;
+        // The finished report in brief, with what verification checked, repaired and removed.
+        return publishPreview(this.prisma, this.research, approval.tenantId, approval.runId);
     }
   }
 }

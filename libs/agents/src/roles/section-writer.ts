@@ -16,6 +16,8 @@ export const SectionWriterInput = z
      * before wrote, so the model continues rather than repeats, and the last part closes the section.
      */
     continuation: z.strictObject({ part: z.int().min(1), parts: z.int().min(2), writtenSoFar: z.string().max(40_000) }).optional(),
+    /** A reviewer's feedback on the section (publish gate rejected): the redraft follows it. */
+    feedback: z.string().max(4000).optional(),
   })
   .superRefine(distinctIds('evidence'));
 export type SectionWriterInput = z.infer<typeof SectionWriterInput>;
@@ -136,6 +138,7 @@ export const sectionWriter: AgentRole<SectionWriterInput, SectionWriterOutput> =
       task: 'Write the report section from the claims and their evidence: clear paragraphs of two to four sentences, every sentence cited.',
       rules: [
         ...continuationRules(input),
+        ...(input.feedback ? ['A reviewer rejected the previous draft (see "reviewer feedback"): follow it, within these rules.'] : []),
         'Every sentence states only what its cited evidence says and lists the evidence ids it relies on in evidenceIds; a sentence without evidence is not allowed.',
         'When several evidence items support the same statement, cite all of them on that sentence.',
         'Use the claims in the order given; keep figures, units and dates exactly as in the evidence.',
@@ -147,6 +150,7 @@ export const sectionWriter: AgentRole<SectionWriterInput, SectionWriterOutput> =
         ['claims', listWithIds(input.claims.map((c) => ({ id: c.id, text: `${c.statement} (evidence: ${c.evidenceIds.join(', ')})` })))],
         ['evidence', listWithIds(input.evidence.map((e) => ({ id: e.id, text: e.excerpt })))],
         ...(input.continuation ? [['written so far', input.continuation.writtenSoFar || '(nothing yet)'] as const] : []),
+        ...(input.feedback ? [['reviewer feedback', input.feedback] as const] : []),
       ],
     }),
   offline,

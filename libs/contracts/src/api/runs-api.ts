@@ -60,7 +60,7 @@ export const ApprovalView = z.strictObject({
   openedAt: iso,
   decidedAt: iso.nullable(),
   expiresAt: iso.nullable(),
-  /** What the gate asks to approve: the plan's perspectives and questions, or the outline. */
+  /** What the gate asks to approve: the plan's perspectives and questions, the outline, or the report in brief with its verification figures. */
   subject: z.unknown(),
 });
 export type ApprovalView = z.infer<typeof ApprovalView>;

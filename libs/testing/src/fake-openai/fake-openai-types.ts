@@ -1,3 +1,5 @@
+import type { RealisticModelOptions } from './realistic-model';
+
 /** One recorded chat request, as the fake server received it. */
 export interface FakeChatRequest {
   /** The agent role: from the test echo when sent, else from the system prompt's persona. */
@@ -54,6 +56,12 @@ export interface FakeOpenAIOptions {
   models?: string[];
   /** Dimension of the fake embeddings. */
   embeddingDimension?: number;
+  /**
+   * The realistic model (issue 12): every default answer gets defects at these rates (paraphrase, unsupported
+   * sentences, wrong ids, over-long fields, fences, truncation, empty lists, refusals…), the verifier judges by
+   * comparing sentences with passages, and embeddings carry meaning. Corrupted sentences are in `corruptions`.
+   */
+  realistic?: RealisticModelOptions;
 }
 
 export interface FakeOpenAICounts {

@@ -9,7 +9,15 @@ import {
   type RunView,
   type SourceTextView,
 } from '@dossier/contracts';
-import { ApprovalRepository, PrismaService, ResearchRepository, RunEventRepository, RunRepository, type ApprovalRow } from '@dossier/db';
+import {
+  ApprovalRepository,
+  PrismaService,
+  publishPreview,
+  ResearchRepository,
+  RunEventRepository,
+  RunRepository,
+  type ApprovalRow,
+} from '@dossier/db';
 import { RunNotFoundError, RunStateError, ValidationError } from '@dossier/errors';
 import { approvalView, decodeRunCursor, encodeRunCursor, runView } from './run-views';
 
@@ -121,7 +129,7 @@ export class RunQueries {
     return rows.map((r) => ({ seq: r.seq, data: RunEventData.parse(r.data) }));
   }
 
-  /** What a person looks at before deciding a gate: the plan (perspectives, questions) or the outline. */
+  /** What a person looks at before deciding a gate: the plan (perspectives, questions), the outline, or the report in brief. */
   private async subjectOf(approval: ApprovalRow): Promise<unknown> {
     const gate = approval.gate as GateName;
     switch (gate) {
@@ -145,7 +153,8 @@ export class RunQueries {
           })),
         };
       case 'publish':
-        return null;
+        // The finished report in brief, with what verification checked, repaired and removed.
+        return publishPreview(this.prisma, this.research, approval.tenantId, approval.runId);
     }
   }
 }
