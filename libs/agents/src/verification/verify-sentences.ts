@@ -91,6 +91,7 @@ export interface CheckRecord {
   /** The position of the sentence in the input (a rewrite keeps its original's). */
   index: number;
   text: string;
+  evidenceIds: string[];
   round: number;
   verdict: Verdict;
   guard: GuardProblem[];
@@ -140,7 +141,15 @@ export async function verifyAndRepair(
     const failing: { index: number; sentence: SentenceToVerify & RepairSource; check: SentenceCheck }[] = [];
     results.forEach((check, k) => {
       const p = pending[k]!;
-      checks.push({ index: p.index, text: p.sentence.text, round, verdict: check.verdict, guard: check.guard, judge: check.judge });
+      checks.push({
+        index: p.index,
+        text: p.sentence.text,
+        evidenceIds: p.sentence.evidenceIds,
+        round,
+        verdict: check.verdict,
+        guard: check.guard,
+        judge: check.judge,
+      });
       figures.checked++;
       if (check.guard.length > 0) figures.failedByGuard++;
       if (check.judge !== null && check.judge !== 'supported') figures.failedByJudge++;

@@ -56,7 +56,10 @@ export class FrameHandler implements StepHandler<'frame'> {
       framer,
       {
         question: ctx.run.question,
-        sections: sections.map((s) => ({ title: s.title, sentences: s.paragraphs.flatMap((p) => p.sentences) })),
+        sections: sections.map((s) => ({
+          title: s.title,
+          sentences: s.paragraphs.flatMap((p) => p.sentences.map((x) => ({ text: x.text, evidenceIds: x.evidenceIds }))),
+        })),
         stopReason,
         openQuestions: open.map((q) => q.text),
         ...(rules.scopes.length > 0 ? { scope: rules.scopes } : {}),
