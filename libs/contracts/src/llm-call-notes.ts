@@ -12,6 +12,7 @@ export const LocalRepairKind = z.enum([
   'extra_keys',
   'null_array',
   'number_text',
+  'control_chars',
 ]);
 export type LocalRepairKind = z.infer<typeof LocalRepairKind>;
 

@@ -4,7 +4,7 @@ import type { LocalRepair } from './parse-output';
 /*
  * A model's JSON brought into the role's schema where that cannot change what it says (decision 0019): enum values in
  * the wrong case or spelling ("Established", "NEGATION", "high risk"), keys the schema does not have, null where a
- * list belongs, numbers written as text. Soft limits are enforced here too, by trimming with a warning rather than
+ * list belongs, numbers written as text, NUL characters (which no Postgres column holds). Soft limits are enforced here too, by trimming with a warning rather than
  * failing the run: strings over their maximum length are cut at a word, lists over their maximum size are cut,
  * numbers outside their range are clamped, fractions in integer fields rounded. Limits without which an answer is
  * wrong (required fields, minimum sizes, ids) are left for validation and the repair request.
@@ -96,6 +96,11 @@ class Conformer {
     }
     if (typeof value === 'number') return this.number(node, value, path);
     if (typeof value === 'string') {
+      // Postgres text and jsonb cannot hold NUL: a model that emits one must not cause a database error.
+      if (value.includes('\u0000')) {
+        this.repairs.add('control_chars');
+        return this.walk(node, value.replaceAll('\u0000', ''), path);
+      }
       if (node.maxLength !== undefined && value.length > node.maxLength) {
         this.trimmed.push(path);
         return trimToLength(value, node.maxLength);

@@ -17,7 +17,7 @@ export function stripReasoning(text: string): string {
 /**
  * What was mended in a reply before it could be used, without asking the model again (decision 0019): a Markdown
  * fence, prose before the JSON, text after it, JSON cut short; and, against the role's schema (conform-to-schema),
- * enum values in the wrong case, keys the schema does not have, null where a list belongs.
+ * enum values in the wrong case, keys the schema does not have, null where a list belongs, NUL characters.
  */
 export type LocalRepair = LocalRepairKind;
 

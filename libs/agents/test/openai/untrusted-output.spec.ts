@@ -1,5 +1,6 @@
 import type { FakeOpenAIServer } from '@dossier/testing';
 import { AgentRunner, type LlmCallStore } from '../../src/agent-runner';
+import { conformToSchema } from '../../src/openai/conform';
 import { closeTruncatedJson } from '../../src/openai/parse-output';
 import {
   claimBuilder,
@@ -50,6 +51,21 @@ describe('model output is untrusted input', () => {
       expect(done.output).toEqual({ ...good, riskLevel: 'low', excludedTopics: [] });
       expect(server.counts.chatRequests).toBe(1);
       expect(hooks.records[0]!.notes?.localRepairs?.sort()).toEqual(['enum_case', 'extra_keys', 'fence', 'null_array']);
+    });
+
+    it('no text can cause a database error: NUL characters are removed, numbers written as text parsed', () => {
+      const conformed = conformToSchema(director.output, {
+        ...director.offline(ROLE_INPUTS.director),
+        statement: 'The lake\u0000 fell.',
+        includedTopics: ['water\u0000 level'],
+      });
+      expect(conformed.value).toMatchObject({ statement: 'The lake fell.', includedTopics: ['water level'] });
+      expect(conformed.repairs).toEqual(['control_chars']);
+      expect(conformToSchema(moderator.output, { followUps: [{ parentId: null, text: 'x?', priority: '40' }] })).toEqual({
+        value: { followUps: [{ parentId: null, text: 'x?', priority: 40 }] },
+        repairs: ['number_text'],
+        trimmed: [],
+      });
     });
 
     it('truncated JSON: closed after its last whole element; the half-written one is dropped', async () => {
