@@ -148,15 +148,17 @@ export function paraphrase(sentence: string, random: () => number): string {
   let out = sentence;
   // Whole words only; "m" in "m³" is not the unit metres.
   const word = (w: string) => new RegExp(`(?<![\\w])${escape(w)}(?![\\w³²])`);
-  const swaps = [...SYNONYMS, ...UNITS].filter((g) => g.some((w) => word(w).test(out)));
-  for (const group of swaps) {
-    const present = group.find((w) => word(w).test(out))!;
+  const swap = (group: readonly string[]): boolean => {
+    // An earlier swap may have taken this group's word already.
+    const present = group.find((w) => word(w).test(out));
     const others = group.filter((w) => w !== present && !/^[A-Z]/.test(w));
-    if (others.length === 0) continue;
-    const pick = others[Math.floor(random() * others.length)]!;
-    // A unit symbol sits right after its number without a space only for %.
-    out = out.replace(word(present), pick);
-  }
+    if (present === undefined || others.length === 0) return false;
+    out = out.replace(word(present), others[Math.floor(random() * others.length)]!);
+    return true;
+  };
+  for (const group of SYNONYMS) swap(group);
+  // One unit respelled per sentence, most specific first: "cubic metres" must not become "cubic m".
+  for (const group of UNITS) if (swap(group)) break;
   out = out.replace(/\b(did|does|was|were|is|are|has|have) not\b/, (_, aux: string) => `${aux}n't`);
   out = out.replace(/(\d) %/g, '$1%');
   return out;
