@@ -112,6 +112,9 @@ export interface RowOutcome {
   repaired: number;
   removed: number;
   calls: number;
+  /** Repair requests of role calls (the second try after an unusable answer). */
+  repairRequests: number;
+  /** Every extra call spent on repairs: repair requests, repairer calls, verifier calls of repair rounds. */
   repairCalls: number;
   /** A corrupted sentence that failed, was rewritten by the repairer, and whose rewrite passed. */
   realRepairs: number;
@@ -164,6 +167,7 @@ export async function runRow(db: TestDatabase, cli: ReturnType<typeof cliRunner>
       repaired: 0,
       removed: 0,
       calls: 0,
+      repairRequests: 0,
       repairCalls: 0,
       realRepairs: 0,
     };
@@ -208,15 +212,19 @@ export async function runRow(db: TestDatabase, cli: ReturnType<typeof cliRunner>
     }
     outcome.repaired = report.metrics.verification?.repaired ?? 0;
     outcome.removed = report.metrics.verification?.removed ?? 0;
-    const [calls] = await sql<{ all: string; repairs: string }>(
+    // Extra calls spent on repairs: repair requests of role calls, repairer calls, and verifier calls of repair rounds.
+    const [calls] = await sql<{ all: string; requests: string; repairer: string; reverify: string }>(
       db.url,
       `SELECT count(*) AS all,
-              count(*) FILTER (WHERE role = 'repairer' OR (notes->>'repairRequest')::boolean) AS repairs
+              count(*) FILTER (WHERE (notes->>'repairRequest')::boolean) AS requests,
+              count(*) FILTER (WHERE role = 'repairer') AS repairer,
+              count(*) FILTER (WHERE role = 'verifier' AND step_key ~ '\\.verify\\.[1-9]') AS reverify
          FROM llm_calls WHERE run_id = $1 AND engine = 'openai'`,
       [runId],
     );
     outcome.calls = Number(calls!.all);
-    outcome.repairCalls = Number(calls!.repairs);
+    outcome.repairRequests = Number(calls!.requests);
+    outcome.repairCalls = Number(calls!.requests) + Number(calls!.repairer) + Number(calls!.reverify);
     outcome.realRepairs = await realRepairs(db, runId, corrupted);
     return outcome;
   } finally {
@@ -327,13 +335,14 @@ export function summarise(outcomes: readonly RowOutcome[], file?: string): strin
   const [g, j, b] = [sum((o) => o.guard), sum((o) => o.judge), sum((o) => o.both)];
   const calls = outcomes.reduce((a, o) => a + o.calls, 0);
   const repairCalls = outcomes.reduce((a, o) => a + o.repairCalls, 0);
+  const repairRequests = outcomes.reduce((a, o) => a + o.repairRequests, 0);
   lines.push(
     `runs completed ${outcomes.filter((o) => o.exit === 0 && o.report).length}/${outcomes.length}`,
     `guard  precision ${pct(precision(g))} recall ${pct(recall(g))} (${JSON.stringify(g)})`,
     `judge  precision ${pct(precision(j))} recall ${pct(recall(j))} (${JSON.stringify(j)})`,
     `both   precision ${pct(precision(b))} recall ${pct(recall(b))} (${JSON.stringify(b)})`,
     `repaired ${outcomes.reduce((a, o) => a + o.repaired, 0)} removed ${outcomes.reduce((a, o) => a + o.removed, 0)}`,
-    `repair calls ${repairCalls}/${calls} = ${pct(calls === 0 ? 0 : repairCalls / calls)}`,
+    `repair calls ${repairCalls}/${calls} = ${pct(calls === 0 ? 0 : repairCalls / calls)} (of which repair requests ${repairRequests})`,
   );
   if (file)
     writeFileSync(file, JSON.stringify({ rows: outcomes.map(({ report: _r, output: _o, ...rest }) => rest), summary: lines }, null, 2));
