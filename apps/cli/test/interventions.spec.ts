@@ -161,6 +161,12 @@ describe('interventions on a live run: queued at the plan gate, applied by moder
       commands.intervene(tenantId, runId, { type: 'add_question', question: 'Too late to ask?' }, 'alice'),
     ).rejects.toBeInstanceOf(RunStateError);
     await commands.decideGate(tenantId, runId, 'outline', { decision: 'approve' }, 'alice');
+    await waitFor(
+      'the publish gate to open',
+      async () => (await sql(db.url, "SELECT 1 FROM research_runs WHERE id = $1 AND awaiting_gate = 'publish'", [runId]))[0],
+      { intervalMs: 200 },
+    );
+    await commands.decideGate(tenantId, runId, 'publish', { decision: 'approve' }, 'alice');
     result = await running;
     shown = (await cli(['show', runId], env)).output;
   });

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { RunOptions, type BudgetKind } from '@dossier/contracts';
+import { RunOptions, type BudgetKind, type LlmCallNotes } from '@dossier/contracts';
 import type { Db, PrismaService } from '@dossier/db';
 import { describeError } from '@dossier/errors';
 import { recordLlmUsage, withLlmSpan } from '@dossier/telemetry';
@@ -9,7 +9,7 @@ import { BudgetLedger } from './budget/budget-ledger';
 import type { CallHooks, Engine, EngineCompletion } from './engine/engine';
 import { countWords, OfflineEngine } from './engine/offline-engine';
 import { RecordedAnswer } from './engine/recorded-answer';
-import { AgentCallRecordError, AgentInputError, AgentOutputError } from './errors';
+import { AgentCallRecordError, AgentInputError, AgentOutputError, AgentRefusalError } from './errors';
 import type { AgentRole } from './roles/role';
 
 /** Where calls are recorded: the Prisma client, PrismaService, or a transaction. */
@@ -111,6 +111,9 @@ export class AgentRunner {
         details: { role: role.name, issues: parsed.error.issues },
       });
     }
+    // A role with nothing to work on is not called: no request, no row (decision 0019).
+    const idle = role.idle?.(parsed.data) ?? null;
+    if (idle !== null) return this.checked(role, this.offline, idle, ctx);
     const { engine, limits } = await this.engineFor(ctx);
     if (engine.recordsRequests) {
       try {
@@ -121,10 +124,18 @@ export class AgentRunner {
           ctx,
         );
       } catch (err) {
-        if (!(err instanceof BudgetExhaustedSignal)) throw err;
-        await this.options.perRun?.budgetSink?.markBudgetExhausted(ctx.tenantId, ctx.runId, err.budget, 'agents');
-        // Nothing more is spent on the model: this call and the run's later ones are written offline.
-        return this.runRecorded(role, this.offline, parsed.data, ctx);
+        if (err instanceof BudgetExhaustedSignal) {
+          await this.options.perRun?.budgetSink?.markBudgetExhausted(ctx.tenantId, ctx.runId, err.budget, 'agents');
+          // Nothing more is spent on the model: this call and the run's later ones are written offline.
+          return this.runRecorded(role, this.offline, parsed.data, ctx, { fallback: 'budget' });
+        }
+        // The model's answer stayed unusable after its repairs (or it refused): an optional role is skipped for this
+        // step, a required one is played offline for this one call. The engine's last row says which (notes.gaveUp).
+        if (err instanceof AgentOutputError || err instanceof AgentRefusalError) {
+          if (role.skipped) return this.checked(role, engine, role.skipped(parsed.data), ctx);
+          return this.runRecorded(role, this.offline, parsed.data, ctx, { fallback: 'unusable' }, err);
+        }
+        throw err;
       }
     }
     return this.runRecorded(role, engine, parsed.data, ctx);
@@ -201,8 +212,18 @@ export class AgentRunner {
     return out.data;
   }
 
-  /** An engine that does not record its own requests: one row for the call. */
-  private async runRecorded<I, O>(role: AgentRole<I, O>, engine: Engine, input: I, ctx: AgentCallContext): Promise<O> {
+  /**
+   * An engine that does not record its own requests: one row for the call. `notes.fallback` marks an offline call
+   * played in place of the model; if that fails too, the run fails naming both.
+   */
+  private async runRecorded<I, O>(
+    role: AgentRole<I, O>,
+    engine: Engine,
+    input: I,
+    ctx: AgentCallContext,
+    notes?: LlmCallNotes,
+    modelError?: Error,
+  ): Promise<O> {
     const started = performance.now();
     let completion: EngineCompletion<O>;
     try {
@@ -215,6 +236,12 @@ export class AgentRunner {
         tokensOut: 0,
         costUsd: 0,
       });
+      if (modelError) {
+        throw new AgentOutputError(
+          `${modelError.message.slice(0, 1000)}; and the offline engine, playing ${role.name} in its place, failed too: ${describeError(err).message}`,
+          { cause: err, runId: ctx.runId, details: { role: role.name } },
+        );
+      }
       throw err;
     }
     const output = role.output.safeParse(completion.output);
@@ -226,7 +253,7 @@ export class AgentRunner {
       await this.recordFailure(role.name, engine, ctx, started, err, completion);
       throw err;
     }
-    await this.record(role.name, engine, ctx, started, completion, 'ok', null);
+    await this.record(role.name, engine, ctx, started, completion, 'ok', null, notes);
     return output.data;
   }
 
@@ -238,6 +265,7 @@ export class AgentRunner {
     usage: Omit<EngineCompletion<unknown>, 'output'>,
     outcome: 'ok' | 'error',
     error: string | null,
+    notes?: LlmCallNotes,
   ): Promise<void> {
     recordLlmUsage(usage);
     await this.store.llmCall.create({
@@ -254,6 +282,7 @@ export class AgentRunner {
         latencyMs: Math.max(0, Math.round(performance.now() - started)),
         outcome,
         error,
+        ...(notes ? { notes } : {}),
       },
     });
   }

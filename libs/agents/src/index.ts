@@ -61,3 +61,25 @@ export {
 } from './offline/nlp/contradiction';
 export { entails, SUPPORT_THRESHOLD, type EntailmentResult, type EntailmentVerdict } from './offline/nlp/entailment';
 export { negationCues, statementStems, stripCitations, normalizeWhitespace } from './offline/nlp/statement-terms';
+
+// Verification: the deterministic guard (numbers, dates, units, names, negations), shared with the eval system.
+export {
+  guardSentence,
+  describeGuardProblems,
+  namedEntities,
+  type GuardResult,
+  type GuardProblem,
+  type GuardProblemKind,
+  type GuardOptions,
+} from './verification/guard';
+export {
+  verifySentences,
+  verifyAndRepair,
+  type SentenceToVerify,
+  type SentenceCheck,
+  type Verdict,
+  type VerifiedSentence,
+  type CheckRecord,
+  type VerifyAndRepairResult,
+  type VerificationFigures,
+} from './verification/verify-sentences';

@@ -94,3 +94,20 @@ export const OutlineSubject = z.strictObject({ sections: z.array(OutlineSubjectS
 });
 export type OutlineSubject = z.infer<typeof OutlineSubject>;
 export type OutlineSubjectInput = z.input<typeof OutlineSubject>;
+
+/** The publish gate's subject: the finished report in brief, and what verification checked, repaired and removed. */
+export const PublishSubject = z.strictObject({
+  introduction: z.array(z.string()),
+  sections: z.array(z.strictObject({ title: z.string(), sentences: z.int().min(0), opening: z.string().nullable() })),
+  disagreements: z.int().min(0),
+  conclusion: z.array(z.string()),
+  verification: z.strictObject({
+    checked: z.int().min(0),
+    failedByGuard: z.int().min(0),
+    failedByJudge: z.int().min(0),
+    repaired: z.int().min(0),
+    removed: z.int().min(0),
+    rounds: z.int().min(0),
+  }),
+});
+export type PublishSubject = z.infer<typeof PublishSubject>;

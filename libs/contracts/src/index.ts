@@ -12,6 +12,7 @@ export * from './interventions';
 export * from './entities/platform';
 export * from './entities/research';
 export * from './report';
+export * from './llm-call-notes';
 export * from './tenant-policy';
 export * from './safe-text';
 export * from './api';

@@ -47,6 +47,35 @@ export const LlmUsage = z.strictObject({
 });
 export type LlmUsage = z.infer<typeof LlmUsage>;
 
+const count = z.int().min(0);
+
+/** What verification did (decision 0020): checks of report sentences by the guard and the judge, repairs, removals. */
+export const VerificationMetrics = z.strictObject({
+  checked: count,
+  failedByGuard: count,
+  failedByJudge: count,
+  repaired: count,
+  removed: count,
+});
+export type VerificationMetrics = z.infer<typeof VerificationMetrics>;
+
+/** How the model's answers were handled (decision 0019), summed from llm_calls notes. */
+export const ModelOutputMetrics = z.strictObject({
+  /** Answers mended locally (fences, prose, truncated JSON, enum case, extra keys, null lists). */
+  locallyRepaired: count,
+  /** Repair requests sent (the second and last try of a role call). */
+  repairRequests: count,
+  /** Values trimmed or clamped to soft limits. */
+  trimmed: count,
+  /** Ids still wrong after the repair request, dropped or reset. */
+  droppedIds: count,
+  /** Optional role calls skipped because the answer stayed unusable, by role. */
+  skipped: z.record(z.string(), count),
+  /** Required role calls played by the offline engine because the answer stayed unusable, by role. */
+  offline: z.record(z.string(), count),
+});
+export type ModelOutputMetrics = z.infer<typeof ModelOutputMetrics>;
+
 export const ReportMetrics = z.strictObject({
   iterations: z.int().min(0),
   llmCalls: z.int().min(0),
@@ -61,6 +90,8 @@ export const ReportMetrics = z.strictObject({
   byRole: z.record(z.string(), LlmUsage).optional(),
   byModel: z.record(z.string(), LlmUsage).optional(),
   byEngine: z.record(z.string(), LlmUsage).optional(),
+  verification: VerificationMetrics.optional(),
+  modelOutput: ModelOutputMetrics.optional(),
 });
 
 export const ReportJson = z

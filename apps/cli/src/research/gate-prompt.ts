@@ -1,5 +1,6 @@
 import { createInterface } from 'node:readline/promises';
 import type { GateName } from '@dossier/contracts';
+import type { PublishPreview } from '@dossier/db';
 import type { DossierClient } from '../client/dossier-client';
 import type { Output } from '../output';
 
@@ -9,14 +10,28 @@ interface GateSubject {
   sections?: { position: number; title: string; claimIds?: unknown[] }[];
 }
 
+/** The publish gate's subject as lines: the report in brief and what verification did. */
+export function printPublishPreview(out: Output, p: PublishPreview): void {
+  out.line('Report summary:');
+  for (const s of p.introduction) out.line(`  ${s}`);
+  p.sections.forEach((s, i) => out.line(`  ${i + 1}. ${s.title} (${s.sentences} sentences)`));
+  if (p.disagreements > 0) out.line(`  Where the sources disagree: ${p.disagreements} disagreements`);
+  for (const s of p.conclusion) out.line(`  Conclusion: ${s}`);
+  const v = p.verification;
+  out.line(
+    `Verification: ${v.checked} sentence checks, ${v.failedByGuard} failed the guard, ${v.failedByJudge} the verifier; ${v.repaired} repaired, ${v.removed} removed.`,
+  );
+}
+
 /**
- * Shows what an open gate asks to approve (the plan or the outline) and asks at the terminal; without a
- * terminal, says how to decide from another shell and lets the run wait.
+ * Shows what an open gate asks to approve (the plan, the outline, or the report in brief with its verification figures)
+ * and asks at the terminal; without a terminal, says how to decide from another shell and lets the run wait.
  */
 export async function promptGate(client: DossierClient, out: Output, runId: string, gate: GateName, how: string): Promise<void> {
   const open = (await client.approvals(runId)).find((a) => a.gate === gate && a.status === 'open');
   if (!open) return;
   const subject = (open.subject ?? {}) as GateSubject;
+  if (gate === 'publish' && open.subject) printPublishPreview(out, open.subject as PublishPreview);
   if (subject.perspectives?.length) {
     out.line('Analysts:');
     for (const p of subject.perspectives) out.line(`  ${p.name} — ${p.role}`);
@@ -25,7 +40,7 @@ export async function promptGate(client: DossierClient, out: Output, runId: stri
     out.line('Research plan:');
     for (const q of subject.questions) out.line(`  [${q.priority}] ${q.text}`);
   }
-  for (const s of subject.sections ?? []) {
+  for (const s of gate === 'publish' ? [] : (subject.sections ?? [])) {
     out.line(`  ${s.position + 1}. ${s.title}${s.claimIds ? ` (${s.claimIds.length} claims)` : ''}`);
   }
   if (!process.stdin.isTTY) {

@@ -47,7 +47,7 @@ export const RESEARCH_FLAGS: OptionSpec[] = [
   },
   {
     flags: '--approve <mode>',
-    description: 'auto, or prompt: stop at the plan and outline gates and ask',
+    description: 'auto, or prompt: stop at the plan, outline and publish gates and ask',
     parse: oneOf('approve', ['auto', 'prompt']),
     default: 'auto',
   },
@@ -68,7 +68,7 @@ export function runOptionsFor(f: ResearchFlags): RunOptionsInput {
     engine: f.engine,
     searchProviders: f.search,
     ...(f.search.includes('corpus') ? { collection: f.collection } : {}),
-    gates: { plan: gate, outline: gate, publish: 'auto' },
+    gates: { plan: gate, outline: gate, publish: gate },
     ...(f.perspectives ? { perspectives: f.perspectives } : {}),
     ...(f.maxIterations ? { maxIterations: f.maxIterations } : {}),
     ...(Object.keys(budgets).length > 0 ? { budgets } : {}),

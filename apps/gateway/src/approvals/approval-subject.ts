@@ -1,15 +1,19 @@
 import { Injectable } from '@nestjs/common';
 import type { ApprovalView, GateName } from '@dossier/contracts';
-import type { ApprovalRow } from '@dossier/db';
+import { PrismaService, publishPreview, ResearchRepository, type ApprovalRow } from '@dossier/db';
 import { GateEdits } from '@dossier/workflow';
 
 /**
- * What a person looks at before deciding a gate: the plan (analysts, questions) or the outline, in the
- * same contract (PlanSubject, OutlineSubject) that an approval with edits sends back.
+ * What a person looks at before deciding a gate: the plan (analysts, questions) or the outline, in the same contract
+ * (PlanSubject, OutlineSubject) that an approval with edits sends back, or the framed report in brief (publish).
  */
 @Injectable()
 export class ApprovalSubject {
-  constructor(private readonly edits: GateEdits) {}
+  constructor(
+    private readonly edits: GateEdits,
+    private readonly research: ResearchRepository,
+    private readonly prisma: PrismaService,
+  ) {}
 
   async of(approval: ApprovalRow): Promise<ApprovalView['subject']> {
     const gate = approval.gate as GateName;
@@ -19,7 +23,8 @@ export class ApprovalSubject {
       case 'outline':
         return this.edits.outlineSubject(approval.tenantId, approval.runId);
       case 'publish':
-        return null;
+        // The finished report in brief, with what verification checked, repaired and removed.
+        return publishPreview(this.prisma, this.research, approval.tenantId, approval.runId);
     }
   }
 }

@@ -127,6 +127,7 @@ export class BudgetLedger {
           // Engines redact their error text; llm_calls is tenant data, so the ledger checks again.
           error: record.error === null ? null : redactSecrets(record.error),
           ...(record.answer ? { answer: record.answer } : {}),
+          ...(record.notes ? { notes: record.notes } : {}),
         },
       });
     const giveUpAt = Date.now() + this.settlePatienceMs;

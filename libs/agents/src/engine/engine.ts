@@ -1,3 +1,4 @@
+import type { LlmCallNotes } from '@dossier/contracts';
 import type { AgentRole } from '../roles/role';
 import type { RecordedAnswer } from './recorded-answer';
 
@@ -22,6 +23,8 @@ export interface RequestRecord {
   error: string | null;
   /** The answer, when the model gave one (kept so the request is never paid for again). */
   answer?: RecordedAnswer;
+  /** What happened to the answer beyond its outcome: local repairs, trims, dropped ids, a role call given up. */
+  notes?: LlmCallNotes;
 }
 
 /** What a request is expected to cost at most, for the budget check before it is sent. */

@@ -6,6 +6,7 @@ import { backoffMs, registerSecret } from '@dossier/errors';
 // Type only: the limiters themselves are built in openai-engine-from-env, so importing the engine loads no source code.
 import type { RateLimiter } from '@dossier/sources';
 import type { z } from 'zod';
+import type { LlmCallNotes } from '@dossier/contracts';
 import type { CallHooks, Engine, EngineCompletion, RequestEstimate, RequestRecord, RequestTicket } from '../engine/engine';
 import { requestHash, type RecordedAnswer } from '../engine/recorded-answer';
 import { AgentOutputError, AgentRefusalError, LlmRequestError, LlmUnavailableError } from '../errors';
@@ -13,7 +14,8 @@ import { dataBlock } from '../prompt/data-block';
 import type { AgentRole } from '../roles/role';
 import { draftSectionInBatches, needsBatches } from '../writing/batch-section';
 import { roleModelConfig, type OpenAIConfig, type RoleModelConfig, type StructuredOutputMode } from './openai-config';
-import { parseJsonReply, stripReasoning } from './parse-output';
+import { conformToSchema } from './conform';
+import { parseJsonReply, stripReasoning, type LocalRepair } from './parse-output';
 import { costUsd } from './prices';
 import { providerName } from './provider-name';
 import { classifyRequestError, providerSaid, rejectsResponseFormat } from './request-errors';
@@ -30,8 +32,11 @@ const NO_HOOKS: CallHooks = {
 };
 
 const MAX_ERROR_TEXT = 2000;
-const DOWNGRADE: Record<StructuredOutputMode, StructuredOutputMode | null> = {
-  json_schema: 'json_object',
+/** What goes on the wire: the configured mode, or json_schema without its limits for endpoints that refuse them. */
+type WireMode = StructuredOutputMode | 'json_schema_bare';
+const DOWNGRADE: Record<WireMode, WireMode | null> = {
+  json_schema: 'json_schema_bare',
+  json_schema_bare: 'json_object',
   json_object: 'text',
   text: null,
 };
@@ -52,6 +57,9 @@ interface Sent {
   ticket: RequestTicket;
   span: Span | undefined;
   started: number;
+  /** Stopped at the output cap (finish_reason length). */
+  cut: boolean;
+  refusal: string | null;
 }
 
 export interface OpenAIEngineOptions {
@@ -78,7 +86,7 @@ export class OpenAIEngine implements Engine {
   private readonly client: OpenAI;
   private readonly provider: string;
   /** Structured-output mode per model, lowered when an endpoint refuses one. */
-  private readonly modes = new Map<string, StructuredOutputMode>();
+  private readonly modes = new Map<string, WireMode>();
   private readonly tracer = trace.getTracer('dossier-agents');
 
   constructor(private readonly options: OpenAIEngineOptions) {
@@ -107,6 +115,12 @@ export class OpenAIEngine implements Engine {
     return { ...done, output: role.output.parse(ids.restore(done.output)) };
   }
 
+  /**
+   * One role call: the request, local repairs of the reply, validation, and at most one repair request that shows the
+   * model what was wrong. Wrong ids still there after the repair are dropped from the answer (counted); an answer that
+   * stays unusable — or a refusal, or one cut at the output cap beyond local repair — ends the call with an
+   * AgentOutputError / AgentRefusalError whose last llm_calls row says how the runner goes on (decision 0019).
+   */
   private async completeShort<I, O>(role: AgentRole<I, O>, input: I, hooks: CallHooks): Promise<EngineCompletion<O>> {
     const cfg = roleModelConfig(this.options.config, role.name);
     const prompt = role.prompt(input);
@@ -115,43 +129,67 @@ export class OpenAIEngine implements Engine {
       { role: 'user', content: prompt.user },
     ];
     const total = { tokensIn: 0, tokensOut: 0, costUsd: 0 };
+    const gaveUp: LlmCallNotes['gaveUp'] = role.skipped ? 'skipped' : 'offline';
     let repair = null as { reply: string; error: string } | null;
+    // A first answer whose only faults were references: kept, cleaned, in case the repair request does worse.
+    let earlier: Cleaned<O> | null = null;
     for (let round = 0; round < 2; round++) {
       const conversation: Message[] = repair ? [...messages, repairMessage(repair.reply, repair.error)] : messages;
-      const { answer, ticket, span, started } = await this.send(role, input, cfg, conversation, hooks);
+      const { answer, ticket, span, started, cut, refusal } = await this.send(role, input, cfg, conversation, hooks);
       total.tokensIn += answer.tokensIn;
       total.tokensOut += answer.tokensOut;
       total.costUsd += answer.costUsd;
-      const parsed = parseJsonReply(answer.content);
-      const error = this.problems(role, input, parsed);
-      if (typeof error !== 'string') {
-        await this.finish(hooks, ticket, span, started, answer, 'ok', null);
-        return { output: error.output, model: answer.model, ...total };
+      const base: LlmCallNotes = round === 1 ? { repairRequest: true } : {};
+      if (refusal !== null) {
+        await this.finish(hooks, ticket, span, started, answer, 'refused', `refusal: ${refusal}`, undefined, { ...base, gaveUp });
+        throw new AgentRefusalError(`The model ${answer.model} refused the ${role.name} role: ${refusal}`.slice(0, MAX_ERROR_TEXT), {
+          details: { role: role.name, model: answer.model },
+        });
       }
-      await this.finish(hooks, ticket, span, started, answer, 'invalid', error);
-      repair = { reply: stripReasoning(answer.content), error };
-      if (round === 1) {
-        throw new AgentOutputError(
-          `The model ${answer.model} gave unusable output for the ${role.name} role twice (after one repair request): ${error}`.slice(
-            0,
-            MAX_ERROR_TEXT,
-          ),
-          { details: { role: role.name, model: answer.model } },
+      const verdict = evaluate(role, input, answer.content);
+      const notes: LlmCallNotes = {
+        ...base,
+        ...(verdict.repairs.length > 0 ? { localRepairs: verdict.repairs } : {}),
+        ...(verdict.trimmed > 0 ? { trimmed: verdict.trimmed } : {}),
+      };
+      if ('output' in verdict) {
+        await this.finish(hooks, ticket, span, started, answer, 'ok', null, undefined, notes);
+        return { output: verdict.output, model: answer.model, ...total };
+      }
+      const last = round === 1 || cut;
+      const kept = last ? (verdict.cleaned ?? earlier) : null;
+      if (kept) {
+        // What the repair request did not fix is dropped, never written.
+        await this.finish(
+          hooks,
+          ticket,
+          span,
+          started,
+          answer,
+          verdict.cleaned ? 'ok' : 'invalid',
+          verdict.cleaned ? null : verdict.error,
+          undefined,
+          {
+            ...notes,
+            droppedIds: kept.dropped,
+          },
         );
+        return { output: kept.output, model: answer.model, ...total };
       }
+      if (last) {
+        const why = cut
+          ? `the reply was cut at ${this.options.config.maxOutputTokens} output tokens (raise OPENAI_MAX_OUTPUT_TOKENS or use a model with a larger output limit) and could not be completed locally: ${verdict.error}`
+          : `unusable output twice (after one repair request): ${verdict.error}`;
+        await this.finish(hooks, ticket, span, started, answer, 'invalid', verdict.error, undefined, { ...notes, gaveUp });
+        throw new AgentOutputError(`The model ${answer.model} gave ${role.name} ${why}`.slice(0, MAX_ERROR_TEXT), {
+          details: { role: role.name, model: answer.model },
+        });
+      }
+      await this.finish(hooks, ticket, span, started, answer, 'invalid', verdict.error, undefined, notes);
+      earlier = verdict.cleaned;
+      repair = { reply: stripReasoning(answer.content), error: verdict.error };
     }
     throw new Error('unreachable');
-  }
-
-  /** The validated output, or what is wrong with the reply: JSON, grounding in the input, schema, citations. */
-  private problems<I, O>(role: AgentRole<I, O>, input: I, parsed: ReturnType<typeof parseJsonReply>): { output: O } | string {
-    if (!parsed.ok) return parsed.error;
-    const grounded = role.ground ? role.ground(input, parsed.value) : { value: parsed.value, issues: [] };
-    if (grounded.issues.length > 0) return grounded.issues.join('; ');
-    const checked = role.output.safeParse(grounded.value);
-    if (!checked.success) return describeIssues(checked.error);
-    const issues = role.check?.(input, checked.data) ?? [];
-    return issues.length > 0 ? `the answer is not grounded in the data given: ${issues.slice(0, 10).join('; ')}` : { output: checked.data };
   }
 
   /**
@@ -173,7 +211,7 @@ export class OpenAIEngine implements Engine {
       };
       const hash = requestHash(body);
       const recorded = await hooks.recordedAnswer?.(hash);
-      if (recorded) return this.accept(role, hooks, { id: recorded.id, replayed: true }, undefined, performance.now(), recorded.answer);
+      if (recorded) return this.accept({ id: recorded.id, replayed: true }, undefined, performance.now(), recorded.answer);
       const estimate: RequestEstimate = {
         model: cfg.model,
         tokens: promptTokens + maxTokens,
@@ -247,37 +285,16 @@ export class OpenAIEngine implements Engine {
         await sleep(Math.min(waitMs, config.retryMaxMs));
         continue;
       }
-      return this.accept(role, hooks, ticket, span, started, reply);
+      return this.accept(ticket, span, started, reply);
     }
   }
 
-  /** A reply, fresh or reused: cut at the output cap and refusals end the call; anything else goes on to be checked. */
-  private async accept<I>(
-    role: AgentRole<I, unknown>,
-    hooks: CallHooks,
-    ticket: RequestTicket,
-    span: Span | undefined,
-    started: number,
-    reply: RecordedAnswer,
-  ): Promise<Sent> {
+  /** A reply, fresh or reused, with what the caller must know first: was it cut at the output cap, or a refusal. */
+  private accept(ticket: RequestTicket, span: Span | undefined, started: number, reply: RecordedAnswer): Sent {
     const answer: Answer = { ...reply, recorded: reply };
     const refusal = reply.refusal ?? (reply.finishReason === 'content_filter' ? 'the provider filtered the content' : null);
-    const maxTokens = this.options.config.maxOutputTokens;
-    if (reply.finishReason === 'length') {
-      // A reply cut at the output cap: asking again gives the same cut, so no repair request.
-      await this.finish(hooks, ticket, span, started, answer, 'invalid', `output cut at ${maxTokens} tokens`);
-      throw new AgentOutputError(
-        `The model ${answer.model} ran out of output tokens (${maxTokens}) answering the ${role.name} role: raise OPENAI_MAX_OUTPUT_TOKENS or use a model with a larger output limit`,
-        { details: { role: role.name, model: answer.model } },
-      );
-    }
-    if (refusal) {
-      await this.finish(hooks, ticket, span, started, answer, 'refused', `refusal: ${refusal}`);
-      throw new AgentRefusalError(`The model ${answer.model} refused the ${role.name} role: ${refusal}`.slice(0, MAX_ERROR_TEXT), {
-        details: { role: role.name, model: answer.model },
-      });
-    }
-    return { answer, ticket, span, started };
+    // A reply cut at the output cap is completed locally if it can be; asking again would give the same cut.
+    return { answer, ticket, span, started, cut: reply.finishReason === 'length', refusal };
   }
 
   private startSpan(role: string, cfg: RoleModelConfig, stepKey: string, messages: Message[]): Span {
@@ -306,6 +323,7 @@ export class OpenAIEngine implements Engine {
     outcome: RequestRecord['outcome'],
     error: string | null,
     errorType?: string,
+    notes?: LlmCallNotes,
   ): Promise<void> {
     // A reused answer was recorded (and paid for) when it first came: nothing to span or record again.
     if (ticket.replayed) return;
@@ -334,13 +352,18 @@ export class OpenAIEngine implements Engine {
       outcome,
       error: error?.slice(0, MAX_ERROR_TEXT) ?? null,
       ...(answer.recorded ? { answer: answer.recorded } : {}),
+      ...(notes && Object.keys(notes).length > 0 ? { notes } : {}),
     });
   }
 }
 
-function responseFormat(mode: StructuredOutputMode, name: string, schema: z.ZodType): Record<string, unknown> {
+function responseFormat(mode: WireMode, name: string, schema: z.ZodType): Record<string, unknown> {
   switch (mode) {
     case 'json_schema':
+      return {
+        response_format: { type: 'json_schema', json_schema: { name, strict: true, schema: strictJsonSchema(schema, { limits: true }) } },
+      };
+    case 'json_schema_bare':
       return { response_format: { type: 'json_schema', json_schema: { name, strict: true, schema: strictJsonSchema(schema) } } };
     case 'json_object':
       return { response_format: { type: 'json_object' } };
@@ -360,6 +383,48 @@ function repairMessage(reply: string, error: string): Message {
       'Reply again with only the corrected JSON object, valid against the schema in the instructions.',
     ].join('\n\n'),
   };
+}
+
+interface Cleaned<O> {
+  output: O;
+  dropped: number;
+}
+
+type Verdict<O> =
+  | { output: O; repairs: LocalRepair[]; trimmed: number }
+  | { error: string; cleaned: Cleaned<O> | null; repairs: LocalRepair[]; trimmed: number };
+
+/**
+ * A reply judged against the role: JSON (mended locally where it can be), brought into the schema, grounded in the
+ * input, validated, and its references checked. Either the output, or what is wrong with it (for the repair request)
+ * and the answer without its bad references when the schema holds.
+ */
+function evaluate<I, O>(role: AgentRole<I, O>, input: I, content: string): Verdict<O> {
+  const parsed = parseJsonReply(content);
+  if (!parsed.ok) return { error: parsed.error, cleaned: null, repairs: [], trimmed: 0 };
+  const conformed = conformToSchema(role.output, parsed.value);
+  const repairs = [...new Set([...parsed.repairs, ...conformed.repairs])];
+  const grounded = role.ground ? role.ground(input, conformed.value) : { value: conformed.value, issues: [] };
+  const valid = role.output.safeParse(grounded.value);
+  if (!valid.success) {
+    return {
+      error: [...grounded.issues, describeIssues(valid.error)].join('; '),
+      cleaned: null,
+      repairs,
+      trimmed: conformed.trimmed.length,
+    };
+  }
+  const refs = role.check?.(input, valid.data) ?? { issues: [], cleaned: valid.data, dropped: 0 };
+  const trimmed = conformed.trimmed.length + (refs.trimmed ?? 0);
+  const cleaned = refs.cleaned === null ? null : role.output.safeParse(refs.cleaned);
+  const usable = cleaned?.success ? { output: cleaned.data, dropped: refs.dropped } : null;
+  const issues = [...grounded.issues, ...refs.issues];
+  if (issues.length === 0 && usable) return { output: usable.output, repairs, trimmed };
+  const error =
+    issues.length > 0
+      ? `the answer is not grounded in the data given: ${issues.slice(0, 10).join('; ')}`
+      : 'the answer leaves nothing usable';
+  return { error, cleaned: usable, repairs, trimmed };
 }
 
 function describeIssues(error: z.ZodError): string {

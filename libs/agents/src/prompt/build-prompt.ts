@@ -29,6 +29,7 @@ export function buildPrompt(spec: PromptSpec): Prompt {
     'Rules:',
     ...spec.rules.map((r) => `- ${r}`),
     `- ${CITATION_RULE}`,
+    ...limitsRule(spec.output),
     `- ${DATA_POLICY}`,
     'Reply with a single JSON object and nothing else. It must validate against this JSON Schema:',
     JSON.stringify(z.toJSONSchema(spec.output)),
@@ -40,4 +41,48 @@ export function buildPrompt(spec: PromptSpec): Prompt {
 /** Items with ids as lines "[id] text", for a data block. */
 export function listWithIds(items: readonly { id: string; text: string }[]): string {
   return items.map((i) => `[${i.id}] ${i.text.replace(/\s+/g, ' ').trim()}`).join('\n');
+}
+
+type SchemaNode = {
+  type?: string | string[];
+  properties?: Record<string, SchemaNode>;
+  items?: SchemaNode;
+  anyOf?: SchemaNode[];
+  oneOf?: SchemaNode[];
+  maxLength?: number;
+  minItems?: number;
+  maxItems?: number;
+};
+
+/**
+ * The output's limits in words, beside the schema (decision 0019): models read a rule more reliably than a keyword
+ * deep in a JSON Schema, and endpoints that refuse limit keywords in the response format never see them otherwise.
+ */
+export function describeLimits(output: z.ZodType): string[] {
+  const out = new Map<string, string>();
+  const walk = (node: SchemaNode | undefined, path: string): void => {
+    if (!node) return;
+    for (const option of [...(node.anyOf ?? []), ...(node.oneOf ?? [])]) walk(option, path);
+    // Ids are copied from the data, never written: their length is no rule worth reading.
+    if (node.maxLength !== undefined && node.maxLength < 20_000 && !/Ids?(\[\])?$/.test(path))
+      out.set(path, `${path}: at most ${node.maxLength} characters`);
+    if (node.maxItems !== undefined || (node.minItems ?? 0) > 0) {
+      const range =
+        node.maxItems === undefined
+          ? `at least ${node.minItems} item(s)`
+          : node.maxItems === 0
+            ? 'empty'
+            : `${node.minItems ?? 0} to ${node.maxItems} items`;
+      out.set(path, `${path}: ${range}`);
+    }
+    for (const [key, child] of Object.entries(node.properties ?? {})) walk(child, path ? `${path}.${key}` : key);
+    walk(node.items, `${path}[]`);
+  };
+  walk(z.toJSONSchema(output, { io: 'output', unrepresentable: 'any' }) as SchemaNode, '');
+  return [...out.values()];
+}
+
+function limitsRule(output: z.ZodType): string[] {
+  const limits = describeLimits(output);
+  return limits.length > 0 ? [`- Limits (longer text is cut): ${limits.join('; ')}.`] : [];
 }

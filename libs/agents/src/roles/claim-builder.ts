@@ -7,6 +7,7 @@ import { extractQuantities } from '../offline/nlp/quantities';
 import { tokenize } from '../offline/nlp/tokens';
 import { clip, topicPhrases } from '../offline/topics';
 import { unknownIdIssues } from './grounding';
+import type { ReferenceCheck } from './role';
 import type { AgentRole } from './role';
 import { Id, text } from './schemas';
 
@@ -117,17 +118,42 @@ function offline(input: ClaimBuilderInput): ClaimBuilderOutput {
   return { claims };
 }
 
+function check(input: ClaimBuilderInput, output: ClaimBuilderOutput): ReferenceCheck<ClaimBuilderOutput> {
+  const known = new Set(input.evidence.map((e) => e.id));
+  const questions = new Set(input.evidence.flatMap((e) => (e.questionId ? [e.questionId] : [])));
+  const issues = unknownIdIssues(
+    output.claims.flatMap((c) => c.evidenceIds),
+    known,
+    'claims cite evidence',
+  );
+  issues.push(
+    ...unknownIdIssues(
+      output.claims.flatMap((c) => (c.questionId ? [c.questionId] : [])),
+      questions,
+      'claims name question',
+    ),
+  );
+  let dropped = 0;
+  const claims = output.claims.flatMap((c) => {
+    const evidenceIds = c.evidenceIds.filter((id) => known.has(id));
+    dropped += c.evidenceIds.length - evidenceIds.length;
+    if (evidenceIds.length === 0) return [];
+    const questionId = c.questionId !== null && !questions.has(c.questionId) ? null : c.questionId;
+    if (questionId !== c.questionId) dropped++;
+    return [{ ...c, evidenceIds, questionId }];
+  });
+  if (output.claims.length === 0 && input.evidence.length > 0)
+    issues.push(`no claim was built from the ${input.evidence.length} evidence items`);
+  return { issues, cleaned: claims.length > 0 ? { claims } : null, dropped };
+}
+
 export const claimBuilder: AgentRole<ClaimBuilderInput, ClaimBuilderOutput, 'claimBuilder'> = {
   name: 'claimBuilder',
   temperature: 0.1,
   input: ClaimBuilderInput,
   output: ClaimBuilderOutput,
-  check: (input, output) =>
-    unknownIdIssues(
-      output.claims.flatMap((c) => c.evidenceIds),
-      new Set(input.evidence.map((e) => e.id)),
-      'claims cite evidence',
-    ),
+  check,
+  idle: (input) => (input.evidence.length === 0 ? { claims: [] } : null),
   prompt: (input) =>
     buildPrompt({
       persona: 'Claim Builder',

@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { buildPrompt, listWithIds } from '../prompt/build-prompt';
 import { detectContradiction } from '../offline/nlp/contradiction';
-import type { AgentRole } from './role';
+import { unknownIdIssues } from './grounding';
+import type { AgentRole, ReferenceCheck } from './role';
 import { Id, text } from './schemas';
 
 export const CounterEvidenceInput = z
@@ -43,9 +44,30 @@ function offline(input: CounterEvidenceInput): CounterEvidenceOutput {
   return { contradictions };
 }
 
+function check(input: CounterEvidenceInput, output: CounterEvidenceOutput): ReferenceCheck<CounterEvidenceOutput> {
+  const known = new Set(input.claims.map((c) => c.id));
+  const issues = unknownIdIssues(
+    output.contradictions.flatMap((c) => [c.claimAId, c.claimBId]),
+    known,
+    'contradictions name claim',
+  );
+  const seen = new Set<string>();
+  const contradictions = output.contradictions.filter((c) => {
+    const key = [c.claimAId, c.claimBId].sort().join('\u0000');
+    const ok = known.has(c.claimAId) && known.has(c.claimBId) && c.claimAId !== c.claimBId && !seen.has(key);
+    seen.add(key);
+    return ok;
+  });
+  if (output.contradictions.some((c) => c.claimAId === c.claimBId)) issues.push('a claim cannot contradict itself');
+  return { issues, cleaned: { contradictions }, dropped: output.contradictions.length - contradictions.length };
+}
+
 export const counterEvidence: AgentRole<CounterEvidenceInput, CounterEvidenceOutput, 'counterEvidence'> = {
   name: 'counterEvidence',
   temperature: 0,
+  check,
+  skipped: () => ({ contradictions: [] }),
+  idle: (input) => (input.candidatePairs.length === 0 ? { contradictions: [] } : null),
   input: CounterEvidenceInput,
   output: CounterEvidenceOutput,
   prompt: (input) =>

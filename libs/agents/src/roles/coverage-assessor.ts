@@ -3,7 +3,8 @@ import { buildPrompt, listWithIds } from '../prompt/build-prompt';
 import { statementStems } from '../offline/nlp/statement-terms';
 import { stem } from '../offline/nlp/tokens';
 import { QUESTION_FILLER } from '../offline/topics';
-import type { AgentRole } from './role';
+import { unknownIdIssues } from './grounding';
+import type { AgentRole, ReferenceCheck } from './role';
 import { Id, Unit, distinctIds, text } from './schemas';
 
 export const CoverageAssessorInput = z
@@ -54,9 +55,31 @@ function offline(input: CoverageAssessorInput): CoverageAssessorOutput {
   return { coverage, informationGain: round(gain) };
 }
 
+function check(input: CoverageAssessorInput, output: CoverageAssessorOutput): ReferenceCheck<CoverageAssessorOutput> {
+  const known = new Set(input.questions.map((q) => q.id));
+  const issues = unknownIdIssues(
+    output.coverage.map((c) => c.questionId),
+    known,
+    'coverage names question',
+  );
+  const seen = new Set<string>();
+  const coverage = output.coverage.filter((c) => {
+    const ok = known.has(c.questionId) && !seen.has(c.questionId);
+    seen.add(c.questionId);
+    return ok;
+  });
+  if (coverage.length === 0 && input.questions.length > 0)
+    issues.push(`no question was scored; score each of the ${input.questions.length}`);
+  return { issues, cleaned: coverage.length > 0 ? { ...output, coverage } : null, dropped: output.coverage.length - coverage.length };
+}
+
 export const coverageAssessor: AgentRole<CoverageAssessorInput, CoverageAssessorOutput, 'coverageAssessor'> = {
   name: 'coverageAssessor',
   temperature: 0,
+  check,
+  // Not assessed: no question is scored, so this iteration adds no measured gain.
+  skipped: () => ({ coverage: [], informationGain: 0 }),
+  idle: (input) => (input.questions.length === 0 ? { coverage: [], informationGain: 0 } : null),
   input: CoverageAssessorInput,
   output: CoverageAssessorOutput,
   prompt: (input) =>

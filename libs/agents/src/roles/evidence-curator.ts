@@ -7,7 +7,7 @@ import { listMarkerLength, splitUnits, type Unit as TextUnit } from '../offline/
 import { normalizeWhitespace } from '../offline/nlp/statement-terms';
 import { contentStems, tokenize } from '../offline/nlp/tokens';
 import { locateExcerpt } from './grounding';
-import type { AgentRole } from './role';
+import type { AgentRole, ReferenceCheck } from './role';
 import { Id, Question, Unit, text } from './schemas';
 
 export const EvidenceCuratorInput = z.strictObject({
@@ -162,8 +162,22 @@ function ground(input: EvidenceCuratorInput, raw: unknown): { value: unknown; is
   return { value: { ...(raw as object), fragments: kept }, issues };
 }
 
+function check(input: EvidenceCuratorInput, output: EvidenceCuratorOutput): ReferenceCheck<EvidenceCuratorOutput> {
+  const known = new Set(input.questions.map((q) => q.id));
+  const unknown = output.fragments.filter((f) => f.questionId !== null && !known.has(f.questionId));
+  const issues =
+    unknown.length > 0
+      ? [`fragments name questions that were not given: ${[...new Set(unknown.map((f) => f.questionId))].slice(0, 5).join(', ')}`]
+      : [];
+  const fragments = output.fragments.map((f) => (f.questionId !== null && !known.has(f.questionId) ? { ...f, questionId: null } : f));
+  const kept = fragments.slice(0, input.maxFragments);
+  return { issues, cleaned: { fragments: kept }, dropped: unknown.length, trimmed: fragments.length - kept.length };
+}
+
 export const evidenceCurator: AgentRole<EvidenceCuratorInput, EvidenceCuratorOutput, 'evidenceCurator'> = {
   ground,
+  check,
+  idle: (input) => (input.source.text.trim().length === 0 ? { fragments: [] } : null),
   name: 'evidenceCurator',
   temperature: 0,
   input: EvidenceCuratorInput,

@@ -3,8 +3,9 @@ import { buildPrompt } from '../prompt/build-prompt';
 import { normalizeWhitespace } from '../offline/nlp/statement-terms';
 import { cosine, tfidfVectors } from '../offline/nlp/tfidf';
 import { clip } from '../offline/topics';
-import { citationIssues } from './grounding';
-import type { AgentRole } from './role';
+import { reviseForFeedback } from './feedback-revision';
+import { cleanCitedSentences } from './grounding';
+import type { AgentRole, ReferenceCheck } from './role';
 import { CitedSentence, Id, Question, text } from './schemas';
 
 export const FramerInput = z.strictObject({
@@ -16,6 +17,8 @@ export const FramerInput = z.strictObject({
   openQuestions: z.array(text(2000)),
   /** Narrowed scope (run interventions), stated in the introduction. */
   scope: z.array(text(1000)).max(20).optional(),
+  /** A reviewer's feedback on the previous revision (publish gate rejected). */
+  feedback: z.string().max(4000).optional(),
 });
 export type FramerInput = z.infer<typeof FramerInput>;
 
@@ -24,7 +27,7 @@ export const FramerOutput = z.strictObject({
   introduction: z
     .array(z.strictObject({ text: text(4000), evidenceIds: z.array(Id).max(0) }))
     .min(1)
-    .max(3),
+    .max(4),
   conclusion: z.array(CitedSentence),
 });
 export type FramerOutput = z.infer<typeof FramerOutput>;
@@ -63,6 +66,10 @@ function centralSentence(sentences: readonly { text: string; evidenceIds: string
 }
 
 function offline(input: FramerInput): FramerOutput {
+  return reviseForFeedback(input, offlineFrame(input));
+}
+
+function offlineFrame(input: FramerInput): FramerOutput {
   const question = normalizeWhitespace(input.question);
   const asked = /[?.!]$/.test(question) ? question : `${question}?`;
   const written = input.sections.filter((s) => s.sentences.some((x) => x.evidenceIds.length > 0));
@@ -91,17 +98,26 @@ function offline(input: FramerInput): FramerOutput {
   return { introduction, conclusion };
 }
 
+function check(input: FramerInput, output: FramerOutput): ReferenceCheck<FramerOutput> {
+  const known = new Set(input.sections.flatMap((s) => s.sentences.flatMap((x) => x.evidenceIds)));
+  const intro = cleanCitedSentences(output.introduction, new Set(), 'introduction sentence');
+  const conclusion = cleanCitedSentences(output.conclusion, known, 'conclusion sentence');
+  const issues = [...intro.issues, ...conclusion.issues];
+  const written = input.sections.some((s) => s.sentences.some((x) => x.evidenceIds.length > 0));
+  if (output.conclusion.length === 0 && written) issues.push('the conclusion is empty, though the sections state findings');
+  return {
+    issues,
+    cleaned: intro.kept.length > 0 ? { introduction: intro.kept, conclusion: conclusion.kept } : null,
+    dropped: intro.dropped + conclusion.dropped,
+  };
+}
+
 export const framer: AgentRole<FramerInput, FramerOutput, 'framer'> = {
   name: 'framer',
   temperature: 0.4,
   input: FramerInput,
   output: FramerOutput,
-  check: (input, output) =>
-    citationIssues(
-      [...output.introduction, ...output.conclusion],
-      new Set(input.sections.flatMap((s) => s.sentences.flatMap((x) => x.evidenceIds))),
-      'framing sentence',
-    ),
+  check,
   prompt: (input) =>
     buildPrompt({
       persona: 'Framer',
@@ -111,6 +127,11 @@ export const framer: AgentRole<FramerInput, FramerOutput, 'framer'> = {
         'Conclusion: the key finding of each section, each sentence citing the evidence ids that section used for it; add no fact that the sections do not state.',
         'Mention why research stopped and that open questions remain, if any.',
         ...(input.scope?.length ? ['The scope was narrowed during research (see "narrowed scope"): say so in the introduction.'] : []),
+        ...(input.feedback
+          ? [
+              'A reviewer rejected the previous version (see "reviewer feedback"): revise the introduction and conclusion as it asks, within these rules.',
+            ]
+          : []),
       ],
       output: FramerOutput,
       data: [
@@ -124,6 +145,7 @@ export const framer: AgentRole<FramerInput, FramerOutput, 'framer'> = {
         ['open questions', input.openQuestions.join('\n') || '(none)'],
         ['stop reason', input.stopReason],
         ...(input.scope?.length ? ([['narrowed scope', input.scope.join('\n')]] as const) : []),
+        ...(input.feedback ? ([['reviewer feedback', input.feedback]] as const) : []),
       ],
     }),
   offline,

@@ -20,6 +20,34 @@ export function citationIssues(
   return issues;
 }
 
+export interface CleanedSentences<S> {
+  issues: string[];
+  /** The sentences that may stay: unknown ids removed; a sentence left citing nothing, or holding a URL, dropped. */
+  kept: S[];
+  dropped: number;
+}
+
+/** citationIssues, and the sentences without what is wrong. */
+export function cleanCitedSentences<S extends { text: string; evidenceIds: readonly string[] }>(
+  sentences: readonly S[],
+  known: ReadonlySet<string>,
+  where: string,
+): CleanedSentences<S> {
+  const issues = citationIssues(sentences, known, where);
+  const kept: S[] = [];
+  let dropped = 0;
+  for (const s of sentences) {
+    const ids = s.evidenceIds.filter((id) => known.has(id));
+    dropped += s.evidenceIds.length - ids.length;
+    if (URL_LIKE.test(s.text) || (ids.length === 0 && s.evidenceIds.length > 0)) {
+      dropped++;
+      continue;
+    }
+    kept.push(ids.length === s.evidenceIds.length ? s : { ...s, evidenceIds: ids });
+  }
+  return { issues, kept, dropped };
+}
+
 /** Ids cited that are not among the known ones. */
 export function unknownIdIssues(ids: readonly string[], known: ReadonlySet<string>, what: string): string[] {
   const unknown = [...new Set(ids.filter((id) => !known.has(id)))];

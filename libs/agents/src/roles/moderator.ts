@@ -2,7 +2,8 @@ import { z } from 'zod';
 import { buildPrompt, listWithIds } from '../prompt/build-prompt';
 import { groupNearDuplicates } from '../offline/nlp/near-duplicates';
 import { clip, topicPhrases } from '../offline/topics';
-import type { AgentRole } from './role';
+import { unknownIdIssues } from './grounding';
+import type { AgentRole, ReferenceCheck } from './role';
 import { Id, Priority, Question, Unit, text } from './schemas';
 
 export const ModeratorInput = z.strictObject({
@@ -13,7 +14,8 @@ export const ModeratorInput = z.strictObject({
 });
 export type ModeratorInput = z.infer<typeof ModeratorInput>;
 
-export const FollowUp = z.strictObject({ parentId: Id, text: text(2000), priority: Priority });
+/** parentId: the question refined; null makes the follow-up a root question (a model's unknown parent ends so). */
+export const FollowUp = z.strictObject({ parentId: Id.nullable(), text: text(2000), priority: Priority });
 export const ModeratorOutput = z.strictObject({ followUps: z.array(FollowUp) });
 export type ModeratorOutput = z.infer<typeof ModeratorOutput>;
 
@@ -53,9 +55,30 @@ function offline(input: ModeratorInput): ModeratorOutput {
   return { followUps: groups.map((g) => candidates[Number(g[0])]).slice(0, input.maxFollowUps) };
 }
 
+function check(input: ModeratorInput, output: ModeratorOutput): ReferenceCheck<ModeratorOutput> {
+  const known = new Set(input.coverage.map((c) => c.questionId));
+  const issues = unknownIdIssues(
+    output.followUps.flatMap((f) => (f.parentId === null ? [] : [f.parentId])),
+    known,
+    'follow-ups name parent question',
+  );
+  let dropped = 0;
+  const followUps = output.followUps.map((f) => {
+    if (f.parentId === null || known.has(f.parentId)) return f;
+    dropped++;
+    return { ...f, parentId: null };
+  });
+  const kept = followUps.slice(0, input.maxFollowUps);
+  return { issues, cleaned: { followUps: kept }, dropped, trimmed: followUps.length - kept.length };
+}
+
 export const moderator: AgentRole<ModeratorInput, ModeratorOutput, 'moderator'> = {
   name: 'moderator',
   temperature: 0.2,
+  check,
+  skipped: () => ({ followUps: [] }),
+  // Every question well covered (or none asked for): nothing to follow up.
+  idle: (input) => (input.maxFollowUps === 0 || input.coverage.every((c) => c.score >= WELL_COVERED) ? { followUps: [] } : null),
   input: ModeratorInput,
   output: ModeratorOutput,
   prompt: (input) =>

@@ -5,7 +5,7 @@ import { cosine, tfidfVectors } from '../offline/nlp/tfidf';
 import { stem, tokenize } from '../offline/nlp/tokens';
 import { clip, feedbackPhrases, QUESTION_FILLER, titleCase, topicPhrases } from '../offline/topics';
 import { unknownIdIssues } from './grounding';
-import type { AgentRole } from './role';
+import type { AgentRole, ReferenceCheck } from './role';
 import { Feedback, Id, Question, distinctIds, text } from './schemas';
 
 export const OutlineArchitectInput = z
@@ -19,15 +19,8 @@ export const OutlineArchitectInput = z
 export type OutlineArchitectInput = z.infer<typeof OutlineArchitectInput>;
 
 export const PlannedSection = z.strictObject({ title: text(400), purpose: z.string().max(2000), claimIds: z.array(Id) });
-export const OutlineArchitectOutput = z.strictObject({ sections: z.array(PlannedSection).min(1).max(7) }).superRefine((out, ctx) => {
-  const seen = new Set<string>();
-  out.sections.forEach((s, i) =>
-    s.claimIds.forEach((id) => {
-      if (seen.has(id)) ctx.addIssue({ code: 'custom', path: ['sections', i, 'claimIds'], message: `claim ${id} is in two sections` });
-      seen.add(id);
-    }),
-  );
-});
+/** A claim belongs to at most one section: checked with the ids (check), where a repeat can be dropped rather than fail. */
+export const OutlineArchitectOutput = z.strictObject({ sections: z.array(PlannedSection).min(1).max(7) });
 export type OutlineArchitectOutput = z.infer<typeof OutlineArchitectOutput>;
 
 export const MIN_SECTIONS = 3;
@@ -167,17 +160,37 @@ function offline(input: OutlineArchitectInput): OutlineArchitectOutput {
   return { sections: groups.map((g, i) => ({ title: names[i], purpose: clip(g.purpose, 2000), claimIds: g.claims.map((c) => c.id) })) };
 }
 
+function check(input: OutlineArchitectInput, output: OutlineArchitectOutput): ReferenceCheck<OutlineArchitectOutput> {
+  const known = new Set(input.claims.map((c) => c.id));
+  const issues = unknownIdIssues(
+    output.sections.flatMap((s) => s.claimIds),
+    known,
+    'sections use claim',
+  );
+  const seen = new Set<string>();
+  let dropped = 0;
+  const sections = output.sections.map((s, i) => {
+    const claimIds = s.claimIds.filter((id) => {
+      if (!known.has(id)) return false;
+      if (seen.has(id)) {
+        issues.push(`claim ${id} is in two sections (again in section ${i + 1})`);
+        return false;
+      }
+      seen.add(id);
+      return true;
+    });
+    dropped += s.claimIds.length - claimIds.length;
+    return { ...s, claimIds };
+  });
+  return { issues, cleaned: { sections }, dropped };
+}
+
 export const outlineArchitect: AgentRole<OutlineArchitectInput, OutlineArchitectOutput, 'outlineArchitect'> = {
   name: 'outlineArchitect',
   temperature: 0.3,
   input: OutlineArchitectInput,
   output: OutlineArchitectOutput,
-  check: (input, output) =>
-    unknownIdIssues(
-      output.sections.flatMap((s) => s.claimIds),
-      new Set(input.claims.map((c) => c.id)),
-      'sections use claim',
-    ),
+  check,
   prompt: (input) =>
     buildPrompt({
       persona: 'Outline Architect',

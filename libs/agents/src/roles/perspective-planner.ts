@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { buildPrompt } from '../prompt/build-prompt';
 import { stem, tokenize } from '../offline/nlp/tokens';
 import { clip, feedbackPhrases, topicPhrases } from '../offline/topics';
-import type { AgentRole } from './role';
+import type { AgentRole, ReferenceCheck } from './role';
 import { Feedback, Question, Topic, Unit, text } from './schemas';
 
 export const PerspectivePlannerInput = z.strictObject({
@@ -140,7 +140,14 @@ function rotate<T>(items: readonly T[], by: number): T[] {
   return [...items.slice(n), ...items.slice(0, n)];
 }
 
+/** More perspectives than asked for are cut to the count (a soft limit); fewer are kept. */
+function check(input: PerspectivePlannerInput, output: PerspectivePlannerOutput): ReferenceCheck<PerspectivePlannerOutput> {
+  const perspectives = output.perspectives.slice(0, input.count);
+  return { issues: [], cleaned: { perspectives }, dropped: 0, trimmed: output.perspectives.length - perspectives.length };
+}
+
 export const perspectivePlanner: AgentRole<PerspectivePlannerInput, PerspectivePlannerOutput, 'perspectivePlanner'> = {
+  check,
   name: 'perspectivePlanner',
   temperature: 0.5,
   input: PerspectivePlannerInput,

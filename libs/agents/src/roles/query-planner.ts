@@ -4,7 +4,8 @@ import { mmr } from '../offline/nlp/mmr';
 import { extractQuantities, isTime } from '../offline/nlp/quantities';
 import { normalizeWhitespace } from '../offline/nlp/statement-terms';
 import { clip, topicPhrases } from '../offline/topics';
-import type { AgentRole } from './role';
+import { unknownIdIssues } from './grounding';
+import type { AgentRole, ReferenceCheck } from './role';
 import { Id, Priority, Question, text } from './schemas';
 
 export const QueryPlannerInput = z.strictObject({
@@ -107,9 +108,35 @@ function offline(input: QueryPlannerInput): QueryPlannerOutput {
   };
 }
 
+function check(input: QueryPlannerInput, output: QueryPlannerOutput): ReferenceCheck<QueryPlannerOutput> {
+  const known = new Set(input.questions.map((q) => q.id));
+  const providers = new Map(input.providers.map((p) => [p.toLowerCase(), p]));
+  const issues = unknownIdIssues(
+    output.queries.map((q) => q.questionId),
+    known,
+    'queries name question',
+  );
+  const unknownProviders = [...new Set(output.queries.map((q) => q.provider).filter((p) => !providers.has(p.toLowerCase())))];
+  if (unknownProviders.length > 0)
+    issues.push(`queries name providers that are not in the list: ${unknownProviders.slice(0, 5).join(', ')}`);
+  if (output.queries.length === 0) issues.push(`no query was written for the ${input.questions.length} open questions`);
+  const queries = output.queries.flatMap((q) => {
+    const provider = providers.get(q.provider.toLowerCase());
+    return known.has(q.questionId) && provider ? [{ ...q, provider }] : [];
+  });
+  const kept = queries.slice(0, input.maxQueries);
+  return {
+    issues,
+    cleaned: kept.length > 0 ? { queries: kept } : null,
+    dropped: output.queries.length - queries.length,
+    trimmed: queries.length - kept.length,
+  };
+}
+
 export const queryPlanner: AgentRole<QueryPlannerInput, QueryPlannerOutput, 'queryPlanner'> = {
   name: 'queryPlanner',
   temperature: 0.4,
+  check,
   input: QueryPlannerInput,
   output: QueryPlannerOutput,
   prompt: (input) =>

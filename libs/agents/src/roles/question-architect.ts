@@ -3,7 +3,8 @@ import { buildPrompt, listWithIds } from '../prompt/build-prompt';
 import { groupNearDuplicates } from '../offline/nlp/near-duplicates';
 import { normalizeWhitespace } from '../offline/nlp/statement-terms';
 import { clip, feedbackPhrases, topicPhrases } from '../offline/topics';
-import type { AgentRole } from './role';
+import { unknownIdIssues } from './grounding';
+import type { AgentRole, ReferenceCheck } from './role';
 import { Feedback, Id, Priority, Question, Topic, text } from './schemas';
 
 export const QuestionArchitectInput = z.strictObject({
@@ -78,9 +79,26 @@ function offline(input: QuestionArchitectInput): QuestionArchitectOutput {
   return { questions: groups.map((g) => unique[Number(g[0])]) };
 }
 
+function check(input: QuestionArchitectInput, output: QuestionArchitectOutput): ReferenceCheck<QuestionArchitectOutput> {
+  const known = new Set(input.perspectives.map((p) => p.id));
+  const issues = unknownIdIssues(
+    output.questions.flatMap((q) => (q.perspectiveId === null ? [] : [q.perspectiveId])),
+    known,
+    'questions name perspective',
+  );
+  let dropped = 0;
+  const questions = output.questions.map((q) => {
+    if (q.perspectiveId === null || known.has(q.perspectiveId)) return q;
+    dropped++;
+    return { ...q, perspectiveId: null };
+  });
+  return { issues, cleaned: { questions }, dropped };
+}
+
 export const questionArchitect: AgentRole<QuestionArchitectInput, QuestionArchitectOutput, 'questionArchitect'> = {
   name: 'questionArchitect',
   temperature: 0.4,
+  check,
   input: QuestionArchitectInput,
   output: QuestionArchitectOutput,
   prompt: (input) =>

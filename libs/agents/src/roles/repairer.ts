@@ -4,7 +4,7 @@ import { buildPrompt } from '../prompt/build-prompt';
 import { entails } from '../offline/nlp/entailment';
 import { splitUnits } from '../offline/nlp/sentences';
 import { normalizeWhitespace } from '../offline/nlp/statement-terms';
-import { citationIssues } from './grounding';
+import { cleanCitedSentences } from './grounding';
 import type { AgentRole } from './role';
 import { EvidenceRef, Id, text } from './schemas';
 
@@ -48,8 +48,11 @@ export const repairer: AgentRole<RepairerInput, RepairerOutput, 'repairer'> = {
   temperature: 0.2,
   input: RepairerInput,
   output: RepairerOutput,
-  check: (input, output) =>
-    output.action === 'rewrite' ? citationIssues([output], new Set(input.evidence.map((e) => e.id)), 'rewritten sentence') : [],
+  check: (input, output) => {
+    if (output.action !== 'rewrite') return { issues: [], cleaned: output, dropped: 0 };
+    const cleaned = cleanCitedSentences([output], new Set(input.evidence.map((e) => e.id)), 'rewritten sentence');
+    return { issues: cleaned.issues, cleaned: cleaned.kept[0] ?? { action: 'drop' }, dropped: cleaned.dropped };
+  },
   prompt: (input) =>
     buildPrompt({
       persona: 'Repairer',

@@ -19,8 +19,34 @@ export interface AgentRole<I, O, Name extends string = string> {
    * text and takes its offsets from there, dropping what is not a verbatim passage). Issues are shown to the model.
    */
   ground?(input: I, raw: unknown): { value: unknown; issues: string[] };
-  /** Model answers only: what the schema cannot see, e.g. a citation of an id that was never given, or a URL. */
-  check?(input: I, output: O): string[];
+  /**
+   * Model answers only: what the schema cannot see — ids checked by kind against the ids this role was given, URLs in
+   * text, an empty answer to a non-empty task — and the answer without what is wrong (decision 0019).
+   */
+  check?(input: I, output: O): ReferenceCheck<O>;
+  /**
+   * Optional roles only (counter-evidence, coverage, moderator follow-ups): what a call returns when the model's answer
+   * is still unusable after its repairs, so the step goes on without it. Required roles are played offline instead.
+   */
+  skipped?(input: I): O;
+  /** A role with nothing to work on is not called: its output for such an input, or null when there is work. */
+  idle?(input: I): O | null;
+}
+
+/** What a role's check found in a validated answer. */
+export interface ReferenceCheck<O> {
+  /** What is wrong, for the repair request. */
+  issues: string[];
+  /**
+   * The answer with every bad reference removed or reset (an unknown parent becomes none, a sentence loses the ids it
+   * may not cite, an item naming an unknown id is dropped) and soft limits applied; null when nothing usable is left.
+   * Used as is when there are no issues, and after the repair request when they remain.
+   */
+  cleaned: O | null;
+  /** References removed or reset in `cleaned`. */
+  dropped: number;
+  /** Items cut to a soft limit in `cleaned` (more items than asked for). */
+  trimmed?: number;
 }
 
 /** A role of any input and output, for registries. */

@@ -2,8 +2,8 @@ import { z } from 'zod';
 import { buildPrompt, listWithIds } from '../prompt/build-prompt';
 import { splitUnits } from '../offline/nlp/sentences';
 import { normalizeWhitespace, statementStems } from '../offline/nlp/statement-terms';
-import { citationIssues } from './grounding';
-import type { AgentRole } from './role';
+import { cleanCitedSentences } from './grounding';
+import type { AgentRole, ReferenceCheck } from './role';
 import { CitedSentence, EvidenceRef, Id, distinctIds, text } from './schemas';
 
 export const SectionWriterInput = z
@@ -16,6 +16,8 @@ export const SectionWriterInput = z
      * before wrote, so the model continues rather than repeats, and the last part closes the section.
      */
     continuation: z.strictObject({ part: z.int().min(1), parts: z.int().min(2), writtenSoFar: z.string().max(40_000) }).optional(),
+    /** A reviewer's feedback on the section (publish gate rejected): the redraft follows it. */
+    feedback: z.string().max(4000).optional(),
   })
   .superRefine(distinctIds('evidence'));
 export type SectionWriterInput = z.infer<typeof SectionWriterInput>;
@@ -96,6 +98,23 @@ function offline(input: SectionWriterInput): SectionWriterOutput {
   return { paragraphs };
 }
 
+function check(input: SectionWriterInput, output: SectionWriterOutput): ReferenceCheck<SectionWriterOutput> {
+  const known = new Set(input.evidence.map((e) => e.id));
+  const issues: string[] = [];
+  let dropped = 0;
+  let n = 0;
+  const paragraphs = output.paragraphs.flatMap((p) => {
+    const cleaned = cleanCitedSentences(p.sentences, known, 'sentence');
+    issues.push(...cleaned.issues.map((i) => i.replace(/^sentence \d+/, () => `sentence ${++n}`)));
+    dropped += cleaned.dropped;
+    return cleaned.kept.length > 0 ? [{ sentences: cleaned.kept }] : [];
+  });
+  if (output.paragraphs.length === 0 && input.claims.length > 0) {
+    issues.push(`no sentence was written, though ${input.claims.length} claims with evidence were given`);
+  }
+  return { issues, cleaned: paragraphs.length > 0 ? { paragraphs } : null, dropped };
+}
+
 function continuationRules(input: SectionWriterInput): string[] {
   const c = input.continuation;
   if (!c) return [];
@@ -112,18 +131,15 @@ export const sectionWriter: AgentRole<SectionWriterInput, SectionWriterOutput, '
   temperature: 0.4,
   input: SectionWriterInput,
   output: SectionWriterOutput,
-  check: (input, output) =>
-    citationIssues(
-      output.paragraphs.flatMap((p) => p.sentences),
-      new Set(input.evidence.map((e) => e.id)),
-      'sentence',
-    ),
+  check,
+  idle: (input) => (input.claims.length === 0 ? { paragraphs: [] } : null),
   prompt: (input) =>
     buildPrompt({
       persona: 'Section Writer',
       task: 'Write the report section from the claims and their evidence: clear paragraphs of two to four sentences, every sentence cited.',
       rules: [
         ...continuationRules(input),
+        ...(input.feedback ? ['A reviewer rejected the previous draft (see "reviewer feedback"): follow it, within these rules.'] : []),
         'Every sentence states only what its cited evidence says and lists the evidence ids it relies on in evidenceIds; a sentence without evidence is not allowed.',
         'When several evidence items support the same statement, cite all of them on that sentence.',
         'Use the claims in the order given; keep figures, units and dates exactly as in the evidence.',
@@ -135,6 +151,7 @@ export const sectionWriter: AgentRole<SectionWriterInput, SectionWriterOutput, '
         ['claims', listWithIds(input.claims.map((c) => ({ id: c.id, text: `${c.statement} (evidence: ${c.evidenceIds.join(', ')})` })))],
         ['evidence', listWithIds(input.evidence.map((e) => ({ id: e.id, text: e.excerpt })))],
         ...(input.continuation ? [['written so far', input.continuation.writtenSoFar || '(nothing yet)'] as const] : []),
+        ...(input.feedback ? [['reviewer feedback', input.feedback] as const] : []),
       ],
     }),
   offline,

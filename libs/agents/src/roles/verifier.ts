@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { VerificationVerdict } from '@dossier/contracts';
 import { buildPrompt } from '../prompt/build-prompt';
 import { entails } from '../offline/nlp/entailment';
-import type { AgentRole } from './role';
+import type { AgentRole, ReferenceCheck } from './role';
 import { EvidenceRef, Unit, text } from './schemas';
 
 export const VerifierInput = z.strictObject({
@@ -28,9 +28,23 @@ function offline(input: VerifierInput): VerifierOutput {
   };
 }
 
+function check(input: VerifierInput, output: VerifierOutput): ReferenceCheck<VerifierOutput> {
+  if (output.findings.length === input.sentences.length) return { issues: [], cleaned: output, dropped: 0 };
+  // A finding per sentence, in order, or none can be trusted: which sentence would a missing one belong to?
+  return {
+    issues: [
+      `${output.findings.length} findings for ${input.sentences.length} sentences: return exactly one finding per sentence, in order`,
+    ],
+    cleaned: null,
+    dropped: 0,
+  };
+}
+
 export const verifier: AgentRole<VerifierInput, VerifierOutput, 'verifier'> = {
   name: 'verifier',
   temperature: 0,
+  check,
+  idle: (input) => (input.sentences.length === 0 ? { findings: [] } : null),
   input: VerifierInput,
   output: VerifierOutput,
   prompt: (input) =>

@@ -82,6 +82,7 @@ export async function draftSectionInBatches<I, O>(
       section: whole.section,
       claims,
       evidence: whole.evidence.filter((e) => ids.has(e.id)),
+      ...(whole.feedback ? { feedback: whole.feedback } : {}),
       continuation: {
         part: index + 1,
         parts: batches.length,

@@ -2,7 +2,7 @@ import { classifyError } from '@dossier/errors';
 import type { FakeOpenAIServer } from '@dossier/testing';
 import { DATA_POLICY } from '../../src/prompt/data-block';
 import { AgentOutputError, AgentRefusalError, LlmRequestError, LlmUnavailableError } from '../../src/errors';
-import { ROLES, director, evidenceCurator, sectionWriter, verifier } from '../../src/roles';
+import { ROLES, director, evidenceCurator, perspectivePlanner, sectionWriter, verifier } from '../../src/roles';
 import { memoryHooks, startFakeLlm, testEngine } from '../fixtures/fake-llm';
 import { ROLE_INPUTS } from '../fixtures/role-inputs';
 
@@ -44,14 +44,14 @@ describe('OpenAIEngine against a local OpenAI-compatible server', () => {
   });
 
   it('malformed JSON: one repair request that shows the model its error, then the answer', async () => {
-    server.script('director', { kind: 'raw', content: '{"statement": "unterminated' });
+    server.script('director', { kind: 'raw', content: '{"statement": "two" "values"}' });
     const hooks = memoryHooks();
     const done = await engine().complete(director, ROLE_INPUTS.director, hooks);
     expect(done.output).toEqual(director.offline(ROLE_INPUTS.director));
     expect(server.counts.chatRequests).toBe(2);
     const repair = server.requests[1]!.body.messages.at(-1)!.content!;
     expect(repair).toMatch(/<<<DATA validation error>>>\n.*not valid JSON/);
-    expect(repair).toContain('<<<DATA previous reply>>>\n{"statement": "unterminated');
+    expect(repair).toContain('<<<DATA previous reply>>>\n{"statement": "two" "values"}');
     expect(hooks.records.map((r) => r.outcome)).toEqual(['invalid', 'ok']);
   });
 
@@ -65,7 +65,7 @@ describe('OpenAIEngine against a local OpenAI-compatible server', () => {
       .complete(director, ROLE_INPUTS.director, memoryHooks())
       .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(AgentOutputError);
-    expect((err as Error).message).toMatch(/unusable output for the director role twice \(after one repair request\).*riskLevel/);
+    expect((err as Error).message).toMatch(/gave director unusable output twice \(after one repair request\).*riskLevel/);
     expect(classifyError(err)).toBe('unrecoverable');
     expect(server.counts.chatRequests).toBe(2);
   });
@@ -149,7 +149,21 @@ describe('OpenAIEngine against a local OpenAI-compatible server', () => {
     const e = testEngine(server);
     await e.complete(director, ROLE_INPUTS.director, memoryHooks());
     await e.complete(director, ROLE_INPUTS.director, memoryHooks());
-    expect(server.requests.map((r) => r.body.response_format?.type)).toEqual(['json_schema', 'json_object', 'json_object']);
+    expect(server.requests.map((r) => r.body.response_format?.type)).toEqual(['json_schema', 'json_schema', 'json_object', 'json_object']);
+  });
+
+  it('limits go in the response schema; an endpoint that refuses limit keywords gets the schema without them, remembered', async () => {
+    await server?.stop();
+    server = await startFakeLlm({ rejectSchemaKeywords: ['maxLength'] });
+    const e = testEngine(server);
+    await e.complete(perspectivePlanner, ROLE_INPUTS.perspectivePlanner, memoryHooks());
+    await e.complete(perspectivePlanner, ROLE_INPUTS.perspectivePlanner, memoryHooks());
+    const schemas = server.requests.map((r) => JSON.stringify(r.body.response_format?.json_schema?.schema));
+    expect(schemas.map((x) => x.includes('"maxLength":200'))).toEqual([true, false, false]);
+    // And the limit is stated in words in the instructions, whatever the endpoint takes.
+    expect(server.requests[2]!.body.messages[0]!.content).toMatch(
+      /Limits \(longer text is cut\):.*perspectives\[\]\.role: at most 200 characters/,
+    );
   });
 
   it('plain-text mode parses JSON out of prose and fences', async () => {

@@ -12,8 +12,13 @@ describe('reasoning blocks and JSON replies', () => {
   });
 
   it('takes the JSON object out of fences and prose', () => {
-    expect(parseJsonReply('```json\n{"a":1}\n```')).toEqual({ ok: true, value: { a: 1 } });
-    expect(parseJsonReply('Sure! {"a":{"b":2}} Hope that helps.')).toEqual({ ok: true, value: { a: { b: 2 } } });
+    expect(parseJsonReply('```json\n{"a":1}\n```')).toEqual({ ok: true, value: { a: 1 }, repairs: ['fence'] });
+    expect(parseJsonReply('Sure! {"a":{"b":2}} Hope that helps.')).toEqual({
+      ok: true,
+      value: { a: { b: 2 } },
+      repairs: ['prose', 'trailing_text'],
+    });
+    expect(parseJsonReply('{"a":1}')).toEqual({ ok: true, value: { a: 1 }, repairs: [] });
     expect(parseJsonReply('no json here')).toEqual({ ok: false, error: 'the reply contains no JSON object' });
     expect(parseJsonReply('{"a": ')).toMatchObject({ ok: false, error: expect.stringMatching(/not valid JSON/) });
   });
@@ -27,6 +32,8 @@ describe('reasoning blocks and JSON replies', () => {
     expect(schema.required.sort()).toEqual(Object.keys(DirectorOutput.shape).sort());
     expect(schema.additionalProperties).toBe(false);
     expect(JSON.stringify(schema)).not.toMatch(/minLength|maxLength|maxItems|\$schema/);
+    // With limits, for endpoints that take them (the engine steps down to the schema above on a 400).
+    expect(JSON.stringify(strictJsonSchema(DirectorOutput, { limits: true }))).toMatch(/"maxLength":4000/);
     const nested = strictJsonSchema(z.strictObject({ a: z.array(z.strictObject({ b: z.string().min(1) })) })) as {
       properties: { a: { items: { required: string[] } } };
     };

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ApprovalStatus } from '../approvals';
-import { OutlineSubject, PlanSubject } from '../gate-subjects';
+import { OutlineSubject, PlanSubject, PublishSubject } from '../gate-subjects';
 import { GateName } from '../nodes';
 import { RunOptions } from '../run-options';
 import { safeText } from '../safe-text';
@@ -85,8 +85,8 @@ export const ApprovalView = z.strictObject({
   openedAt: iso,
   decidedAt: iso.nullable(),
   expiresAt: iso.nullable(),
-  /** What an open gate asks to approve: the plan's analysts and questions, or the outline (null once decided, and for publish). */
-  subject: z.union([PlanSubject, OutlineSubject]).nullable(),
+  /** What an open gate asks to approve: the plan's analysts and questions, the outline, or the report in brief with its verification figures (null once decided). */
+  subject: z.union([PlanSubject, OutlineSubject, PublishSubject]).nullable(),
 });
 export type ApprovalView = z.infer<typeof ApprovalView>;
 

@@ -5,10 +5,11 @@ import { ContradictionsHandler } from './contradictions/contradictions.handler';
 import { CoverageHandler } from './coverage/coverage.handler';
 import { InterventionApplier } from './moderate/apply-interventions';
 import { ModerateHandler } from './moderate/moderate.handler';
+import { RunEmbedder } from './embeddings/run-embedder';
 
 /** The claims service's nodes: claims, contradictions, coverage, moderate. Needs VectorsModule.forRoot in the app. */
 @Module({
   imports: [AgentsModule],
-  providers: [ClaimsHandler, ContradictionsHandler, CoverageHandler, ModerateHandler, InterventionApplier],
+  providers: [ClaimsHandler, ContradictionsHandler, CoverageHandler, ModerateHandler, InterventionApplier, RunEmbedder],
 })
 export class ClaimsStagesModule {}

@@ -4,7 +4,12 @@ import { RunOptions } from '@dossier/contracts';
 import { PrismaService, ResearchRepository } from '@dossier/db';
 import { createTestDatabase, FakeOpenAIServer, sql, type FakeChatRequest, type TestDatabase } from '@dossier/testing';
 import type { StepContext } from '@dossier/workflow';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { EmbeddedVectorStore, HashingEmbedder } from '@dossier/vectors';
 import { ClaimsHandler } from '../src/claims/claims.handler';
+import { RunEmbedder } from '../src/embeddings/run-embedder';
 
 /**
  * A model that states one claim twice in one answer (it happened: the same claim text written twice in
@@ -99,7 +104,13 @@ describe('claims step: one claim per statement within an iteration (real Postgre
       limiter: { acquire: async () => undefined, pauseFor: async () => undefined },
       testEcho: true,
     });
-    const handler = new ClaimsHandler(new AgentRunner(prisma, { engine }), new ResearchRepository(prisma));
+    const vectors = await EmbeddedVectorStore.open({ directory: mkdtempSync(path.join(tmpdir(), 'dossier-claims-merge-')) });
+    const handler = new ClaimsHandler(
+      new AgentRunner(prisma, { engine }),
+      new ResearchRepository(prisma),
+      vectors,
+      new RunEmbedder(new HashingEmbedder()),
+    );
     const ctx: StepContext<'claims'> = {
       job: { tenantId, runId, node: 'claims', iteration: 1, shard: 0 },
       stepKey: `${runId}.claims.1.0`,
@@ -112,6 +123,7 @@ describe('claims step: one claim per statement within an iteration (real Postgre
     };
     const outcome = await handler.execute(ctx);
     await prisma.$transaction((tx) => outcome.write!(tx));
+    await vectors.close();
 
     expect(outcome.result).toEqual({ claims: 2 });
     const rows = await sql<{ id: string; statement: string; iteration: number }>(

@@ -22,7 +22,7 @@ function inputs(run: Partial<ReportInputs['run']>, metrics: Partial<ReportInputs
     records: [],
     openQuestions: [],
     metrics: { iterations: 1, llmCalls: 0, tokensIn: 0, tokensOut: 0, costUsd: 0, wallMs: 0, searches: 0, sourcesFetched: 0, ...metrics },
-    verification: { checked: 0, supported: 0, rounds: 0 },
+    verification: { rounds: 0 },
   };
 }
 
@@ -62,6 +62,36 @@ describe('the method section names the budget that ended research', () => {
     );
     expect(text).toMatch(
       /^Engine: openai \(gpt-x\); 4 model requests, 44 tokens, \$0\.0040; after the token budget ran out, 3 further calls used the offline engine instead of the model\./,
+    );
+  });
+
+  it('names what verification did, how the model output was handled, and keeps unusable-answer fallbacks apart from the budget', () => {
+    const usage = (calls: number) => ({ calls, tokensIn: 10 * calls, tokensOut: calls, costUsd: 0.001 * calls });
+    const text = method(
+      inputs(
+        { stopReason: 'budget_exhausted', budgetExhausted: 'tokens' },
+        {
+          budgetExhausted: 'tokens',
+          byModel: { 'gpt-x': usage(4), 'offline-nlp-1': usage(5) },
+          byEngine: { openai: usage(4), offline: usage(5) },
+          verification: { checked: 40, failedByGuard: 5, failedByJudge: 7, repaired: 6, removed: 3 },
+          modelOutput: {
+            locallyRepaired: 4,
+            repairRequests: 3,
+            trimmed: 2,
+            droppedIds: 1,
+            skipped: { counterEvidence: 1 },
+            offline: { claimBuilder: 2 },
+          },
+        },
+      ),
+    );
+    expect(text).toContain('after the token budget ran out, 3 further calls used the offline engine');
+    expect(text).toContain(
+      'Verification: 40 sentence checks against the cited passages (body, conclusion, disagreements and introduction), each by a deterministic guard (figures, dates, units, names, negations) and by the verifier; 5 failed the guard, 7 the verifier; 6 sentences were repaired and 3 removed',
+    );
+    expect(text).toContain(
+      'Model output: 4 answers mended locally (fences, prose, truncated JSON, enum case, extra keys, null lists); 3 repair requests; 2 values trimmed to their limits; 1 unknown or wrong-kind ids dropped; optional roles skipped for a step: counterEvidence ×1; required roles played by the offline engine for one call: claimBuilder ×2.',
     );
   });
 });

@@ -17,5 +17,7 @@ export async function sectionInputs(research: ResearchRepository, tenantId: stri
 export interface DraftSentence {
   text: string;
   evidenceIds: string[];
+  /** Rewritten by the repairer after failing verification (counted in the report's verification figures). */
+  repaired?: boolean;
 }
 export type DraftParagraphs = { sentences: DraftSentence[] }[];

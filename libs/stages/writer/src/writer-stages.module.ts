@@ -2,9 +2,10 @@ import { Module } from '@nestjs/common';
 import { AgentsModule } from '@dossier/agents';
 import { DraftHandler } from './draft/draft.handler';
 import { FrameHandler } from './frame/frame.handler';
+import { Redrafter } from './frame/redraft';
 import { OutlineHandler } from './outline/outline.handler';
 import { RepairHandler } from './repair/repair.handler';
 
 /** The writer service's nodes: outline, draft (fan-out per section), repair, frame. */
-@Module({ imports: [AgentsModule], providers: [OutlineHandler, DraftHandler, RepairHandler, FrameHandler] })
+@Module({ imports: [AgentsModule], providers: [OutlineHandler, DraftHandler, RepairHandler, FrameHandler, Redrafter] })
 export class WriterStagesModule {}

@@ -2,7 +2,9 @@ import { createHash } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { getEncoding, type Tiktoken } from 'js-tiktoken';
+import { conceptEmbedding } from './concepts';
 import type { ChatBody, FakeChatRequest, FakeOpenAICounts, FakeOpenAIOptions, FakeReply } from './fake-openai-types';
+import { RealisticModel, type Corruption, type DefectKind } from './realistic-model';
 
 let encoder: Tiktoken | undefined;
 function tokens(text: string): number {
@@ -44,6 +46,7 @@ export class FakeOpenAIServer {
     byRole: {},
   };
   private readonly scripts = new Map<string, FakeReply[]>();
+  private readonly realistic: RealisticModel | null;
   private readonly arrivals: number[] = [];
   private readonly server: Server;
   private readonly open = new Set<ServerResponse>();
@@ -53,11 +56,22 @@ export class FakeOpenAIServer {
   private url = '';
 
   constructor(private readonly options: FakeOpenAIOptions) {
+    this.realistic = options.realistic ? new RealisticModel(options.realistic) : null;
     this.server = createServer((req, res) => {
       this.open.add(res);
       res.on('close', () => this.open.delete(res));
       this.handle(req, res).catch((err: unknown) => this.send(res, 500, { error: { message: String(err), type: 'server_error' } }));
     });
+  }
+
+  /** Realistic mode: every sentence the model made unsupported by its citations (ground truth for verification). */
+  get corruptions(): readonly Corruption[] {
+    return this.realistic?.corruptions ?? [];
+  }
+
+  /** Realistic mode: how many answers (or sentences) got each defect. */
+  get defects(): Readonly<Record<DefectKind, number>> | null {
+    return this.realistic?.defects ?? null;
   }
 
   /** The base URL clients use (OPENAI_BASE_URL), ending in /v1. */
@@ -153,6 +167,18 @@ export class FakeOpenAIServer {
         },
       });
     }
+    const refused = (this.options.rejectSchemaKeywords ?? []).find((k) =>
+      JSON.stringify(body.response_format?.json_schema?.schema ?? {}).includes(`"${k}"`),
+    );
+    if (body.response_format?.type === 'json_schema' && refused) {
+      return this.send(res, 400, {
+        error: {
+          message: `Invalid schema for response_format '${body.response_format.json_schema?.name}': '${refused}' is not permitted.`,
+          type: 'invalid_request_error',
+          param: 'response_format',
+        },
+      });
+    }
 
     const latency = this.options.latencyMs?.(request) ?? 0;
     if (latency > 0 && !(await this.wait(res, latency))) return this.aborted(res);
@@ -191,8 +217,12 @@ export class FakeOpenAIServer {
       }
       case 'tool_call':
         return this.complete(res, body, null, { toolCall: { name: reply.name, arguments: JSON.stringify(reply.arguments) } });
-      case 'answer':
-        return this.complete(res, body, JSON.stringify(this.options.answer(request)));
+      case 'answer': {
+        if (!this.realistic) return this.complete(res, body, JSON.stringify(this.options.answer(request)));
+        const answer = this.realistic.respond(request, () => this.options.answer(request));
+        if ('refusal' in answer) return this.complete(res, body, null, { refusal: answer.refusal });
+        return this.complete(res, body, answer.content, { finish: answer.finish });
+      }
     }
   }
 
@@ -233,12 +263,12 @@ export class FakeOpenAIServer {
     res: ServerResponse,
     body: ChatBody,
     content: string | null,
-    extra: { refusal?: string; toolCall?: { name: string; arguments: string } } = {},
+    extra: { refusal?: string; toolCall?: { name: string; arguments: string }; finish?: 'stop' | 'length' } = {},
   ): void {
     const promptTokens = body.messages.reduce((n, m) => n + 3 + tokens(m.content ?? ''), 3);
     const limit = body.max_completion_tokens ?? body.max_tokens;
     let text = content;
-    let finish = extra.toolCall ? 'tool_calls' : 'stop';
+    let finish = extra.toolCall ? 'tool_calls' : (extra.finish ?? 'stop');
     let completionTokens = tokens(text ?? extra.refusal ?? extra.toolCall?.arguments ?? '');
     if (text !== null && limit !== undefined && completionTokens > limit) {
       // Cut at the limit, as a real server does: the JSON is then incomplete.
@@ -270,6 +300,7 @@ export class FakeOpenAIServer {
     const used = inputs.reduce((n, t) => n + tokens(String(t)), 0);
     this.counts.embeddingTokens += used;
     const data = inputs.map((text, index) => {
+      if (this.realistic) return { object: 'embedding', index, embedding: conceptEmbedding(String(text), dim) };
       const seed = createHash('sha256').update(String(text)).digest();
       const v = Array.from({ length: dim }, (_, i) => (seed[i % seed.length]! - 127.5) / 127.5);
       const norm = Math.hypot(...v) || 1;

@@ -1,3 +1,5 @@
+import type { RealisticModelOptions } from './realistic-model';
+
 /** One recorded chat request, as the fake server received it. */
 export interface FakeChatRequest {
   /** The agent role: from the test echo when sent, else from the system prompt's persona. */
@@ -64,6 +66,8 @@ export interface FakeOpenAIOptions {
   requestsPerSecond?: number;
   /** Answer 400 to `json_schema` response formats, like endpoints without structured outputs. */
   rejectJsonSchema?: boolean;
+  /** Answer 400 to a json_schema response format that uses any of these keywords (e.g. maxLength), as some providers do. */
+  rejectSchemaKeywords?: string[];
   /** Model ids listed by /v1/models. */
   models?: string[];
   /** Dimension of the fake embeddings. */
@@ -73,6 +77,12 @@ export interface FakeOpenAIOptions {
    * hangs up meanwhile gets no answer and owes nothing: its request ends 'aborted'.
    */
   latencyMs?: (request: FakeChatRequest) => number;
+  /**
+   * The realistic model (issue 12): every default answer gets defects at these rates (paraphrase, unsupported
+   * sentences, wrong ids, over-long fields, fences, truncation, empty lists, refusals…), the verifier judges by
+   * comparing sentences with passages, and embeddings carry meaning. Corrupted sentences are in `corruptions`.
+   */
+  realistic?: RealisticModelOptions;
 }
 
 export interface FakeOpenAICounts {

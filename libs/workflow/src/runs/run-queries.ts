@@ -9,7 +9,15 @@ import {
   type RunView,
   type SourceTextView,
 } from '@dossier/contracts';
-import { ApprovalRepository, PrismaService, ResearchRepository, RunEventRepository, RunRepository, type ApprovalRow } from '@dossier/db';
+import {
+  ApprovalRepository,
+  PrismaService,
+  publishPreview,
+  ResearchRepository,
+  RunEventRepository,
+  RunRepository,
+  type ApprovalRow,
+} from '@dossier/db';
 import { RunNotFoundError, RunStateError, ValidationError } from '@dossier/errors';
 import { GateEdits } from './gate-edits';
 import { RunTotals } from './run-totals';
@@ -125,8 +133,10 @@ export class RunQueries {
     return rows.map((r) => ({ seq: r.seq, data: RunEventData.parse(r.data) }));
   }
 
-  /** What a person looks at before deciding a gate: the plan (perspectives, questions) or the outline. */
-  /** The open gate's subject in the same contract the gateway shows and an edited approval sends back (GateEdits). */
+  /**
+   * The open gate's subject in the same contract the gateway shows and an edited approval sends back (GateEdits):
+   * the plan, the outline, or the report in brief with its verification figures.
+   */
   private async subjectOf(approval: ApprovalRow): Promise<ApprovalView['subject']> {
     const gate = approval.gate as GateName;
     switch (gate) {
@@ -135,7 +145,8 @@ export class RunQueries {
       case 'outline':
         return this.gateEdits.outlineSubject(approval.tenantId, approval.runId);
       case 'publish':
-        return null;
+        // The finished report in brief, with what verification checked, repaired and removed.
+        return publishPreview(this.prisma, this.research, approval.tenantId, approval.runId);
     }
   }
 }

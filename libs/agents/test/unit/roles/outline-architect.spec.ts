@@ -65,13 +65,22 @@ describe('outlineArchitect (offline)', () => {
     ]);
   });
 
-  it('rejects an output that puts a claim in two sections', () => {
+  it('a model answer that puts a claim in two sections: named for the repair request, kept in the first section only', () => {
     const bad = {
       sections: [
         { title: 'A', purpose: '', claimIds: ['C1'] },
-        { title: 'B', purpose: '', claimIds: ['C1'] },
+        { title: 'B', purpose: '', claimIds: ['C1', 'C9'] },
       ],
     };
-    expect(outlineArchitect.output.safeParse(bad).success).toBe(false);
+    const input = { question: 'q?', questions: [], claims: [{ id: 'C1', statement: 's', questionId: null }], feedback: null };
+    const checked = outlineArchitect.check!(input, bad);
+    expect(checked.issues).toEqual(['sections use claim ids that were not given: C9', 'claim C1 is in two sections (again in section 2)']);
+    expect(checked.cleaned).toEqual({
+      sections: [
+        { title: 'A', purpose: '', claimIds: ['C1'] },
+        { title: 'B', purpose: '', claimIds: [] },
+      ],
+    });
+    expect(checked.dropped).toBe(2);
   });
 });

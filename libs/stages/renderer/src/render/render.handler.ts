@@ -1,5 +1,5 @@
-import type { BudgetKind, LlmUsage } from '@dossier/contracts';
-import { PrismaService, ResearchRepository, RunRepository } from '@dossier/db';
+import { LlmCallNotes, type BudgetKind, type LlmUsage, type ModelOutputMetrics } from '@dossier/contracts';
+import { PrismaService, ResearchRepository, RunRepository, verificationFigures } from '@dossier/db';
 import { StageStateError } from '@dossier/errors';
 import { renderAll } from '@dossier/render';
 import { OnStep, type StepContext, type StepHandler, type StepOutcome } from '@dossier/workflow';
@@ -38,27 +38,29 @@ export class RenderHandler implements StepHandler<'render'> {
     const run = await this.runs.find(tenantId, runId);
     if (!run) throw new StageStateError(`Run ${runId} is missing`, { runId });
     const where = { tenantId, runId };
-    const [sections, frame, claims, contradictions, evidence, records, open, calls, searches, iterations, findings] = await Promise.all([
-      this.research.verifiedSections(tenantId, runId),
-      this.research.latestFrame(tenantId, runId),
-      this.research.claims(tenantId, runId),
-      this.research.contradictions(tenantId, runId),
-      this.research.evidence(tenantId, runId),
-      this.research.sourceRecords(tenantId, runId),
-      this.research.questions(tenantId, runId, undefined, ['open', 'partial']),
-      this.prisma.llmCall.groupBy({
-        by: ['role', 'model', 'engine'],
-        where,
-        _count: { _all: true },
-        _sum: { tokensIn: true, tokensOut: true, costUsd: true },
-      }),
-      this.prisma.searchPlan.count({ where }),
-      this.prisma.nodeExecution.count({ where: { ...where, node: 'moderate', status: 'completed' } }),
-      this.prisma.verificationFinding.findMany({ where, select: { round: true, verdict: true } }),
-    ]);
+    const [sections, frame, claims, contradictions, evidence, records, open, calls, searches, iterations, verified, noted] =
+      await Promise.all([
+        this.research.verifiedSections(tenantId, runId),
+        this.research.latestFrame(tenantId, runId),
+        this.research.claims(tenantId, runId),
+        this.research.contradictions(tenantId, runId),
+        this.research.evidence(tenantId, runId),
+        this.research.sourceRecords(tenantId, runId),
+        this.research.questions(tenantId, runId, undefined, ['open', 'partial']),
+        this.prisma.llmCall.groupBy({
+          by: ['role', 'model', 'engine'],
+          where,
+          _count: { _all: true },
+          _sum: { tokensIn: true, tokensOut: true, costUsd: true },
+        }),
+        this.prisma.searchPlan.count({ where }),
+        this.prisma.nodeExecution.count({ where: { ...where, node: 'moderate', status: 'completed' } }),
+        verificationFigures(this.prisma, tenantId, runId),
+        this.prisma.llmCall.findMany({ where, select: { role: true, engine: true, notes: true } }),
+      ]);
     const usage = llmUsage(calls);
-    const lastRound = Math.max(0, ...findings.map((f) => f.round));
-    const inLastRound = findings.filter((f) => f.round === lastRound);
+    const modelOutput = modelOutputMetrics(noted);
+    const { rounds, ...verification } = verified;
     const snapshots = await this.research.snapshots(tenantId, [...new Set(evidence.map((e) => e.snapshotId))]);
     const interventions = (await this.interventions.applied(tenantId, runId)).map((row) =>
       describeIntervention(row.appliedIteration ?? 0, interventionInput(row), records),
@@ -78,6 +80,7 @@ export class RenderHandler implements StepHandler<'render'> {
       },
       intro: (frame?.introduction ?? []) as { text: string; evidenceIds: string[] }[],
       conclusion: (frame?.conclusion ?? []) as { text: string; evidenceIds: string[] }[],
+      ...(frame?.disagreements ? { disagreements: frame.disagreements as { sentences: { text: string; evidenceIds: string[] }[] }[] } : {}),
       sections,
       claims,
       interventions,
@@ -101,12 +104,10 @@ export class RenderHandler implements StepHandler<'render'> {
         wallMs: Math.max(0, Date.now() - run.createdAt.getTime()),
         searches,
         sourcesFetched: records.filter((r) => r.selected).length,
+        verification,
+        ...(ctx.run.options.engine === 'offline' ? {} : { modelOutput }),
       },
-      verification: {
-        checked: inLastRound.length,
-        supported: inLastRound.filter((f) => f.verdict === 'supported').length,
-        rounds: lastRound,
-      },
+      verification: { rounds },
     });
     const artifacts = renderAll(report);
     return {
@@ -159,4 +160,21 @@ function llmUsage(groups: UsageGroup[]) {
     byModel,
     byEngine,
   };
+}
+
+/** How the model's answers were handled, from the notes on the run's llm_calls rows (decision 0019). */
+export function modelOutputMetrics(rows: readonly { role: string; engine: string; notes: unknown }[]): ModelOutputMetrics {
+  const out: ModelOutputMetrics = { locallyRepaired: 0, repairRequests: 0, trimmed: 0, droppedIds: 0, skipped: {}, offline: {} };
+  for (const row of rows) {
+    const parsed = LlmCallNotes.safeParse(row.notes ?? {});
+    if (!parsed.success) continue;
+    const n = parsed.data;
+    if ((n.localRepairs?.length ?? 0) > 0) out.locallyRepaired++;
+    if (n.repairRequest) out.repairRequests++;
+    out.trimmed += n.trimmed ?? 0;
+    out.droppedIds += n.droppedIds ?? 0;
+    if (n.gaveUp === 'skipped') out.skipped[row.role] = (out.skipped[row.role] ?? 0) + 1;
+    if (n.fallback === 'unusable') out.offline[row.role] = (out.offline[row.role] ?? 0) + 1;
+  }
+  return out;
 }

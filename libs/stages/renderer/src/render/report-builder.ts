@@ -17,6 +17,8 @@ export interface ReportInputs {
   };
   intro: Sentence[];
   conclusion: Sentence[];
+  /** The verified disagreements section of the frame (absent for frames written before it was verified there). */
+  disagreements?: { sentences: Sentence[] }[];
   sections: VerifiedSection[];
   claims: ClaimRow[];
   contradictions: ContradictionRow[];
@@ -27,7 +29,8 @@ export interface ReportInputs {
   /** Applied interventions, described for the method section (in the order they were applied). */
   interventions?: string[];
   metrics: ReportJson['metrics'];
-  verification: { checked: number; supported: number; rounds: number };
+  /** Repair rounds of the body; the figures are in metrics.verification. */
+  verification: { rounds: number };
 }
 
 interface Sentence {
@@ -60,7 +63,9 @@ function engineText(engine: string, metrics: ReportJson['metrics']): string {
   const models = Object.keys(metrics.byModel ?? {})
     .filter((m) => m !== 'offline-nlp-1')
     .sort();
-  const offline = metrics.byEngine?.['offline']?.calls ?? 0;
+  // Offline calls after a spent budget; those that stood in for an unusable answer are named with the model output.
+  const unusable = Object.values(metrics.modelOutput?.offline ?? {}).reduce((a, b) => a + b, 0);
+  const offline = (metrics.byEngine?.['offline']?.calls ?? 0) - unusable;
   const online = metrics.byEngine?.[engine];
   const parts = [`Engine: ${engine}${models.length > 0 ? ` (${models.join(', ')})` : ''}`];
   if (online) parts.push(`; ${online.calls} model requests, ${online.tokensIn + online.tokensOut} tokens, $${online.costUsd.toFixed(4)}`);
@@ -72,6 +77,32 @@ function engineText(engine: string, metrics: ReportJson['metrics']): string {
       ),
     );
   return `${parts.join('')}.`;
+}
+
+function verificationText(v: ReportJson['metrics']['verification'], rounds: number): string {
+  if (!v) return `Verification: every cited sentence was checked against its excerpts (${rounds} repair round(s)).`;
+  return `Verification: ${v.checked} sentence checks against the cited passages (body, conclusion, disagreements and introduction), each by a deterministic guard (figures, dates, units, names, negations) and by the verifier; ${v.failedByGuard} failed the guard, ${v.failedByJudge} the verifier; ${v.repaired} sentences were repaired and ${v.removed} removed after ${rounds} repair round(s) of the body. No sentence that failed verification is in this report.`;
+}
+
+function byRole(counts: Record<string, number>): string {
+  return Object.entries(counts)
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([role, n]) => `${role} ×${n}`)
+    .join(', ');
+}
+
+function modelOutputText(m: NonNullable<ReportJson['metrics']['modelOutput']>): string {
+  const parts = [
+    `Model output: ${m.locallyRepaired} answers mended locally (fences, prose, truncated JSON, enum case, extra keys, null lists)`,
+    `${m.repairRequests} repair requests`,
+    `${m.trimmed} values trimmed to their limits`,
+    `${m.droppedIds} unknown or wrong-kind ids dropped`,
+  ];
+  const skipped = byRole(m.skipped);
+  const offline = byRole(m.offline);
+  parts.push(skipped ? `optional roles skipped for a step: ${skipped}` : 'no optional role skipped');
+  parts.push(offline ? `required roles played by the offline engine for one call: ${offline}` : 'no role fell back to the offline engine');
+  return `${parts.join('; ')}.`;
 }
 
 /**
@@ -120,19 +151,24 @@ export function buildReport(input: ReportInputs): ReportJson {
   const claimById = new Map(input.claims.map((c) => [c.id, c]));
   // Each claim appears in at most two disagreements, so one contested figure does not fill the section.
   const shown = new Map<string, number>();
-  const contradictionParagraphs = input.contradictions.flatMap((c) => {
-    const a = claimById.get(c.claimAId);
-    const b = claimById.get(c.claimBId);
-    if (!a || !b || (shown.get(a.id) ?? 0) >= MAX_DISAGREEMENTS_PER_CLAIM || (shown.get(b.id) ?? 0) >= MAX_DISAGREEMENTS_PER_CLAIM)
-      return [];
-    shown.set(a.id, (shown.get(a.id) ?? 0) + 1);
-    shown.set(b.id, (shown.get(b.id) ?? 0) + 1);
-    const p = paragraph([
-      { text: a.statement, evidenceIds: a.evidenceIds },
-      { text: b.statement, evidenceIds: b.evidenceIds },
-    ]);
-    return p.sentences.length === 2 && p.sentences.every((s) => s.evidenceIds.length > 0) ? [p] : [];
-  });
+  const verifiedDisagreements = input.disagreements
+    ?.map((p) => paragraph(p.sentences))
+    .filter((p) => p.sentences.length === 2 && p.sentences.every((s) => s.evidenceIds.length > 0));
+  const contradictionParagraphs =
+    verifiedDisagreements ??
+    input.contradictions.flatMap((c) => {
+      const a = claimById.get(c.claimAId);
+      const b = claimById.get(c.claimBId);
+      if (!a || !b || (shown.get(a.id) ?? 0) >= MAX_DISAGREEMENTS_PER_CLAIM || (shown.get(b.id) ?? 0) >= MAX_DISAGREEMENTS_PER_CLAIM)
+        return [];
+      shown.set(a.id, (shown.get(a.id) ?? 0) + 1);
+      shown.set(b.id, (shown.get(b.id) ?? 0) + 1);
+      const p = paragraph([
+        { text: a.statement, evidenceIds: a.evidenceIds },
+        { text: b.statement, evidenceIds: b.evidenceIds },
+      ]);
+      return p.sentences.length === 2 && p.sentences.every((s) => s.evidenceIds.length > 0) ? [p] : [];
+    });
   if (contradictionParagraphs.length > 0) {
     sections.push({
       id: 'contradictions',
@@ -152,10 +188,8 @@ export function buildReport(input: ReportInputs): ReportJson {
       evidenceIds: [],
     },
     { text: `Research iterations: ${input.metrics.iterations}; research stopped because ${stop}.`, evidenceIds: [] },
-    {
-      text: `Verification: ${input.verification.checked} cited sentences checked against their excerpts in the last round (${input.verification.supported} supported) after ${input.verification.rounds} repair round(s); sentences not supported were repaired or dropped.`,
-      evidenceIds: [],
-    },
+    { text: verificationText(input.metrics.verification, input.verification.rounds), evidenceIds: [] },
+    ...(input.metrics.modelOutput ? [{ text: modelOutputText(input.metrics.modelOutput), evidenceIds: [] }] : []),
     ...(input.interventions?.length
       ? [{ text: `Interventions applied during research: ${input.interventions.join('; ')}.`, evidenceIds: [] }]
       : []),

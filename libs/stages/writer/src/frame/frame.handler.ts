@@ -1,8 +1,29 @@
-import { AgentRunner, framer } from '@dossier/agents';
-import { InterventionRepository, ResearchRepository, RunRepository } from '@dossier/db';
+import { AgentRunner, framer, verifyAndRepair, type CheckRecord, type SentenceToVerify, type VerificationFigures } from '@dossier/agents';
+import { InterventionRepository, ResearchRepository, RunRepository, type Prisma } from '@dossier/db';
 import { OnStep, type StepContext, type StepHandler, type StepOutcome } from '@dossier/workflow';
+import { selectDisagreements } from './disagreements';
+import { Redrafter, type Redraft } from './redraft';
 
-/** Framer: introduction and conclusion, written from the verified sections only. */
+interface Sentence {
+  text: string;
+  evidenceIds: string[];
+}
+
+/** What the frame step stored about its own verification (report_frames.verification). */
+export interface FrameVerification {
+  figures: VerificationFigures;
+  checks: (CheckRecord & { part: 'introduction' | 'conclusion' | 'disagreements' })[];
+  /** Sections redrafted for the reviewer's feedback, by position, and the verification round their new drafts are in. */
+  redrafted: number[];
+  round: number | null;
+}
+
+/**
+ * Framer: introduction and conclusion, written from the verified sections, and the disagreements section; then every
+ * one of their sentences is verified like the body's (guard + judge), repaired with the repairer or removed (decision
+ * 0020). After a rejected publish gate, the reviewer's feedback goes to the framer, and the sections it names are
+ * drafted again with it and verified before the frame is written.
+ */
 @OnStep('frame')
 export class FrameHandler implements StepHandler<'frame'> {
   constructor(
@@ -10,36 +31,133 @@ export class FrameHandler implements StepHandler<'frame'> {
     private readonly research: ResearchRepository,
     private readonly runs: RunRepository,
     private readonly interventions: InterventionRepository,
+    private readonly redrafter: Redrafter,
   ) {}
 
   async execute(ctx: StepContext<'frame'>): Promise<StepOutcome<'frame'>> {
     const { tenantId, runId } = ctx;
-    const [sections, open, run, rules] = await Promise.all([
+    const call = ctx.call;
+    const rounds = ctx.run.options.maxRepairRounds;
+    const feedback = ctx.job.iteration > 0 ? await ctx.rejectionFeedback('publish') : null;
+    const redraft: Redraft | null = feedback ? await this.redrafter.redraft(ctx, feedback) : null;
+    const [stored, open, run, rules, contradictions, claims] = await Promise.all([
       this.research.verifiedSections(tenantId, runId),
       this.research.questions(tenantId, runId, undefined, ['open', 'partial']),
       this.runs.find(tenantId, runId),
       this.interventions.appliedRules(tenantId, runId),
+      this.research.contradictions(tenantId, runId),
+      this.research.claims(tenantId, runId),
     ]);
+    // The redraft's sections, not yet committed, replace their stored versions.
+    const sections = stored.map((s) => redraft?.sections.get(s.sectionId) ?? s);
+    const stopReason = run?.stopReason ?? 'research complete';
     const out = await this.agents.run(
       framer,
       {
         question: ctx.run.question,
-        sections: sections.map((s) => ({ title: s.title, sentences: s.paragraphs.flatMap((p) => p.sentences) })),
-        stopReason: run?.stopReason ?? 'research complete',
+        sections: sections.map((s) => ({
+          title: s.title,
+          sentences: s.paragraphs.flatMap((p) => p.sentences.map((x) => ({ text: x.text, evidenceIds: x.evidenceIds }))),
+        })),
+        stopReason,
         openQuestions: open.map((q) => q.text),
         ...(rules.scopes.length > 0 ? { scope: rules.scopes } : {}),
+        ...(feedback ? { feedback } : {}),
       },
-      ctx.call,
+      call,
     );
+
+    const pairs = selectDisagreements(contradictions, claims);
+    const cited = new Set([
+      ...out.conclusion.flatMap((s) => s.evidenceIds),
+      ...pairs.flatMap((p) => [...p.a.evidenceIds, ...p.b.evidenceIds]),
+    ]);
+    const excerpts = new Map((await this.research.evidence(tenantId, runId, { id: { in: [...cited] } })).map((e) => [e.id, e.excerpt]));
+    const withEvidence = (s: Sentence): SentenceToVerify => ({
+      text: s.text,
+      evidenceIds: s.evidenceIds,
+      evidence: s.evidenceIds.flatMap((id) => (excerpts.has(id) ? [{ id, excerpt: excerpts.get(id)! }] : [])),
+    });
+    // What an introduction may say without citing: the question, the scope, the report's own outline and limits.
+    const context = [
+      ctx.run.question,
+      ...rules.scopes,
+      ...sections.map((s) => s.title),
+      ...open.map((q) => q.text),
+      stopReason,
+      `${sections.length} sections, ${open.length} open questions, ${ctx.run.options.maxIterations} iterations`,
+      ...(feedback ? [feedback] : []),
+    ];
+    const parts = [
+      ...out.introduction.map((s) => ({
+        part: 'introduction' as const,
+        sentence: { text: s.text, evidenceIds: [], evidence: [], context },
+      })),
+      ...out.conclusion.map((s) => ({ part: 'conclusion' as const, sentence: withEvidence(s) })),
+      ...pairs.flatMap((p) => [
+        { part: 'disagreements' as const, sentence: withEvidence({ text: p.a.statement, evidenceIds: p.a.evidenceIds }) },
+        { part: 'disagreements' as const, sentence: withEvidence({ text: p.b.statement, evidenceIds: p.b.evidenceIds }) },
+      ]),
+    ];
+    const verified = await verifyAndRepair(
+      this.agents,
+      parts.map((p) => p.sentence),
+      rounds,
+      call,
+    );
+    const kept = (part: string) =>
+      parts.flatMap((p, i) =>
+        p.part === part && verified.kept[i] ? [{ text: verified.kept[i].text, evidenceIds: verified.kept[i].evidenceIds }] : [],
+      );
+    const disagreementStart = parts.findIndex((p) => p.part === 'disagreements');
+    // A disagreement needs both sides: a pair that lost one is not shown.
+    const disagreements = pairs.flatMap((_, k) => {
+      const a = verified.kept[disagreementStart + 2 * k];
+      const b = verified.kept[disagreementStart + 2 * k + 1];
+      return a && b ? [{ sentences: [a, b].map((s) => ({ text: s.text, evidenceIds: s.evidenceIds })) }] : [];
+    });
+    const introduction = kept('introduction');
+    const verification: FrameVerification = {
+      figures: addFigures(verified.figures, redraft?.figures),
+      checks: verified.checks.map((c) => ({ ...c, part: parts[c.index]!.part })),
+      redrafted: redraft?.positions ?? [],
+      round: redraft?.round ?? null,
+    };
     const revision = ctx.job.iteration;
     return {
       result: { sections: sections.length },
       write: async (tx) => {
+        if (redraft) await redraft.write(tx);
         await tx.reportFrame.createMany({
-          data: [{ tenantId, runId, revision, introduction: out.introduction, conclusion: out.conclusion }],
+          data: [
+            {
+              tenantId,
+              runId,
+              revision,
+              // Never without an introduction: the question itself frames the report if every sentence failed.
+              introduction:
+                introduction.length > 0
+                  ? introduction
+                  : [{ text: `This report addresses the question: ${ctx.run.question}`, evidenceIds: [] }],
+              conclusion: kept('conclusion'),
+              disagreements: disagreements as unknown as Prisma.InputJsonValue,
+              verification: verification as unknown as Prisma.InputJsonValue,
+            },
+          ],
           skipDuplicates: true,
         });
       },
     };
   }
+}
+
+function addFigures(a: VerificationFigures, b: VerificationFigures | undefined): VerificationFigures {
+  if (!b) return a;
+  return {
+    checked: a.checked + b.checked,
+    failedByGuard: a.failedByGuard + b.failedByGuard,
+    failedByJudge: a.failedByJudge + b.failedByJudge,
+    repaired: a.repaired + b.repaired,
+    removed: a.removed + b.removed,
+  };
 }

@@ -1,11 +1,15 @@
 import { AgentRunner, repairer } from '@dossier/agents';
 import { ResearchRepository, type Prisma } from '@dossier/db';
 import { OnStep, type StepContext, type StepHandler, type StepOutcome } from '@dossier/workflow';
-import type { DraftParagraphs } from '../section-inputs';
+import { sectionInputs, type DraftParagraphs, type DraftSentence } from '../section-inputs';
+
+/** Evidence of the section beyond what a failing sentence cites that the repairer may use (the wrong-citation fix). */
+const EXTRA_EVIDENCE = 8;
 
 /**
- * Repairer: every sentence the verifier did not find supported in round k is rewritten from its evidence
- * or dropped; the result is the section's draft for round k+1 (verified again by the next round).
+ * Repairer: every sentence that failed verification in round k (the guard's or the judge's finding goes with it) is
+ * rewritten from its evidence and the rest of its section's, or dropped; the result is the section's draft for round
+ * k+1, verified again by the next round. A rewrite is marked `repaired`, so the report can count it.
  */
 @OnStep('repair')
 export class RepairHandler implements StepHandler<'repair'> {
@@ -27,29 +31,36 @@ export class RepairHandler implements StepHandler<'repair'> {
       const failing = new Map(findings.filter((f) => f.verdict !== 'supported').map((f) => [`${f.paragraph}.${f.sentence}`, f]));
       if (failing.size === 0) continue;
       const paragraphs = draft.paragraphs as unknown as DraftParagraphs;
-      const evidence = await this.research.evidence(tenantId, runId, {
+      const { evidence: sectionEvidence } = await sectionInputs(this.research, tenantId, runId, section.position);
+      const cited = await this.research.evidence(tenantId, runId, {
         id: { in: paragraphs.flatMap((p) => p.sentences.flatMap((s) => s.evidenceIds)) },
       });
+      const byId = new Map([...sectionEvidence, ...cited].map((e) => [e.id, { id: e.id, excerpt: e.excerpt }]));
       const next: DraftParagraphs = [];
       for (const [pi, p] of paragraphs.entries()) {
-        const sentences = [];
+        const sentences: DraftSentence[] = [];
         for (const [si, s] of p.sentences.entries()) {
           const finding = failing.get(`${pi}.${si}`);
           if (!finding) {
             sentences.push(s);
             continue;
           }
+          const own = s.evidenceIds.flatMap((id) => (byId.has(id) ? [byId.get(id)!] : []));
+          const more = sectionEvidence
+            .filter((e) => !s.evidenceIds.includes(e.id))
+            .slice(0, EXTRA_EVIDENCE)
+            .map((e) => byId.get(e.id)!);
           const fix = await this.agents.run(
             repairer,
             {
-              sentence: s,
-              evidence: evidence.filter((e) => s.evidenceIds.includes(e.id)).map((e) => ({ id: e.id, excerpt: e.excerpt })),
+              sentence: { text: s.text, evidenceIds: s.evidenceIds },
+              evidence: [...own, ...more],
               finding: { verdict: finding.verdict as 'unsupported', note: finding.note },
             },
             ctx.call,
           );
-          if (fix.action === 'rewrite' && fix.text) {
-            sentences.push({ text: fix.text, evidenceIds: fix.evidenceIds ?? s.evidenceIds });
+          if (fix.action === 'rewrite') {
+            sentences.push({ text: fix.text, evidenceIds: fix.evidenceIds, repaired: true });
             repaired++;
           } else dropped++;
         }

@@ -1,0 +1,38 @@
+import { Inject, Injectable, Optional } from '@nestjs/common';
+import type { Redis } from 'ioredis';
+import { openAIEmbedderFromEnv } from '@dossier/agents';
+import type { RunOptions } from '@dossier/contracts';
+import { REDIS } from '@dossier/queue';
+import { EMBEDDER, type Embedder } from '@dossier/vectors';
+
+/**
+ * The embedder of a run (decision 0020): the OpenAI-compatible embeddings endpoint (OPENAI_EMBEDDINGS_*) for openai
+ * runs when this worker configures one, the offline feature-hashing embedder otherwise — an offline run makes no
+ * network request. Vectors of different embedders live in different collections (`collection`), so switching the
+ * embedder never mixes vector spaces or dimensions.
+ */
+@Injectable()
+export class RunEmbedder {
+  private remote: Embedder | null | undefined;
+
+  constructor(
+    @Inject(EMBEDDER) private readonly offline: Embedder,
+    @Optional() @Inject(REDIS) private readonly redis?: Redis,
+  ) {}
+
+  for(options: Pick<RunOptions, 'engine'>): Embedder {
+    if (options.engine !== 'openai') return this.offline;
+    if (this.remote === undefined) {
+      const env = process.env;
+      this.remote = env['OPENAI_EMBEDDINGS_MODEL'] ? openAIEmbedderFromEnv(env, this.redis ?? null) : null;
+    }
+    return this.remote ?? this.offline;
+  }
+}
+
+/** The collection of `kind` vectors made by `embedder`: one per vector space. */
+export function collectionFor(kind: 'claims' | 'evidence', embedder: Embedder): string {
+  const space = embedder.name.replace(/[^A-Za-z0-9_-]+/g, '_');
+  // The hashing embedder's claims keep the collection name they always had.
+  return kind === 'claims' && embedder.name === 'hashing-v1' ? 'claims' : `${kind}-${space}`.slice(0, 128);
+}
