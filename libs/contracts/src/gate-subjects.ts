@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { safeText } from './safe-text';
 
 /*
  * What a person reviews at the plan and outline gates, and what an approval may carry back edited: one
@@ -7,14 +8,14 @@ import { z } from 'zod';
  * PlannedSection), so an edited plan is as storable as a generated one.
  */
 
-const line = (max: number) => z.string().trim().min(1).max(max);
+const line = (max: number) => safeText().trim().min(1).max(max);
 
 /** An analyst of the panel. `id` names an analyst of the plan under review; an analyst the reviewer adds has none. */
 export const PlanPerspective = z.strictObject({
   id: z.uuid().optional(),
   name: line(200),
   role: line(200),
-  affiliation: z.string().trim().max(200),
+  affiliation: safeText().trim().max(200),
   focus: line(2000),
 });
 export type PlanPerspective = z.infer<typeof PlanPerspective>;
@@ -22,7 +23,7 @@ export type PlanPerspective = z.infer<typeof PlanPerspective>;
 /** A research question. `perspective` is the name of the analyst (in this plan) who asks it; null for the main question. */
 export const PlanQuestion = z.strictObject({
   id: z.uuid().optional(),
-  text: z.string().trim().min(3).max(2000),
+  text: safeText().trim().min(3).max(2000),
   priority: z.int().min(0).max(100),
   perspective: line(200).nullable(),
 });
@@ -69,9 +70,9 @@ export type PlanSubject = z.infer<typeof PlanSubject>;
 /** A report section of the outline with the claims it must use. The array order is the report's order. */
 export const OutlineSubjectSection = z.strictObject({
   /** Shown for reading; when sent back it must equal the section's index (reordering is done by the order of the array). */
-  position: z.int().min(0).optional(),
+  position: z.int().min(0).max(6).optional(),
   title: line(400),
-  purpose: z.string().trim().max(2000),
+  purpose: safeText().trim().max(2000),
   claimIds: z.array(z.uuid()).max(200),
 });
 

@@ -14,10 +14,7 @@ export class DocsController {
 
   @Get()
   @Header('content-type', 'text/html; charset=utf-8')
-  @Header(
-    'content-security-policy',
-    "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'",
-  )
+  // Its Content-Security-Policy is the gateway's (GATEWAY_CSP, on every response): inline styles, no script.
   page(): string {
     const rows = API_ROUTES.map(
       (r) =>

@@ -3,7 +3,6 @@ import type { FastifyReply } from 'fastify';
 import { ReportParams, RunIdParams, type ClaimView, type SourceView } from '@dossier/contracts';
 import { AuditRepository, PrismaService, ResearchRepository } from '@dossier/db';
 import { redactDeep } from '@dossier/errors';
-import { REPORT_CSP } from '@dossier/render';
 import { AuditLog } from '@dossier/workflow';
 import { ApiKeyGuard } from '../auth/api-key.guard';
 import { CurrentCaller, type Caller } from '../auth/identity';
@@ -111,14 +110,11 @@ export class ResultsController {
       .header('content-type', REPORT_MEDIA_TYPES[format])
       .header('content-disposition', `inline; filename="report-${runId}.${format}"`)
       .header('vary', 'Accept')
-      // report.html carries its CSP as a meta tag too (for a saved copy); served, the header is what counts.
-      .headers(format === 'html' ? { 'content-security-policy': REPORT_HTML_CSP, 'x-content-type-options': 'nosniff' } : {})
+      // report.html carries its CSP as a meta tag too (for a saved copy); served, the gateway's header (GATEWAY_CSP,
+      // set on every response by applySecurityHeaders) is what counts.
       .send(artifact.content);
   }
 }
-
-/** The report's own policy (no script at all, inline styles only), plus what only a header can say. */
-export const REPORT_HTML_CSP = `${REPORT_CSP}; frame-ancestors 'none'; base-uri 'none'; form-action 'none'`;
 
 function safeJson(text: string): unknown {
   try {

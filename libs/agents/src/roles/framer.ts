@@ -1,36 +1,13 @@
-import { z } from 'zod';
 import { buildPrompt } from '../prompt/build-prompt';
 import { normalizeWhitespace } from '../offline/nlp/statement-terms';
 import { cosine, tfidfVectors } from '../offline/nlp/tfidf';
 import { clip } from '../offline/topics';
 import { reviseForFeedback } from './feedback-revision';
+import { FramerInput, FramerOutput } from './framer-schemas';
 import { cleanCitedSentences } from './grounding';
 import type { AgentRole, ReferenceCheck } from './role';
-import { CitedSentence, Id, Question, text } from './schemas';
 
-export const FramerInput = z.strictObject({
-  question: Question,
-  sections: z.array(
-    z.strictObject({ title: text(400), sentences: z.array(z.strictObject({ text: text(4000), evidenceIds: z.array(Id) })) }),
-  ),
-  stopReason: z.string().max(200),
-  openQuestions: z.array(text(2000)),
-  /** Narrowed scope (run interventions), stated in the introduction. */
-  scope: z.array(text(1000)).max(20).optional(),
-  /** A reviewer's feedback on the previous revision (publish gate rejected). */
-  feedback: z.string().max(4000).optional(),
-});
-export type FramerInput = z.infer<typeof FramerInput>;
-
-export const FramerOutput = z.strictObject({
-  /** Plain framing sentences: no facts, so no citations. */
-  introduction: z
-    .array(z.strictObject({ text: text(4000), evidenceIds: z.array(Id).max(0) }))
-    .min(1)
-    .max(4),
-  conclusion: z.array(CitedSentence),
-});
-export type FramerOutput = z.infer<typeof FramerOutput>;
+export { FramerInput, FramerOutput } from './framer-schemas';
 
 function stopPhrase(reason: string): string {
   const r = reason.toLowerCase();

@@ -25,6 +25,10 @@ function memoryStore(): { store: LlmCallStore; rows: Record<string, unknown>[] }
         rows.push(data);
         return data;
       },
+      // The runner looks for an answer this step already paid for (a step run again after a crash): none here
+      // unless an identical request was recorded with an answer.
+      findMany: async ({ where }: { where: { requestHash: string; stepKey: string } }) =>
+        rows.filter((r) => r['requestHash'] === where.requestHash && r['stepKey'] === where.stepKey && r['answer'] !== undefined),
     },
   } as unknown as LlmCallStore;
   return { store, rows };

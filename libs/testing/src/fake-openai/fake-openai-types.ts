@@ -1,4 +1,4 @@
-import type { RealisticModelOptions } from './realistic-model';
+import type { RealisticModelOptions } from './realistic-options';
 
 /** One recorded chat request, as the fake server received it. */
 export interface FakeChatRequest {

@@ -1,5 +1,6 @@
 import { canonicalTokens, paraphrase, seededRandom } from './concepts';
 import type { FakeChatRequest } from './fake-openai-types';
+import { DEFECT_KINDS, type DefectKind, type RealisticModelOptions } from './realistic-options';
 
 /*
  * The realistic model (issue 12): answers every role with schema-shaped but imperfect JSON, as small local models and
@@ -9,35 +10,8 @@ import type { FakeChatRequest } from './fake-openai-types';
  * comparing each sentence with its cited passages (judgeFindings) and never read that record.
  */
 
-export const DEFECT_KINDS = [
-  'paraphrase',
-  'unsupported',
-  'wrong_ids',
-  'wrong_kind_ids',
-  'over_length',
-  'wrapped',
-  'sloppy_json',
-  'truncated',
-  'empty_lists',
-  'refusal',
-] as const;
-export type DefectKind = (typeof DEFECT_KINDS)[number];
-
-export type DefectRates = Partial<Record<DefectKind, number>>;
-
-export interface RealisticModelOptions {
-  /** Seeds every choice together with each request's content. */
-  seed?: string;
-  /** Share of answers (sentences, for paraphrase and unsupported) that get each defect. */
-  rates: DefectRates;
-  /** Per-role rates, replacing `rates` for that role. */
-  roles?: Record<string, DefectRates>;
-  /**
-   * How often the judge, reading for gist, lets a sentence pass whose only fault is one figure, date, name or negation
-   * (default 0.5). A sentence from another passage is always caught.
-   */
-  judgeSlip?: number;
-}
+export { DEFECT_KINDS } from './realistic-options';
+export type { DefectKind, DefectRates, RealisticModelOptions } from './realistic-options';
 
 export type CorruptionKind = 'number' | 'date' | 'name' | 'negation' | 'other_source' | 'wrong_citation';
 
