@@ -3,32 +3,64 @@
 // Run lint through Nx: @nx/enforce-module-boundaries reads Nx's cached project graph.
 import nx from '@nx/eslint-plugin';
 
+const SOURCE_FILES = ['**/*.ts', '**/*.tsx', '**/*.cts', '**/*.mts', '**/*.js', '**/*.jsx'];
+const LINT_FIXTURES = '**/lint-fixtures/**';
+const TEST_FILES = ['**/*.spec.ts', '**/test/**/*.ts', '**/test/**/*.tsx'];
+
+/**
+ * The layers (tag `layer:*` in each package.json's `nx.tags`) and what each may import; docs/decisions/0031.
+ * A layer absent from a list is a lint error: contracts import nothing of ours; the engine knows no stage,
+ * agent or source; capabilities know no pipeline (engine, transport, stages); stages never import each
+ * other; nothing imports an app (Nx forbids that for any tag). libs/testing is added for test files only.
+ */
+const LAYERS = {
+  contracts: [],
+  util: ['contracts', 'util'],
+  data: ['contracts', 'util'],
+  transport: ['contracts', 'util'],
+  engine: ['contracts', 'util', 'data', 'transport'],
+  capability: ['contracts', 'util', 'data', 'capability'],
+  testing: ['contracts', 'util', 'data', 'transport', 'engine', 'capability'],
+  // Evaluation drives the pipeline's roles over sources and renders what they wrote.
+  eval: ['contracts', 'util', 'data', 'transport', 'engine', 'capability'],
+  stage: ['contracts', 'util', 'data', 'transport', 'engine', 'capability'],
+  app: ['contracts', 'util', 'data', 'transport', 'engine', 'capability', 'stage', 'eval'],
+};
+
+function withTesting(layers) {
+  return Object.fromEntries(Object.entries(layers).map(([layer, deps]) => [layer, [...deps, 'testing']]));
+}
+
+function boundaries(layers) {
+  return {
+    enforceBuildableLibDependency: false,
+    banTransitiveDependencies: false,
+    allow: [],
+    // No '*' constraint: an untagged project may depend on nothing.
+    depConstraints: Object.entries(layers).map(([layer, deps]) => ({
+      sourceTag: `layer:${layer}`,
+      onlyDependOnLibsWithTags: deps.map((d) => `layer:${d}`),
+    })),
+  };
+}
+
 export default [
   {
     ignores: ['**/generated/**', '**/node_modules/**', '**/dist/**', '**/tmp/**', '**/out/**', '**/coverage/**', '**/*.cjs', '**/*.mjs'],
   },
+  // Files that break a boundary on purpose: linted only by tools/lint/test (ESLint's `ignore: false`).
+  { ignores: [LINT_FIXTURES] },
   ...nx.configs['flat/base'],
   ...nx.configs['flat/typescript'],
   ...nx.configs['flat/javascript'],
   {
-    files: ['**/*.ts', '**/*.tsx', '**/*.cts', '**/*.mts', '**/*.js', '**/*.jsx'],
-    rules: {
-      '@nx/enforce-module-boundaries': [
-        'error',
-        {
-          enforceBuildableLibDependency: false,
-          banTransitiveDependencies: false,
-          allow: [],
-          // No '*' constraint: an untagged project may depend on nothing.
-          depConstraints: [
-            { sourceTag: 'type:app', onlyDependOnLibsWithTags: ['type:feature', 'type:data', 'type:util'] },
-            { sourceTag: 'type:feature', onlyDependOnLibsWithTags: ['type:data', 'type:util'] },
-            { sourceTag: 'type:data', onlyDependOnLibsWithTags: ['type:data', 'type:util'] },
-            { sourceTag: 'type:util', onlyDependOnLibsWithTags: ['type:util'] },
-          ],
-        },
-      ],
-    },
+    files: SOURCE_FILES,
+    rules: { '@nx/enforce-module-boundaries': ['error', boundaries(LAYERS)] },
+  },
+  {
+    // Tests (and only tests) may use libs/testing: the real Postgres databases, fake model and search servers.
+    files: TEST_FILES,
+    rules: { '@nx/enforce-module-boundaries': ['error', boundaries(withTesting(LAYERS))] },
   },
   {
     files: ['**/*.ts'],
@@ -54,6 +86,17 @@ export default [
     rules: {
       '@typescript-eslint/no-non-null-assertion': 'off',
       '@typescript-eslint/no-explicit-any': 'warn',
+    },
+  },
+  {
+    // The fixtures are outside every tsconfig (no build, no typecheck): parse them without types.
+    files: [`${LINT_FIXTURES}/*.ts`],
+    languageOptions: { parserOptions: { projectService: false } },
+    rules: {
+      '@typescript-eslint/no-floating-promises': 'off',
+      '@typescript-eslint/no-misused-promises': 'off',
+      '@typescript-eslint/await-thenable': 'off',
+      '@typescript-eslint/switch-exhaustiveness-check': 'off',
     },
   },
 ];

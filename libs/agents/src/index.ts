@@ -3,7 +3,7 @@ export * from './roles';
 
 // Running roles.
 export { AgentRunner, AgentCallContext, type AgentRunnerOptions, type LlmCallStore, type PerRunEngines } from './agent-runner';
-export { AgentsModule } from './agents.module';
+export { AgentsModule, type AgentPorts } from './agents.module';
 export type { Engine, EngineCompletion, CallHooks, RequestEstimate, RequestRecord, RequestTicket } from './engine/engine';
 export { OfflineEngine, OFFLINE_MODEL, countWords } from './engine/offline-engine';
 export {

@@ -1,5 +1,7 @@
 import { Module } from '@nestjs/common';
 import { AgentsModule } from '@dossier/agents';
+import { REDIS } from '@dossier/queue';
+import { RunCommands } from '@dossier/workflow';
 import { ClaimsHandler } from './claims/claims.handler';
 import { ContradictionsHandler } from './contradictions/contradictions.handler';
 import { CoverageHandler } from './coverage/coverage.handler';
@@ -9,7 +11,7 @@ import { RunEmbedder } from './embeddings/run-embedder';
 
 /** The claims service's nodes: claims, contradictions, coverage, moderate. Needs VectorsModule.forRoot in the app. */
 @Module({
-  imports: [AgentsModule],
+  imports: [AgentsModule.forPipeline({ redis: REDIS, budgetSink: RunCommands })],
   providers: [ClaimsHandler, ContradictionsHandler, CoverageHandler, ModerateHandler, InterventionApplier, RunEmbedder],
 })
 export class ClaimsStagesModule {}

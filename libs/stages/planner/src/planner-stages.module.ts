@@ -1,9 +1,14 @@
 import { Module } from '@nestjs/common';
 import { AgentsModule } from '@dossier/agents';
+import { REDIS } from '@dossier/queue';
+import { RunCommands } from '@dossier/workflow';
 import { PerspectivesHandler } from './perspectives/perspectives.handler';
 import { QuestionsHandler } from './questions/questions.handler';
 import { ScopeHandler } from './scope/scope.handler';
 
 /** The planner service's nodes: scope, perspectives, questions. */
-@Module({ imports: [AgentsModule], providers: [ScopeHandler, PerspectivesHandler, QuestionsHandler] })
+@Module({
+  imports: [AgentsModule.forPipeline({ redis: REDIS, budgetSink: RunCommands })],
+  providers: [ScopeHandler, PerspectivesHandler, QuestionsHandler],
+})
 export class PlannerStagesModule {}

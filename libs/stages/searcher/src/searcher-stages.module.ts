@@ -1,5 +1,7 @@
 import { Module } from '@nestjs/common';
 import { AgentsModule } from '@dossier/agents';
+import { REDIS } from '@dossier/queue';
+import { RunCommands } from '@dossier/workflow';
 import { SearchProviders } from './providers/search-providers';
 import { WebFetcher } from './providers/web-fetcher';
 import { RetrieveHandler } from './retrieve/retrieve.handler';
@@ -7,5 +9,8 @@ import { SearchPlanHandler } from './search-plan/search-plan.handler';
 import { SourcePolicyHandler } from './source-policy/source-policy.handler';
 
 /** The searcher service's nodes: search_plan, retrieve (fan-out per query), source_policy. */
-@Module({ imports: [AgentsModule], providers: [SearchProviders, WebFetcher, SearchPlanHandler, RetrieveHandler, SourcePolicyHandler] })
+@Module({
+  imports: [AgentsModule.forPipeline({ redis: REDIS, budgetSink: RunCommands })],
+  providers: [SearchProviders, WebFetcher, SearchPlanHandler, RetrieveHandler, SourcePolicyHandler],
+})
 export class SearcherStagesModule {}

@@ -1,5 +1,7 @@
 import { Module } from '@nestjs/common';
 import { AgentsModule } from '@dossier/agents';
+import { REDIS } from '@dossier/queue';
+import { RunCommands } from '@dossier/workflow';
 import { DraftHandler } from './draft/draft.handler';
 import { FrameHandler } from './frame/frame.handler';
 import { Redrafter } from './frame/redraft';
@@ -7,5 +9,8 @@ import { OutlineHandler } from './outline/outline.handler';
 import { RepairHandler } from './repair/repair.handler';
 
 /** The writer service's nodes: outline, draft (fan-out per section), repair, frame. */
-@Module({ imports: [AgentsModule], providers: [OutlineHandler, DraftHandler, RepairHandler, FrameHandler, Redrafter] })
+@Module({
+  imports: [AgentsModule.forPipeline({ redis: REDIS, budgetSink: RunCommands })],
+  providers: [OutlineHandler, DraftHandler, RepairHandler, FrameHandler, Redrafter],
+})
 export class WriterStagesModule {}

@@ -1,0 +1,1 @@
+module.exports = { displayName: 'lint', preset: '../../jest.preset.js', rootDir: __dirname };

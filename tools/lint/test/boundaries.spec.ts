@@ -1,0 +1,106 @@
+import { execFile } from 'node:child_process';
+import path from 'node:path';
+import { promisify } from 'node:util';
+
+/**
+ * The layer boundaries are lint errors (docs/decisions/0031): each fixture under a project's `lint-fixtures/`
+ * breaks one and must fail with the module-boundary rule's message for it. The fixtures are ignored by every
+ * ordinary lint and outside every tsconfig; tools/lint/lint-files.mjs lints them with the real config.
+ */
+const root = path.resolve(__dirname, '../../..');
+
+interface Problem {
+  file: string;
+  line: number;
+  ruleId: string | null;
+  message: string;
+}
+
+const onlyTags = (layer: string, allowed: string[]) =>
+  `A project tagged with "layer:${layer}" can only depend on libs tagged with ${allowed.map((t) => `"layer:${t}"`).join(', ')}`;
+const CAPABILITY = onlyTags('capability', ['contracts', 'util', 'data', 'capability']);
+const ENGINE = onlyTags('engine', ['contracts', 'util', 'data', 'transport']);
+
+const CASES: { boundary: string; file: string; errors: { line: number; message: string | RegExp }[] }[] = [
+  {
+    boundary: 'contracts import nothing of ours',
+    file: 'libs/contracts/lint-fixtures/contracts-import-ours.ts',
+    errors: [{ line: 2, message: 'A project tagged with "layer:contracts" cannot depend on any libs with tags' }],
+  },
+  {
+    boundary: 'the engine knows no stage, agent or source',
+    file: 'libs/workflow/lint-fixtures/engine-imports-capabilities.ts',
+    errors: [
+      { line: 2, message: ENGINE },
+      { line: 3, message: ENGINE },
+      // Every stage depends on the engine, so Nx names the engine importing one a cycle (it checks cycles before tags).
+      { line: 4, message: /^Circular dependency between "@dossier\/workflow" and "@dossier\/stage-planner"/ },
+    ],
+  },
+  {
+    boundary: 'agents know no pipeline (queue, workflow)',
+    file: 'libs/agents/lint-fixtures/agents-import-pipeline.ts',
+    errors: [
+      { line: 2, message: CAPABILITY },
+      { line: 3, message: CAPABILITY },
+    ],
+  },
+  {
+    boundary: 'sources know no pipeline',
+    file: 'libs/sources/lint-fixtures/sources-import-pipeline.ts',
+    errors: [{ line: 2, message: CAPABILITY }],
+  },
+  {
+    boundary: 'vectors know no pipeline',
+    file: 'libs/vectors/lint-fixtures/vectors-import-pipeline.ts',
+    errors: [{ line: 2, message: CAPABILITY }],
+  },
+  {
+    boundary: 'libraries never import apps',
+    file: 'libs/render/lint-fixtures/library-imports-app.ts',
+    errors: [{ line: 2, message: CAPABILITY }],
+  },
+  {
+    boundary: 'no library imports libs/testing outside tests',
+    file: 'libs/db/lint-fixtures/library-imports-testing.ts',
+    errors: [{ line: 2, message: onlyTags('data', ['contracts', 'util']) }],
+  },
+  {
+    boundary: 'stages never import each other',
+    file: 'libs/stages/writer/lint-fixtures/stage-imports-stage.ts',
+    errors: [{ line: 2, message: onlyTags('stage', ['contracts', 'util', 'data', 'transport', 'engine', 'capability']) }],
+  },
+  {
+    boundary: 'a test may import libs/testing (the same import as above, in a test folder)',
+    file: 'libs/db/lint-fixtures/test/test-imports-testing.ts',
+    errors: [],
+  },
+];
+
+describe('layer boundaries are lint errors', () => {
+  let problems: Problem[];
+  let ignored: string[];
+
+  beforeAll(async () => {
+    const { stdout } = await promisify(execFile)(process.execPath, ['tools/lint/lint-files.mjs', ...CASES.map((c) => c.file)], {
+      cwd: root,
+      maxBuffer: 16 * 1024 * 1024,
+    });
+    ({ problems, ignored } = JSON.parse(stdout) as { problems: Problem[]; ignored: string[] });
+  });
+
+  it.each(CASES)('$boundary: $file', ({ file, errors }) => {
+    const found = problems.filter((p) => p.file === file);
+    expect(found.map((p) => p.ruleId)).toEqual(errors.map(() => '@nx/enforce-module-boundaries'));
+    expect(found.map((p) => p.line)).toEqual(errors.map((e) => e.line));
+    errors.forEach((e, i) => expect(found[i]!.message).toMatch(typeof e.message === 'string' ? exact(e.message) : e.message));
+  });
+
+  it('ordinary lint runs ignore every fixture', () => {
+    expect(ignored.sort()).toEqual(CASES.map((c) => c.file).sort());
+  });
+});
+
+function exact(text: string): RegExp {
+  return new RegExp(`^${text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`);
+}
