@@ -1,15 +1,18 @@
 /**
  * `Retry-After` (RFC 9110 §10.2.3): delay-seconds or an HTTP-date. Returns milliseconds from `nowMs`
- * (never negative), or undefined when the header is absent or unreadable.
+ * (never negative; a date in the past is 0), or undefined when the header is absent or unreadable, so the
+ * caller's own backoff applies. The one parser for every client: model providers, search APIs, the web fetcher.
  */
 export function parseRetryAfter(value: string | null | undefined, nowMs: number = Date.now()): number | undefined {
   const text = value?.trim();
   if (!text) return undefined;
   // Seconds per the RFC; a decimal is tolerated because some proxies send one.
   if (/^\d+(\.\d+)?$/.test(text)) return Math.ceil(Number(text) * 1000);
+  // Only the HTTP-date shapes (IMF-fixdate and the obsolete RFC 850 / asctime forms all start with a weekday
+  // name); Date.parse alone accepts far looser text ("2026-03-01", bare numbers).
+  if (!/^(mon|tue|wed|thu|fri|sat|sun)[a-z]*,? /i.test(text)) return undefined;
   const at = Date.parse(text);
-  // Only a date with a weekday or month name: Date.parse also accepts bare numbers and odd formats.
-  if (Number.isNaN(at) || !/[a-z]{3}/i.test(text)) return undefined;
+  if (Number.isNaN(at)) return undefined;
   return Math.max(0, at - nowMs);
 }
 

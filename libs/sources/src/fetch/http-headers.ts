@@ -25,19 +25,3 @@ export function parseContentType(value: string | undefined): ContentType {
   }
   return { mediaType: /^[a-z0-9!#$&^_.+-]+\/[a-z0-9!#$&^_.+-]+$/.test(mediaType) ? mediaType : '', charset };
 }
-
-/**
- * Retry-After → milliseconds from `now`: delay-seconds ("120") or an HTTP date (a date in the past is 0).
- * Null when absent or unreadable, so the caller's own backoff applies.
- */
-export function parseRetryAfter(value: string | undefined, now: Date = new Date()): number | null {
-  if (value === undefined) return null;
-  const text = value.trim();
-  if (/^\d+$/.test(text)) return Number(text) * 1000;
-  // Only the HTTP-date shapes (IMF-fixdate and the obsolete RFC 850 / asctime forms all contain a
-  // weekday name and a four- or two-digit year); Date.parse alone accepts far looser text.
-  if (!/^[A-Za-z]{3,9},? /.test(text)) return null;
-  const at = Date.parse(text);
-  if (Number.isNaN(at)) return null;
-  return Math.max(0, at - now.getTime());
-}

@@ -4,7 +4,7 @@ import { isIP } from 'node:net';
 import type { Readable } from 'node:stream';
 import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
 import { Agent, request } from 'undici';
-import { ConfigError, DossierError } from '@dossier/errors';
+import { ConfigError, DossierError, parseRetryAfter } from '@dossier/errors';
 import { isForbiddenAddress } from './address-policy';
 import {
   BinaryContentError,
@@ -23,7 +23,7 @@ import {
   UnsupportedContentTypeError,
 } from './errors';
 import { FetchPolicy, type FetchPolicyInput } from './fetch-policy';
-import { headerValue, parseContentType, parseRetryAfter, type HeaderValue } from './http-headers';
+import { headerValue, parseContentType, type HeaderValue } from './http-headers';
 import { TestAllowlist } from './test-allowlist';
 
 export interface ResolvedAddress {
@@ -166,7 +166,11 @@ export class SafeFetcher {
           }
           if (response.statusCode < 200 || response.statusCode > 299) {
             discard(response.body);
-            throw new FetchHttpError(checked.url.href, response.statusCode, parseRetryAfter(headerValue(response.headers['retry-after'])));
+            throw new FetchHttpError(
+              checked.url.href,
+              response.statusCode,
+              parseRetryAfter(headerValue(response.headers['retry-after'])) ?? null,
+            );
           }
           return await this.readPage(url, checked.url, response.statusCode, response.headers, response.body);
         } finally {

@@ -1,6 +1,5 @@
 import { ConfigError } from '@dossier/errors';
 import { FetchPolicy, fetchPolicyFromEnv, parseContentType } from '../../src';
-import { parseRetryAfter } from '../../src/fetch/http-headers';
 
 describe('FetchPolicy', () => {
   it('defaults to the production policy, with an empty test allowlist', () => {
@@ -75,15 +74,5 @@ describe('response headers', () => {
     expect(parseContentType('application/pdf')).toEqual({ mediaType: 'application/pdf', charset: null });
     expect(parseContentType(undefined)).toEqual({ mediaType: '', charset: null });
     expect(parseContentType('garbage')).toEqual({ mediaType: '', charset: null });
-  });
-
-  it('parses Retry-After as seconds or an HTTP date', () => {
-    const now = new Date('2026-03-01T12:00:00Z');
-    expect(parseRetryAfter('120', now)).toBe(120_000);
-    expect(parseRetryAfter('Sun, 01 Mar 2026 12:00:30 GMT', now)).toBe(30_000);
-    expect(parseRetryAfter('Sun, 01 Mar 2026 11:00:00 GMT', now)).toBe(0);
-    expect(parseRetryAfter('soon', now)).toBeNull();
-    expect(parseRetryAfter('2026-03-01', now)).toBeNull();
-    expect(parseRetryAfter(undefined, now)).toBeNull();
   });
 });

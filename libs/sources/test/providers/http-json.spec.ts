@@ -7,7 +7,7 @@ import {
   SearchResponseError,
   type RateLimiter,
 } from '../../src';
-import { backoffMs, parseRetryAfter } from '@dossier/errors';
+import { backoffMs } from '@dossier/errors';
 import { startFakeServer, type FakeHttpServer } from './fake-http-server';
 
 const Schema = z.object({ ok: z.literal(true) });
@@ -111,19 +111,6 @@ describe('httpJson', () => {
   it('refuses an answer larger than MAX_RESPONSE_BYTES', async () => {
     const s = await serve(() => ({ status: 200, text: `{"ok":true,"pad":"${'x'.repeat(MAX_RESPONSE_BYTES)}"}` }));
     await expect(call(`${s.url}/x`)).rejects.toThrow(SearchResponseError);
-  });
-
-  it('parses Retry-After seconds and dates, and ignores junk', () => {
-    const now = Date.parse('2025-06-01T12:00:00Z');
-    expect(parseRetryAfter('1', now)).toBe(1000);
-    expect(parseRetryAfter(' 0 ', now)).toBe(0);
-    expect(parseRetryAfter('1.5', now)).toBe(1500);
-    expect(parseRetryAfter('Sun, 01 Jun 2025 12:00:30 GMT', now)).toBe(30_000);
-    expect(parseRetryAfter('Sun, 01 Jun 2025 11:00:00 GMT', now)).toBe(0);
-    expect(parseRetryAfter('-5', now)).toBeUndefined();
-    expect(parseRetryAfter('soon', now)).toBeUndefined();
-    expect(parseRetryAfter('2025', now)).toBe(2_025_000); // digits are seconds, not a year
-    expect(parseRetryAfter(null, now)).toBeUndefined();
   });
 
   it('backs off exponentially with jitter, capped', () => {
