@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# `npm run bench`: engine step overhead beside a bare BullMQ hop, and SIGKILL recovery time.
+# `npm run bench`: engine step overhead beside a bare BullMQ hop, SIGKILL recovery time, report scaling, and the
+# sentence splitter against Intl.Segmenter.
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/env.sh"
 cd "$_repo_root"
@@ -7,3 +8,4 @@ cd "$_repo_root"
 bash tools/ensure-services.sh
 LOG_LEVEL=warn OTEL_SDK_DISABLED=true node --enable-source-maps -r ./tools/ts-register.cjs tools/bench/step-overhead.ts
 LOG_LEVEL=warn OTEL_SDK_DISABLED=true node --enable-source-maps -r ./tools/ts-register.cjs tools/bench/report-scaling.ts
+LOG_LEVEL=warn node --enable-source-maps -r ./tools/ts-register.cjs tools/bench/sentence-splitter.ts

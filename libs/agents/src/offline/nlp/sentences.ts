@@ -89,8 +89,8 @@ const ALWAYS_ABBREVIATIONS = new Set([
   'sat',
   'sun',
 ]);
-// Abbreviations that precede a number ("No. 5", "p. 12"); elsewhere they are ordinary words.
-const NUMERIC_ABBREVIATIONS = new Set(['no', 'nos', 'p', 'art', 'para', 'op', 'ref', 'tab']);
+// Abbreviations that precede a number ("No. 5", "p. 12", "c. 2019" for circa); elsewhere they are ordinary words.
+const NUMERIC_ABBREVIATIONS = new Set(['no', 'nos', 'p', 'c', 'art', 'para', 'op', 'ref', 'tab']);
 // Abbreviations that can end a sentence: a boundary only when a typical sentence opener follows.
 const MAYBE_FINAL_ABBREVIATIONS = new Set([
   'etc',

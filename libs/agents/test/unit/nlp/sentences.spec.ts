@@ -46,6 +46,11 @@ describe('splitSentences', () => {
     ['Acme Inc. The company grew.', ['Acme Inc.', 'The company grew.']],
     ['The report by J. Smith and A. B. Jones was late. It was long.', ['The report by J. Smith and A. B. Jones was late.', 'It was long.']],
     ['Apples, pears, etc. The list goes on.', ['Apples, pears, etc.', 'The list goes on.']],
+    // Found by the Intl.Segmenter comparison (docs/decisions/0032) in the corpus's field notes.
+    [
+      'The bank was lined with slabs (repairs, c. 2019 per keeper). It held.',
+      ['The bank was lined with slabs (repairs, c. 2019 per keeper).', 'It held.'],
+    ],
   ])('does not split at abbreviations: %s', (input, expected) => {
     expect(texts(input)).toEqual(expected);
   });
