@@ -1,0 +1,1 @@
+module.exports = { displayName: 'evals', preset: '../../jest.preset.js', rootDir: __dirname };
