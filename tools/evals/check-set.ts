@@ -61,10 +61,13 @@ function matches(phrasing: string, paddedText: string): boolean {
   return parts(phrasing).every((part) => part !== '  ' && paddedText.includes(part));
 }
 
-/** Sentences as a report would hold them: split at sentence ends and at line breaks. */
+/**
+ * Sentences as a report would hold them: split at sentence ends and blank lines. Not at single line breaks: plain
+ * text (reST, markdown) wraps its sentences over several lines.
+ */
 function sentences(text: string): string[] {
   return text
-    .split(/(?<=[.!?])\s+|\n+/)
+    .split(/(?<=[.!?])\s+|\n\s*\n/)
     .map(normalize)
     .filter((s) => s !== '')
     .map((s) => ` ${s} `);
