@@ -1,0 +1,48 @@
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { checkSet } from '../check-set';
+
+const SETS = path.resolve(__dirname, '../../../evals/sets');
+// The sets whose corpus is a committed archive (the examples set reads examples/corpus and is libs/evals' to check).
+const archived = readdirSync(SETS).filter((name) => existsSync(path.join(SETS, name, 'corpus.tar.gz')));
+
+describe('eval sets against their corpora', () => {
+  it('ships the documentation sets', () => {
+    expect(archived).toEqual(expect.arrayContaining(['git-manual', 'python-stdlib']));
+  });
+
+  it.each(archived)('%s: every key point is stated by its source, no trap by any page', async (name) => {
+    const result = await checkSet(path.join(SETS, name));
+    expect(result.errors).toEqual([]);
+    expect(result.name).toBe(name);
+    expect(result.files).toBeGreaterThanOrEqual(200);
+    expect(result.questions).toBeGreaterThanOrEqual(12);
+  });
+
+  it('names a key point its source does not state, a trap the corpus states and a missing source', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'dossier-check-set-spec-'));
+    // A one-page corpus: git-reset.html out of the git-manual archive.
+    execFileSync('tar', ['-xzf', path.join(SETS, 'git-manual', 'corpus.tar.gz'), '-C', dir, 'git-reset.html']);
+    execFileSync('tar', ['-czf', 'corpus.tar.gz', 'git-reset.html'], { cwd: dir });
+    const set = JSON.parse(readFileSync(path.join(SETS, 'git-manual', 'set.json'), 'utf8')) as {
+      questions: { keyPoints: { phrasings: string[]; source: string }[]; traps: { phrasings: string[] }[]; sources: string[] }[];
+    };
+    const [first] = set.questions;
+    first!.keyPoints[0]!.phrasings = ['reset never touches anything at all'];
+    // A true sentence of git-reset.html, stated as a trap.
+    first!.traps[0]!.phrasings = ['Resets the index but not the working tree'];
+    first!.sources.push('no-such-page.html');
+    set.questions = [first!];
+    writeFileSync(path.join(dir, 'set.json'), JSON.stringify(set));
+
+    const result = await checkSet(dir);
+
+    expect(result.errors).toEqual([
+      'q01: source no-such-page.html is not in the corpus',
+      expect.stringMatching(/^q01: no phrasing of ".*" occurs in git-reset\.html$/),
+      'q01: trap phrasing "Resets the index but not the working tree" is stated in git-reset.html',
+    ]);
+  });
+});
