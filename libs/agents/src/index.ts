@@ -61,6 +61,7 @@ export {
 } from './offline/nlp/contradiction';
 export { entails, SUPPORT_THRESHOLD, type EntailmentResult, type EntailmentVerdict } from './offline/nlp/entailment';
 export { negationCues, statementStems, stripCitations, normalizeWhitespace } from './offline/nlp/statement-terms';
+export { isBoilerplate } from './offline/nlp/boilerplate';
 
 // Verification: the deterministic guard (numbers, dates, units, names, negations), shared with the eval system.
 export {

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { buildPrompt, listWithIds } from '../prompt/build-prompt';
+import { answersKind, relevanceModel, type RelevanceModel } from '../offline/answer-relevance';
 import { statementStems } from '../offline/nlp/statement-terms';
 import { stem } from '../offline/nlp/tokens';
 import { QUESTION_FILLER } from '../offline/topics';
@@ -32,23 +33,26 @@ function round(x: number): number {
 }
 
 /**
- * score = 0.6 × (best share of the question's content words found in one claim)
+ * score = 0.6 × (best share of the question's content words found in one claim, weighted by rarity among the claims)
  *       + 0.4 × (supporting claims / 3, capped at 1): a question is covered when some claim answers it
  * and several claims corroborate that.
  */
-function questionScore(question: string, claimStems: readonly Set<string>[]): number {
+function questionScore(question: string, claims: readonly string[], model: RelevanceModel): number {
   const words = [...statementStems(question)].filter((w) => !FILLER_STEMS.has(w));
   if (words.length === 0) return 0;
-  const shares = claimStems.map((c) => words.filter((w) => c.has(w)).length / words.length);
+  // Words every claim shares (the subject's name) say little; a claim that has the question's words but not what it
+  // asks for ("what caused…" with no cause) answers half of it.
+  const shares = claims.map((c) => model.coverage(question, c) * (answersKind(question, c) ? 1 : 0.5));
   const best = Math.max(0, ...shares);
   const supporting = shares.filter((s) => s >= SUPPORT_SHARE).length;
   return round(0.6 * best + 0.4 * Math.min(1, supporting / FULL_SUPPORT));
 }
 
 function offline(input: CoverageAssessorInput): CoverageAssessorOutput {
-  const claimStems = input.claims.map((c) => statementStems(c.statement));
+  const claims = input.claims.map((c) => c.statement);
+  const model = relevanceModel(claims);
   const coverage = input.questions.map((q) => {
-    const score = questionScore(q.text, claimStems);
+    const score = questionScore(q.text, claims, model);
     return { questionId: q.id, score, informationGain: round(Math.max(0, score - (input.previous[q.id] ?? 0))) };
   });
   const gain = coverage.length === 0 ? 0 : coverage.reduce((sum, c) => sum + c.informationGain, 0) / coverage.length;

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { buildPrompt, listWithIds } from '../prompt/build-prompt';
 import { Bm25Index } from '../offline/nlp/bm25';
+import { isBoilerplate } from '../offline/nlp/boilerplate';
 import { mmr } from '../offline/nlp/mmr';
 import { extractQuantities } from '../offline/nlp/quantities';
 import { listMarkerLength, splitUnits, type Unit as TextUnit } from '../offline/nlp/sentences';
@@ -32,8 +33,6 @@ export const CuratedFragment = z
 export const EvidenceCuratorOutput = z.strictObject({ fragments: z.array(CuratedFragment) });
 export type EvidenceCuratorOutput = z.infer<typeof EvidenceCuratorOutput>;
 
-const BOILERPLATE =
-  /\b(?:cookies?|subscribe|subscription|newsletter|copyright|all rights reserved|privacy policy|terms of (?:use|service)|sign (?:up|in)|log ?in|click here|advertisement|share this|follow us|javascript|accept all)\b|©/i;
 const MIN_WORDS = 5;
 const SENTENCE_END = /[.!?:;…]["'”’»)\]]*$/;
 const MIN_LIST_WORDS = 6;
@@ -64,7 +63,7 @@ function eligible(u: TextUnit): boolean {
   if (u.kind === 'list-item' && words < MIN_LIST_WORDS) return false;
   // A sentence ends like one: running heads, page footers and title lines of extracted PDFs do not.
   if (u.kind === 'sentence' && !SENTENCE_END.test(u.text)) return false;
-  return words >= MIN_WORDS && words <= MAX_WORDS && !BOILERPLATE.test(u.text);
+  return words >= MIN_WORDS && words <= MAX_WORDS && !isBoilerplate(u.text);
 }
 
 function offline(input: EvidenceCuratorInput): EvidenceCuratorOutput {

@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import { buildPrompt, listWithIds } from '../prompt/build-prompt';
-import { statementStems } from '../offline/nlp/statement-terms';
-import { cosine, tfidfVectors } from '../offline/nlp/tfidf';
+import { relevanceModel } from '../offline/answer-relevance';
+import { normalizeWhitespace, statementStems } from '../offline/nlp/statement-terms';
 import { stem, tokenize } from '../offline/nlp/tokens';
-import { clip, feedbackPhrases, QUESTION_FILLER, titleCase, topicPhrases } from '../offline/topics';
+import { clip, feedbackPhrases, titleCase } from '../offline/topics';
 import { unknownIdIssues } from './grounding';
 import type { AgentRole, ReferenceCheck } from './role';
 import { Feedback, Id, Question, distinctIds, text } from './schemas';
@@ -25,139 +25,102 @@ export type OutlineArchitectOutput = z.infer<typeof OutlineArchitectOutput>;
 
 export const MIN_SECTIONS = 3;
 export const MAX_SECTIONS = 7;
-/** A claim without a question joins the question whose content words it shares most, from this share up. */
-const QUESTION_MATCH = 0.34;
-const FILLER_STEMS = new Set([...QUESTION_FILLER].map(stem));
+/** The offline outline gives a section at most this many claims, its most direct answers first. */
+export const MAX_CLAIMS_PER_SECTION = 8;
+/**
+ * A claim that covers less than this (weighted) share of the main question's terms, and answers no sub-question by
+ * its kind either, is off topic: a fish-restocking announcement does not answer a question about water levels.
+ */
+const MIN_RELEVANCE = 0.3;
+/** A claim's own question (the one its evidence was found for) counts this much in its favour. */
+const OWN_QUESTION_BONUS = 0.1;
+/** Claims this similar (token Jaccard, figures included) say the same thing: the report states it once. */
+const SAME_STATEMENT = 0.7;
 
 type Claim = OutlineArchitectInput['claims'][number];
 interface Group {
-  claims: Claim[];
-  /** Where the title comes from: a question, a reviewer's phrase, or the claims themselves. */
-  topicSource: string;
+  claims: { claim: Claim; score: number }[];
+  title: string;
   purpose: string;
 }
 
-function share(questionWords: readonly string[], claim: Set<string>): number {
-  return questionWords.length === 0 ? 0 : questionWords.filter((w) => claim.has(w)).length / questionWords.length;
+function tokenSet(text: string): Set<string> {
+  return new Set(tokenize(text).map(stem));
 }
 
-function groupClaims(input: OutlineArchitectInput): Group[] {
+/** Restatements share most words and every figure: a different figure is a disagreement, not a repeat. */
+function restates(a: Set<string>, b: Set<string>): boolean {
+  const figures = (x: Set<string>) =>
+    [...x]
+      .filter((t) => /\d/.test(t))
+      .sort()
+      .join(' ');
+  return figures(a) === figures(b) && jaccard(a, b) >= SAME_STATEMENT;
+}
+
+function jaccard(a: Set<string>, b: Set<string>): number {
+  let shared = 0;
+  for (const t of a) if (b.has(t)) shared++;
+  return shared === 0 ? 0 : shared / (a.size + b.size - shared);
+}
+
+const sameQuestion = (a: string, b: string) => normalizeWhitespace(a).toLowerCase() === normalizeWhitespace(b).toLowerCase();
+
+/**
+ * One section per sub-question, titled by it, in the order the questions were asked (the question's own clauses
+ * first, then the perspectives'); the main question has a section of its own only when nothing else was asked. Each
+ * claim goes to the sub-question it answers best; off-topic claims and restatements are left out; within a section
+ * the most direct answers come first. Reviewer requests come before the rest.
+ */
+function offline(input: OutlineArchitectInput): OutlineArchitectOutput {
+  const model = relevanceModel(input.claims.map((c) => c.statement));
+  const subQuestions = input.questions.filter((q) => !sameQuestion(q.text, input.question));
+  const asked = (subQuestions.length > 0 ? subQuestions : [{ id: '', text: input.question }]).slice(0, MAX_SECTIONS);
   const requested = input.feedback ? feedbackPhrases(input.feedback, 2) : [];
-  const feedbackGroups: Group[] = requested.map((p) => ({ claims: [], topicSource: p, purpose: `Requested by the reviewer: ${p}.` }));
-  const questionGroups: Group[] = input.questions.map((q) => ({ claims: [], topicSource: q.text, purpose: `Answers: ${q.text}` }));
-  const questionWords = input.questions.map((q) => [...statementStems(q.text)].filter((w) => !FILLER_STEMS.has(w)));
-  const clusters = new Map<string, Group>();
+  const groups: Group[] = [
+    ...requested.map((p) => ({ claims: [], title: clip(titleCase(p), 120), purpose: `Requested by the reviewer: ${p}.` })),
+    ...asked.map((q) => ({ claims: [], title: clip(normalizeWhitespace(q.text), 400), purpose: clip(`Answers: ${q.text}`, 2000) })),
+  ];
+  const questionGroup = (i: number) => groups[requested.length + i];
 
   for (const claim of input.claims) {
     const stems = statementStems(claim.statement);
-    const asked = requested.findIndex((p) =>
+    const wanted = requested.findIndex((p) =>
       tokenize(p)
         .map(stem)
         .every((w) => stems.has(w)),
     );
-    if (asked >= 0) {
-      feedbackGroups[asked].claims.push(claim);
+    if (wanted >= 0) {
+      groups[wanted].claims.push({ claim, score: 1 });
       continue;
     }
-    const own = input.questions.findIndex((q) => q.id === claim.questionId);
-    if (own >= 0) {
-      questionGroups[own].claims.push(claim);
-      continue;
+    const scores = asked.map((q) => model.score(q.text, claim.statement) + (q.id === claim.questionId ? OWN_QUESTION_BONUS : 0));
+    const best = scores.reduce((bi, sc, i) => (sc > scores[bi] ? i : bi), 0);
+    const onTopic =
+      model.coverage(input.question, claim.statement) >= MIN_RELEVANCE ||
+      model.coverage(asked[best].text, claim.statement) >= MIN_RELEVANCE;
+    if (onTopic) questionGroup(best).claims.push({ claim, score: scores[best] });
+  }
+
+  const stated: Set<string>[] = [];
+  const sections = groups.flatMap((g) => {
+    const kept: Claim[] = [];
+    for (const { claim } of [...g.claims].sort((a, b) => b.score - a.score)) {
+      if (kept.length >= MAX_CLAIMS_PER_SECTION) break;
+      const tokens = tokenSet(claim.statement);
+      if (stated.some((t) => restates(t, tokens))) continue;
+      stated.push(tokens);
+      kept.push(claim);
     }
-    const shares = questionWords.map((w) => share(w, stems));
-    const best = shares.reduce((bi, s, i) => (s > (shares[bi] ?? -1) ? i : bi), -1);
-    if (best >= 0 && shares[best] >= QUESTION_MATCH) {
-      questionGroups[best].claims.push(claim);
-      continue;
-    }
-    // Otherwise cluster by the head word of the claim's key phrase ("bridge costs" → "cost").
-    const phrase = topicPhrases(claim.statement, 1)[0] ?? 'other findings';
-    const head = stem(phrase.split(' ').at(-1) ?? phrase);
-    const cluster = clusters.get(head) ?? { claims: [], topicSource: phrase, purpose: `Findings about ${phrase}.` };
-    cluster.claims.push(claim);
-    clusters.set(head, cluster);
-  }
-  return [...feedbackGroups, ...questionGroups, ...clusters.values()].filter((g) => g.claims.length > 0);
-}
-
-function groupText(g: Group): string {
-  return g.claims.map((c) => c.statement).join(' ');
-}
-
-/** Merges the smallest group into the group most similar to it until at most MAX_SECTIONS remain. */
-function mergeDown(groups: Group[]): void {
-  while (groups.length > MAX_SECTIONS) {
-    let smallest = 0;
-    groups.forEach((g, i) => {
-      if (g.claims.length < groups[smallest].claims.length) smallest = i;
-    });
-    const vectors = tfidfVectors(groups.map(groupText));
-    let target = -1;
-    let bestSimilarity = -1;
-    groups.forEach((_, i) => {
-      if (i === smallest) return;
-      const sim = cosine(vectors[smallest], vectors[i]);
-      if (sim > bestSimilarity) {
-        bestSimilarity = sim;
-        target = i;
-      }
-    });
-    groups[target].claims.push(...groups[smallest].claims);
-    groups.splice(smallest, 1);
-  }
-}
-
-/** Splits the largest group in two around its two least similar claims until MIN_SECTIONS exist (or nothing splits). */
-function splitUp(groups: Group[]): void {
-  while (groups.length < MIN_SECTIONS) {
-    let largest = 0;
-    groups.forEach((g, i) => {
-      if (g.claims.length > groups[largest].claims.length) largest = i;
-    });
-    const g = groups[largest];
-    if (g.claims.length < 2) return;
-    const vectors = tfidfVectors(g.claims.map((c) => c.statement));
-    let far = 1;
-    for (let i = 2; i < vectors.length; i++) if (cosine(vectors[0], vectors[i]) < cosine(vectors[0], vectors[far])) far = i;
-    const keep: Claim[] = [];
-    const move: Claim[] = [];
-    g.claims.forEach((c, i) => {
-      const toFar = i === far || (i !== 0 && cosine(vectors[i], vectors[far]) > cosine(vectors[i], vectors[0]));
-      (toFar ? move : keep).push(c);
-    });
-    const phrase = topicPhrases(move.map((c) => c.statement).join(' '), 1)[0] ?? 'further findings';
-    groups[largest] = { ...g, claims: keep };
-    groups.splice(largest + 1, 0, {
-      claims: move,
-      topicSource: move.map((c) => c.statement).join(' '),
-      purpose: `Findings about ${phrase}.`,
-    });
-  }
-}
-
-function titles(groups: readonly Group[]): string[] {
-  const used = new Set<string>();
-  return groups.map((g) => {
-    const options = [...topicPhrases(g.topicSource, 3), ...topicPhrases(groupText(g), 3)].map((p) => clip(titleCase(p), 120));
-    let title = options.find((t) => !used.has(t.toLowerCase())) ?? options[0] ?? 'Findings';
-    for (let n = 2; used.has(title.toLowerCase()); n++) title = `${options[0] ?? 'Findings'} (${n})`;
-    used.add(title.toLowerCase());
-    return title;
+    return kept.length > 0 ? [{ title: g.title, purpose: g.purpose, claimIds: kept.map((c) => c.id) }] : [];
   });
-}
-
-function offline(input: OutlineArchitectInput): OutlineArchitectOutput {
-  const groups = groupClaims(input);
-  if (groups.length === 0) {
-    const topic = topicPhrases(input.question, 1)[0];
+  if (sections.length === 0)
     return {
-      sections: [{ title: topic ? titleCase(topic) : 'Overview', purpose: `Answers: ${clip(input.question, 1900)}`, claimIds: [] }],
+      sections: [
+        { title: clip(normalizeWhitespace(input.question), 400), purpose: clip(`Answers: ${input.question}`, 2000), claimIds: [] },
+      ],
     };
-  }
-  mergeDown(groups);
-  splitUp(groups);
-  const names = titles(groups);
-  return { sections: groups.map((g, i) => ({ title: names[i], purpose: clip(g.purpose, 2000), claimIds: g.claims.map((c) => c.id) })) };
+  return { sections };
 }
 
 function check(input: OutlineArchitectInput, output: OutlineArchitectOutput): ReferenceCheck<OutlineArchitectOutput> {
@@ -196,7 +159,7 @@ export const outlineArchitect: AgentRole<OutlineArchitectInput, OutlineArchitect
       persona: 'Outline Architect',
       task: `Organise the claims into a report outline of ${MIN_SECTIONS} to ${MAX_SECTIONS} sections that together answer the research question.`,
       rules: [
-        'Each section has a short Title Case title, a one-sentence purpose, and the ids of the claims it must use.',
+        'One section per sub-question or theme, titled by what it answers (the sub-question itself, or a phrase drawn from it), with a one-sentence purpose and the ids of the claims it must use, the most direct answer first.',
         'Every claim appears in at most one section; group claims that answer the same question or share a subject.',
         'Order sections so the report reads from context and basic facts to disputes and open issues.',
         'When reviewer feedback is given, restructure the outline as it asks.',

@@ -38,7 +38,8 @@ export const PERSPECTIVE_CATALOGUE: readonly Archetype[] = [
     role: 'domain scientist',
     affiliation: 'university research group',
     focus: 'mechanisms, measurements and primary studies',
-    keywords: 'scientist science scientific research researcher study studies data technical mechanism measurement expert academic',
+    keywords:
+      'scientist science scientific research researcher study studies data technical mechanism measurement expert academic cause caused causes why explain',
   },
   {
     name: 'Regulator',
@@ -66,7 +67,8 @@ export const PERSPECTIVE_CATALOGUE: readonly Archetype[] = [
     role: 'skeptic / methodologist',
     affiliation: 'independent review',
     focus: 'weak evidence, uncertainty, conflicting figures and methods',
-    keywords: 'skeptic sceptic method methodology bias uncertainty critic criticism flaw replication contradiction limitation doubt',
+    keywords:
+      'skeptic sceptic method methodology bias uncertainty critic criticism flaw replication contradiction limitation doubt large size how much many figure estimate',
   },
   {
     name: 'Historian',

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { buildPrompt, listWithIds } from '../prompt/build-prompt';
 import { groupNearDuplicates } from '../offline/nlp/near-duplicates';
 import { normalizeWhitespace } from '../offline/nlp/statement-terms';
+import { questionParts } from '../offline/question-parts';
 import { clip, feedbackPhrases, topicPhrases } from '../offline/topics';
 import { unknownIdIssues } from './grounding';
 import type { AgentRole, ReferenceCheck } from './role';
@@ -20,18 +21,25 @@ export const QuestionArchitectOutput = z.strictObject({ questions: z.array(Plann
 export type QuestionArchitectOutput = z.infer<typeof QuestionArchitectOutput>;
 
 /**
- * What / how much / when / why / who disagrees: the decomposition templates, rotated across perspectives. `a` is
- * the perspective's angle ("rules and standards"), so two perspectives on one topic still ask different things.
+ * What each kind of analyst asks about the question's focus: a perspective changes which sub-questions are asked.
+ * A perspective is matched to an aspect by the words of its name and focus; one that matches none asks what its
+ * own focus says about the subject.
  */
-const TEMPLATES: readonly ((topic: string, angle: string) => string)[] = [
-  (t, a) => `What is known about ${t} in terms of ${a}?`,
-  (t) => `What figures are reported for ${t}, and how were they measured?`,
-  (t) => `When did the key developments in ${t} happen?`,
-  (t, a) => `Why does ${t} matter for ${a}?`,
-  (t, a) => `Who disputes the claims about ${t} regarding ${a}, and on what grounds?`,
+const ASPECTS: readonly { cue: RegExp; ask: (focus: string) => string }[] = [
+  { cue: /scien|mechanism|measurement|primary stud/i, ask: (f) => `How is ${f} measured, and what mechanisms explain it?` },
+  { cue: /regulat|official|rules|standard|enforcement/i, ask: (f) => `What do official figures and rules say about ${f}?` },
+  { cue: /econom|cost|market|industry/i, ask: (f) => `What does ${f} cost, and who bears the cost?` },
+  { cue: /communit|people|affected|social/i, ask: (f) => `How does ${f} affect the people and communities concerned?` },
+  { cue: /method|skeptic|sceptic|uncertain|conflicting/i, ask: (f) => `Why do sources report different figures for ${f}?` },
+  { cue: /histor|timeline|key events|journalis/i, ask: (f) => `When did ${f} begin, and what were the key events?` },
+  { cue: /practi|engineer|implementation|operation/i, ask: (f) => `How is ${f} handled in practice?` },
+  { cue: /ethic|rights|fairness|accountab|legal/i, ask: (f) => `Who is accountable for ${f}, and what risks does it carry?` },
 ];
 const MAIN_PRIORITY = 100;
 const FEEDBACK_PRIORITY = 95;
+/** The question's own clauses come first: they are what was asked. */
+const CLAUSE_PRIORITY = 98;
+const PERSPECTIVE_PRIORITY = 90;
 // Questions this similar (word-shingle Jaccard) are one question asked twice.
 const DUPLICATE_THRESHOLD = 0.85;
 
@@ -45,10 +53,25 @@ function angleOf(perspective: { name: string; focus: string }): string {
   return items.length > 0 ? clip(items.slice(0, 2).join(' and '), 120) : `the view of ${perspective.name.toLowerCase()}`;
 }
 
+function perspectiveQuestion(p: { name: string; focus: string }, focus: string, used: Set<number>): string {
+  const text = `${p.name} ${p.focus.split(/\s+concerning\b/)[0]}`;
+  // A second perspective of the same kind ("Regulator 2") takes the next aspect it matches, so it asks something new.
+  const matching = ASPECTS.map((a, i) => (a.cue.test(text) ? i : -1)).filter((i) => i >= 0);
+  const pick = matching.find((i) => !used.has(i));
+  if (pick === undefined) return `What do ${angleOf(p)} say about ${focus}?`;
+  used.add(pick);
+  return ASPECTS[pick].ask(focus);
+}
+
+/**
+ * Sub-questions from the question's own parts: each clause it asks ("what caused X", "how large was it") becomes a
+ * question with its pronouns resolved, then each perspective asks its aspect of the question's focus, then the
+ * reviewer's requests. The main question comes first at priority 100.
+ */
 function offline(input: QuestionArchitectInput): QuestionArchitectOutput {
   const main = normalizeWhitespace(input.question);
-  const topics = input.topics.length > 0 ? input.topics : topicPhrases(main, 4);
-  const anchor = topics[0] ?? 'the question';
+  const parts = questionParts(main);
+  const anchor = input.topics[0] ?? topicPhrases(main, 1)[0] ?? parts.focus;
   const candidates: { perspectiveId: string | null; text: string; priority: number }[] = [
     { perspectiveId: null, text: clip(main, 2000), priority: MAIN_PRIORITY },
   ];
@@ -59,16 +82,16 @@ function offline(input: QuestionArchitectInput): QuestionArchitectOutput {
       candidates.push({ perspectiveId: null, text: `What does the evidence say about ${about}?`, priority: FEEDBACK_PRIORITY });
     }
   }
-
-  const perPerspective = input.perspectives.length <= 4 ? 3 : 2;
+  if (parts.clauses.length > 1) {
+    parts.clauses.forEach((c, i) => candidates.push({ perspectiveId: null, text: clip(c, 2000), priority: CLAUSE_PRIORITY - i }));
+  }
+  const used = new Set<number>();
   input.perspectives.forEach((p, i) => {
-    // Each perspective takes the next topic and its own slice of the templates, so the panel asks different things.
-    const topic = topics[i % Math.max(1, topics.length)] ?? anchor;
-    const angle = angleOf(p);
-    for (let j = 0; j < perPerspective; j++) {
-      const template = TEMPLATES[(i * 2 + j) % TEMPLATES.length];
-      candidates.push({ perspectiveId: p.id, text: clip(template(topic, angle), 2000), priority: Math.max(10, 90 - 10 * j - 2 * i) });
-    }
+    candidates.push({
+      perspectiveId: p.id,
+      text: clip(perspectiveQuestion(p, parts.focus, used), 2000),
+      priority: Math.max(10, PERSPECTIVE_PRIORITY - 2 * i),
+    });
   });
 
   const unique = candidates.filter((c, i) => candidates.findIndex((d) => d.text.toLowerCase() === c.text.toLowerCase()) === i);
@@ -104,7 +127,7 @@ export const questionArchitect: AgentRole<QuestionArchitectInput, QuestionArchit
   prompt: (input) =>
     buildPrompt({
       persona: 'Question Architect',
-      task: 'Decompose the research question into sub-questions, two or three per perspective (what, how much, when, why, who disagrees), plus the main question itself at priority 100.',
+      task: 'Decompose the research question into sub-questions: one for each part the question asks (its clauses, the entities and aspects it names), then one or two per perspective on what that perspective would ask, plus the main question itself at priority 100.',
       rules: [
         'Each sub-question is answerable from sources and names its subject explicitly (no pronouns).',
         'perspectiveId is the id of the perspective that asks it, or null for the main question and feedback questions.',

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { buildPrompt, listWithIds } from '../prompt/build-prompt';
+import { isBoilerplate } from '../offline/nlp/boilerplate';
 import { splitUnits } from '../offline/nlp/sentences';
 import { normalizeWhitespace, statementStems } from '../offline/nlp/statement-terms';
 import { cleanCitedSentences } from './grounding';
@@ -77,6 +78,7 @@ function offline(input: SectionWriterInput): SectionWriterOutput {
     for (const { id, excerpt } of cited) {
       const sentences = sentencesOf(excerpt);
       sentences.forEach((s, index) => {
+        if (isBoilerplate(s)) return;
         const score = overlap(claimWords, s);
         if (best === null || score > best.score) best = { id, sentences, index, score };
       });

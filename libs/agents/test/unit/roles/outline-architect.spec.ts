@@ -21,36 +21,58 @@ function claimsOf(n: number) {
 }
 
 describe('outlineArchitect (offline)', () => {
-  it('groups claims by question into 3–7 Title Case sections', () => {
+  it('makes one section per sub-question, titled by the sub-question, in the order they were asked', () => {
     const { sections } = outlineArchitect.offline(base);
-    expect(sections.length).toBeGreaterThanOrEqual(3);
-    expect(sections.length).toBeLessThanOrEqual(7);
+    const asked = base.questions.map((q) => q.text);
+    for (const s of sections) expect(asked).toContain(s.title);
+    const order = sections.map((s) => asked.indexOf(s.title));
+    expect(order).toEqual([...order].sort((a, b) => a - b));
     const construction = sections.find((s) => s.claimIds.includes('C1'))!;
-    expect(construction.claimIds).toContain('C5');
-    for (const s of sections) expect(s.title).toMatch(/^[A-Z0-9]/);
+    expect(construction.title).toBe('When did construction of the Golden Gate Bridge begin and end?');
+    // The main question has no section of its own when sub-questions were asked.
+    expect(sections.map((s) => s.title)).not.toContain(base.question);
   });
 
-  it('puts every claim in exactly one section', () => {
-    const ids = outlineArchitect.offline(base).sections.flatMap((s) => s.claimIds);
-    expect(ids.sort()).toEqual(base.claims.map((c) => c.id).sort());
+  it('puts every claim in at most one section and never titles a section by a key phrase of the claims', () => {
+    const questions = [{ id: 'Q0', text: 'Which energy sources supplied power?' }];
+    const { sections } = outlineArchitect.offline({ ...base, questions, claims: claimsOf(10) });
+    expect(sections.map((s) => s.title)).toEqual(['Which energy sources supplied power?']);
+    const ids = sections.flatMap((s) => s.claimIds);
+    expect(new Set(ids).size).toBe(ids.length);
   });
 
-  it('gives sections distinct titles', () => {
-    const titles = outlineArchitect.offline(base).sections.map((s) => s.title.toLowerCase());
-    expect(new Set(titles).size).toBe(titles.length);
+  it('opens a section with its most direct answer and leaves off-topic claims out', () => {
+    const questions = [
+      { id: 'Q1', text: 'What caused the decline of the lake?' },
+      { id: 'Q2', text: 'How large was the decline of the lake?' },
+    ];
+    const claims = [
+      { id: 'C1', statement: 'The lake is popular with anglers in the lake district.', questionId: 'Q1' },
+      { id: 'C2', statement: 'Irrigation withdrawals caused the decline of the lake.', questionId: null },
+      { id: 'C3', statement: 'The level of the lake fell by 4.2 metres during the decline.', questionId: null },
+      { id: 'C4', statement: 'The hatchery released 180,000 fry in 2023.', questionId: 'Q1' },
+      { id: 'C5', statement: 'The decline of the lake was studied by the university.', questionId: 'Q2' },
+    ];
+    const question = 'What caused the decline of the lake, and how large was it?';
+    const { sections } = outlineArchitect.offline({ question, questions, claims, feedback: null });
+    expect(sections.map((s) => [s.title, s.claimIds[0]])).toEqual([
+      ['What caused the decline of the lake?', 'C2'],
+      ['How large was the decline of the lake?', 'C3'],
+    ]);
+    expect(sections.flatMap((s) => s.claimIds)).not.toContain('C4');
   });
 
-  it('merges down to at most 7 sections', () => {
-    const { sections } = outlineArchitect.offline({ ...base, questions: [], claims: claimsOf(10) });
-    expect(sections).toHaveLength(7);
-    expect(sections.flatMap((s) => s.claimIds)).toHaveLength(10);
-  });
-
-  it('splits up to at least 3 sections when there are enough claims', () => {
-    const claims = claimsOf(4).map((c) => ({ ...c, questionId: 'Q1' }));
-    const { sections } = outlineArchitect.offline({ ...base, claims });
-    expect(sections).toHaveLength(3);
-    expect(sections.every((s) => s.claimIds.length > 0)).toBe(true);
+  it('states a thing once: a restatement of a claim already placed is left out', () => {
+    const claims = [
+      { id: 'C1', statement: 'Construction of the Golden Gate Bridge began in 1933.', questionId: 'Q1' },
+      { id: 'C2', statement: 'Construction of the Golden Gate Bridge began in 1933, the authority says.', questionId: 'Q2' },
+      { id: 'C3', statement: 'Construction of the Golden Gate Bridge began in 1934.', questionId: 'Q2' },
+    ];
+    const ids = outlineArchitect.offline({ ...base, claims }).sections.flatMap((s) => s.claimIds);
+    expect(ids).toContain('C1');
+    expect(ids).not.toContain('C2');
+    // A different figure is a different statement (a disagreement, not a repeat).
+    expect(ids).toContain('C3');
   });
 
   it('makes a section for what the feedback asks about', () => {
@@ -59,9 +81,9 @@ describe('outlineArchitect (offline)', () => {
     expect(sections[0]!.claimIds).toEqual(['C4']);
   });
 
-  it('returns one empty overview section without claims', () => {
+  it('returns one empty section titled by the question without claims', () => {
     expect(outlineArchitect.offline({ ...base, claims: [] }).sections).toEqual([
-      { title: 'Golden Gate Bridge', purpose: `Answers: ${base.question}`, claimIds: [] },
+      { title: base.question, purpose: `Answers: ${base.question}`, claimIds: [] },
     ]);
   });
 

@@ -19,12 +19,23 @@ export class OutlineHandler implements StepHandler<'outline'> {
       this.research.claims(tenantId, runId),
       this.research.evidence(tenantId, runId),
     ]);
-    const questionOf = new Map(evidence.map((e) => [e.id, e.questionId]));
+    // Sections answer the plan's questions; a follow-up the research loop asked counts for the question it follows up.
+    const parentOf = new Map(questions.map((q) => [q.id, q.parentId]));
+    const rootOf = (id: string | null): string | null => {
+      const seen = new Set<string>();
+      let at = id;
+      while (at && parentOf.get(at) && !seen.has(at)) {
+        seen.add(at);
+        at = parentOf.get(at) ?? null;
+      }
+      return at;
+    };
+    const questionOf = new Map(evidence.map((e) => [e.id, rootOf(e.questionId)]));
     const out = await this.agents.run(
       outlineArchitect,
       {
         question: ctx.run.question,
-        questions: questions.map((q) => ({ id: q.id, text: q.text })),
+        questions: questions.filter((q) => q.parentId === null).map((q) => ({ id: q.id, text: q.text })),
         claims: claims.map((c) => ({
           id: c.id,
           statement: c.statement,

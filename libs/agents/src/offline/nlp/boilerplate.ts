@@ -1,0 +1,35 @@
+/*
+ * Sentences that are part of a page's furniture rather than its content: navigation, cookie and legal notices,
+ * command-line hints that belong to another tool, "see also" pointers, bylines and publication lines, running heads of
+ * extracted PDFs. They match the question's words often enough (a manual repeats its tool names on every page) that
+ * relevance alone lets them in, so the offline engine never selects them as evidence or report sentences.
+ * The list of phrasings they take is in test/unit/nlp/boilerplate.spec.ts.
+ */
+
+const PATTERNS: readonly RegExp[] = [
+  // Site furniture and legal text.
+  /\b(?:cookies?|subscribe|subscription|newsletter|copyright|all rights reserved|privacy policy|terms of (?:use|service)|sign (?:up|in)|log ?in|click here|advertisement|share this|follow us|javascript|accept all|skip to (?:main )?content)\b|©/i,
+  /\b(?:licensed under|permission is (?:hereby )?granted|without warranty|warranties of merchantability|trademarks? of)\b/i,
+  // Navigation: "Prev Up Next", "Home > Docs > …", "Table of Contents", "Back to top", "Edit this page".
+  /^(?:prev(?:ious)?|home)\b.{0,80}\bnext\b/i,
+  /^(?:[^>»›.]{1,40}\s(?:>|»|›)\s){2,}[^>»›]{1,80}$/,
+  /\b(?:table of contents|back to top|edit this page|jump to navigation|breadcrumb|main menu|previous page|next page)\b/i,
+  // "See also …" pointers and cross-references that only name other pages.
+  /^\(?see (?:also|section|chapter|the (?:\w+ )?(?:section|chapter|page|documentation|reference))\b/i,
+  /^for (?:more|further) (?:information|details)\b.*\b(?:see|refer to|consult)\b/i,
+  // Command-line hints that tell the reader how to run some program: "(You may also need -h, -p, and/or -U options…)".
+  /\byou may (?:also )?need (?:the )?-\w/i,
+  /(?:^|[\s(,])-{1,2}[a-z][\w-]*,\s*-{1,2}[a-z][\w-]*,?\s*(?:and|or|and\/or)\s*-{1,2}[a-z]/i,
+  // Bylines, publication and bulletin lines, photo credits.
+  /^(?:published|posted|updated|last (?:updated|modified)|written|photo(?:graph)?|image|illustration)(?: on)?\s*(?:\d|by\b|:|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b)/i,
+  /^[A-Z][\w&' -]{2,80},\s*(?:bulletin|report|note|paper|press release|working paper)\s+no\.?\s*[\w/.-]+\.?$/i,
+  /^this (?:article|story|page|post) (?:is based on|was (?:first )?published|first appeared|was updated)\b/i,
+  // A title cut off by the extractor ("Irrigation, Climate and Regulation in the Decline of Lake...").
+  /\w(?:\.\.\.|…)$/,
+];
+
+/** Whether a sentence (or list item) is page furniture rather than content. */
+export function isBoilerplate(sentence: string): boolean {
+  const s = sentence.replace(/\s+/g, ' ').trim();
+  return PATTERNS.some((p) => p.test(s));
+}

@@ -1,0 +1,89 @@
+import { topicPhrases } from './topics';
+
+/*
+ * The parts of a research question, for the offline question architect and outline: its clauses ("What caused X, and
+ * how large was it?" asks two things), with pronouns standing for the first clause's subject resolved ("how large was
+ * X?"), and that subject (the question's focus), which perspectives' questions are asked about.
+ */
+
+const WH = 'what|which|who|whom|whose|when|where|why|how';
+const AUX = 'is|are|was|were|do|does|did|can|could|should|will|would|has|have|had|may|might|must';
+// A new clause starts at "and"/"but"/";"/"," followed by a question word or an auxiliary that opens a question.
+const CLAUSE_BREAK = new RegExp(
+  `\\s*(?:,\\s*(?:and|but|or)\\s+|;\\s*|\\s+(?:and|but|or)\\s+|,\\s+(?=(?:what|which|who|why|how)\\b))(?=(?:${WH}|${AUX})\\b)`,
+  'i',
+);
+const LEADING_WH = new RegExp(`^(?:${WH})\\b\\s*`, 'i');
+const LEADING_AUX = new RegExp(`^(?:${AUX})\\b\\s*`, 'i');
+const PRONOUN = /\b(?:it|they|them|this|these)\b/gi;
+const MAX_FOCUS_WORDS = 12;
+
+export interface QuestionParts {
+  /** Each clause as a question of its own, pronouns resolved; one entry when the question asks one thing. */
+  clauses: string[];
+  /** What the question is about: the first clause's subject ("the decline of Lake Varen's water level"). */
+  focus: string;
+}
+
+function asQuestion(clause: string): string {
+  const t = clause.trim().replace(/[?.!]+$/, '');
+  return `${t.charAt(0).toUpperCase()}${t.slice(1)}?`;
+}
+
+const DO_AUX = /^(?:do|does|did|can|could|should|will|would|may|might|must)\b\s*/i;
+const DETERMINER = /^(?:the|a|an|its|their|this|these)$/i;
+// Past forms that do not end in -ed ("Which factors drove X").
+const IRREGULAR_PAST = new Set(
+  'drove made led took gave built brought became began grew fell rose saw won lost kept left put set cut'.split(' '),
+);
+const isVerbLike = (w: string | undefined) =>
+  w !== undefined && (/^\w+ed$/i.test(w) || new RegExp(`^(?:${AUX})$`, 'i').test(w) || IRREGULAR_PAST.has(w.toLowerCase()));
+
+/** After "does"/"can"…, the subject ends where the verb begins: a determiner, a word, then capitalised or possessive words. */
+function leadingNounPhrase(words: readonly string[]): string[] {
+  let i = 0;
+  if (DETERMINER.test(words[0] ?? '')) i++;
+  if (i >= words.length) return [];
+  i++;
+  while (i < words.length && (/^[A-Z]/.test(words[i]) || /'s$|’s$/.test(words[i - 1]))) i++;
+  return words.slice(0, i);
+}
+
+/** The subject a clause asks about, or null when none is found by its shape. */
+function subjectOf(clause: string): string | null {
+  const body = clause.trim().replace(/[?.!]+$/, '');
+  if (!LEADING_WH.test(body)) return null;
+  let rest = body.replace(LEADING_WH, '');
+  // "How large was X", "How much water did X": skip the adjective or noun the question word qualifies.
+  if (/^how\b/i.test(body) && !LEADING_AUX.test(rest)) rest = rest.replace(/^\w+\s+/, '');
+  let words: string[];
+  if (DO_AUX.test(rest)) words = leadingNounPhrase(rest.replace(DO_AUX, '').split(/\s+/));
+  else if (LEADING_AUX.test(rest)) {
+    words = rest.replace(LEADING_AUX, '').split(/\s+/);
+    // "How was the bridge built": the trailing participle is not part of the subject.
+    if (words.length > 2 && isVerbLike(words.at(-1))) words = words.slice(0, -1);
+  } else if (/^(?:what|which|who)\b/i.test(body)) {
+    words = rest.split(/\s+/);
+    if (isVerbLike(words[0]) || /^\w+s$/i.test(words[0])) words = isVerbLike(words[1]) ? words.slice(2) : words.slice(1);
+    else if (isVerbLike(words[1])) words = words.slice(2);
+    else return null;
+  } else return null;
+  words = words.filter((w) => w.length > 0);
+  if (words.length === 0 || words.length > MAX_FOCUS_WORDS) return null;
+  // A subject that is only a pronoun ("how does it work") names nothing.
+  if (words.length === 1 && /^(?:it|they|them|this|these)$/i.test(words[0])) return null;
+  return words.join(' ');
+}
+
+export function questionParts(question: string): QuestionParts {
+  const text = question.replace(/\s+/g, ' ').trim();
+  const raw = text
+    .replace(/[?.!]+$/, '')
+    .split(CLAUSE_BREAK)
+    .map((c) => c.trim())
+    .filter((c) => c.split(/\s+/).length >= 2);
+  const focus = (raw[0] && subjectOf(raw[0])) ?? topicPhrases(text, 1)[0] ?? text.replace(/[?.!]+$/, '');
+  if (raw.length <= 1) return { clauses: [asQuestion(text)], focus };
+  const clauses = raw.map((c, i) => asQuestion(i === 0 ? c : c.replace(PRONOUN, focus)));
+  return { clauses, focus };
+}
