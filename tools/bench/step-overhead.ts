@@ -48,11 +48,11 @@ function instrumentEngine(): { started: Map<string, number>; enqueued: Map<strin
     if (!started.has(key)) started.set(key, t);
     return process.call(this, payload, handlers, control);
   };
-  const enqueue = StepQueues.prototype.enqueue;
-  StepQueues.prototype.enqueue = async function (this: StepQueues, job) {
-    await enqueue.call(this, job);
-    const key = stepKey(job);
-    if (!enqueued.has(key)) enqueued.set(key, micros());
+  const enqueueMany = StepQueues.prototype.enqueueMany;
+  StepQueues.prototype.enqueueMany = async function (this: StepQueues, jobs) {
+    await enqueueMany.call(this, jobs);
+    const t = micros();
+    for (const job of jobs) if (!enqueued.has(stepKey(job))) enqueued.set(stepKey(job), t);
   };
   return { started, enqueued };
 }
