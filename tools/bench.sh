@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
-# `npm run bench`: engine step overhead beside a bare BullMQ hop, SIGKILL recovery time, report scaling, and the
-# sentence splitter against Intl.Segmenter.
+# `npm run bench`: engine step overhead beside its floors (a bare BullMQ hop, a bare Postgres commit), SIGKILL
+# recovery time, report scaling, and the sentence splitter against Intl.Segmenter. `npm run bench -- steps` runs the
+# step part alone (measure it in isolation).
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/env.sh"
 cd "$_repo_root"
 [ -d node_modules/.bin ] || npm ci --no-audit --no-fund --loglevel=error
 bash tools/ensure-services.sh
 LOG_LEVEL=warn OTEL_SDK_DISABLED=true node --enable-source-maps -r ./tools/ts-register.cjs tools/bench/step-overhead.ts
+[ "${1:-}" = steps ] && exit 0
 LOG_LEVEL=warn OTEL_SDK_DISABLED=true node --enable-source-maps -r ./tools/ts-register.cjs tools/bench/report-scaling.ts
 LOG_LEVEL=warn node --enable-source-maps -r ./tools/ts-register.cjs tools/bench/sentence-splitter.ts

@@ -120,20 +120,39 @@ describe('atomic writes on unique keys (real Postgres, racing callers)', () => {
     expect(await count('approval_decisions', 'run_id = $1', [runId])).toBe(1);
   });
 
-  it('ExecutionRepository.markRunning: racing deliveries of one step count every attempt once', async () => {
+  it('ExecutionRepository.start: racing deliveries of one step count every attempt once, each with its own step_started seq', async () => {
     const { tenantId, runId } = await newRun();
     const job = { tenantId, runId, node: 'scope', iteration: 0, shard: 0 } as StepJob;
     const stepKey = `${runId}.scope.0.0`;
     const race = await raceAtWrites(
       db.url,
       'node_executions',
-      inTx((tx) => new ExecutionRepository(clients[0]!).markRunning(tx, job, stepKey)),
+      inTx((tx) => new ExecutionRepository(clients[0]!).start(tx, job, stepKey)),
     );
     expect(race.overlapped).toBe(true);
     expect(allFulfilled(race).sort()).toEqual([1, 2, 3, 4]);
     expect((await sql<{ attempts: number }>(db.url, 'SELECT attempts FROM node_executions WHERE step_key = $1', [stepKey]))[0]).toEqual({
       attempts: N,
     });
+    const started = await sql<{ seq: number; attempt: number }>(
+      db.url,
+      "SELECT seq, (data->>'attempt')::int AS attempt FROM run_events WHERE run_id = $1 AND type = 'step_started' ORDER BY seq",
+      [runId],
+    );
+    expect(started.map((e) => e.attempt).sort()).toEqual([1, 2, 3, 4]);
+    expect(started.map((e) => e.seq)).toEqual([1, 2, 3, 4]);
+  });
+
+  it('ExecutionRepository.start: a completed step records no attempt and no event', async () => {
+    const { tenantId, runId } = await newRun();
+    const job = { tenantId, runId, node: 'scope', iteration: 0, shard: 0 } as StepJob;
+    const stepKey = `${runId}.scope.0.0`;
+    const executions = new ExecutionRepository(clients[0]!);
+    expect(await executions.start(clients[0]!, job, stepKey)).toBe(1);
+    await clients[0]!.$transaction((tx) => executions.complete(tx, tenantId, stepKey, { topics: 1 }));
+    expect(await executions.start(clients[0]!, job, stepKey)).toBeNull();
+    expect(await count('run_events', 'run_id = $1', [runId])).toBe(1);
+    expect(await count('node_executions', "step_key = $1 AND status = 'completed' AND attempts = 1", [stepKey])).toBe(1);
   });
 
   it('RunEventRepository.append: appenders that did not take the run lock still number events without a gap', async () => {

@@ -63,22 +63,42 @@ export class StepQueues implements OnModuleInit, OnApplicationShutdown {
   }
 
   async enqueue(job: StepJob): Promise<void> {
-    const parsed = this.nodes.stepJob.safeParse(job);
-    if (!parsed.success) {
-      throw new InvalidStepPayloadError(
-        `Refusing to enqueue an invalid step job: ${parsed.error.issues.map((i) => `${i.path.join('.') || 'payload'}: ${i.message}`).join('; ')}`,
-        {
-          runId: typeof (job as { runId?: unknown }).runId === 'string' ? (job as { runId: string }).runId : undefined,
-        },
+    await this.enqueueMany([job]);
+  }
+
+  /**
+   * Enqueues steps with one round trip per queue (BullMQ addBulk: one MULTI), so the shards of a fan-out are
+   * waiting together instead of one Redis round trip apart. Every job is checked before any is sent.
+   */
+  async enqueueMany(jobs: readonly StepJob[]): Promise<void> {
+    const byQueue = new Map<ServiceName, StepJob[]>();
+    for (const job of jobs) {
+      const parsed = this.nodes.stepJob.safeParse(job);
+      if (!parsed.success) {
+        throw new InvalidStepPayloadError(
+          `Refusing to enqueue an invalid step job: ${parsed.error.issues.map((i) => `${i.path.join('.') || 'payload'}: ${i.message}`).join('; ')}`,
+          {
+            runId: typeof (job as { runId?: unknown }).runId === 'string' ? (job as { runId: string }).runId : undefined,
+          },
+        );
+      }
+      const service = this.nodes.service[parsed.data.node];
+      byQueue.set(service, [...(byQueue.get(service) ?? []), parsed.data]);
+    }
+    for (const [service, group] of byQueue) {
+      await this.queue(service).addBulk(
+        group.map((data) => ({
+          name: data.node,
+          data,
+          opts: {
+            jobId: stepKey(data),
+            attempts: this.options.attempts,
+            backoff: { type: 'classified', delay: this.options.backoffMs },
+            ...RETENTION,
+          },
+        })),
       );
     }
-    const data = parsed.data;
-    await this.queue(this.nodes.service[data.node]).add(data.node, data, {
-      jobId: stepKey(data),
-      attempts: this.options.attempts,
-      backoff: { type: 'classified', delay: this.options.backoffMs },
-      ...RETENTION,
-    });
   }
 
   async state(step: StepRef): Promise<StepJobState> {

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { NodeName, StepJob } from '@dossier/contracts';
 import { PrismaService, type Db, type Prisma } from '../prisma.service';
+import { RUN_EVENTS_CHANNEL } from './run-event.repository';
 
 export type ExecutionRow = Prisma.NodeExecutionGetPayload<object>;
 
@@ -13,27 +14,40 @@ export class ExecutionRepository {
   }
 
   /**
-   * Records an attempt: creates the row or bumps its attempt count. Returns the attempt number. One statement:
-   * Prisma sends an upsert whose `update` is not empty as INSERT … ON CONFLICT (step_key) DO UPDATE, so two
-   * deliveries of a step never collide (an empty `update` would make it a read-then-insert: docs/decisions/0012).
+   * Starts an attempt of a step, in one statement (docs/decisions/0026): unless the step is completed, creates its
+   * row or bumps its attempt count, and appends its `step_started` event with the next run_events.seq (the run's
+   * counter, as RunEventRepository.append does, notifying on commit). Returns the attempt number; null when the
+   * step is completed already (nothing is written). The run row is locked first, as every run transaction does
+   * (one lock order: run, then execution); INSERT … ON CONFLICT DO UPDATE keeps racing deliveries from colliding
+   * (docs/decisions/0012).
    */
-  async markRunning(tx: Db, job: StepJob, stepKey: string): Promise<number> {
-    const row = await tx.nodeExecution.upsert({
-      where: { stepKey },
-      create: {
-        stepKey,
-        tenantId: job.tenantId,
-        runId: job.runId,
-        node: job.node,
-        iteration: job.iteration,
-        shard: job.shard,
-        status: 'running',
-        attempts: 1,
-        startedAt: new Date(),
-      },
-      update: { status: 'running', attempts: { increment: 1 }, startedAt: new Date(), error: null },
-    });
-    return row.attempts;
+  async start(db: Db, job: StepJob, stepKey: string): Promise<number | null> {
+    const rows = await db.$queryRaw<{ attempts: number; notified: number }[]>`
+      WITH run AS (
+        SELECT id FROM research_runs WHERE id = ${job.runId}::uuid AND tenant_id = ${job.tenantId}::uuid FOR UPDATE
+      ), attempt AS (
+        INSERT INTO node_executions (step_key, tenant_id, run_id, node, iteration, shard, status, attempts, started_at)
+        SELECT ${stepKey}, ${job.tenantId}::uuid, run.id, ${job.node}, ${job.iteration}, ${job.shard}, 'running', 1, now() FROM run
+        ON CONFLICT (step_key) DO UPDATE
+          SET status = 'running', attempts = node_executions.attempts + 1, started_at = now(), error = NULL
+          WHERE node_executions.status <> 'completed'
+        RETURNING attempts
+      ), counter AS (
+        UPDATE research_runs SET event_seq = event_seq + 1
+        WHERE id = ${job.runId}::uuid AND tenant_id = ${job.tenantId}::uuid AND EXISTS (SELECT 1 FROM attempt)
+        RETURNING event_seq AS seq
+      ), appended AS (
+        INSERT INTO run_events (tenant_id, run_id, seq, type, data)
+        SELECT ${job.tenantId}::uuid, ${job.runId}::uuid, counter.seq, 'step_started',
+          jsonb_build_object('type', 'step_started', 'node', ${job.node}::text, 'iteration', ${job.iteration}::int,
+            'shard', ${job.shard}::int, 'attempt', attempt.attempts)
+        FROM counter, attempt
+        RETURNING seq
+      ), notified AS (
+        SELECT pg_notify(${RUN_EVENTS_CHANNEL}, ${job.runId} || ' ' || seq) FROM appended
+      )
+      SELECT attempts, (SELECT count(*)::int FROM notified) AS notified FROM attempt`;
+    return rows[0]?.attempts ?? null;
   }
 
   /** Marks the step completed unless it already is. False means another delivery completed it first. */

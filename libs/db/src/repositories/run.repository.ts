@@ -1,9 +1,39 @@
 import { Injectable } from '@nestjs/common';
 import type { RunStatus } from '@dossier/contracts';
-import { PrismaService, type Db, type Prisma } from '../prisma.service';
-import { lockRunRow } from './run-lock';
+import { Prisma, PrismaService, type Db } from '../prisma.service';
 
 export type RunRow = Prisma.ResearchRunGetPayload<object>;
+
+/**
+ * Every column of research_runs under its RunRow name, for the one raw query that locks and reads the row. The
+ * type is a Record over RunRow's keys: a column added to the model fails the typecheck here until it is listed.
+ */
+const RUN_COLUMN_NAMES: Record<keyof RunRow, string> = {
+  id: 'id',
+  tenantId: 'tenant_id',
+  question: 'question',
+  status: 'status',
+  options: 'options',
+  workflowVersion: 'workflow_version',
+  currentNode: 'current_node',
+  awaitingGate: 'awaiting_gate',
+  budgetExhausted: 'budget_exhausted',
+  stopReason: 'stop_reason',
+  failureReason: 'failure_reason',
+  idempotencyKey: 'idempotency_key',
+  requestHash: 'request_hash',
+  deadlineAt: 'deadline_at',
+  createdAt: 'created_at',
+  updatedAt: 'updated_at',
+  completedAt: 'completed_at',
+  eventSeq: 'event_seq',
+};
+/** A constant built from the names above: no input reaches it. */
+const RUN_COLUMNS = Prisma.raw(
+  Object.entries(RUN_COLUMN_NAMES)
+    .map(([field, column]) => `"${column}" AS "${field}"`)
+    .join(', '),
+);
 
 @Injectable()
 export class RunRepository {
@@ -27,8 +57,10 @@ export class RunRepository {
    * serialize per run: joins see every finished shard, and event and audit sequences have no gaps.
    */
   async lock(tx: Db, tenantId: string, runId: string): Promise<RunRow | null> {
-    if (!(await lockRunRow(tx, tenantId, runId))) return null;
-    return tx.researchRun.findFirst({ where: { id: runId, tenantId } });
+    // One statement locks and reads the row (Prisma has no FOR UPDATE; this was a lock and then a read).
+    const rows = await tx.$queryRaw<RunRow[]>`
+      SELECT ${RUN_COLUMNS} FROM research_runs WHERE id = ${runId}::uuid AND tenant_id = ${tenantId}::uuid FOR UPDATE`;
+    return rows[0] ?? null;
   }
 
   update(tx: Db, tenantId: string, runId: string, data: Prisma.ResearchRunUncheckedUpdateManyInput): Promise<unknown> {

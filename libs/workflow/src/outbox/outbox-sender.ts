@@ -19,22 +19,20 @@ export class OutboxSender {
     @Inject(WORKFLOW_GRAPHS) private readonly workflows: WorkflowGraphs,
   ) {}
 
-  /** Returns how many were sent. A failure leaves the rest pending for the relay: the step is already safe. */
+  /**
+   * Returns how many were sent. All rows go in one enqueue (one Redis round trip per queue) and one update marks
+   * them sent. A failure leaves them pending for the relay: the step is already safe, and enqueue is idempotent.
+   */
   async send(rows: readonly OutboxRowData[]): Promise<number> {
-    const sent: bigint[] = [];
+    if (rows.length === 0) return 0;
     try {
-      for (const row of rows) {
-        await this.queues.enqueue(this.workflows.table.stepJob.parse(row.payload));
-        sent.push(row.id);
-      }
+      await this.queues.enqueueMany(rows.map((row) => this.workflows.table.stepJob.parse(row.payload)));
     } catch (err) {
-      this.logger.warn(
-        { err: (err as Error).message, pending: rows.length - sent.length },
-        'enqueue failed; the conductor will relay the rest',
-      );
+      this.logger.warn({ err: (err as Error).message, pending: rows.length }, 'enqueue failed; the conductor will relay them');
+      return 0;
     }
-    if (sent.length > 0) await this.outbox.markSent(sent);
-    return sent.length;
+    await this.outbox.markSent(rows.map((row) => row.id));
+    return rows.length;
   }
 
   /** Re-sends what a completed step decided, in case the worker died between its commit and its enqueue. */
