@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { decodeText, extractBytes, ExtractionError, normalizeText, type ExtractionFailureCode } from '../../src';
 import { articlePage } from '../fixtures/html-pages';
 import { encryptedPdf, minimalPdf } from '../fixtures/minimal-pdf';
@@ -85,6 +87,21 @@ describe('html', () => {
     const result = await extractBytes(utf8(fragment), 'fragment.html');
     expect(result.title).toBe('fragment.html');
     expect(result.text).toBe('Short note & more\n\na1 b1\n\na2 b2\n\nline one\nline two\n\n  keep   this\n  spacing');
+  });
+
+  it('keeps every section of a manual page made of sibling sections, where Readability keeps only one', async () => {
+    // Git's asciidoc manual pages (git-doc): one <div class="sect1"> per section. Readability took the description as
+    // "the article" and dropped the options and examples (this page kept 14% of its text).
+    const page = readFileSync(join(__dirname, '../fixtures/git-revert.html'));
+    const { text } = await extractBytes(page, 'git-revert.html');
+    for (const kept of [
+      'revert the changes that the related patches introduce',
+      'Usually you cannot revert a merge',
+      'fourth last commit',
+    ]) {
+      expect(text).toContain(kept);
+    }
+    expect(text).not.toMatch(/Last updated/);
   });
 
   it('prefers the headline (<h1>) to a <title> that carries the site name', async () => {
