@@ -92,6 +92,9 @@ module.exports = async function globalSetup() {
   await user.connect();
   await user.query('SELECT pg_advisory_lock_shared(hashtext($1), hashtext($2))', [TEMPLATE_IN_USE, template]);
   user.connection.stream.unref();
+  // Over a long run this idle connection can be cut (a restarted or busy server, an operator): an 'error' event
+  // with no listener would crash jest itself, so losing the lock early is accepted (it only protects clean-up).
+  user.on('error', () => undefined);
   globalThis.__dossierTemplateUser = user;
   process.env.TEST_TEMPLATE_DATABASE = template;
 };
