@@ -59,6 +59,20 @@ export interface ScoreOptions {
   wallMs?: number;
 }
 
+/**
+ * Model requests and tokens from the report's llm_calls sums. The offline engine records its role plays in llm_calls
+ * too (no request, estimated tokens); they are not model use, so they are left out when the per-engine split is known.
+ */
+function modelUse(metrics: ReportJson['metrics']): { llmCalls: number; tokensIn: number; tokensOut: number } {
+  if (!metrics.byEngine) return { llmCalls: metrics.llmCalls, tokensIn: metrics.tokensIn, tokensOut: metrics.tokensOut };
+  const used = Object.entries(metrics.byEngine).filter(([engine]) => engine !== 'offline');
+  return {
+    llmCalls: used.reduce((n, [, u]) => n + u.calls, 0),
+    tokensIn: used.reduce((n, [, u]) => n + u.tokensIn, 0),
+    tokensOut: used.reduce((n, [, u]) => n + u.tokensOut, 0),
+  };
+}
+
 /** Every figure of one question, from its report. */
 export async function scoreQuestion(question: EvalQuestion, report: ReportJson, options: ScoreOptions = {}): Promise<QuestionScore> {
   const sentences = sentencesOf(report);
@@ -136,9 +150,7 @@ export async function scoreQuestion(question: EvalQuestion, report: ReportJson, 
     excerptVerbatimRate: verbatim === null || citedEvidenceIds.length === 0 ? null : verbatim / citedEvidenceIds.length,
     words: sentences.reduce((n, s) => n + countWords(s.text), 0),
     wallMs: Math.max(0, Math.round(options.wallMs ?? report.metrics.wallMs)),
-    llmCalls: report.metrics.llmCalls,
-    tokensIn: report.metrics.tokensIn,
-    tokensOut: report.metrics.tokensOut,
+    ...modelUse(report.metrics),
   };
 }
 

@@ -2,6 +2,7 @@ import type { CommandSpec } from '../framework/command-spec';
 import { adminCommand } from './admin.command';
 import { approveCommand } from './approve.command';
 import { cancelCommand } from './cancel.command';
+import { evalCommand } from './eval.command';
 import { ingestCommand } from './ingest.command';
 import { interveneCommand } from './intervene.command';
 import { demoCommand, researchCommand } from './research.command';
@@ -22,5 +23,6 @@ export const COMMANDS = [
   cancelCommand,
   sourceTextCommand,
   demoCommand,
+  evalCommand,
   adminCommand,
 ] as CommandSpec<never>[];

@@ -1,0 +1,69 @@
+import { readFile } from 'node:fs/promises';
+import { EvalReportError, formatComparison, parseEvalReport } from '@dossier/evals';
+import { CliUsageError } from '../cli-error';
+import { runEval, type EvalFlags } from '../eval/run-eval';
+import { defineCommand } from '../framework/command-spec';
+import { oneOf, positiveInt } from '../framework/option-parsers';
+
+async function readReport(file: string) {
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (err) {
+    throw new CliUsageError(`Cannot read ${file}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+  }
+  try {
+    return parseEvalReport(text, file);
+  } catch (err) {
+    if (err instanceof EvalReportError) throw new CliUsageError(err.message);
+    throw err;
+  }
+}
+
+const compareCommand = defineCommand({
+  name: 'compare',
+  description: 'Print the difference per metric between two eval reports (eval.json): B − A',
+  arguments: [
+    { name: 'a', description: 'the eval.json before', required: true },
+    { name: 'b', description: 'the eval.json after', required: true },
+  ],
+  async run({ args, out }) {
+    const a = await readReport(args[0] as string);
+    const b = await readReport(args[1] as string);
+    for (const line of formatComparison(a, b)) out.line(line);
+  },
+});
+
+export const evalCommand = defineCommand<EvalFlags>({
+  name: 'eval',
+  description: 'Run an eval set: research every question, score the reports, write eval.md, eval.html and eval.json',
+  arguments: [{ name: 'set', description: 'a set name under evals/sets (e.g. lake-varen) or the path of a set folder', required: true }],
+  options: [
+    {
+      flags: '--collection <name>',
+      description: 'the collection to search (default eval-SET; ingested from the set when it does not exist)',
+    },
+    {
+      flags: '--engine <name>',
+      description: 'offline, or openai (OPENAI_BASE_URL, OPENAI_MODEL; the verifier model, OPENAI_MODEL_VERIFIER, judges)',
+      parse: oneOf('engine', ['offline', 'openai']),
+      default: 'offline',
+    },
+    { flags: '--out <dir>', description: 'where eval.md, eval.html, eval.json and each question’s report go (default out/eval/SET)' },
+    { flags: '--questions <n>', description: 'run only the first N questions', parse: positiveInt('questions') },
+  ],
+  workers: true,
+  subcommands: [compareCommand as never],
+  help: [
+    'Examples:',
+    '  dossier eval lake-varen',
+    '  dossier eval lake-varen --engine openai --questions 3 --out out/eval-openai',
+    '  dossier eval ./my-set --collection mine',
+    '  dossier eval compare out/eval/lake-varen/eval.json out/eval-new/eval.json',
+  ].join('\n'),
+  async run({ args, opts, out, client }) {
+    const ref = (args[0] as string | undefined)?.trim();
+    if (!ref) throw new CliUsageError('eval needs a SET: a set name under evals/sets or the path of a set folder');
+    await runEval(await client(), out, ref, opts);
+  },
+});
