@@ -153,7 +153,9 @@ function negationProblem(sentence: string, passages: readonly string[]): GuardPr
  */
 export function guardSentence(sentence: string, passages: readonly string[], options: GuardOptions = {}): GuardResult {
   const text = normalizeWhitespace(stripCitations(sentence));
-  const sources = [...passages, ...(options.context ?? [])];
+  // Both sides normalised alike: a passage that breaks "42–50\nmillion m³" across a line states the same range.
+  const cited = passages.map(normalizeWhitespace);
+  const sources = [...cited, ...(options.context ?? []).map(normalizeWhitespace)];
   const figures = sources.flatMap((p) => extractQuantities(p));
   const problems: GuardProblem[] = [];
   for (const q of extractQuantities(text)) {
@@ -162,8 +164,8 @@ export function guardSentence(sentence: string, passages: readonly string[], opt
   }
   const vocabulary = new Set(sources.flatMap((p) => tokenize(p)));
   problems.push(...entityProblems(text, vocabulary));
-  if (passages.length > 0) {
-    const negation = negationProblem(text, passages);
+  if (cited.length > 0) {
+    const negation = negationProblem(text, cited);
     if (negation) problems.push(negation);
   }
   return { ok: problems.length === 0, problems };

@@ -88,6 +88,15 @@ describe('the verification guard', () => {
     expect(falseAlarms).toBe(0);
   });
 
+  it('a verbatim quote passes when its passage breaks a figure across a line (found by the lake-varen eval)', () => {
+    const passage = 'The panel estimates the canal took 42–50\nmillion m³ a year from the lake.';
+    expect(guardSentence('The panel estimates the canal took 42–50 million m³ a year from the lake.', [passage])).toEqual({
+      ok: true,
+      problems: [],
+    });
+    expect(guardSentence('The panel estimates the canal took 42–60 million m³ a year from the lake.', [passage]).ok).toBe(false);
+  });
+
   it('a sentence citing nothing may repeat the question, and fails on any figure or name beyond it', () => {
     const question = "What caused the decline of Lake Varen's water level, and how large was it?";
     expect(guardSentence('This report addresses what caused the decline of Lake Varen.', [], { context: [question] }).ok).toBe(true);
