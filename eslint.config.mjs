@@ -13,7 +13,7 @@ const TEST_FILES = ['**/*.spec.ts', '**/test/**/*.ts', '**/test/**/*.tsx'];
  * agent or source; capabilities know no pipeline (engine, transport, stages); stages never import each
  * other; nothing imports an app (Nx forbids that for any tag). libs/testing is added for test files only.
  */
-const LAYERS = {
+export const LAYERS = {
   contracts: [],
   util: ['contracts', 'util'],
   data: ['contracts', 'util'],
