@@ -4,6 +4,7 @@
 import { createProjectGraphAsync } from '@nx/devkit';
 import { ESLint } from 'eslint';
 import path from 'node:path';
+import { LAYERS } from '../../eslint.config.mjs';
 
 const root = path.resolve(import.meta.dirname, '../..');
 process.env.NX_DAEMON = 'false';
@@ -19,4 +20,4 @@ const problems = results.flatMap((r) =>
 );
 const ignored = [];
 for (const f of files) if (await ordinary.isPathIgnored(f)) ignored.push(path.relative(root, path.resolve(root, f)));
-process.stdout.write(JSON.stringify({ problems, ignored }));
+process.stdout.write(JSON.stringify({ problems, ignored, layers: Object.keys(LAYERS) }));

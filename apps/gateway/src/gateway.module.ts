@@ -2,7 +2,6 @@ import { Module, type DynamicModule, type ModuleMetadata } from '@nestjs/common'
 import type { ServiceName } from '@dossier/contracts';
 import { engineSettingsFromEnv, WorkflowModule, type EngineSettings } from '@dossier/workflow';
 import { ApprovalsController } from './approvals/approvals.controller';
-import { ApprovalSubject } from './approvals/approval-subject';
 import { ApiKeyGuard } from './auth/api-key.guard';
 import { AuthFailureLimiter } from './auth/auth-failure-limiter';
 import { TenantRateLimiter } from './auth/tenant-rate-limiter';
@@ -52,15 +51,7 @@ export class GatewayModule {
         DocsController,
         MeController,
       ],
-      providers: [
-        { provide: GATEWAY_ENV, useValue: env },
-        ApiKeyGuard,
-        TenantRateLimiter,
-        AuthFailureLimiter,
-        RunLookup,
-        ApprovalSubject,
-        GatewayMetrics,
-      ],
+      providers: [{ provide: GATEWAY_ENV, useValue: env }, ApiKeyGuard, TenantRateLimiter, AuthFailureLimiter, RunLookup, GatewayMetrics],
     };
   }
 }

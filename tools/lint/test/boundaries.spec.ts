@@ -1,4 +1,5 @@
 import { execFile } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 
@@ -80,13 +81,14 @@ const CASES: { boundary: string; file: string; errors: { line: number; message: 
 describe('layer boundaries are lint errors', () => {
   let problems: Problem[];
   let ignored: string[];
+  let layers: string[];
 
   beforeAll(async () => {
     const { stdout } = await promisify(execFile)(process.execPath, ['tools/lint/lint-files.mjs', ...CASES.map((c) => c.file)], {
       cwd: root,
       maxBuffer: 16 * 1024 * 1024,
     });
-    ({ problems, ignored } = JSON.parse(stdout) as { problems: Problem[]; ignored: string[] });
+    ({ problems, ignored, layers } = JSON.parse(stdout) as { problems: Problem[]; ignored: string[]; layers: string[] });
   });
 
   it.each(CASES)('$boundary: $file', ({ file, errors }) => {
@@ -94,6 +96,25 @@ describe('layer boundaries are lint errors', () => {
     expect(found.map((p) => p.ruleId)).toEqual(errors.map(() => '@nx/enforce-module-boundaries'));
     expect(found.map((p) => p.line)).toEqual(errors.map((e) => e.line));
     errors.forEach((e, i) => expect(found[i]!.message).toMatch(typeof e.message === 'string' ? exact(e.message) : e.message));
+  });
+
+  it('every project has exactly one layer tag of the table (a project the table does not know imports nothing)', () => {
+    const workspaces = (JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as { workspaces: string[] }).workspaces;
+    const projects = workspaces.flatMap((w) => {
+      const parent = path.join(root, w.replace(/\/\*$/, ''));
+      return readdirSync(parent, { withFileTypes: true })
+        .filter((d) => d.isDirectory() && d.name !== 'stages')
+        .map((d) => path.join(parent, d.name, 'package.json'));
+    });
+    expect(projects.length).toBeGreaterThan(20);
+    for (const file of projects) {
+      const tags = (JSON.parse(readFileSync(file, 'utf8')) as { nx?: { tags?: string[] } }).nx?.tags ?? [];
+      expect({ file: path.relative(root, file), tags }).toEqual({
+        file: path.relative(root, file),
+        tags: [expect.stringMatching(/^layer:/)],
+      });
+      expect(layers).toContain(tags[0]!.slice('layer:'.length));
+    }
   });
 
   it('ordinary lint runs ignore every fixture', () => {

@@ -7,7 +7,7 @@ import { z } from 'zod';
 import { CreateCollectionBody, UploadDocumentBody, type CollectionView } from '@dossier/contracts';
 import { PrismaService } from '@dossier/db';
 import { ValidationError } from '@dossier/errors';
-import { ensureCollection, ingestPaths, MAX_FILE_BYTES, type IngestReport } from '@dossier/sources';
+import { ensureCollection, findCollection, ingestPaths, listCollections, MAX_FILE_BYTES, type IngestReport } from '@dossier/sources';
 import { ApiKeyGuard } from '../auth/api-key.guard';
 import { CurrentCaller, type Caller } from '../auth/identity';
 import { NotFoundError } from '../common/http-errors';
@@ -36,12 +36,7 @@ export class CollectionsController {
 
   @Get()
   async list(@CurrentCaller() caller: Caller): Promise<{ items: CollectionView[] }> {
-    const rows = await this.prisma.collection.findMany({
-      where: { tenantId: caller.tenantId },
-      orderBy: { name: 'asc' },
-      include: { _count: { select: { documents: true } } },
-    });
-    return { items: rows.map((r) => ({ id: r.id, name: r.name, documents: r._count.documents })) };
+    return { items: await listCollections(this.prisma, caller.tenantId) };
   }
 
   @Get(':id')
@@ -64,8 +59,7 @@ export class CollectionsController {
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<IngestReport> {
     const { id } = parse(CollectionIdParams, params, 'path');
-    const collection = await this.prisma.collection.findFirst({ where: { id, tenantId: caller.tenantId } });
-    if (!collection) throw new NotFoundError(`Collection ${id} not found`, { details: { collectionId: id } });
+    const collection = await this.view(caller.tenantId, id);
     const body = req.isMultipart() ? await readMultipartFile(req) : jsonDocument(parse(UploadDocumentBody, rawBody, 'body'));
     const bytes = body.bytes;
     if (bytes.length === 0)
@@ -91,9 +85,10 @@ export class CollectionsController {
   }
 
   private async view(tenantId: string, id: string): Promise<CollectionView> {
-    const row = await this.prisma.collection.findFirst({ where: { id, tenantId }, include: { _count: { select: { documents: true } } } });
-    if (!row) throw new NotFoundError(`Collection ${id} not found`, { details: { collectionId: id } });
-    return { id: row.id, name: row.name, documents: row._count.documents };
+    // The same tenant-scoped query as the CLI's local transport (libs/sources collection-queries).
+    const found = await findCollection(this.prisma, tenantId, { id });
+    if (!found) throw new NotFoundError(`Collection ${id} not found`, { details: { collectionId: id } });
+    return found;
   }
 }
 

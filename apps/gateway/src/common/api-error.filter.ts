@@ -93,7 +93,8 @@ function mapUnbounded(err: unknown): Mapped {
     if (status !== undefined) {
       return {
         status,
-        body: { error: err.code, message: err.message, details: err.details ?? null },
+        // One code for anything missing (a run, an approval, a source): the engine's use cases throw RunNotFoundError.
+        body: { error: err instanceof RunNotFoundError ? 'not_found' : err.code, message: err.message, details: err.details ?? null },
         ...(err instanceof RateLimitedError ? { headers: { 'retry-after': String(err.retryAfterSeconds) } } : {}),
         ...(err instanceof AuthenticationError ? { headers: { 'www-authenticate': 'Bearer realm="dossier"' } } : {}),
       };

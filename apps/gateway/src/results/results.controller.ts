@@ -1,12 +1,11 @@
 import { Controller, Get, Headers, Param, Res, UseGuards } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
 import { ReportParams, RunIdParams, type ClaimView, type SourceView } from '@dossier/contracts';
-import { AuditRepository, PrismaService, ResearchRepository } from '@dossier/db';
+import { AuditRepository, ResearchRepository } from '@dossier/db';
 import { redactDeep } from '@dossier/errors';
-import { AuditLog } from '@dossier/workflow';
+import { AuditLog, RunQueries } from '@dossier/workflow';
 import { ApiKeyGuard } from '../auth/api-key.guard';
 import { CurrentCaller, type Caller } from '../auth/identity';
-import { ConflictError } from '../common/http-errors';
 import { parse } from '../common/parse';
 import { RunLookup } from '../runs/run-lookup';
 import { negotiateReportFormat, REPORT_MEDIA_TYPES, type ReportFormat } from './report-format';
@@ -17,7 +16,7 @@ import { negotiateReportFormat, REPORT_MEDIA_TYPES, type ReportFormat } from './
 export class ResultsController {
   constructor(
     private readonly lookup: RunLookup,
-    private readonly prisma: PrismaService,
+    private readonly queries: RunQueries,
     private readonly research: ResearchRepository,
     private readonly auditRows: AuditRepository,
     private readonly audit: AuditLog,
@@ -101,10 +100,8 @@ export class ResultsController {
   }
 
   private async send(caller: Caller, runId: string, format: ReportFormat, reply: FastifyReply): Promise<void> {
-    const run = await this.lookup.get(caller.tenantId, runId);
-    const artifact = await this.prisma.reportArtifact.findFirst({ where: { tenantId: caller.tenantId, runId, format } });
-    if (!artifact)
-      throw new ConflictError(`Run ${runId} has no report yet (it is ${run.status})`, { runId, details: { status: run.status } });
+    // The same use case as the CLI's `dossier report`: a run that has not rendered yet is a 409 run_state_conflict.
+    const content = await this.queries.report(caller.tenantId, runId, format);
     void reply
       .status(200)
       .header('content-type', REPORT_MEDIA_TYPES[format])
@@ -112,7 +109,7 @@ export class ResultsController {
       .header('vary', 'Accept')
       // report.html carries its CSP as a meta tag too (for a saved copy); served, the gateway's header (GATEWAY_CSP,
       // set on every response by applySecurityHeaders) is what counts.
-      .send(artifact.content);
+      .send(content);
   }
 }
 

@@ -2,15 +2,13 @@ import { Body, Controller, Get, Headers, HttpCode, Param, Post, Query, Res, UseG
 import type { FastifyReply } from 'fastify';
 import { CancelRunBody, CreateRunBody, IdempotencyKey, ListRunsQuery, RunIdParams, type RunList, type RunView } from '@dossier/contracts';
 import { Prisma, RunRepository, type RunRow } from '@dossier/db';
-import { RunCommands, RunTotals } from '@dossier/workflow';
+import { RunCommands, RunQueries, RunTotals } from '@dossier/workflow';
 import { ApiKeyGuard } from '../auth/api-key.guard';
 import { CurrentCaller, type Caller } from '../auth/identity';
 import { parse } from '../common/parse';
 import { ConflictError } from '../common/http-errors';
 import { applyTenantPolicy } from '../policy/apply-tenant-policy';
-import { RunLookup } from './run-lookup';
 import { runRequestHash } from './request-hash';
-import { decodeCursor, encodeCursor } from './run-view';
 
 @Controller('v1/runs')
 @UseGuards(ApiKeyGuard)
@@ -18,7 +16,7 @@ export class RunsController {
   constructor(
     private readonly commands: RunCommands,
     private readonly runs: RunRepository,
-    private readonly lookup: RunLookup,
+    private readonly queries: RunQueries,
     private readonly views: RunTotals,
   ) {}
 
@@ -64,19 +62,13 @@ export class RunsController {
   @Get()
   async list(@CurrentCaller() caller: Caller, @Query() rawQuery: unknown): Promise<RunList> {
     const q = parse(ListRunsQuery, rawQuery, 'query');
-    const rows = await this.runs.page(caller.tenantId, {
-      limit: q.limit + 1,
-      ...(q.status ? { status: q.status } : {}),
-      ...(q.cursor ? { after: decodeCursor(q.cursor) } : {}),
-    });
-    const page = rows.slice(0, q.limit);
-    return { items: await this.views.page(caller.tenantId, page), nextCursor: rows.length > q.limit ? encodeCursor(page.at(-1)!) : null };
+    return this.queries.page(caller.tenantId, q);
   }
 
   @Get(':id')
   async get(@CurrentCaller() caller: Caller, @Param() params: unknown): Promise<RunView> {
     const { id } = parse(RunIdParams, params, 'path');
-    return this.views.one(await this.lookup.get(caller.tenantId, id));
+    return this.queries.run(caller.tenantId, id);
   }
 
   @Post(':id/cancel')
@@ -84,9 +76,9 @@ export class RunsController {
   async cancel(@CurrentCaller() caller: Caller, @Param() params: unknown, @Body() rawBody: unknown): Promise<RunView> {
     const { id } = parse(RunIdParams, params, 'path');
     const body = parse(CancelRunBody, rawBody ?? {}, 'body');
-    await this.lookup.get(caller.tenantId, id);
+    await this.queries.run(caller.tenantId, id);
     await this.commands.cancel(caller.tenantId, id, body.reason ?? `cancelled by ${caller.principalName}`, caller.actor);
-    return this.views.one(await this.lookup.get(caller.tenantId, id));
+    return this.queries.run(caller.tenantId, id);
   }
 
   @Post(':id/resume')
@@ -94,9 +86,9 @@ export class RunsController {
   async resume(@CurrentCaller() caller: Caller, @Param() params: unknown, @Body() rawBody: unknown): Promise<RunView> {
     const { id } = parse(RunIdParams, params, 'path');
     parse(CancelRunBody.pick({}), rawBody ?? {}, 'body');
-    await this.lookup.get(caller.tenantId, id);
+    await this.queries.run(caller.tenantId, id);
     await this.commands.resume(caller.tenantId, id, caller.actor);
-    return this.views.one(await this.lookup.get(caller.tenantId, id));
+    return this.queries.run(caller.tenantId, id);
   }
 
   /**
