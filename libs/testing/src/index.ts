@@ -10,3 +10,4 @@ export * from './qdrant-double';
 export * from './write-race';
 export * from './hang-guard';
 export * from './tcp-proxy';
+export * from './pdf-reader';

@@ -45,7 +45,8 @@ export interface DossierClient {
   cancel(runId: string, reason?: string): Promise<RunView>;
   /** Continues a failed or cancelled run (locally also a run whose process died while it was running). */
   resume(runId: string): Promise<RunView>;
-  report(runId: string, format: ReportFormat): Promise<string>;
+  /** A report file's bytes (UTF-8 for md, html and json). */
+  report(runId: string, format: ReportFormat): Promise<Buffer>;
   sourceText(idOrHash: string): Promise<SourceTextView>;
   /** Fails, naming the setting, when the engine cannot run where the run will be worked. */
   checkEngine(engine: 'offline' | 'openai'): Promise<void>;

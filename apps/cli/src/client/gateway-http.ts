@@ -69,7 +69,7 @@ export class GatewayHttp {
     return (await (await this.request(method, path, body, extra)).json()) as T;
   }
 
-  async text(path: string, accept?: string): Promise<string> {
-    return (await this.request('GET', path, undefined, accept ? { accept } : {})).text();
+  async bytes(path: string): Promise<Buffer> {
+    return Buffer.from(await (await this.request('GET', path)).arrayBuffer());
   }
 }

@@ -114,8 +114,8 @@ export class HttpClient implements DossierClient {
     return this.http.json<RunView>('POST', `/v1/runs/${runId}/resume`, {});
   }
 
-  report(runId: string, format: ReportFormat): Promise<string> {
-    return this.http.text(`/v1/runs/${runId}/report.${format}`);
+  report(runId: string, format: ReportFormat): Promise<Buffer> {
+    return this.http.bytes(`/v1/runs/${runId}/report.${format}`);
   }
 
   sourceText(idOrHash: string): Promise<SourceTextView> {

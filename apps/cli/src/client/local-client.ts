@@ -128,7 +128,7 @@ export class LocalClient implements DossierClient {
     return this.queries.run(this.tenantId, runId);
   }
 
-  report(runId: string, format: ReportFormat): Promise<string> {
+  report(runId: string, format: ReportFormat): Promise<Buffer> {
     return this.queries.report(this.tenantId, runId, format);
   }
 

@@ -5,6 +5,7 @@ import { cancelCommand } from './cancel.command';
 import { ingestCommand } from './ingest.command';
 import { interveneCommand } from './intervene.command';
 import { demoCommand, researchCommand } from './research.command';
+import { reportCommand } from './report.command';
 import { resumeCommand } from './resume.command';
 import { runsCommand } from './runs.command';
 import { showCommand } from './show.command';
@@ -17,6 +18,7 @@ export const COMMANDS = [
   resumeCommand,
   runsCommand,
   showCommand,
+  reportCommand,
   approveCommand,
   interveneCommand,
   cancelCommand,

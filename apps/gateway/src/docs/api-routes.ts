@@ -148,9 +148,9 @@ export const API_ROUTES: ApiRoute[] = [
   {
     method: 'get',
     path: '/v1/runs/{id}/report',
-    summary: 'The report, in the format the Accept header asks for (text/markdown, text/html, application/json)',
+    summary: 'The report, in the format the Accept header asks for (text/markdown, text/html, application/json, application/pdf)',
     params: ['id'],
-    ok: { status: 200, mediaTypes: ['text/markdown', 'text/html', 'application/json'], description: 'The report' },
+    ok: { status: 200, mediaTypes: ['text/markdown', 'text/html', 'application/json', 'application/pdf'], description: 'The report' },
     errors: [406, 409],
   },
   {
@@ -175,6 +175,14 @@ export const API_ROUTES: ApiRoute[] = [
     summary: 'The report as JSON (claims graph)',
     params: ['id'],
     ok: { status: 200, mediaTypes: ['application/json'], description: 'report.json' },
+    errors: [409],
+  },
+  {
+    method: 'get',
+    path: '/v1/runs/{id}/report.pdf',
+    summary: 'The report as PDF: title page, sections with numbered citations, disagreements, sources with links, method',
+    params: ['id'],
+    ok: { status: 200, mediaTypes: ['application/pdf'], description: 'report.pdf' },
     errors: [409],
   },
   {

@@ -1,7 +1,7 @@
 import { Controller, Get, Headers, Param, Res, UseGuards } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
-import { ReportParams, RunIdParams, type ClaimView, type SourceView } from '@dossier/contracts';
-import { AuditRepository, PrismaService, ResearchRepository } from '@dossier/db';
+import { REPORT_MEDIA_TYPES, ReportParams, RunIdParams, type ClaimView, type ReportFormat, type SourceView } from '@dossier/contracts';
+import { AuditRepository, ReportArtifactRepository, ResearchRepository } from '@dossier/db';
 import { redactDeep } from '@dossier/errors';
 import { AuditLog } from '@dossier/workflow';
 import { ApiKeyGuard } from '../auth/api-key.guard';
@@ -9,15 +9,15 @@ import { CurrentCaller, type Caller } from '../auth/identity';
 import { ConflictError } from '../common/http-errors';
 import { parse } from '../common/parse';
 import { RunLookup } from '../runs/run-lookup';
-import { negotiateReportFormat, REPORT_MEDIA_TYPES, type ReportFormat } from './report-format';
+import { negotiateReportFormat } from './report-format';
 
-/** What a run produced: the report (md, html, json), its claims, its sources and its verified audit log. */
+/** What a run produced: the report (md, html, json, pdf), its claims, its sources and its verified audit log. */
 @Controller('v1/runs')
 @UseGuards(ApiKeyGuard)
 export class ResultsController {
   constructor(
     private readonly lookup: RunLookup,
-    private readonly prisma: PrismaService,
+    private readonly artifacts: ReportArtifactRepository,
     private readonly research: ResearchRepository,
     private readonly auditRows: AuditRepository,
     private readonly audit: AuditLog,
@@ -102,9 +102,10 @@ export class ResultsController {
 
   private async send(caller: Caller, runId: string, format: ReportFormat, reply: FastifyReply): Promise<void> {
     const run = await this.lookup.get(caller.tenantId, runId);
-    const artifact = await this.prisma.reportArtifact.findFirst({ where: { tenantId: caller.tenantId, runId, format } });
-    if (!artifact)
-      throw new ConflictError(`Run ${runId} has no report yet (it is ${run.status})`, { runId, details: { status: run.status } });
+    const file = await this.artifacts.read(caller.tenantId, runId, format);
+    if (!file) {
+      throw new ConflictError(`Run ${runId} has no report.${format} (it is ${run.status})`, { runId, details: { status: run.status } });
+    }
     void reply
       .status(200)
       .header('content-type', REPORT_MEDIA_TYPES[format])
@@ -112,7 +113,7 @@ export class ResultsController {
       .header('vary', 'Accept')
       // report.html carries its CSP as a meta tag too (for a saved copy); served, the gateway's header (GATEWAY_CSP,
       // set on every response by applySecurityHeaders) is what counts.
-      .send(artifact.content);
+      .send(file);
   }
 }
 
