@@ -11,3 +11,4 @@ export * from './write-race';
 export * from './hang-guard';
 export * from './tcp-proxy';
 export * from './pdf-reader';
+export * from './mcp-session';

@@ -4,6 +4,7 @@ import { approveCommand } from './approve.command';
 import { cancelCommand } from './cancel.command';
 import { ingestCommand } from './ingest.command';
 import { interveneCommand } from './intervene.command';
+import { mcpCommand } from './mcp.command';
 import { demoCommand, researchCommand } from './research.command';
 import { reportCommand } from './report.command';
 import { resumeCommand } from './resume.command';
@@ -24,5 +25,6 @@ export const COMMANDS = [
   cancelCommand,
   sourceTextCommand,
   demoCommand,
+  mcpCommand,
   adminCommand,
 ] as CommandSpec<never>[];

@@ -2,10 +2,10 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { ReportFormat, RunView } from '@dossier/contracts';
 import { CliUsageError } from '../cli-error';
-import type { DossierClient } from '../client/dossier-client';
+import type { DossierClient } from '@dossier/client';
 import type { Output } from '../output';
 import { promptGate } from './gate-prompt';
-import { progressLine } from './progress-line';
+import { progressLine } from '@dossier/client';
 
 /**
  * Prints a progress line per event of the run until it ends (answering gates at the terminal with

@@ -1,5 +1,5 @@
 import { CliUsageError } from '../cli-error';
-import type { DossierClient } from '../client/dossier-client';
+import type { DossierClient } from '@dossier/client';
 import type { Output } from '../output';
 import { ingestInto } from '../commands/ingest.command';
 import { followToReport } from './follow-run';

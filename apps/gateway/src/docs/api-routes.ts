@@ -243,6 +243,19 @@ export const API_ROUTES: ApiRoute[] = [
     multipart: true,
     ok: { status: 201, schema: UploadResult, description: 'What ingestion did (200 when nothing new was stored)' },
   },
+  {
+    method: 'post',
+    path: '/mcp',
+    summary:
+      'Model Context Protocol (Streamable HTTP, stateless): JSON-RPC requests from an MCP client (tools start_research, get_run, ' +
+      'approve_gate, get_report, search_evidence, list_collections, add_document); Accept: application/json, text/event-stream',
+    ok: {
+      status: 200,
+      mediaTypes: ['application/json', 'text/event-stream'],
+      description: 'The JSON-RPC answer, or an SSE stream with progress',
+    },
+    errors: [400, 406],
+  },
   { method: 'get', path: '/healthz', summary: 'Liveness', auth: false, ok: { status: 200, description: 'The process answers' } },
   {
     method: 'get',
