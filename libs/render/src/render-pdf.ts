@@ -141,11 +141,11 @@ function heading(doc: Doc, text: string, destination?: string): void {
 }
 
 function sectionBlock(doc: Doc, section: Section, index: CitationIndex): void {
-  heading(doc, section.title);
+  heading(doc, oneLine(section.title));
   for (const paragraph of section.paragraphs) {
     const parts: { text: string; goTo?: string }[] = [];
     for (const sentence of paragraph.sentences) {
-      const text = sentence.text.trim();
+      const text = oneLine(sentence.text);
       if (!text) continue;
       parts.push({ text: `${parts.length > 0 ? ' ' : ''}${text}` });
       for (const c of index.citationsOf(sentence)) parts.push({ text: `[${c.number}]`, goTo: `src-${c.number}` });
@@ -227,6 +227,12 @@ function pageFooters(doc: Doc, title: string): void {
     doc.page.margins.bottom = bottom;
   }
   doc.flushPages();
+}
+
+// Verbatim sentences keep their source's line breaks; inside a run of continued text pdfkit would break the line
+// there and misplace the text after it, so a paragraph is laid out as one flowing line.
+function oneLine(text: string): string {
+  return text.replace(/\s+/g, ' ').trim();
 }
 
 /** Only web links become PDF link annotations; a corpus: or odd URL is shown as text. */
