@@ -35,8 +35,10 @@ describe('gateway /mcp: Streamable HTTP with the tenant API key (real Postgres, 
     expect((await mcp.listTools()).tools.map((t) => t.name).sort()).toEqual([...MCP_TOOLS].sort());
     await expect(connect(gw)).rejects.toThrow(/401|API key/);
     await expect(connect(gw, 'dsk_nope_nope')).rejects.toThrow(/401|not valid/);
-    const get = await client(gw.url, key)('GET', '/mcp');
-    expect(get.status).toBe(405);
+    for (const method of ['GET', 'DELETE']) {
+      const refused = await client(gw.url, key)(method, '/mcp');
+      expect({ method, status: refused.status, allow: refused.headers.get('allow') }).toEqual({ method, status: 405, allow: 'POST' });
+    }
   });
 
   it('researches the example corpus: progress, the plan gate approved, the report fetched and searched', async () => {

@@ -34,12 +34,21 @@ export class McpController {
 
   /** Stateless: no standalone notification stream to open (GET) and no session to end (DELETE). */
   @Get()
+  @HttpCode(405)
+  get(@Res({ passthrough: true }) reply: FastifyReply): never {
+    return refuse(reply);
+  }
+
   @Delete()
   @HttpCode(405)
-  refuse(@Res({ passthrough: true }) reply: FastifyReply): never {
-    void reply.header('allow', 'POST');
-    throw new MethodNotAllowedError('MCP here is stateless Streamable HTTP: POST JSON-RPC messages to /mcp');
+  delete(@Res({ passthrough: true }) reply: FastifyReply): never {
+    return refuse(reply);
   }
+}
+
+function refuse(reply: FastifyReply): never {
+  void reply.header('allow', 'POST');
+  throw new MethodNotAllowedError('MCP here is stateless Streamable HTTP: POST JSON-RPC messages to /mcp');
 }
 
 /** This gateway as the request reached it, for the tools' `/v1` calls (the loopback of the same listener). */
