@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # `npm run bench`: engine step overhead beside its floors (a bare BullMQ hop, a bare Postgres commit), SIGKILL
-# recovery time, report scaling, and the sentence splitter against Intl.Segmenter. `npm run bench -- steps` runs the
+# recovery time, report scaling, the sentence splitter against Intl.Segmenter, and PDF render time and size. `npm run bench -- steps` runs the
 # step part alone (measure it in isolation).
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/env.sh"
@@ -11,3 +11,4 @@ LOG_LEVEL=warn OTEL_SDK_DISABLED=true node --enable-source-maps -r ./tools/ts-re
 [ "${1:-}" = steps ] && exit 0
 LOG_LEVEL=warn OTEL_SDK_DISABLED=true node --enable-source-maps -r ./tools/ts-register.cjs tools/bench/report-scaling.ts
 LOG_LEVEL=warn node --enable-source-maps -r ./tools/ts-register.cjs tools/bench/sentence-splitter.ts
+LOG_LEVEL=warn OTEL_SDK_DISABLED=true node --enable-source-maps -r ./tools/ts-register.cjs tools/bench/pdf-render.ts

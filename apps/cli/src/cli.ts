@@ -1,4 +1,5 @@
 import { CommanderError } from 'commander';
+import { MissingPathError } from '@dossier/client';
 import { describeError, DossierError } from '@dossier/errors';
 import { CliUsageError } from './cli-error';
 import { COMMANDS } from './commands';
@@ -22,6 +23,6 @@ export async function runCli(argv: string[]): Promise<number> {
     }
     const e = describeError(err);
     process.stderr.write(`dossier: ${e.message}${err instanceof DossierError && err.runId ? ` (run ${err.runId})` : ''}\n`);
-    return err instanceof CliUsageError ? 2 : 1;
+    return err instanceof CliUsageError || err instanceof MissingPathError ? 2 : 1;
   }
 }

@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { ReportJson } from '@dossier/contracts';
-import { createTestDatabase, sql, type TestDatabase } from '@dossier/testing';
+import { compactText, createTestDatabase, readPdf, sql, type TestDatabase } from '@dossier/testing';
 import { cliRunner, EXAMPLES, type CliResult } from './cli-harness';
 
 const QUESTION = "What caused the decline of Lake Varen's water level, and how large was it?";
@@ -34,7 +34,7 @@ describe('dossier research over the example corpus (offline, end to end)', () =>
     await db?.drop();
   });
 
-  it('completes and writes the three files; report.json is valid under the contract (every body sentence cited)', () => {
+  it('completes and writes the four files; report.json is valid under the contract (every body sentence cited)', () => {
     expect(first.output).toMatch(/Report written to/);
     expect(first.code).toBe(0);
     const report = ReportJson.parse(JSON.parse(readFileSync(path.join(out1, 'report.json'), 'utf8')));
@@ -45,6 +45,7 @@ describe('dossier research over the example corpus (offline, end to end)', () =>
     expect(report.sections.at(-1)).toMatchObject({ kind: 'method', title: 'Method and limits' });
     expect(readFileSync(path.join(out1, 'report.md'), 'utf8')).toMatch(/^# /);
     expect(readFileSync(path.join(out1, 'report.html'), 'utf8')).not.toMatch(/<script/i);
+    expect(readFileSync(path.join(out1, 'report.pdf')).subarray(0, 5).toString('latin1')).toBe('%PDF-');
   });
 
   it('every excerpt equals its stored snapshot between its offsets; sources are numbered once each', async () => {
@@ -63,6 +64,30 @@ describe('dossier research over the example corpus (offline, end to end)', () =>
     expect(numbers).toEqual(numbers.map((_, i) => i + 1));
     const urls = Object.values(report.sources).map((s) => s.url);
     expect(new Set(urls).size).toBe(urls.length);
+  });
+
+  it('report.pdf holds every section title, citation number and source URL of report.json; dossier report writes it again', async () => {
+    const report = ReportJson.parse(JSON.parse(readFileSync(path.join(out1, 'report.json'), 'utf8')));
+    const pdf = readFileSync(path.join(out1, 'report.pdf'));
+    const text = compactText((await readPdf(pdf)).text);
+    for (const section of report.sections) expect(text).toContain(compactText(section.title));
+    const cited = report.sections.flatMap((s) =>
+      s.paragraphs.flatMap((p) =>
+        p.sentences.flatMap((t) => t.evidenceIds.map((e) => report.sources[report.evidence[e]!.sourceId]!.number)),
+      ),
+    );
+    expect(cited.length).toBeGreaterThan(0);
+    for (const n of new Set(cited)) expect(text).toContain(`[${n}]`);
+    for (const source of Object.values(report.sources)) expect(text).toContain(compactText(source.url));
+
+    const again = path.join(out2, 'again.pdf');
+    const runId = /Run ([0-9a-f-]{36})/.exec(first.output)![1]!;
+    const written = await cli(['report', runId, '--format', 'pdf', '--out', again]);
+    expect(written.code).toBe(0);
+    expect(readFileSync(again).equals(pdf)).toBe(true);
+    const bad = await cli(['report', runId, '--format', 'docx']);
+    expect(bad.code).toBe(2);
+    expect(bad.output).toContain('--format must be md, html, json or pdf, got "docx"');
   });
 
   it('a real disagreement of the corpus appears as a contradiction with both sides cited', () => {

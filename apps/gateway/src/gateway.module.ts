@@ -13,6 +13,7 @@ import { GATEWAY_ENV } from './gateway-tokens';
 import { GatewayMetrics } from './health/gateway-metrics';
 import { HealthController } from './health/health.controller';
 import { InterventionsController } from './interventions/interventions.controller';
+import { McpController } from './mcp/mcp.controller';
 import { MeController } from './me/me.controller';
 import { ResultsController } from './results/results.controller';
 import { RunLookup } from './runs/run-lookup';
@@ -50,6 +51,7 @@ export class GatewayModule {
         HealthController,
         DocsController,
         MeController,
+        McpController,
       ],
       providers: [{ provide: GATEWAY_ENV, useValue: env }, ApiKeyGuard, TenantRateLimiter, AuthFailureLimiter, RunLookup, GatewayMetrics],
     };

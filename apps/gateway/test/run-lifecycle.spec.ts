@@ -1,5 +1,5 @@
 import { ApprovalView, AuditView, ClaimView, ReportJson, RunList, RunView, SourceView } from '@dossier/contracts';
-import { sql } from '@dossier/testing';
+import { compactText, readPdf, sql } from '@dossier/testing';
 import { client, QUESTION, startGateway, uploadCorpus, type Gateway } from './gateway-harness';
 import { readSse } from './sse-client';
 
@@ -60,6 +60,36 @@ describe('gateway: a run end to end over HTTP (real Postgres, Redis and stage wo
     const refused = await api('GET', `/v1/runs/${runId}/report`, undefined, { accept: 'image/png' });
     expect(refused.status).toBe(406);
     expect(refused.json.error).toBe('not_acceptable');
+  });
+
+  it('serves report.pdf by extension and by Accept: its text holds every section title, citation number and source URL of report.json', async () => {
+    const report = ReportJson.parse((await api('GET', `/v1/runs/${runId}/report.json`)).json);
+    const get = (path: string, accept?: string) =>
+      fetch(`${gw.url}${path}`, { headers: { authorization: `Bearer ${key}`, ...(accept ? { accept } : {}) } });
+    const byExtension = await get(`/v1/runs/${runId}/report.pdf`);
+    expect(byExtension.status).toBe(200);
+    expect(byExtension.headers.get('content-type')).toBe('application/pdf');
+    const bytes = Buffer.from(await byExtension.arrayBuffer());
+    const byAccept = await get(`/v1/runs/${runId}/report`, 'application/pdf');
+    expect(byAccept.headers.get('content-type')).toBe('application/pdf');
+    expect(Buffer.from(await byAccept.arrayBuffer()).equals(bytes)).toBe(true);
+
+    const text = compactText((await readPdf(bytes)).text);
+    for (const section of report.sections) expect(text).toContain(compactText(section.title));
+    const numbers = new Set(
+      report.sections.flatMap((s) =>
+        s.paragraphs.flatMap((p) =>
+          p.sentences.flatMap((t) => t.evidenceIds.map((e) => report.sources[report.evidence[e]!.sourceId]!.number)),
+        ),
+      ),
+    );
+    expect(numbers.size).toBeGreaterThan(0);
+    for (const n of numbers) expect(text).toContain(`[${n}]`);
+    for (const source of Object.values(report.sources)) expect(text).toContain(compactText(source.url));
+    // Another tenant's key gets a missing run, not the PDF.
+    const { key: other } = await gw.tenant('other-pdf');
+    const foreign = await fetch(`${gw.url}/v1/runs/${runId}/report.pdf`, { headers: { authorization: `Bearer ${other}` } });
+    expect(foreign.status).toBe(404);
   });
 
   it('lists claims and sources of the run, and an audit log whose chain verifies (and stops verifying when altered)', async () => {

@@ -117,6 +117,9 @@ describe('web app (Chromium against the gateway, the workers and the offline eng
     const download = page.waitForEvent('download');
     await page.getByRole('button', { name: 'Download .md' }).click();
     expect((await download).suggestedFilename()).toBe(`report-${runId}.md`);
+    const pdfDownload = page.waitForEvent('download');
+    await page.getByRole('button', { name: 'Download .pdf' }).click();
+    expect((await pdfDownload).suggestedFilename()).toBe(`report-${runId}.pdf`);
 
     // Every page the gateway serves carries the strict CSP; report.html its own.
     const index = await fetch(`${stack.url}/runs/${runId}`);

@@ -4,6 +4,8 @@ export type { RenderOptions } from './render-options';
 export { renderJson } from './render-json';
 export { renderMarkdown } from './render-markdown';
 export { renderHtml, REPORT_CSP } from './render-html';
+export { renderPdf } from './render-pdf';
+export { PDF_FONTS } from './pdf-fonts';
 export { renderAll, type RenderedReport } from './render-all';
 export { escapeHtml } from './escape-html';
 export { escapeMarkdown, markdownUrl } from './escape-markdown';

@@ -7,22 +7,26 @@ import { currentLogContext } from './log-context';
 export type { Logger };
 
 /**
- * JSON logs on stdout. Each line carries the run id and step key of the step being handled and the
+ * JSON logs on stdout, or on stderr with `LOG_DESTINATION=stderr` (the CLI: its stdout is the command's output,
+ * and for `dossier mcp` the MCP protocol itself). Each line carries the run id and step key of the step being handled and the
  * active trace and span ids, so a log line leads to its trace. Known secret-bearing fields are redacted, and every
  * line passes through the shared secret redaction (@dossier/errors) on its way out: an error message that quotes an
  * upstream body, or a field nobody thought of, cannot put a configured key or a bearer token in the logs.
  */
 export function createLogger(service: string, level = process.env['LOG_LEVEL'] ?? 'info'): Logger {
-  return pino({
-    level,
-    base: { service },
-    redact: { paths: ['*.password', '*.apiKey', '*.secret', '*.authorization', 'config.DATABASE_URL'], censor: '[redacted]' },
-    hooks: { streamWrite: (line) => redactSecrets(line) },
-    mixin() {
-      const span = trace.getActiveSpan()?.spanContext();
-      return { ...currentLogContext(), ...(span ? { trace_id: span.traceId, span_id: span.spanId } : {}) };
+  return pino(
+    {
+      level,
+      base: { service },
+      redact: { paths: ['*.password', '*.apiKey', '*.secret', '*.authorization', 'config.DATABASE_URL'], censor: '[redacted]' },
+      hooks: { streamWrite: (line) => redactSecrets(line) },
+      mixin() {
+        const span = trace.getActiveSpan()?.spanContext();
+        return { ...currentLogContext(), ...(span ? { trace_id: span.traceId, span_id: span.spanId } : {}) };
+      },
     },
-  });
+    pino.destination(process.env['LOG_DESTINATION'] === 'stderr' ? 2 : 1),
+  );
 }
 
 /** Nest's own messages go through the same pino logger. */

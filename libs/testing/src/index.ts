@@ -11,3 +11,5 @@ export * from './write-race';
 export * from './hang-guard';
 export * from './tcp-proxy';
 export * from './stage-fixture';
+export * from './pdf-reader';
+export * from './mcp-session';

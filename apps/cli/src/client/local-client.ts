@@ -1,7 +1,11 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import {
   TERMINAL_RUN_STATUSES,
   type ApprovalDecision,
+  type CollectionView,
   type GateName,
   type InterventionInput,
   type ReportFormat,
@@ -11,10 +15,10 @@ import {
 } from '@dossier/contracts';
 import { openAIConfigFromEnv } from '@dossier/agents';
 import { RunStateError } from '@dossier/errors';
-import { findCollection, ingestPaths } from '@dossier/sources';
+import { findCollection, ingestPaths, listCollections } from '@dossier/sources';
 import { RunCommands, RunQueries, type SequencedEvent } from '@dossier/workflow';
 import { openContext, type CliContext } from '../cli-context';
-import type { DossierClient, IngestSummary } from './dossier-client';
+import type { DocumentUpload, DossierClient, IngestSummary } from '@dossier/client';
 
 const ACTOR = 'cli';
 const POLL_MS = 200;
@@ -57,18 +61,35 @@ export class LocalClient implements DossierClient {
     return (await findCollection(this.ctx.prisma, this.tenantId, { name: collection }))?.documents ?? 0;
   }
 
+  collections(): Promise<CollectionView[]> {
+    return listCollections(this.ctx.prisma, this.tenantId);
+  }
+
+  /** As the gateway's upload: the content staged as a file named as given, then the same ingestion as `ingest`. */
+  async addDocument(collection: string, doc: DocumentUpload): Promise<IngestSummary> {
+    const dir = await mkdtemp(path.join(tmpdir(), 'dossier-upload-'));
+    try {
+      const file = path.join(dir, path.basename(doc.filename));
+      await writeFile(file, Buffer.from(doc.content, doc.encoding));
+      return await this.ingest([file], collection, () => undefined);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  }
+
   async start(question: string, options: RunOptionsInput): Promise<RunView> {
     const run = await this.commands.start({ tenantId: this.tenantId, question, options, actor: ACTOR });
     return this.queries.run(this.tenantId, run.id);
   }
 
-  async follow(runId: string, onEvent: (e: SequencedEvent) => Promise<void>): Promise<RunView> {
+  async follow(runId: string, onEvent: (e: SequencedEvent) => Promise<void>, signal?: AbortSignal): Promise<RunView> {
     let seq = 0;
     for (;;) {
       const events = await this.queries.events(this.tenantId, runId, seq);
       for (const e of events) {
         seq = e.seq;
         await onEvent(e);
+        if (signal?.aborted) return this.queries.run(this.tenantId, runId);
       }
       if (events.length > 0) continue;
       const run = await this.queries.run(this.tenantId, runId);
@@ -77,6 +98,7 @@ export class LocalClient implements DossierClient {
         if ((await this.queries.events(this.tenantId, runId, seq, 1)).length === 0) return run;
         continue;
       }
+      if (signal?.aborted) return run;
       await sleep(POLL_MS);
     }
   }
@@ -128,7 +150,7 @@ export class LocalClient implements DossierClient {
     return this.queries.run(this.tenantId, runId);
   }
 
-  report(runId: string, format: ReportFormat): Promise<string> {
+  report(runId: string, format: ReportFormat): Promise<Buffer> {
     return this.queries.report(this.tenantId, runId, format);
   }
 

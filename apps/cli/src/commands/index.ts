@@ -5,7 +5,9 @@ import { cancelCommand } from './cancel.command';
 import { evalCommand } from './eval.command';
 import { ingestCommand } from './ingest.command';
 import { interveneCommand } from './intervene.command';
+import { mcpCommand } from './mcp.command';
 import { demoCommand, researchCommand } from './research.command';
+import { reportCommand } from './report.command';
 import { resumeCommand } from './resume.command';
 import { runsCommand } from './runs.command';
 import { showCommand } from './show.command';
@@ -18,11 +20,13 @@ export const COMMANDS = [
   resumeCommand,
   runsCommand,
   showCommand,
+  reportCommand,
   approveCommand,
   interveneCommand,
   cancelCommand,
   sourceTextCommand,
   demoCommand,
   evalCommand,
+  mcpCommand,
   adminCommand,
 ] as CommandSpec<never>[];

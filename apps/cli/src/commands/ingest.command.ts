@@ -1,4 +1,4 @@
-import type { DossierClient, IngestSummary } from '../client/dossier-client';
+import type { DossierClient, IngestSummary } from '@dossier/client';
 import { defineCommand } from '../framework/command-spec';
 import type { Output } from '../output';
 

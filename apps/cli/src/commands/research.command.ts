@@ -1,12 +1,12 @@
 import path from 'node:path';
 import { CliUsageError } from '../cli-error';
 import { defineCommand } from '../framework/command-spec';
-import { RESEARCH_FLAGS, type ResearchFlags } from '../research/research-flags';
+import { FORMAT_FLAG, RESEARCH_FLAGS, type ResearchFlags } from '../research/research-flags';
 import { runResearch } from '../research/run-research';
 
 export const researchCommand = defineCommand<ResearchFlags>({
   name: 'research',
-  description: 'Research a question and write report.md, report.html and report.json',
+  description: 'Research a question and write report.md, report.html, report.json and report.pdf',
   arguments: [{ name: 'question', description: 'the research question (quote it)', required: true }],
   options: RESEARCH_FLAGS,
   workers: true,
@@ -25,11 +25,11 @@ export const researchCommand = defineCommand<ResearchFlags>({
 
 export const DEMO_QUESTION = "What caused the decline of Lake Varen's water level, and how large was it?";
 
-export const demoCommand = defineCommand<Pick<ResearchFlags, 'out'>>({
+export const demoCommand = defineCommand<Pick<ResearchFlags, 'out' | 'format'>>({
   name: 'demo',
   description: 'Ingest examples/corpus and research the demo question offline into ./out',
   arguments: [{ name: 'question', description: `another question about the example corpus (default: "${DEMO_QUESTION}")` }],
-  options: [{ flags: '--out <dir>', description: 'where the reports go', default: 'out' }],
+  options: [{ flags: '--out <dir>', description: 'where the reports go', default: 'out' }, FORMAT_FLAG],
   workers: true,
   async run({ args, opts, out, client, invocation }) {
     await runResearch(
@@ -40,6 +40,7 @@ export const demoCommand = defineCommand<Pick<ResearchFlags, 'out'>>({
         corpus: [path.resolve(__dirname, '../../../../examples/corpus')],
         collection: 'examples',
         out: opts.out,
+        format: opts.format,
         engine: 'offline',
         search: ['corpus'],
         approve: 'auto',

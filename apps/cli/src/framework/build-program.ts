@@ -1,7 +1,6 @@
 import { Argument, Command, CommanderError, Option } from 'commander';
 import { CliUsageError } from '../cli-error';
-import type { DossierClient } from '../client/dossier-client';
-import { GatewayHttp } from '../client/gateway-http';
+import { GatewayHttp, type DossierClient } from '@dossier/client';
 import { Output } from '../output';
 import type { CommandSpec, Transport } from './command-spec';
 
@@ -32,8 +31,8 @@ async function openLocal(workers: boolean): Promise<DossierClient> {
 
 function openHttp(http: GatewayHttp): DossierClient {
   // eslint-disable-next-line @typescript-eslint/no-require-imports -- a lazy load: ingestion's file walker is large
-  const { HttpClient } = require('../client/http-client') as typeof import('../client/http-client');
-  return new HttpClient(http);
+  const { openHttpClient } = require('../client/http-transport') as typeof import('../client/http-transport');
+  return openHttpClient(http);
 }
 
 /** Where the command's exit code is left by the action that ran (commander's actions return nothing useful). */

@@ -1,4 +1,4 @@
-import type { DossierClient } from '../client/dossier-client';
+import type { DossierClient } from '@dossier/client';
 import type { Output } from '../output';
 
 export type Transport = 'local' | 'api';

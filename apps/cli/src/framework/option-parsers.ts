@@ -45,6 +45,18 @@ export function nameList(flag: string, example: string) {
   };
 }
 
+/** Comma-separated choices, each one of `choices`, without repeats (`--format md,pdf`). */
+export function choiceList<T extends string>(flag: string, choices: readonly T[]) {
+  return (value: string): T[] => {
+    const names = [...new Set(value.split(',').map((p) => p.trim()))].filter(Boolean);
+    const wrong = names.filter((n) => !(choices as readonly string[]).includes(n));
+    if (names.length === 0 || wrong.length > 0) {
+      throw new CliUsageError(`--${flag} takes ${choices.join(', ')} separated by commas; got "${value}"`);
+    }
+    return names as T[];
+  };
+}
+
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export function runIdArg(value: string | undefined): string {

@@ -1,22 +1,22 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { ReportFormat, type RunView } from '@dossier/contracts';
+import type { ReportFormat, RunView } from '@dossier/contracts';
 import { CliUsageError } from '../cli-error';
-import type { DossierClient } from '../client/dossier-client';
+import type { DossierClient } from '@dossier/client';
 import type { Output } from '../output';
 import { promptGate } from './gate-prompt';
-import { progressLine } from './progress-line';
+import { progressLine } from '@dossier/client';
 
 /**
  * Prints a progress line per event of the run until it ends (answering gates at the terminal with
- * `approve: 'prompt'`), then writes report.md, report.html and report.json into `dir`. A run that did not
- * complete is an error naming its status and reason.
+ * `approve: 'prompt'`), then writes the report files asked for (report.md, .html, .json, .pdf) into `dir`. A run
+ * that did not complete is an error naming its status and reason.
  */
 export async function followToReport(
   client: DossierClient,
   out: Output,
   run: RunView,
-  opts: { approve: 'auto' | 'prompt'; dir: string; how: string },
+  opts: { approve: 'auto' | 'prompt'; dir: string; formats: readonly ReportFormat[]; how: string },
 ): Promise<void> {
   const started = Date.now();
   const repeats = new Map<string, number>();
@@ -29,8 +29,11 @@ export async function followToReport(
     throw new CliUsageError(`Run ${run.id} ended ${final.status}: ${final.failureReason ?? 'no reason recorded'}`);
   }
   await mkdir(opts.dir, { recursive: true });
-  for (const format of ReportFormat.options) {
-    await writeFile(path.join(opts.dir, `report.${format}`), await client.report(run.id, format));
+  const written: string[] = [];
+  for (const format of opts.formats) {
+    const file = path.join(opts.dir, `report.${format}`);
+    await writeFile(file, await client.report(run.id, format));
+    written.push(file);
   }
-  out.line(`Report written to ${path.join(opts.dir, 'report.md')}, report.html and report.json`);
+  out.line(`Report written to ${written.join(', ')}`);
 }

@@ -1,7 +1,7 @@
 import { createInterface } from 'node:readline/promises';
 import type { GateName } from '@dossier/contracts';
 import type { PublishPreview } from '@dossier/db';
-import type { DossierClient } from '../client/dossier-client';
+import type { DossierClient } from '@dossier/client';
 import type { Output } from '../output';
 
 interface GateSubject {

@@ -1,12 +1,13 @@
-import type { RunOptionsInput } from '@dossier/contracts';
+import { ReportFormat, type RunOptionsInput } from '@dossier/contracts';
 import type { OptionSpec } from '../framework/command-spec';
-import { collect, nameList, oneOf, positiveInt, positiveNumber } from '../framework/option-parsers';
+import { choiceList, collect, nameList, oneOf, positiveInt, positiveNumber } from '../framework/option-parsers';
 
 /** The research flags, as `research` and `demo` read them (both transports send the same run options). */
 export interface ResearchFlags {
   corpus?: string[];
   collection: string;
   out: string;
+  format: ReportFormat[];
   engine: 'offline' | 'openai';
   search: string[];
   perspectives?: number;
@@ -19,14 +20,22 @@ export interface ResearchFlags {
 
 export const OUT_FLAG: OptionSpec = {
   flags: '--out <dir>',
-  description: 'where report.md, report.html and report.json go',
+  description: 'where the report files go',
   default: 'out',
+};
+
+export const FORMAT_FLAG: OptionSpec = {
+  flags: '--format <list>',
+  description: `report files to write, comma-separated: ${ReportFormat.options.join(', ')}`,
+  parse: choiceList('format', ReportFormat.options),
+  default: [...ReportFormat.options],
 };
 
 export const RESEARCH_FLAGS: OptionSpec[] = [
   { flags: '--corpus <path>', description: 'ingest this file or folder into the collection first (repeatable)', parse: collect },
   { flags: '--collection <name>', description: 'the private collection to search', default: 'default' },
   OUT_FLAG,
+  FORMAT_FLAG,
   {
     flags: '--engine <name>',
     description: 'offline (no model, extractive) or openai (any OpenAI-compatible endpoint: OPENAI_BASE_URL, OPENAI_MODEL)',

@@ -1,5 +1,5 @@
 import { CliUsageError } from '../cli-error';
-import type { DossierClient } from '../client/dossier-client';
+import type { DossierClient } from '@dossier/client';
 import type { Output } from '../output';
 import { ingestInto } from '../commands/ingest.command';
 import { followToReport } from './follow-run';
@@ -28,6 +28,6 @@ export async function runResearch(
   }
   const run = await client.start(question, runOptionsFor(flags));
   out.line(`Run ${run.id}: ${question}`);
-  await followToReport(client, out, run, { approve: flags.approve, dir: flags.out, how });
+  await followToReport(client, out, run, { approve: flags.approve, dir: flags.out, formats: flags.format, how });
   return run.id;
 }

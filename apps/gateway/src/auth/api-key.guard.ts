@@ -10,7 +10,7 @@ import { TenantRateLimiter } from './tenant-rate-limiter';
 const logger = createLogger('gateway');
 
 /** The presented key: `Authorization: Bearer dsk_…` or `X-API-Key: dsk_…`. */
-function presentedKey(req: AuthedRequest): string | undefined {
+export function presentedKey(req: AuthedRequest): string | undefined {
   const auth = req.headers.authorization;
   if (typeof auth === 'string' && /^bearer\s+/i.test(auth)) return auth.replace(/^bearer\s+/i, '');
   const header = req.headers['x-api-key'];

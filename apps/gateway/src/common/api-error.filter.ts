@@ -18,6 +18,7 @@ import {
   AuthenticationError,
   ConflictError,
   ForbiddenError,
+  MethodNotAllowedError,
   NotAcceptableError,
   NotFoundError,
   PolicyViolationError,
@@ -60,6 +61,7 @@ function dossierStatus(err: DossierError): number | undefined {
   if (err instanceof AuthenticationError) return 401;
   if (err instanceof ForbiddenError) return 403;
   if (err instanceof NotFoundError || err instanceof RunNotFoundError) return 404;
+  if (err instanceof MethodNotAllowedError) return 405;
   if (err instanceof NotAcceptableError) return 406;
   if (err instanceof UnsupportedMediaTypeError) return 415;
   if (err instanceof GateNotOpenError || err instanceof RunStateError || err instanceof ConflictError) return 409;

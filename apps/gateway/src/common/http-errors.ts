@@ -30,6 +30,10 @@ export class NotAcceptableError extends UnrecoverableError {
   readonly code = 'not_acceptable';
 }
 
+export class MethodNotAllowedError extends UnrecoverableError {
+  readonly code = 'method_not_allowed';
+}
+
 export class ConflictError extends UnrecoverableError {
   readonly code = 'conflict';
 }

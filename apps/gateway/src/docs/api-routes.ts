@@ -148,9 +148,9 @@ export const API_ROUTES: ApiRoute[] = [
   {
     method: 'get',
     path: '/v1/runs/{id}/report',
-    summary: 'The report, in the format the Accept header asks for (text/markdown, text/html, application/json)',
+    summary: 'The report, in the format the Accept header asks for (text/markdown, text/html, application/json, application/pdf)',
     params: ['id'],
-    ok: { status: 200, mediaTypes: ['text/markdown', 'text/html', 'application/json'], description: 'The report' },
+    ok: { status: 200, mediaTypes: ['text/markdown', 'text/html', 'application/json', 'application/pdf'], description: 'The report' },
     errors: [406, 409],
   },
   {
@@ -175,6 +175,14 @@ export const API_ROUTES: ApiRoute[] = [
     summary: 'The report as JSON (claims graph)',
     params: ['id'],
     ok: { status: 200, mediaTypes: ['application/json'], description: 'report.json' },
+    errors: [409],
+  },
+  {
+    method: 'get',
+    path: '/v1/runs/{id}/report.pdf',
+    summary: 'The report as PDF: title page, sections with numbered citations, disagreements, sources with links, method',
+    params: ['id'],
+    ok: { status: 200, mediaTypes: ['application/pdf'], description: 'report.pdf' },
     errors: [409],
   },
   {
@@ -234,6 +242,19 @@ export const API_ROUTES: ApiRoute[] = [
     body: UploadDocumentBody,
     multipart: true,
     ok: { status: 201, schema: UploadResult, description: 'What ingestion did (200 when nothing new was stored)' },
+  },
+  {
+    method: 'post',
+    path: '/mcp',
+    summary:
+      'Model Context Protocol (Streamable HTTP, stateless): JSON-RPC requests from an MCP client (tools start_research, get_run, ' +
+      'approve_gate, get_report, search_evidence, list_collections, add_document); Accept: application/json, text/event-stream',
+    ok: {
+      status: 200,
+      mediaTypes: ['application/json', 'text/event-stream'],
+      description: 'The JSON-RPC answer, or an SSE stream with progress',
+    },
+    errors: [400, 406],
   },
   { method: 'get', path: '/healthz', summary: 'Liveness', auth: false, ok: { status: 200, description: 'The process answers' } },
   {

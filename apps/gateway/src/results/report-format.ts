@@ -1,20 +1,12 @@
-import type { z } from 'zod';
-import type { ReportFormat as ReportFormatSchema } from '@dossier/contracts';
+import { REPORT_MEDIA_TYPES, type ReportFormat } from '@dossier/contracts';
 import { NotAcceptableError } from '../common/http-errors';
-
-export type ReportFormat = z.infer<typeof ReportFormatSchema>;
-
-export const REPORT_MEDIA_TYPES: Record<ReportFormat, string> = {
-  md: 'text/markdown; charset=utf-8',
-  html: 'text/html; charset=utf-8',
-  json: 'application/json; charset=utf-8',
-};
 
 const BY_MEDIA: [RegExp, ReportFormat][] = [
   [/^text\/markdown$/, 'md'],
   [/^text\/x-markdown$/, 'md'],
   [/^text\/html$/, 'html'],
   [/^application\/json$/, 'json'],
+  [/^application\/pdf$/, 'pdf'],
 ];
 
 /**
@@ -39,7 +31,7 @@ export function negotiateReportFormat(accept: string | undefined): ReportFormat 
     if (hit) return hit[1];
   }
   throw new NotAcceptableError(
-    `No report format matches Accept "${accept}": use text/markdown, text/html or application/json (or /report.md, .html, .json)`,
+    `No report format matches Accept "${accept}": use text/markdown, text/html, application/json or application/pdf (or /report.md, .html, .json, .pdf)`,
     {
       details: { available: Object.values(REPORT_MEDIA_TYPES) },
     },

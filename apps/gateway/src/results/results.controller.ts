@@ -1,6 +1,6 @@
 import { Controller, Get, Headers, Param, Res, UseGuards } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
-import { ReportParams, RunIdParams, type ClaimView, type SourceView } from '@dossier/contracts';
+import { REPORT_MEDIA_TYPES, ReportParams, RunIdParams, type ClaimView, type ReportFormat, type SourceView } from '@dossier/contracts';
 import { AuditRepository, ResearchRepository } from '@dossier/db';
 import { redactDeep } from '@dossier/errors';
 import { AuditLog, RunQueries } from '@dossier/workflow';
@@ -8,9 +8,9 @@ import { ApiKeyGuard } from '../auth/api-key.guard';
 import { CurrentCaller, type Caller } from '../auth/identity';
 import { parse } from '../common/parse';
 import { RunLookup } from '../runs/run-lookup';
-import { negotiateReportFormat, REPORT_MEDIA_TYPES, type ReportFormat } from './report-format';
+import { negotiateReportFormat } from './report-format';
 
-/** What a run produced: the report (md, html, json), its claims, its sources and its verified audit log. */
+/** What a run produced: the report (md, html, json, pdf), its claims, its sources and its verified audit log. */
 @Controller('v1/runs')
 @UseGuards(ApiKeyGuard)
 export class ResultsController {

@@ -13,6 +13,8 @@ describe('negotiateReportFormat', () => {
     ['application/json;q=0.2, text/html;q=0.9', 'html'],
     ['image/png, text/*;q=0.1', 'md'],
     ['TEXT/HTML', 'html'],
+    ['application/pdf', 'pdf'],
+    ['application/pdf;q=0.4, text/html;q=0.3', 'pdf'],
   ])('%s → %s', (accept, format) => {
     expect(negotiateReportFormat(accept)).toBe(format);
   });

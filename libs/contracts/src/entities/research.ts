@@ -174,8 +174,17 @@ export const VerificationFinding = z.strictObject({
 });
 export type VerificationFinding = z.infer<typeof VerificationFinding>;
 
-export const ReportFormat = z.enum(['md', 'html', 'json']);
+export const ReportFormat = z.enum(['md', 'html', 'json', 'pdf']);
 export type ReportFormat = z.infer<typeof ReportFormat>;
+/** Report files that are bytes, not text: stored base64 in the artifact's text column (decision 0028). */
+export const BINARY_REPORT_FORMATS: readonly ReportFormat[] = ['pdf'];
+/** The media type each report file is served with. */
+export const REPORT_MEDIA_TYPES: Record<ReportFormat, string> = {
+  md: 'text/markdown; charset=utf-8',
+  html: 'text/html; charset=utf-8',
+  json: 'application/json; charset=utf-8',
+  pdf: 'application/pdf',
+};
 export const ReportArtifact = z.strictObject({
   ...owned,
   format: ReportFormat,

@@ -5,6 +5,7 @@ import { CheckpointRepository } from './checkpoint.repository';
 import { ExecutionRepository } from './execution.repository';
 import { InterventionRepository } from './intervention.repository';
 import { OutboxRepository } from './outbox.repository';
+import { ReportArtifactRepository } from './report-artifact.repository';
 import { RunEventRepository } from './run-event.repository';
 import { ResearchRepository } from './research.repository';
 import { RunRepository } from './run.repository';
@@ -17,6 +18,7 @@ export * from './checkpoint.repository';
 export * from './execution.repository';
 export * from './intervention.repository';
 export * from './outbox.repository';
+export * from './report-artifact.repository';
 export * from './run-event.repository';
 export * from './research.repository';
 export * from './run.repository';
@@ -31,6 +33,7 @@ export const REPOSITORIES = [
   ExecutionRepository,
   InterventionRepository,
   OutboxRepository,
+  ReportArtifactRepository,
   RunEventRepository,
   ResearchRepository,
   RunRepository,

@@ -13,6 +13,7 @@ import {
   ApprovalRepository,
   PrismaService,
   publishPreview,
+  ReportArtifactRepository,
   ResearchRepository,
   RunEventRepository,
   RunRepository,
@@ -53,6 +54,7 @@ export class RunQueries {
     private readonly eventRows: RunEventRepository,
     private readonly gateEdits: GateEdits,
     private readonly totals: RunTotals,
+    private readonly artifacts: ReportArtifactRepository,
   ) {}
 
   async run(tenantId: string, runId: string): Promise<RunView> {
@@ -89,14 +91,17 @@ export class RunQueries {
     return (await this.approvals(tenantId, runId)).find((a) => a.gate === gate && a.status === 'open') ?? null;
   }
 
-  /** A rendered report; a run that has not rendered yet is a state conflict (HTTP 409), not a missing run. */
-  async report(tenantId: string, runId: string, format: ReportFormat): Promise<string> {
+  /**
+   * A rendered report file's bytes (UTF-8 for the text formats); a run that has not rendered yet is a state
+   * conflict (HTTP 409), not a missing run.
+   */
+  async report(tenantId: string, runId: string, format: ReportFormat): Promise<Buffer> {
     const run = await this.run(tenantId, runId);
-    const artifact = await this.prisma.reportArtifact.findFirst({ where: { tenantId, runId, format } });
-    if (!artifact) {
-      throw new RunStateError(`Run ${runId} has no report yet (status ${run.status})`, { runId, details: { status: run.status } });
+    const file = await this.artifacts.read(tenantId, runId, format);
+    if (!file) {
+      throw new RunStateError(`Run ${runId} has no report.${format} (status ${run.status})`, { runId, details: { status: run.status } });
     }
-    return artifact.content;
+    return file;
   }
 
   async progress(tenantId: string, runId: string): Promise<RunProgress> {

@@ -49,7 +49,7 @@ export function ReportScreen({ runId }: { runId: string }) {
   }
   if (!report || !run) return <Loading what="the report" />;
 
-  const download = async (format: 'md' | 'html' | 'json') => {
+  const download = async (format: 'md' | 'html' | 'json' | 'pdf') => {
     try {
       const blob = await apiBlob(`/v1/runs/${encodeURIComponent(runId)}/report.${format}`);
       const url = URL.createObjectURL(blob);
@@ -73,7 +73,7 @@ export function ReportScreen({ runId }: { runId: string }) {
       <div className="page-head">
         <PageTitle title="Report">{report.question}</PageTitle>
         <div className="head-actions" role="group" aria-label="Download the report">
-          {(['md', 'html', 'json'] as const).map((f) => (
+          {(['md', 'html', 'json', 'pdf'] as const).map((f) => (
             <button key={f} type="button" onClick={() => void download(f)}>
               Download .{f}
             </button>

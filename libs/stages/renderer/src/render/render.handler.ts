@@ -1,5 +1,5 @@
 import { LlmCallNotes, type BudgetKind, type LlmUsage, type ModelOutputMetrics } from '@dossier/contracts';
-import { PrismaService, ResearchRepository, RunRepository, verificationFigures } from '@dossier/db';
+import { PrismaService, ReportArtifactRepository, ResearchRepository, RunRepository, verificationFigures } from '@dossier/db';
 import { StageStateError } from '@dossier/errors';
 import { renderAll } from '@dossier/render';
 import { OnStep, type StepContext, type StepHandler, type StepOutcome } from '@dossier/workflow';
@@ -23,7 +23,7 @@ function describeIntervention(iteration: number, input: InterventionInput, recor
   }
 }
 
-/** Renders the verified report as Markdown, sanitized HTML and JSON, stored as the run's artifacts. */
+/** Renders the verified report as Markdown, sanitized HTML, JSON and PDF, stored as the run's artifacts. */
 @OnStep('render')
 export class RenderHandler implements StepHandler<'render'> {
   constructor(
@@ -31,6 +31,7 @@ export class RenderHandler implements StepHandler<'render'> {
     private readonly research: ResearchRepository,
     private readonly runs: RunRepository,
     private readonly interventions: InterventionRepository,
+    private readonly artifacts: ReportArtifactRepository,
   ) {}
 
   async execute(ctx: StepContext<'render'>): Promise<StepOutcome<'render'>> {
@@ -109,19 +110,10 @@ export class RenderHandler implements StepHandler<'render'> {
       },
       verification: { rounds },
     });
-    const artifacts = renderAll(report);
+    const files = await renderAll(report);
     return {
-      result: { artifacts: 3 },
-      write: async (tx) => {
-        for (const [format, content] of Object.entries(artifacts)) {
-          // INSERT … ON CONFLICT (run_id, format) DO UPDATE: Prisma sends an upsert with a non-empty `update` as one statement.
-          await tx.reportArtifact.upsert({
-            where: { runId_format: { runId, format } },
-            create: { tenantId, runId, format, content },
-            update: { content },
-          });
-        }
-      },
+      result: { artifacts: Object.keys(files).length },
+      write: (tx) => this.artifacts.save(tx, tenantId, runId, files),
     };
   }
 }

@@ -12,25 +12,46 @@ import {
   type RunView,
   type SourceTextView,
 } from '@dossier/contracts';
-import { GateNotOpenError } from '@dossier/errors';
-import { walkPaths } from '@dossier/sources';
+import { GateNotOpenError, ValidationError } from '@dossier/errors';
 import type { SequencedEvent } from '@dossier/workflow';
-import { CliUsageError } from '../cli-error';
-import type { DossierClient, IngestSummary } from './dossier-client';
+import type { DocumentUpload, DossierClient, IngestSummary } from './dossier-client';
 import { followEvents } from './event-stream';
 import type { GatewayHttp } from './gateway-http';
+
+/** A local file to upload, as `walkPaths` (libs/sources) finds it. */
+export interface WalkedUpload {
+  absolutePath: string;
+  relativePath: string;
+}
+
+/**
+ * Finds the files under local paths for `ingest`. Injected: the CLI passes libs/sources' `walkPaths` (kept out of
+ * this library so the gateway, whose MCP tools never read its own disk, does not load it).
+ */
+export type PathWalker = (paths: string[]) => Promise<{
+  files: WalkedUpload[];
+  failed: { path: string; reason: string }[];
+  missing: string[];
+}>;
+
+/** A named path does not exist (a usage error in the CLI). */
+export class MissingPathError extends ValidationError {}
 
 /** The gateway transport: every call is a request to the `/v1` API, as the key's tenant and principal. */
 export class HttpClient implements DossierClient {
   readonly transport = 'api';
 
-  constructor(private readonly http: GatewayHttp) {}
+  constructor(
+    private readonly http: GatewayHttp,
+    private readonly walk?: PathWalker,
+  ) {}
 
   /** Uploads every supported file under the paths into the collection (created if missing), one request per file. */
   async ingest(paths: string[], collection: string, onProgress: (done: number, total: number) => void): Promise<IngestSummary> {
-    const c = await this.http.json<CollectionView>('POST', '/v1/collections', { name: collection });
-    const walked = await walkPaths(paths);
-    if (walked.missing.length) throw new CliUsageError(`No such file or folder: ${walked.missing.join(', ')}`);
+    if (!this.walk) throw new ValidationError('This client cannot read local files; send documents as content (add_document)');
+    const walked = await this.walk(paths);
+    if (walked.missing.length) throw new MissingPathError(`No such file or folder: ${walked.missing.join(', ')}`);
+    const c = await this.ensureCollection(collection);
     const summary: IngestSummary = {
       scanned: walked.files.length + walked.failed.length,
       ingested: 0,
@@ -62,16 +83,29 @@ export class HttpClient implements DossierClient {
   }
 
   async collectionSize(collection: string): Promise<number> {
-    const { items } = await this.http.json<{ items: CollectionView[] }>('GET', '/v1/collections');
-    return items.find((c) => c.name === collection)?.documents ?? 0;
+    return (await this.collections()).find((c) => c.name === collection)?.documents ?? 0;
+  }
+
+  async collections(): Promise<CollectionView[]> {
+    return (await this.http.json<{ items: CollectionView[] }>('GET', '/v1/collections')).items;
+  }
+
+  async addDocument(collection: string, doc: DocumentUpload): Promise<IngestSummary> {
+    const c = await this.ensureCollection(collection);
+    const r = await this.http.json<Omit<IngestSummary, 'scanned'>>('POST', `/v1/collections/${c.id}/documents`, doc);
+    return { scanned: 1, ...r };
+  }
+
+  private ensureCollection(name: string): Promise<CollectionView> {
+    return this.http.json<CollectionView>('POST', '/v1/collections', { name });
   }
 
   start(question: string, options: RunOptionsInput): Promise<RunView> {
     return this.http.json<RunView>('POST', '/v1/runs', { question, options });
   }
 
-  async follow(runId: string, onEvent: (e: SequencedEvent) => Promise<void>): Promise<RunView> {
-    await followEvents(this.http, runId, onEvent);
+  async follow(runId: string, onEvent: (e: SequencedEvent) => Promise<void>, signal?: AbortSignal): Promise<RunView> {
+    await followEvents(this.http, runId, onEvent, { signal });
     return this.run(runId);
   }
 
@@ -114,8 +148,8 @@ export class HttpClient implements DossierClient {
     return this.http.json<RunView>('POST', `/v1/runs/${runId}/resume`, {});
   }
 
-  report(runId: string, format: ReportFormat): Promise<string> {
-    return this.http.text(`/v1/runs/${runId}/report.${format}`);
+  report(runId: string, format: ReportFormat): Promise<Buffer> {
+    return this.http.bytes(`/v1/runs/${runId}/report.${format}`);
   }
 
   sourceText(idOrHash: string): Promise<SourceTextView> {

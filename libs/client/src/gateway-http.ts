@@ -33,15 +33,17 @@ export class GatewayHttp {
     return { authorization: `Bearer ${this.key}`, ...extra };
   }
 
-  async request(method: string, path: string, body?: unknown, extra: Record<string, string> = {}): Promise<Response> {
+  async request(method: string, path: string, body?: unknown, extra: Record<string, string> = {}, signal?: AbortSignal): Promise<Response> {
     let res: Response;
     try {
       res = await fetch(`${this.base}${path}`, {
         method,
         headers: this.headers({ ...(body !== undefined ? { 'content-type': 'application/json' } : {}), ...extra }),
         ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+        ...(signal ? { signal } : {}),
       });
     } catch (err) {
+      if (signal?.aborted) throw err;
       throw new GatewayUnreachableError(
         `Cannot reach the gateway at ${this.base}: ${(err as Error).cause instanceof Error ? ((err as Error).cause as Error).message : (err as Error).message}`,
         { cause: err },
@@ -69,7 +71,7 @@ export class GatewayHttp {
     return (await (await this.request(method, path, body, extra)).json()) as T;
   }
 
-  async text(path: string, accept?: string): Promise<string> {
-    return (await this.request('GET', path, undefined, accept ? { accept } : {})).text();
+  async bytes(path: string): Promise<Buffer> {
+    return Buffer.from(await (await this.request('GET', path)).arrayBuffer());
   }
 }

@@ -1,8 +1,8 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { SequencedEvent } from '@dossier/workflow';
-import { followEvents } from '../../src/client/event-stream';
-import { GatewayHttp, GatewayRequestError } from '../../src/client/gateway-http';
+import { followEvents } from '../src/event-stream';
+import { GatewayHttp, GatewayRequestError } from '../src/gateway-http';
 
 /**
  * A gateway that answers `503 service_unavailable` for a moment (its database restarting, as in the chaos soak)

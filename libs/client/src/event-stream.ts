@@ -13,23 +13,28 @@ function retryable(err: unknown): boolean {
 const SseFrame = z.object({ seq: z.int(), data: RunEventData });
 
 /**
- * Follows a run's SSE stream to its end. A dropped connection is reopened with `Last-Event-ID`, so the
- * caller sees every event once, in order, however often the network breaks.
+ * Follows a run's SSE stream to its end, or until `signal` is aborted (the stream is closed and it returns). A
+ * dropped connection is reopened with `Last-Event-ID`, so the caller sees every event once, in order, however
+ * often the network breaks.
  */
 export async function followEvents(
   http: GatewayHttp,
   runId: string,
   onEvent: (e: SequencedEvent) => Promise<void>,
-  maxReconnects = 20,
+  { maxReconnects = 20, signal }: { maxReconnects?: number; signal?: AbortSignal | undefined } = {},
 ): Promise<void> {
   let lastId = 0;
   let failures = 0;
   for (;;) {
+    if (signal?.aborted) return;
     try {
-      const res = await http.request('GET', `/v1/runs/${runId}/events`, undefined, {
-        accept: 'text/event-stream',
-        ...(lastId ? { 'last-event-id': String(lastId) } : {}),
-      });
+      const res = await http.request(
+        'GET',
+        `/v1/runs/${runId}/events`,
+        undefined,
+        { accept: 'text/event-stream', ...(lastId ? { 'last-event-id': String(lastId) } : {}) },
+        signal,
+      );
       if (!res.body) return;
       const reader = res.body.getReader();
       const decoder = new TextDecoder();
@@ -58,9 +63,14 @@ export async function followEvents(
           lastId = id;
           failures = 0;
           await onEvent({ seq: parsed.seq, data: parsed.data });
+          if (signal?.aborted) {
+            await reader.cancel();
+            return;
+          }
         }
       }
     } catch (err) {
+      if (signal?.aborted) return;
       // Errors the gateway answered with (a 4xx) will not change on retry; a broken connection, a 429 or a 5xx (the
       // gateway restarting, its database briefly away: 503 with Retry-After) may.
       if (!retryable(err) || ++failures > maxReconnects) throw err;

@@ -1,6 +1,7 @@
 import type {
   ApprovalDecision,
   ApprovalView,
+  CollectionView,
   GateName,
   Intervention,
   InterventionInput,
@@ -10,6 +11,13 @@ import type {
   SourceTextView,
 } from '@dossier/contracts';
 import type { RunProgress, SequencedEvent } from '@dossier/workflow';
+
+/** One document sent as content (MCP `add_document`): text, or base64 for pdf; the file name picks the extractor. */
+export interface DocumentUpload {
+  filename: string;
+  content: string;
+  encoding: 'utf8' | 'base64';
+}
 
 /** What `dossier ingest` did, whichever transport stored the files. */
 export interface IngestSummary {
@@ -22,18 +30,25 @@ export interface IngestSummary {
 }
 
 /**
- * Everything a CLI command asks of Dossier, in the API's own shapes. Two implementations: `LocalClient` (the
- * engine's use cases in this process, on the local database) and `HttpClient` (the gateway's `/v1` API with an
- * API key). Commands are written once against this interface, so the same flags mean the same thing in both.
+ * Everything a CLI command or an MCP tool asks of Dossier, in the API's own shapes. Two implementations:
+ * `LocalClient` (apps/cli: the engine's use cases in this process, on the local database) and `HttpClient` (the
+ * gateway's `/v1` API with an API key; the gateway's own `/mcp` uses it too). Commands and MCP tools are written
+ * once against this interface, so they mean the same thing over every transport.
  */
 export interface DossierClient {
   readonly transport: 'local' | 'api';
   ingest(paths: string[], collection: string, onProgress: (done: number, total: number) => void): Promise<IngestSummary>;
   /** Documents in the named collection; 0 when it does not exist. */
   collectionSize(collection: string): Promise<number>;
+  collections(): Promise<CollectionView[]>;
+  /** Ingests one document given as content into the collection (created if missing). */
+  addDocument(collection: string, doc: DocumentUpload): Promise<IngestSummary>;
   start(question: string, options: RunOptionsInput): Promise<RunView>;
-  /** Calls `onEvent` for each event of the run's log, once and in order, until the run ends; returns the final run. */
-  follow(runId: string, onEvent: (e: SequencedEvent) => Promise<void>): Promise<RunView>;
+  /**
+   * Calls `onEvent` for each event of the run's log, once and in order, until the run ends (or `signal` is
+   * aborted: then it stops after the event being handled); returns the run as it is then.
+   */
+  follow(runId: string, onEvent: (e: SequencedEvent) => Promise<void>, signal?: AbortSignal): Promise<RunView>;
   run(runId: string): Promise<RunView>;
   runs(limit: number): Promise<RunView[]>;
   /** Step and research counts, where the transport can give them. */
@@ -45,7 +60,8 @@ export interface DossierClient {
   cancel(runId: string, reason?: string): Promise<RunView>;
   /** Continues a failed or cancelled run (locally also a run whose process died while it was running). */
   resume(runId: string): Promise<RunView>;
-  report(runId: string, format: ReportFormat): Promise<string>;
+  /** A report file's bytes (UTF-8 for md, html and json). */
+  report(runId: string, format: ReportFormat): Promise<Buffer>;
   sourceText(idOrHash: string): Promise<SourceTextView>;
   /** Fails, naming the setting, when the engine cannot run where the run will be worked. */
   checkEngine(engine: 'offline' | 'openai'): Promise<void>;

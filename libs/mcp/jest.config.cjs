@@ -1,0 +1,1 @@
+module.exports = { displayName: 'mcp', preset: '../../jest.preset.js', rootDir: __dirname };
