@@ -17,10 +17,10 @@ import {
   type QuestionScore,
 } from '@dossier/evals';
 import { CliUsageError } from '../cli-error';
-import type { DossierClient } from '../client/dossier-client';
+import type { DossierClient } from '@dossier/client';
 import { ingestInto } from '../commands/ingest.command';
 import type { Output } from '../output';
-import { progressLine } from '../research/progress-line';
+import { progressLine } from '@dossier/client';
 import { runOptionsFor } from '../research/research-flags';
 
 export interface EvalFlags {
@@ -56,7 +56,7 @@ async function runQuestion(
   try {
     const run = await client.start(
       q.question,
-      runOptionsFor({ collection: flags.collection, engine: flags.engine, search: ['corpus'], approve: 'auto', out: dir }),
+      runOptionsFor({ collection: flags.collection, engine: flags.engine, search: ['corpus'], approve: 'auto', out: dir, format: ['json'] }),
     );
     runId = run.id;
     const repeats = new Map<string, number>();
@@ -68,7 +68,7 @@ async function runQuestion(
     if (final.status !== 'completed')
       throw new Error(`run ${run.id} ended ${final.status}: ${final.failureReason ?? 'no reason recorded'}`);
     const wallMs = Date.now() - started;
-    const json = await client.report(run.id, 'json');
+    const json = (await client.report(run.id, 'json')).toString('utf8');
     const report = ReportJson.parse(JSON.parse(json));
     // Each question's own report beside the eval, to read what was (or was not) found.
     const qdir = path.join(dir, 'questions', q.id);
