@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { buildPrompt, listWithIds } from '../prompt/build-prompt';
 import { relevanceModel } from '../offline/answer-relevance';
+import { questionParts } from '../offline/question-parts';
 import { normalizeWhitespace, statementStems } from '../offline/nlp/statement-terms';
 import { stem, tokenize } from '../offline/nlp/tokens';
 import { clip, feedbackPhrases, titleCase } from '../offline/topics';
@@ -76,7 +77,10 @@ const sameQuestion = (a: string, b: string) => normalizeWhitespace(a).toLowerCas
  */
 function offline(input: OutlineArchitectInput): OutlineArchitectOutput {
   const model = relevanceModel(input.claims.map((c) => c.statement));
-  const subQuestions = input.questions.filter((q) => !sameQuestion(q.text, input.question));
+  // A question that asks several things is answered by its clauses' sections; one that asks one thing is itself the
+  // first section.
+  const several = questionParts(input.question).clauses.length > 1;
+  const subQuestions = input.questions.filter((q) => !several || !sameQuestion(q.text, input.question));
   const asked = (subQuestions.length > 0 ? subQuestions : [{ id: '', text: input.question }]).slice(0, MAX_SECTIONS);
   const requested = input.feedback ? feedbackPhrases(input.feedback, 2) : [];
   const groups: Group[] = [
