@@ -54,8 +54,18 @@ function subjectOf(clause: string): string | null {
   const body = clause.trim().replace(/[?.!]+$/, '');
   if (!LEADING_WH.test(body)) return null;
   let rest = body.replace(LEADING_WH, '');
-  // "How large was X", "How much water did X": skip the adjective or noun the question word qualifies.
-  if (/^how\b/i.test(body) && !LEADING_AUX.test(rest)) rest = rest.replace(/^\w+\s+/, '');
+  // "How large was X", "How far below average was X": skip what the question word qualifies, up to the auxiliary.
+  if (/^how\b/i.test(body) && !LEADING_AUX.test(rest)) {
+    const words = rest.split(/\s+/);
+    const aux = words.findIndex((w, i) => i > 0 && i <= 4 && new RegExp(`^(?:${AUX})$`, 'i').test(w));
+    if (aux > 0) {
+      const after = words.slice(aux + 1);
+      // "How much water was withdrawn for X": a passive verb follows, so the subject is the noun before it.
+      const passive = isVerbLike(after[0]) || /^\w+(?:en|wn)$/i.test(after[0] ?? '');
+      rest = passive ? [words.slice(1, aux).join(' '), ...after].join(' ') : words.slice(aux).join(' ');
+      if (passive) return rest;
+    } else rest = rest.replace(/^\w+\s+/, '');
+  }
   let words: string[];
   if (DO_AUX.test(rest)) words = leadingNounPhrase(rest.replace(DO_AUX, '').split(/\s+/));
   else if (LEADING_AUX.test(rest)) {

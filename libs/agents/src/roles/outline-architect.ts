@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { buildPrompt, listWithIds } from '../prompt/build-prompt';
 import { relevanceModel } from '../offline/answer-relevance';
+import { questionParts } from '../offline/question-parts';
 import { normalizeWhitespace, statementStems } from '../offline/nlp/statement-terms';
 import { stem, tokenize } from '../offline/nlp/tokens';
 import { clip, feedbackPhrases, titleCase } from '../offline/topics';
@@ -32,6 +33,8 @@ export const MAX_CLAIMS_PER_SECTION = 8;
  * its kind either, is off topic: a fish-restocking announcement does not answer a question about water levels.
  */
 const MIN_RELEVANCE = 0.3;
+/** A section keeps claims scoring at least this share of its best claim: the tail that only shares a figure goes. */
+const SECTION_FLOOR = 0.5;
 /** A claim's own question (the one its evidence was found for) counts this much in its favour. */
 const OWN_QUESTION_BONUS = 0.1;
 /** Claims this similar (token Jaccard, figures included) say the same thing: the report states it once. */
@@ -74,7 +77,10 @@ const sameQuestion = (a: string, b: string) => normalizeWhitespace(a).toLowerCas
  */
 function offline(input: OutlineArchitectInput): OutlineArchitectOutput {
   const model = relevanceModel(input.claims.map((c) => c.statement));
-  const subQuestions = input.questions.filter((q) => !sameQuestion(q.text, input.question));
+  // A question that asks several things is answered by its clauses' sections; one that asks one thing is itself the
+  // first section.
+  const several = questionParts(input.question).clauses.length > 1;
+  const subQuestions = input.questions.filter((q) => !several || !sameQuestion(q.text, input.question));
   const asked = (subQuestions.length > 0 ? subQuestions : [{ id: '', text: input.question }]).slice(0, MAX_SECTIONS);
   const requested = input.feedback ? feedbackPhrases(input.feedback, 2) : [];
   const groups: Group[] = [
@@ -105,8 +111,10 @@ function offline(input: OutlineArchitectInput): OutlineArchitectOutput {
   const stated: Set<string>[] = [];
   const sections = groups.flatMap((g) => {
     const kept: Claim[] = [];
-    for (const { claim } of [...g.claims].sort((a, b) => b.score - a.score)) {
-      if (kept.length >= MAX_CLAIMS_PER_SECTION) break;
+    const ranked = [...g.claims].sort((a, b) => b.score - a.score);
+    const floor = (ranked[0]?.score ?? 0) * SECTION_FLOOR;
+    for (const { claim, score } of ranked) {
+      if (kept.length >= MAX_CLAIMS_PER_SECTION || score < floor) break;
       const tokens = tokenSet(claim.statement);
       if (stated.some((t) => restates(t, tokens))) continue;
       stated.push(tokens);

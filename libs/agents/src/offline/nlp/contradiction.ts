@@ -1,6 +1,9 @@
 import { jaccard } from './near-duplicates';
 import { comparable, extractQuantities, isTime, sameQuantity, type Quantity } from './quantities';
 import { negationCues, statementStems } from './statement-terms';
+import { stem, tokenize } from './tokens';
+
+const NEGATION_WORDS = new Set(['not', 'no', 'never', 'neither', 'nor', 'without', 'cannot', 'none', 'nobody', 'nothing']);
 
 /*
  * Rule-based contradiction between two statements about the same subject: conflicting figures (same unit,
@@ -16,7 +19,10 @@ export interface ContradictionFinding {
 
 /** Jaccard of the non-numeric content stems from which two statements count as being about the same thing. */
 export const SAME_SUBJECT_THRESHOLD = 0.5;
-/** A polarity clash needs the rest of the two statements to be nearly the same. */
+/**
+ * A polarity clash needs the rest of the two statements to be nearly the same: this share of the shorter one's terms
+ * in the longer ("X caused the decline" / "X did not cause the decline of the lake").
+ */
 export const NEGATION_OVERLAP_THRESHOLD = 0.75;
 /** Figures further apart than this (relative) disagree. */
 export const NUMBER_TOLERANCE = 0.05;
@@ -47,16 +53,40 @@ function figureConflict(qa: readonly Quantity[], qb: readonly Quantity[]): Contr
   return null;
 }
 
+function containment(a: Set<string>, b: Set<string>): number {
+  const [small, large] = a.size <= b.size ? [a, b] : [b, a];
+  if (small.size === 0) return 0;
+  let shared = 0;
+  for (const t of small) if (large.has(t)) shared++;
+  return shared / small.size;
+}
+
 /** A statement analysed once, for comparing it with many others. */
 export interface PreparedStatement {
   quantities: Quantity[];
   stems: Set<string>;
   cues: string[];
+  /** Stems of the few words after each negation cue: what the negation is about ("did not cause" → cause). */
+  negated: Set<string>;
+}
+
+/** How many words after a negation cue it can reach ("did not directly cause"). */
+const NEGATION_REACH = 3;
+
+function negatedStems(text: string): Set<string> {
+  const tokens = tokenize(text);
+  const out = new Set<string>();
+  tokens.forEach((t, i) => {
+    const failedTo = /^fail(?:s|ed|ing)?$/.test(t) && tokens[i + 1] === 'to';
+    if (!NEGATION_WORDS.has(t) && !t.endsWith("n't") && !failedTo) return;
+    for (const next of tokens.slice(i + 1, i + 1 + NEGATION_REACH)) out.add(stem(next));
+  });
+  return out;
 }
 
 export function prepareStatement(text: string): PreparedStatement {
   const quantities = extractQuantities(text);
-  return { quantities, stems: statementStems(text, quantities), cues: negationCues(text) };
+  return { quantities, stems: statementStems(text, quantities), cues: negationCues(text), negated: negatedStems(text) };
 }
 
 /**
@@ -75,7 +105,10 @@ export function contradictionBetween(a: PreparedStatement, b: PreparedStatement)
   if (figures) return figures;
   const cuesA = a.cues;
   const cuesB = b.cues;
-  if (cuesA.length > 0 !== cuesB.length > 0 && overlap >= NEGATION_OVERLAP_THRESHOLD) {
+  // The negation must bear on what both say ("did not cause" beside "caused"), not on an aside ("which has no lift").
+  const negatesShared = (n: PreparedStatement, other: PreparedStatement) => [...n.negated].some((t) => other.stems.has(t));
+  const clash = cuesA.length > 0 ? negatesShared(a, b) : negatesShared(b, a);
+  if (cuesA.length > 0 !== cuesB.length > 0 && clash && containment(a.stems, b.stems) >= NEGATION_OVERLAP_THRESHOLD) {
     const [negated, cues] = cuesA.length > 0 ? ['first', cuesA] : ['second', cuesB];
     return { kind: 'negation', note: `only the ${negated} statement is negated ("${cues.join('", "')}")` };
   }

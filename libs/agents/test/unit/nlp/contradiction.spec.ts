@@ -69,3 +69,11 @@ describe('detectContradiction', () => {
     expect(detectContradiction('The wall is 13.8 feet high.', 'The wall is 6.1 metres high.')?.kind).toBe('unit');
   });
 });
+
+describe('detectContradiction: a negation of the same claim with more words', () => {
+  it('finds "X did not cause the decline of the lake" against "X caused the decline"', () => {
+    expect(
+      detectContradiction('Irrigation withdrawals caused the decline.', 'Irrigation withdrawals did not cause the decline of Lake Varen.'),
+    ).toMatchObject({ kind: 'negation' });
+  });
+});

@@ -62,6 +62,16 @@ describe('outlineArchitect (offline)', () => {
     expect(sections.flatMap((s) => s.claimIds)).not.toContain('C4');
   });
 
+  it('a question that asks one thing is itself the first section', () => {
+    const question = 'When did construction of the Golden Gate Bridge begin?';
+    const questions = [
+      { id: 'Q0', text: question },
+      { id: 'Q1', text: 'How is the Golden Gate Bridge handled in practice?' },
+    ];
+    const claims = [{ id: 'C1', statement: 'Construction of the Golden Gate Bridge began in 1933.', questionId: null }];
+    expect(outlineArchitect.offline({ question, questions, claims, feedback: null }).sections[0]!.title).toBe(question);
+  });
+
   it('states a thing once: a restatement of a claim already placed is left out', () => {
     const claims = [
       { id: 'C1', statement: 'Construction of the Golden Gate Bridge began in 1933.', questionId: 'Q1' },

@@ -153,7 +153,7 @@ export function buildReport(input: ReportInputs): ReportJson {
   const shown = new Map<string, number>();
   const verifiedDisagreements = input.disagreements
     ?.map((p) => paragraph(p.sentences))
-    .filter((p) => p.sentences.length === 2 && p.sentences.every((s) => s.evidenceIds.length > 0));
+    .filter((p) => p.sentences.length >= 2 && p.sentences.every((s) => s.evidenceIds.length > 0));
   const contradictionParagraphs =
     verifiedDisagreements ??
     input.contradictions.flatMap((c) => {

@@ -1,29 +1,158 @@
+import { contentStems, splitUnits, stem, tokenize } from '@dossier/agents';
 import type { ClaimRow, ContradictionRow } from '@dossier/db';
 
-/** Each claim appears in at most two disagreements, so one contested figure does not fill the section. */
-export const MAX_DISAGREEMENTS_PER_CLAIM = 2;
+/** At most this many positions of one disagreement are shown: the best-supported ones. */
+export const MAX_SIDES = 3;
+/** Claims this similar (token Jaccard) with the same figures state the same position. */
+const SAME_POSITION = 0.7;
+/**
+ * Words with which sources say why figures or verdicts differ: a different reference, method, definition or scope.
+ * Strong cues name the difference itself; weak ones only say how a figure was made.
+ */
+const STRONG_CUE =
+  /\b(?:differs?|differ(?:ence|ences|ent|ed)|because|whereas|reasons?|depends? on|choice of|different question|comes? (?:almost entirely |mainly |largely )?from)\b/gi;
+const WEAK_CUE =
+  /\b(?:reference level|annual (?:mean|average)|smooths?|once [^.]{0,60}counted|compared? with|treats?|measured (?:as|from|at)|includ(?:e|es|ing))\b/gi;
 
-export interface DisagreementPair {
-  a: ClaimRow;
-  b: ClaimRow;
+export interface Disagreement {
+  /** The positions, each a claim: two or more, best supported first. */
+  sides: ClaimRow[];
+  /** A sentence of the run's evidence saying why the positions differ, when one is found. */
+  reason: { text: string; evidenceIds: string[] } | null;
+}
+
+interface EvidenceText {
+  id: string;
+  excerpt: string;
+}
+
+function tokens(text: string): Set<string> {
+  return new Set(tokenize(text).map(stem));
+}
+
+/** Two claims state the same position: nearly the same words and every figure the same. */
+export function samePosition(a: string, b: string): boolean {
+  const x = tokens(a);
+  const y = tokens(b);
+  const figures = (s: Set<string>) =>
+    [...s]
+      .filter((t) => /\d/.test(t))
+      .sort()
+      .join(' ');
+  if (figures(x) !== figures(y)) return false;
+  let shared = 0;
+  for (const t of x) if (y.has(t)) shared++;
+  return shared > 0 && shared / (x.size + y.size - shared) >= SAME_POSITION;
+}
+
+/** Most of the shorter statement's content terms are in the longer: with no contradiction between them, one position. */
+function mostlyContains(a: string, b: string): boolean {
+  const [x, y] = [new Set(contentStems(a).filter((t) => !/\d/.test(t))), new Set(contentStems(b).filter((t) => !/\d/.test(t)))];
+  const [small, large] = x.size <= y.size ? [x, y] : [y, x];
+  if (small.size === 0) return false;
+  return [...small].filter((t) => large.has(t)).length / small.size >= SAME_POSITION;
 }
 
 /**
- * The contradictions shown in "Where the sources disagree": both sides known and cited, each claim in at most two,
- * in the repository's order (by content, so equal runs give equal reports).
+ * The claims the body leaves to "Where the sources disagree": both sides of every contradiction, and claims that
+ * restate one of them, so no two sentences that contradict each other stand side by side in a section.
  */
-export function selectDisagreements(contradictions: readonly ContradictionRow[], claims: readonly ClaimRow[]): DisagreementPair[] {
-  const byId = new Map(claims.map((c) => [c.id, c]));
-  const shown = new Map<string, number>();
-  const out: DisagreementPair[] = [];
+export function contestedClaimIds(contradictions: readonly ContradictionRow[], claims: readonly ClaimRow[]): Set<string> {
+  const sides = new Set(contradictions.flatMap((c) => [c.claimAId, c.claimBId]));
+  const statements = claims.filter((c) => sides.has(c.id)).map((c) => c.statement);
+  return new Set(claims.filter((c) => sides.has(c.id) || statements.some((s) => samePosition(s, c.statement))).map((c) => c.id));
+}
+
+/** Groups of claims linked by contradictions (union-find), in the order their first contradiction comes. */
+function components(contradictions: readonly ContradictionRow[]): string[][] {
+  const parent = new Map<string, string>();
+  const find = (x: string): string => {
+    let r = x;
+    while (parent.get(r) !== r) r = parent.get(r)!;
+    parent.set(x, r);
+    return r;
+  };
   for (const c of contradictions) {
-    const a = byId.get(c.claimAId);
-    const b = byId.get(c.claimBId);
-    if (!a || !b || a.evidenceIds.length === 0 || b.evidenceIds.length === 0) continue;
-    if ((shown.get(a.id) ?? 0) >= MAX_DISAGREEMENTS_PER_CLAIM || (shown.get(b.id) ?? 0) >= MAX_DISAGREEMENTS_PER_CLAIM) continue;
-    shown.set(a.id, (shown.get(a.id) ?? 0) + 1);
-    shown.set(b.id, (shown.get(b.id) ?? 0) + 1);
-    out.push({ a, b });
+    for (const id of [c.claimAId, c.claimBId]) if (!parent.has(id)) parent.set(id, id);
+    parent.set(find(c.claimAId), find(c.claimBId));
   }
-  return out;
+  const groups = new Map<string, string[]>();
+  for (const c of contradictions) {
+    for (const id of [c.claimAId, c.claimBId]) {
+      const g = groups.get(find(id)) ?? [];
+      if (!g.includes(id)) g.push(id);
+      groups.set(find(id), g);
+    }
+  }
+  return [...groups.values()];
+}
+
+/** The sentence of the run's evidence that best says why the sides differ, or null. */
+function reasonFor(
+  sides: readonly ClaimRow[],
+  evidence: readonly EvidenceText[],
+  common: ReadonlySet<string>,
+  used: Set<string>,
+): Disagreement['reason'] {
+  const sideStatements = sides.map((s) => s.statement.toLowerCase());
+  // The disputed subject: the sides' content terms, figures included, without those every dispute shares ("lake").
+  const subject = new Set(sides.flatMap((s) => contentStems(s.statement)).filter((t) => !common.has(t)));
+  let best: { text: string; id: string; score: number } | null = null;
+  for (const e of evidence) {
+    for (const unit of splitUnits(e.excerpt)) {
+      if (unit.kind !== 'sentence') continue;
+      const strong = unit.text.match(STRONG_CUE)?.length ?? 0;
+      const weak = unit.text.match(WEAK_CUE)?.length ?? 0;
+      if (strong === 0) continue;
+      const lower = unit.text.toLowerCase();
+      if (sideStatements.some((s) => s.includes(lower) || lower.includes(s))) continue;
+      if (used.has(unit.text) || sides.some((s) => samePosition(s.statement, unit.text))) continue;
+      const shared = new Set(contentStems(unit.text).filter((t) => subject.has(t))).size;
+      if (shared === 0) continue;
+      // What the reason is about weighs more than how many cue words it has.
+      const score = Math.min(strong, 2) * 0.5 + 0.25 * Math.min(weak, 2) + shared / Math.max(1, subject.size);
+      if (best === null || score > best.score) best = { text: unit.text, id: e.id, score };
+    }
+  }
+  if (!best) return null;
+  used.add(best.text);
+  return { text: best.text, evidenceIds: [best.id] };
+}
+
+/**
+ * "Where the sources disagree": one entry per disputed subject (claims linked by contradictions), with its distinct
+ * positions, best supported first, and the reason they differ where a source says it. Entries come in the order of
+ * their first contradiction (by content, so equal runs give equal reports); a claim without evidence is not shown.
+ */
+export function selectDisagreements(
+  contradictions: readonly ContradictionRow[],
+  claims: readonly ClaimRow[],
+  evidence: readonly EvidenceText[] = [],
+): Disagreement[] {
+  const byId = new Map(claims.map((c) => [c.id, c]));
+  const groups: ClaimRow[][] = [];
+  const opposed = (a: ClaimRow, b: ClaimRow) =>
+    contradictions.some((x) => (x.claimAId === a.id && x.claimBId === b.id) || (x.claimAId === b.id && x.claimBId === a.id));
+  for (const ids of components(contradictions)) {
+    const known = ids.flatMap((id) => {
+      const c = byId.get(id);
+      return c && c.evidenceIds.length > 0 ? [c] : [];
+    });
+    const ranked = [...known].sort((a, b) => b.evidenceIds.length - a.evidenceIds.length || ids.indexOf(a.id) - ids.indexOf(b.id));
+    const sides: ClaimRow[] = [];
+    for (const c of ranked) {
+      if (sides.length >= MAX_SIDES) break;
+      if (sides.some((s) => samePosition(s.statement, c.statement) || (!opposed(s, c) && mostlyContains(s.statement, c.statement))))
+        continue;
+      // Every side shown must contradict one already shown, so the entry reads as one disagreement.
+      if (sides.length > 0 && !sides.some((s) => opposed(s, c))) continue;
+      sides.push(c);
+    }
+    if (sides.length >= 2) groups.push(sides);
+  }
+  // Terms in every dispute name the report's subject, not what a dispute is about.
+  const termsOf = groups.map((g) => new Set(g.flatMap((c) => contentStems(c.statement))));
+  const common = new Set([...(termsOf[0] ?? [])].filter((t) => groups.length > 1 && termsOf.every((set) => set.has(t))));
+  const used = new Set<string>();
+  return groups.map((sides) => ({ sides, reason: reasonFor(sides, evidence, common, used) }));
 }

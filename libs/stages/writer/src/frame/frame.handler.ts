@@ -67,12 +67,13 @@ export class FrameHandler implements StepHandler<'frame'> {
       call,
     );
 
-    const pairs = selectDisagreements(contradictions, claims);
-    const cited = new Set([
-      ...out.conclusion.flatMap((s) => s.evidenceIds),
-      ...pairs.flatMap((p) => [...p.a.evidenceIds, ...p.b.evidenceIds]),
-    ]);
-    const excerpts = new Map((await this.research.evidence(tenantId, runId, { id: { in: [...cited] } })).map((e) => [e.id, e.excerpt]));
+    const evidence = await this.research.evidence(tenantId, runId);
+    const disputes = selectDisagreements(
+      contradictions,
+      claims,
+      evidence.map((e) => ({ id: e.id, excerpt: e.excerpt })),
+    );
+    const excerpts = new Map(evidence.map((e) => [e.id, e.excerpt]));
     const withEvidence = (s: Sentence): SentenceToVerify => ({
       text: s.text,
       evidenceIds: s.evidenceIds,
@@ -88,16 +89,20 @@ export class FrameHandler implements StepHandler<'frame'> {
       `${sections.length} sections, ${open.length} open questions, ${ctx.run.options.maxIterations} iterations`,
       ...(feedback ? [feedback] : []),
     ];
+    // A disagreement's sentences: each side's statement, then the reason the sources give, if any.
+    const disputeSentences = disputes.map((d) => [
+      ...d.sides.map((c) => ({ text: c.statement, evidenceIds: c.evidenceIds, side: true })),
+      ...(d.reason ? [{ ...d.reason, side: false }] : []),
+    ]);
     const parts = [
       ...out.introduction.map((s) => ({
         part: 'introduction' as const,
         sentence: { text: s.text, evidenceIds: [], evidence: [], context },
       })),
       ...out.conclusion.map((s) => ({ part: 'conclusion' as const, sentence: withEvidence(s) })),
-      ...pairs.flatMap((p) => [
-        { part: 'disagreements' as const, sentence: withEvidence({ text: p.a.statement, evidenceIds: p.a.evidenceIds }) },
-        { part: 'disagreements' as const, sentence: withEvidence({ text: p.b.statement, evidenceIds: p.b.evidenceIds }) },
-      ]),
+      ...disputeSentences.flatMap((sentences, k) =>
+        sentences.map((s) => ({ part: 'disagreements' as const, dispute: k, side: s.side, sentence: withEvidence(s) })),
+      ),
     ];
     const verified = await verifyAndRepair(
       this.agents,
@@ -109,12 +114,13 @@ export class FrameHandler implements StepHandler<'frame'> {
       parts.flatMap((p, i) =>
         p.part === part && verified.kept[i] ? [{ text: verified.kept[i].text, evidenceIds: verified.kept[i].evidenceIds }] : [],
       );
-    const disagreementStart = parts.findIndex((p) => p.part === 'disagreements');
-    // A disagreement needs both sides: a pair that lost one is not shown.
-    const disagreements = pairs.flatMap((_, k) => {
-      const a = verified.kept[disagreementStart + 2 * k];
-      const b = verified.kept[disagreementStart + 2 * k + 1];
-      return a && b ? [{ sentences: [a, b].map((s) => ({ text: s.text, evidenceIds: s.evidenceIds })) }] : [];
+    // A disagreement needs two sides that survived verification; its reason is shown only beside them.
+    const disagreements = disputes.flatMap((_, k) => {
+      const own = parts.flatMap((p, i) =>
+        'dispute' in p && p.dispute === k && verified.kept[i] ? [{ side: p.side, s: verified.kept[i] }] : [],
+      );
+      if (own.filter((x) => x.side).length < 2) return [];
+      return [{ sentences: own.map(({ s }) => ({ text: s.text, evidenceIds: s.evidenceIds })) }];
     });
     const introduction = kept('introduction');
     const verification: FrameVerification = {

@@ -1,6 +1,7 @@
 import { AgentRunner, outlineArchitect } from '@dossier/agents';
 import { ResearchRepository } from '@dossier/db';
 import { OnStep, type StepContext, type StepHandler, type StepOutcome } from '@dossier/workflow';
+import { contestedClaimIds } from '../frame/disagreements';
 
 export const CLAIMS_PER_SECTION = 12;
 
@@ -14,11 +15,16 @@ export class OutlineHandler implements StepHandler<'outline'> {
 
   async execute(ctx: StepContext<'outline'>): Promise<StepOutcome<'outline'>> {
     const { tenantId, runId } = ctx;
-    const [questions, claims, evidence] = await Promise.all([
+    const [questions, allClaims, evidence, contradictions] = await Promise.all([
       this.research.questions(tenantId, runId),
       this.research.claims(tenantId, runId),
       this.research.evidence(tenantId, runId),
+      this.research.contradictions(tenantId, runId),
     ]);
+    // Both sides of a contradiction (and their restatements) are presented together in "Where the sources
+    // disagree", never as two findings side by side in the body.
+    const contested = contestedClaimIds(contradictions, allClaims);
+    const claims = allClaims.filter((c) => !contested.has(c.id));
     // Sections answer the plan's questions; a follow-up the research loop asked counts for the question it follows up.
     const parentOf = new Map(questions.map((q) => [q.id, q.parentId]));
     const rootOf = (id: string | null): string | null => {
