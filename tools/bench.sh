@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # `npm run bench`: engine step overhead beside its floors (a bare BullMQ hop, a bare Postgres commit), SIGKILL
-# recovery time, then report scaling. `npm run bench -- steps` runs the step part alone (measure it in isolation).
+# recovery time, run event latency to an SSE client, then report scaling. `npm run bench -- steps` runs the step part alone (measure it in isolation).
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/env.sh"
 cd "$_repo_root"
 [ -d node_modules/.bin ] || npm ci --no-audit --no-fund --loglevel=error
 bash tools/ensure-services.sh
 LOG_LEVEL=warn OTEL_SDK_DISABLED=true node --enable-source-maps -r ./tools/ts-register.cjs tools/bench/step-overhead.ts
+LOG_LEVEL=warn OTEL_SDK_DISABLED=true node --enable-source-maps -r ./tools/ts-register.cjs tools/bench/event-latency.ts
 [ "${1:-}" = steps ] && exit 0
 LOG_LEVEL=warn OTEL_SDK_DISABLED=true node --enable-source-maps -r ./tools/ts-register.cjs tools/bench/report-scaling.ts
