@@ -152,39 +152,49 @@ async function bareCommit(): Promise<number[]> {
   return times;
 }
 
-async function sigkillRecovery(): Promise<{ lockMs: number; stalledMs: number; recoveryMs: number }> {
+async function sigkillRecovery(): Promise<{ lockMs: number; stalledMs: number; watchMs: number; recoveryMs: number }> {
   const db = await prepareDatabase();
   const prefix = uniquePrefix('kill');
-  const log = path.join(mkdtempSync(path.join(tmpdir(), 'dossier-bench-')), 'log');
+  const dir = mkdtempSync(path.join(tmpdir(), 'dossier-bench-'));
+  const log = path.join(dir, 'log');
+  const release = path.join(dir, 'release');
   writeFileSync(log, '');
-  // Production defaults for lock and stall settings (libs/config WorkerEnv), not the tests' fast ones.
+  // Production defaults for lock, stall and stall-watch settings (libs/config), not the tests' fast ones.
+  const settings = { lockMs: 30_000, stalledMs: 1_000, watchMs: 500 };
   const env = {
     ...processEnv(db, prefix, {
       TEST_LOG: log,
-      TEST_SCRIPT: JSON.stringify({ queries: 1, sources: 1, sections: 1, slow: { '.scope.': 3000 } }),
+      // scope is held until the kill, so it is in flight on the victim however long the standby takes to boot.
+      TEST_SCRIPT: JSON.stringify({ queries: 1, sources: 1, sections: 1, holdUntil: { '.scope.': release } }),
     }),
-    STEP_LOCK_MS: '10000',
-    STALLED_INTERVAL_MS: '5000',
+    STEP_LOCK_MS: String(settings.lockMs),
+    STALLED_INTERVAL_MS: String(settings.stalledMs),
+    STALL_WATCH_INTERVAL_MS: String(settings.watchMs),
   };
-  const victim = startChildService(path.resolve(__dirname, '../../libs/workflow/test/fixtures/test-worker.ts'), env, 'victim');
-  await victim.waitForOutput(/test-worker ready/);
+  const worker = path.resolve(__dirname, '../../libs/workflow/test/fixtures/test-worker.ts');
+  const victim = startChildService(worker, env, 'victim');
+  const conductor = startChildService(path.resolve(__dirname, '../../apps/conductor/src/main.ts'), env, 'conductor');
+  await Promise.all([victim.waitForOutput(/test-worker ready/), conductor.waitForOutput(/conductor ready/)]);
   const engine = await startEngine(db, prefix, []);
   const run = await engine.commands.start({ tenantId: TENANT, question: 'kill', options: { maxIterations: 1 }, actor: 'bench' });
   const key = `${run.id}.scope.0.0`;
   await waitFor('scope to start', () => readFileSync(log, 'utf8').includes(key));
   // A standby worker is up before the kill, as in a deployment with more than one replica.
-  const standby = startChildService(path.resolve(__dirname, '../../libs/workflow/test/fixtures/test-worker.ts'), env, 'standby');
+  const standby = startChildService(worker, env, 'standby');
   await standby.waitForOutput(/test-worker ready/);
   victim.kill('SIGKILL');
   const killedAt = Date.now();
+  writeFileSync(release, '');
   await waitFor('scope to restart elsewhere', () => readFileSync(log, 'utf8').split(key).length - 1 >= 2, { intervalMs: 20 });
   const recoveryMs = Date.now() - killedAt;
   await waitForStatus(db.url, run.id, 'completed');
-  standby.kill('SIGTERM');
-  await standby.exited;
+  for (const child of [standby, conductor]) {
+    child.kill('SIGTERM');
+    await child.exited;
+  }
   await engine.close();
   await db.drop();
-  return { lockMs: 10_000, stalledMs: 5_000, recoveryMs };
+  return { ...settings, recoveryMs };
 }
 
 async function main(): Promise<void> {
@@ -216,7 +226,7 @@ async function main(): Promise<void> {
   if (process.env['BENCH_SKIP_KILL'] !== '1') {
     const k = await sigkillRecovery();
     console.log(
-      `\nSIGKILL recovery (lock ${k.lockMs} ms, stalled check every ${k.stalledMs} ms, standby worker running): ${k.recoveryMs} ms from kill to the step restarting on another worker`,
+      `\nSIGKILL recovery (lock ${k.lockMs} ms, stalled check every ${k.stalledMs} ms, stall watch every ${k.watchMs} ms, standby worker running): ${k.recoveryMs} ms from kill to the step restarting on another worker`,
     );
   }
 }

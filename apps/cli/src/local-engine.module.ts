@@ -35,7 +35,9 @@ export class LocalEngineModule {
       imports: [
         WorkflowModule.forRoot({
           ...settings,
-          ...(withWorkers ? { conductor: { relayIntervalMs: 1_000, reconcileIntervalMs: 5_000, relayMinAgeMs: 2_000 } } : {}),
+          ...(withWorkers
+            ? { conductor: { relayIntervalMs: 1_000, reconcileIntervalMs: 5_000, relayMinAgeMs: 2_000, stallWatchIntervalMs: 500 } }
+            : {}),
         }),
         // Only the stages use vectors. The embedded store locks its directory, so a client command (approve,
         // intervene, show) opened beside a running `research` must not open it.

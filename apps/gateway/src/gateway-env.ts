@@ -15,8 +15,7 @@ export const GatewayEnv = WorkerEnv.extend({
   /** Default per-tenant request rate (a tenant's policy.rateLimit overrides it). */
   RATE_LIMIT_PER_SECOND: z.coerce.number().positive().default(20),
   RATE_LIMIT_BURST: int(40, 1),
-  /** How often an SSE stream looks for new run events, and how often it sends a heartbeat comment. */
-  SSE_POLL_MS: int(250, 20),
+  /** How often an idle SSE stream sends a heartbeat comment (events themselves are pushed: LISTEN/NOTIFY). */
   SSE_HEARTBEAT_MS: int(15_000, 100),
   /**
    * Failed authentications (401) per client address, a GCRA in Redis shared by every replica: this many per

@@ -8,6 +8,7 @@ import { TenantRateLimiter } from './auth/tenant-rate-limiter';
 import { CollectionsController } from './collections/collections.controller';
 import { DocsController } from './docs/docs.controller';
 import { EventsController } from './events/events.controller';
+import { RunEventFeed } from './events/run-event-feed';
 import type { GatewayEnv } from './gateway-env';
 import { GATEWAY_ENV } from './gateway-tokens';
 import { GatewayMetrics } from './health/gateway-metrics';
@@ -53,7 +54,15 @@ export class GatewayModule {
         MeController,
         McpController,
       ],
-      providers: [{ provide: GATEWAY_ENV, useValue: env }, ApiKeyGuard, TenantRateLimiter, AuthFailureLimiter, RunLookup, GatewayMetrics],
+      providers: [
+        { provide: GATEWAY_ENV, useValue: env },
+        RunEventFeed,
+        ApiKeyGuard,
+        TenantRateLimiter,
+        AuthFailureLimiter,
+        RunLookup,
+        GatewayMetrics,
+      ],
     };
   }
 }

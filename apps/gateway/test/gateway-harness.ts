@@ -57,7 +57,6 @@ export async function startGateway(
     PORT: '0',
     HOST: '127.0.0.1',
     ADMIN_API_KEY: ADMIN_KEY,
-    SSE_POLL_MS: '50',
     SSE_HEARTBEAT_MS: '1000',
     RATE_LIMIT_PER_SECOND: '100000',
     RATE_LIMIT_BURST: '100000',
@@ -75,7 +74,7 @@ export async function startGateway(
     opts.workers
       ? {
           consume: SERVICE_NAMES,
-          conductor: { relayIntervalMs: 200, reconcileIntervalMs: 1_000, relayMinAgeMs: 500 },
+          conductor: { relayIntervalMs: 200, reconcileIntervalMs: 1_000, relayMinAgeMs: 500, stallWatchIntervalMs: 200 },
           imports: [VectorsModule.forRoot({ dir: mkdtempSync(path.join(tmpdir(), 'dossier-gw-vectors-')) }), ...STAGE_MODULES],
         }
       : {},

@@ -105,7 +105,7 @@ export async function startWebStack(): Promise<WebStack> {
       imports: [
         WorkflowModule.forRoot({
           ...engineSettingsFromEnv(env, SERVICE_NAMES),
-          conductor: { relayIntervalMs: 200, reconcileIntervalMs: 1_000, relayMinAgeMs: 500 },
+          conductor: { relayIntervalMs: 200, reconcileIntervalMs: 1_000, relayMinAgeMs: 500, stallWatchIntervalMs: 200 },
         }),
         VectorsModule.forRoot({ dir: mkdtempSync(path.join(tmpdir(), 'dossier-web-vectors-')) }),
         PlannerStagesModule,

@@ -33,15 +33,18 @@ export const LogEnv = z.object({
 });
 
 /**
- * Lock and stall settings (docs/decisions/0004). A worker renews its lock every STEP_LOCK_MS/2; a worker
- * that dies stops renewing and its step is taken over after at most STEP_LOCK_MS + STALLED_INTERVAL_MS.
+ * Lock and stall settings (docs/decisions/0004, 0027). A worker renews its BullMQ lock every STEP_LOCK_MS/2,
+ * from its event loop: a step may block that loop up to STEP_LOCK_MS without being taken. A worker that dies is
+ * found by the conductor's stall watch (its Postgres step lock is gone) and its step moves on at the next stalled
+ * check: about STALL_WATCH_INTERVAL_MS × 2 + STALLED_INTERVAL_MS. STEP_LOCK_MS + STALLED_INTERVAL_MS is the bound
+ * when the watch cannot tell (no conductor, or a worker whose Postgres connection outlives it).
  */
 export const WorkerEnv = DatabaseEnv.extend(RedisEnv.shape)
   .extend(LogEnv.shape)
   .extend({
     WORKER_CONCURRENCY: int(4, 1),
-    STEP_LOCK_MS: int(10_000, 1_000),
-    STALLED_INTERVAL_MS: int(5_000, 500),
+    STEP_LOCK_MS: int(30_000, 1_000),
+    STALLED_INTERVAL_MS: int(1_000, 200),
     STEP_ATTEMPTS: int(5, 1),
     STEP_BACKOFF_MS: int(2_000, 10),
     SHUTDOWN_GRACE_MS: int(25_000, 0),
@@ -60,5 +63,7 @@ export const ConductorEnv = WorkerEnv.extend({
   RECONCILE_INTERVAL_MS: int(5_000, 100),
   /** Outbox rows younger than this are left to the worker that wrote them. */
   RELAY_MIN_AGE_MS: int(2_000, 0),
+  /** How often the stall watch compares active jobs with held step locks (docs/decisions/0027). */
+  STALL_WATCH_INTERVAL_MS: int(500, 50),
 });
 export type ConductorEnv = z.infer<typeof ConductorEnv>;

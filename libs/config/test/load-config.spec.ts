@@ -24,8 +24,8 @@ describe('loadConfig', () => {
       QUEUE_PREFIX: 'dossier',
       LOG_LEVEL: 'info',
       WORKER_CONCURRENCY: 4,
-      STEP_LOCK_MS: 10_000,
-      STALLED_INTERVAL_MS: 5_000,
+      STEP_LOCK_MS: 30_000,
+      STALLED_INTERVAL_MS: 1_000,
       STEP_ATTEMPTS: 5,
       STEP_BACKOFF_MS: 2_000,
       SHUTDOWN_GRACE_MS: 25_000,
@@ -36,19 +36,25 @@ describe('loadConfig', () => {
 
   it('ConductorEnv adds its own defaults on top of WorkerEnv', () => {
     const cfg = loadConfig(ConductorEnv, { ...VALID });
-    expect(cfg).toMatchObject({ RELAY_INTERVAL_MS: 1_000, RECONCILE_INTERVAL_MS: 5_000, RELAY_MIN_AGE_MS: 2_000, WORKER_CONCURRENCY: 4 });
+    expect(cfg).toMatchObject({
+      RELAY_INTERVAL_MS: 1_000,
+      RECONCILE_INTERVAL_MS: 5_000,
+      RELAY_MIN_AGE_MS: 2_000,
+      STALL_WATCH_INTERVAL_MS: 500,
+      WORKER_CONCURRENCY: 4,
+    });
   });
 
   it('coerces numeric strings to numbers', () => {
     const cfg = loadConfig(WorkerEnv, {
       ...VALID,
       WORKER_CONCURRENCY: '8',
-      STEP_LOCK_MS: '30000',
+      STEP_LOCK_MS: '45000',
       DATABASE_POOL_MAX: '25',
       SHUTDOWN_GRACE_MS: '0',
     });
     expect(cfg.WORKER_CONCURRENCY).toBe(8);
-    expect(cfg.STEP_LOCK_MS).toBe(30_000);
+    expect(cfg.STEP_LOCK_MS).toBe(45_000);
     expect(cfg.DATABASE_POOL_MAX).toBe(25);
     expect(cfg.SHUTDOWN_GRACE_MS).toBe(0);
     expect(typeof cfg.WORKER_CONCURRENCY).toBe('number');

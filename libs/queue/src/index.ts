@@ -7,3 +7,4 @@ export * from './step-worker.host';
 export * from './queue.module';
 export * from './redis-connection';
 export * from './tokens';
+export * from './worker-liveness';

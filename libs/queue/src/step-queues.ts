@@ -105,6 +105,30 @@ export class StepQueues implements OnModuleInit, OnApplicationShutdown {
     return this.queue(this.nodes.service[step.node]).getJobState(stepKey(step));
   }
 
+  /** Ids (step keys) of the jobs active in a service's queue. */
+  activeIds(service: ServiceName): Promise<string[]> {
+    return this.queue(service).getRanges(['active']);
+  }
+
+  /** The token of a job's BullMQ lock ("<worker id>:<n>"): whose delivery it is; null when unlocked. */
+  lockOf(service: ServiceName, jobId: string): Promise<string | null> {
+    return this.redis.get(`${this.queue(service).toKey(jobId)}:lock`);
+  }
+
+  /**
+   * Drops an active job's BullMQ lock if it still has this token, so the next stalled check of any worker moves
+   * the job back to waiting. Only for a delivery whose worker is gone (the conductor's stall watch, 0027).
+   */
+  async dropLock(service: ServiceName, jobId: string, token: string): Promise<boolean> {
+    const dropped = await this.redis.eval(
+      "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) else return 0 end",
+      1,
+      `${this.queue(service).toKey(jobId)}:lock`,
+      token,
+    );
+    return dropped === 1;
+  }
+
   /** Removes a finished job so the same step key can be enqueued again (resume, reconciliation). */
   async removeFinished(step: StepRef): Promise<void> {
     const job = await this.queue(this.nodes.service[step.node]).getJob(stepKey(step));

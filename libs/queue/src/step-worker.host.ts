@@ -10,6 +10,7 @@ import { STEP_HANDLER_METADATA } from './step-handler-metadata';
 import { QUEUE_OPTIONS, type QueueOptions } from './queue-options';
 import { createRedis } from './redis-connection';
 import { STEP_PROCESSOR, type StepProcessor } from './step-processor';
+import { WORKER_LIVENESS, type WorkerLiveness } from './worker-liveness';
 
 const MAX_BACKOFF_MS = 60_000;
 
@@ -34,7 +35,7 @@ export class StepWorkerHost implements OnApplicationBootstrap, BeforeApplication
     private readonly reflector: Reflector,
   ) {}
 
-  onApplicationBootstrap(): void {
+  async onApplicationBootstrap(): Promise<void> {
     if (this.options.consume.length === 0) return;
     // Resolved here, not injected: the step runner lives in the workflow module, which imports this one.
     this.processor = this.moduleRef.get<StepProcessor>(STEP_PROCESSOR, { strict: false });
@@ -47,6 +48,12 @@ export class StepWorkerHost implements OnApplicationBootstrap, BeforeApplication
     }
     this.handlers = buildHandlerRegistry(this.options.consume, found, this.options.nodes);
     for (const service of this.options.consume) this.workers.push(this.createWorker(service));
+    // Liveness first, jobs second: a worker never holds a job while the conductor could think it dead.
+    const liveness = this.moduleRef.get<WorkerLiveness>(WORKER_LIVENESS, { strict: false });
+    await liveness.hold(this.workers.map((w) => w.id));
+    for (const worker of this.workers) {
+      worker.run().catch((err: unknown) => this.logger.error({ err: (err as Error).message, queue: worker.name }, 'worker stopped'));
+    }
   }
 
   private createWorker(service: string): Worker {
@@ -55,6 +62,7 @@ export class StepWorkerHost implements OnApplicationBootstrap, BeforeApplication
     const worker = new Worker(service, (job: Job, token?: string) => this.run(job, token), {
       connection,
       prefix: this.options.prefix,
+      autorun: false,
       concurrency: this.options.concurrency,
       lockDuration: this.options.lockDurationMs,
       stalledInterval: this.options.stalledIntervalMs,

@@ -25,6 +25,7 @@ export function conductorSettingsFromEnv(env: ConductorEnv): EngineSettings {
       relayIntervalMs: env.RELAY_INTERVAL_MS,
       reconcileIntervalMs: env.RECONCILE_INTERVAL_MS,
       relayMinAgeMs: env.RELAY_MIN_AGE_MS,
+      stallWatchIntervalMs: env.STALL_WATCH_INTERVAL_MS,
     },
   };
 }

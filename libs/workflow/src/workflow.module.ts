@@ -1,13 +1,15 @@
 import { Module, type DynamicModule } from '@nestjs/common';
 import type { ServiceName } from '@dossier/contracts';
 import { DbModule } from '@dossier/db';
-import { QueueModule, STEP_PROCESSOR } from '@dossier/queue';
+import { QueueModule, STEP_PROCESSOR, WORKER_LIVENESS } from '@dossier/queue';
 import { AuditLog } from './audit/audit-log';
 import { CONDUCTOR_OPTIONS, ConductorLoop, type ConductorOptions } from './conductor/conductor-loop';
+import { StallWatch } from './conductor/stall-watch';
 import { OutboxSender } from './outbox/outbox-sender';
 import { Reconciler } from './outbox/reconciler';
 import { RunFailures } from './runner/run-failures';
 import { StepLocks } from './runner/step-locks';
+import { WorkerLivenessLocks } from './runner/worker-liveness-locks';
 import { StepRunner } from './runner/step-runner';
 import { TransitionWriter } from './runner/transition-writer';
 import { WORKFLOWS, type WorkflowGraphs } from './graph/workflow-graphs';
@@ -42,6 +44,7 @@ const ENGINE = [
   Reconciler,
   RunFailures,
   StepLocks,
+  WorkerLivenessLocks,
   StepRunner,
   TransitionWriter,
   RunCommands,
@@ -74,6 +77,7 @@ export class WorkflowModule {
       providers: [
         ...ENGINE,
         { provide: STEP_PROCESSOR, useExisting: StepRunner },
+        { provide: WORKER_LIVENESS, useExisting: WorkerLivenessLocks },
         { provide: WORKFLOW_GRAPHS, useValue: workflows },
         {
           provide: WORKFLOW_OPTIONS,
@@ -84,9 +88,9 @@ export class WorkflowModule {
             txTimeoutMs: 30_000,
           },
         },
-        ...(s.conductor ? [{ provide: CONDUCTOR_OPTIONS, useValue: s.conductor }, ConductorLoop] : []),
+        ...(s.conductor ? [{ provide: CONDUCTOR_OPTIONS, useValue: s.conductor }, StallWatch, ConductorLoop] : []),
       ],
-      exports: [...ENGINE, STEP_PROCESSOR, WORKFLOW_GRAPHS],
+      exports: [...ENGINE, STEP_PROCESSOR, WORKER_LIVENESS, WORKFLOW_GRAPHS],
     };
   }
 }

@@ -11,6 +11,7 @@ import { parse } from '../common/parse';
 import type { GatewayEnv } from '../gateway-env';
 import { GATEWAY_ENV } from '../gateway-tokens';
 import { RunLookup } from '../runs/run-lookup';
+import { RunEventFeed } from './run-event-feed';
 import { SseWriter } from './sse-writer';
 
 const logger = createLogger('gateway');
@@ -19,10 +20,12 @@ export const EventsQuery = z.strictObject({ lastEventId: Seq.optional() });
 const BATCH = 500;
 /** Events that carry an error text. */
 const ERROR_EVENTS: ReadonlySet<string> = new Set(['step_retrying', 'run_failed']);
+/** Events written with a terminal run status: the stream then checks whether the run is over. */
+const TERMINAL_EVENTS: ReadonlySet<string> = new Set(['run_completed', 'run_failed', 'run_cancelled']);
 
 /**
- * `GET /v1/runs/{id}/events`: the run's durable event log (run_events, ordered by seq) as SSE. The event
- * id is the seq, so a client that reconnects with `Last-Event-ID` gets exactly the events after it: no
+ * `GET /v1/runs/{id}/events`: the run's durable event log (run_events, ordered by seq) as SSE, live through
+ * Postgres LISTEN/NOTIFY (RunEventFeed). The event id is the seq, so a client that reconnects with `Last-Event-ID` gets exactly the events after it: no
  * gap, no duplicate. The stream ends once the run is terminal and every event has been sent.
  */
 @Controller('v1/runs')
@@ -34,6 +37,7 @@ export class EventsController implements OnModuleDestroy {
     private readonly lookup: RunLookup,
     private readonly events: RunEventRepository,
     private readonly runs: RunRepository,
+    private readonly feed: RunEventFeed,
     @Inject(GATEWAY_ENV) private readonly env: GatewayEnv,
   ) {}
 
@@ -55,7 +59,7 @@ export class EventsController implements OnModuleDestroy {
     sse.open(1_000);
     this.open.add(sse);
     try {
-      await this.pump(sse, caller.tenantId, id, after);
+      await this.pump(sse, reply, caller.tenantId, id, after);
     } catch (err) {
       logger.warn({ err: describeError(err), runId: id }, 'event stream ended by an error');
     } finally {
@@ -73,33 +77,77 @@ export class EventsController implements OnModuleDestroy {
     this.open.clear();
   }
 
-  private async pump(sse: SseWriter, tenantId: string, runId: string, after: number): Promise<void> {
+  /**
+   * Sends the run's events after `after`, then each new one as its commit is notified (RunEventFeed): no query
+   * runs while nothing happens. The subscription is in place before the first read, so an event committed
+   * between that read and the wait still wakes the stream; a wake-up re-reads from the last sent seq, so a
+   * notification that carries nothing new, or several folded into one, is harmless.
+   */
+  private async pump(sse: SseWriter, reply: FastifyReply, tenantId: string, runId: string, after: number): Promise<void> {
     let seq = after;
-    let lastWrite = Date.now();
-    while (!sse.isClosed) {
-      const rows = await this.events.list(tenantId, runId, seq, BATCH);
-      for (const row of rows) {
-        if (sse.isClosed) return;
-        seq = row.seq;
-        // Error events are redacted on the way out too, for rows stored before secrets were redacted at the source.
-        const data = ERROR_EVENTS.has(row.type) ? redactDeep(row.data) : row.data;
-        sse.event(row.seq, row.type, { runId, seq: row.seq, at: row.createdAt.toISOString(), data });
-      }
-      if (rows.length > 0) lastWrite = Date.now();
-      if (rows.length === BATCH) continue;
-      if (rows.length === 0) {
-        const run = await this.runs.find(tenantId, runId);
-        // Terminal and nothing left after the last sent seq (a final event is written in the same transaction as the status).
-        if (!run || TERMINAL_RUN_STATUSES.includes(run.status as RunStatus)) {
-          if ((await this.events.list(tenantId, runId, seq, 1)).length === 0) return;
-          continue;
+    const wake = new Wakeup();
+    const unsubscribe = await this.feed.subscribe(runId, (lastSeq) => {
+      if (lastSeq === 0 || lastSeq > seq) wake.fire();
+    });
+    reply.raw.on('close', () => wake.fire());
+    try {
+      let checkStatus = true;
+      while (!sse.isClosed) {
+        const rows = await this.events.list(tenantId, runId, seq, BATCH);
+        for (const row of rows) {
+          if (sse.isClosed) return;
+          seq = row.seq;
+          if (TERMINAL_EVENTS.has(row.type)) checkStatus = true;
+          // Error events are redacted on the way out too, for rows stored before secrets were redacted at the source.
+          const data = ERROR_EVENTS.has(row.type) ? redactDeep(row.data) : row.data;
+          sse.event(row.seq, row.type, { runId, seq: row.seq, at: row.createdAt.toISOString(), data });
         }
+        if (rows.length === BATCH) continue;
+        // At the start and after a final event: a terminal run with nothing left after the last sent seq ends the
+        // stream (its final event is written in the same transaction as its status).
+        if (checkStatus) {
+          checkStatus = false;
+          const run = await this.runs.find(tenantId, runId);
+          if (!run || TERMINAL_RUN_STATUSES.includes(run.status as RunStatus)) {
+            if ((await this.events.list(tenantId, runId, seq, 1)).length === 0) return;
+            continue;
+          }
+        }
+        while (!sse.isClosed && !(await wake.wait(this.env.SSE_HEARTBEAT_MS))) sse.comment('heartbeat');
       }
-      if (Date.now() - lastWrite >= this.env.SSE_HEARTBEAT_MS) {
-        sse.comment('heartbeat');
-        lastWrite = Date.now();
-      }
-      await new Promise((r) => setTimeout(r, this.env.SSE_POLL_MS));
+    } finally {
+      unsubscribe();
     }
+  }
+}
+
+/** One pending wake-up: `fire` before `wait` is kept, so a notification between a read and the wait is not lost. */
+class Wakeup {
+  private pending = false;
+  private resolve?: () => void;
+
+  fire(): void {
+    this.pending = true;
+    this.resolve?.();
+  }
+
+  /** True when woken, false when `ms` passed first. */
+  wait(ms: number): Promise<boolean> {
+    if (this.pending) {
+      this.pending = false;
+      return Promise.resolve(true);
+    }
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => {
+        this.resolve = undefined;
+        resolve(false);
+      }, ms);
+      this.resolve = () => {
+        clearTimeout(timer);
+        this.resolve = undefined;
+        this.pending = false;
+        resolve(true);
+      };
+    });
   }
 }

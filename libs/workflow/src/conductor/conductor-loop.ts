@@ -2,19 +2,22 @@ import { Inject, Injectable, type OnApplicationBootstrap, type BeforeApplication
 import { describeError } from '@dossier/errors';
 import { createLogger } from '@dossier/telemetry';
 import { Reconciler } from '../outbox/reconciler';
+import { StallWatch } from './stall-watch';
 import { RunCommands } from '../runs/run-commands';
 
 export interface ConductorOptions {
   relayIntervalMs: number;
   reconcileIntervalMs: number;
   relayMinAgeMs: number;
+  /** How often the stall watch looks for active steps whose worker is gone (docs/decisions/0027). */
+  stallWatchIntervalMs: number;
 }
 
 export const CONDUCTOR_OPTIONS = Symbol('CONDUCTOR_OPTIONS');
 
 /**
- * The conductor's loops: relay unsent outbox rows, reconcile steps Redis lost, expire gates and
- * deadlines. Each tick runs to completion before the next is scheduled, and shutdown waits for the
+ * The conductor's loops: relay unsent outbox rows, hand the steps of dead workers to live ones, reconcile
+ * steps Redis lost, expire gates and deadlines. Each tick runs to completion before the next is scheduled, and shutdown waits for the
  * tick in flight. Every action is idempotent, so two conductors side by side are safe.
  */
 @Injectable()
@@ -28,11 +31,15 @@ export class ConductorLoop implements OnApplicationBootstrap, BeforeApplicationS
     @Inject(CONDUCTOR_OPTIONS) private readonly options: ConductorOptions,
     private readonly reconciler: Reconciler,
     private readonly commands: RunCommands,
+    private readonly stallWatch: StallWatch,
   ) {}
 
   onApplicationBootstrap(): void {
     this.every('relay', this.options.relayIntervalMs, async () => {
       await this.reconciler.relay(this.options.relayMinAgeMs);
+    });
+    this.every('stall watch', this.options.stallWatchIntervalMs, async () => {
+      await this.stallWatch.scan();
     });
     this.every('reconcile', this.options.reconcileIntervalMs, async () => {
       await this.reconciler.reconcile();

@@ -1,6 +1,7 @@
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import { startChildService, sql, waitFor, type ChildService, type TestDatabase } from '@dossier/testing';
 import { prepareDatabase, processEnv, REDIS_URL, startEngine, TENANT, uniquePrefix, type TestEngine } from '../fixtures/engine';
@@ -111,6 +112,78 @@ describe('process faults (worker processes, real Redis and Postgres)', () => {
     expect([...counts].filter(([k, n]) => n > 1 && (!inFlightOnVictim.has(k) || doneAtKill.includes(k)))).toEqual([]);
     // Reported, not asserted: how fast depends on the machine's load (npm run bench measures recovery).
     process.stdout.write(`SIGKILL recovery: ${recoveryMs} ms (lock 2000 ms, stalled interval 1000 ms, plus worker boot)\n`);
+  });
+
+  it("SIGKILL with a lock that would hold for minutes: the stall watch finds the worker's liveness lock gone and a standby worker takes the step", async () => {
+    const prefix = uniquePrefix('watch');
+    const log = path.join(dir, 'watch.log');
+    writeFileSync(log, '');
+    // BullMQ's own lock (10 min) cannot expire during the test: only the conductor's stall watch can move the step.
+    // scope is held until the kill: it is surely in flight on the victim, however long the standby takes to boot.
+    const release = path.join(dir, 'watch.release');
+    const env = processEnv(db, prefix, {
+      TEST_LOG: log,
+      TEST_SCRIPT: JSON.stringify({ queries: 1, sources: 1, sections: 1, holdUntil: { '.scope.': release } }),
+      STEP_LOCK_MS: '600000',
+    });
+    const victim = start(WORKER, env);
+    const conductor = start(CONDUCTOR, env);
+    await Promise.all([victim.waitForOutput(/test-worker ready/), conductor.waitForOutput(/conductor ready/)]);
+    producer = await startEngine(db, prefix, []);
+    const run = await producer.commands.start({ tenantId: TENANT, question: 'watch', options: { maxIterations: 1 }, actor: 'test' });
+    const key = `${run.id}.scope.0.0`;
+    await waitFor('scope to start', () => readFileSync(log, 'utf8').includes(key));
+    const standby = start(WORKER, env);
+    await standby.waitForOutput(/test-worker ready/);
+    victim.kill('SIGKILL');
+    await victim.exited;
+    writeFileSync(release, '');
+    await waitForStatus(db.url, run.id, 'completed');
+
+    const released = conductor
+      .output()
+      .split('\n')
+      .filter((line) => line.includes('released steps whose worker is gone'));
+    expect(released.some((line) => line.includes(key))).toBe(true);
+    expect(invocationCounts(log, run.id).get(key)).toBe(2);
+    expect(startedBy(log, standby.pid).has(key)).toBe(true);
+    const steps = await completedSteps(db.url, run.id);
+    const outputs = await outputsByStep(db.url);
+    expect(steps.every((k) => outputs.get(k) === 1)).toBe(true);
+  });
+
+  it('a step longer than the lock and one that blocks its event loop are not taken from their live worker', async () => {
+    const prefix = uniquePrefix('healthy');
+    const log = path.join(dir, 'healthy.log');
+    writeFileSync(log, '');
+    // scope waits 10 s on I/O (a slow model call) with an 8 s lock; perspectives blocks the loop for 2 s, ten
+    // stall-watch scans (200 ms) long and within BullMQ's renewal margin (half the lock). Neither may be released,
+    // stalled or run twice.
+    const env = processEnv(db, prefix, {
+      TEST_LOG: log,
+      TEST_SCRIPT: JSON.stringify({ queries: 1, sources: 1, sections: 1, slow: { '.scope.': 10_000 }, block: { '.perspectives.': 2000 } }),
+      STEP_LOCK_MS: '8000',
+    });
+    const worker = start(WORKER, env);
+    const spare = start(WORKER, env);
+    const conductor = start(CONDUCTOR, env);
+    await Promise.all([
+      worker.waitForOutput(/test-worker ready/),
+      spare.waitForOutput(/test-worker ready/),
+      conductor.waitForOutput(/conductor ready/),
+    ]);
+    producer = await startEngine(db, prefix, []);
+    const run = await producer.commands.start({ tenantId: TENANT, question: 'healthy', options: { maxIterations: 1 }, actor: 'test' });
+    await waitForStatus(db.url, run.id, 'completed');
+
+    const counts = invocationCounts(log, run.id);
+    expect(counts.get(`${run.id}.scope.0.0`)).toBe(1);
+    expect(counts.get(`${run.id}.perspectives.0.0`)).toBe(1);
+    expect(conductor.output()).not.toMatch(/released steps/);
+    const queue = new Queue('planner', { connection: { url: REDIS_URL } as never, prefix });
+    const jobs = await Promise.all([`${run.id}.scope.0.0`, `${run.id}.perspectives.0.0`].map((id) => queue.getJob(id)));
+    await queue.close();
+    expect(jobs.map((j) => j?.stalledCounter)).toEqual([0, 0]);
   });
 
   it('Redis FLUSHALL mid-run: the conductor re-enqueues from Postgres; the run completes; completed steps did not run again', async () => {
