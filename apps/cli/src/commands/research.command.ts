@@ -42,6 +42,7 @@ export const demoCommand = defineCommand<Pick<ResearchFlags, 'out'>>({
         out: opts.out,
         engine: 'offline',
         search: ['corpus'],
+        mode: 'survey',
         approve: 'auto',
       },
       invocation,
