@@ -90,4 +90,24 @@ describe('dossier research --mode interviews (offline, end to end)', () => {
     // Verified as in the rest of the report: every body sentence was checked by the verifier.
     expect(r.metrics.verification!.checked).toBeGreaterThanOrEqual(sentences.length);
   });
+
+  it('report.json carries the interviews (analyst, each question, cited answer sentences); report.html shows them', async () => {
+    const r = report();
+    const turns = await sql<{ shard: number; question: string }>(
+      db.url,
+      'SELECT shard, question FROM interview_turns ORDER BY shard, turn',
+    );
+    expect(r.interviews).toHaveLength(4);
+    expect(r.interviews!.flatMap((i) => i.turns.map((t) => t.question))).toEqual(turns.map((t) => t.question));
+    for (const interview of r.interviews!) {
+      expect(interview.sectionId).toMatch(/^section-/);
+      expect(r.sections.find((s) => s.id === interview.sectionId)!.title.startsWith(interview.analyst.name)).toBe(true);
+      for (const turn of interview.turns) for (const s of turn.answer) for (const id of s.evidenceIds) expect(r.evidence[id]).toBeDefined();
+    }
+    expect(r.interviews!.some((i) => i.turns.some((t) => t.answer.length > 0))).toBe(true);
+    const html = readFileSync(path.join(out, 'report.html'), 'utf8');
+    expect(html).toContain('<h2>Interviews</h2>');
+    for (const interview of r.interviews!)
+      expect(html).toContain(`Q1. ${interview.turns[0]!.question.replaceAll("'", '&#39;').replaceAll('"', '&quot;')}`);
+  });
 });
