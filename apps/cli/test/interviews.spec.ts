@@ -111,3 +111,53 @@ describe('dossier research --mode interviews (offline, end to end)', () => {
       expect(html).toContain(`Q1. ${interview.turns[0]!.question.replaceAll("'", '&#39;').replaceAll('"', '&quot;')}`);
   });
 });
+
+describe('dossier research --mode hybrid (offline): the survey loop, then interviews on what it left open', () => {
+  let db: TestDatabase;
+  const out = mkdtempSync(path.join(tmpdir(), 'dossier-hybrid-'));
+
+  beforeAll(async () => {
+    db = await createTestDatabase();
+  });
+  afterAll(async () => {
+    await db?.drop();
+  });
+
+  it('runs both phases; the report has survey sections by theme and one section per interview', async () => {
+    const result = await cliRunner(db)([
+      'research',
+      QUESTION,
+      '--corpus',
+      path.join(EXAMPLES, 'corpus'),
+      '--collection',
+      'examples',
+      '--out',
+      out,
+      '--mode',
+      'hybrid',
+      '--perspectives',
+      '2',
+      '--interview-turns',
+      '2',
+      '--max-iterations',
+      '2',
+    ]);
+    expect(result.output).toMatch(/Report written to/);
+    const nodes = (await sql<{ node: string }>(db.url, "SELECT DISTINCT node FROM node_executions WHERE status = 'completed'")).map(
+      (n) => n.node,
+    );
+    expect(nodes).toEqual(expect.arrayContaining(['search_plan', 'moderate', 'interview']));
+    const r = ReportJson.parse(JSON.parse(readFileSync(path.join(out, 'report.json'), 'utf8')));
+    const interviewSections = new Set(r.interviews!.map((i) => i.sectionId));
+    const body = r.sections.filter((s) => s.kind === 'body');
+    expect(r.interviews).toHaveLength(2);
+    expect(body.filter((s) => interviewSections.has(s.id)).length).toBeGreaterThanOrEqual(1);
+    expect(body.filter((s) => !interviewSections.has(s.id)).length).toBeGreaterThanOrEqual(1);
+    // The interviews' evidence went through claims as the pass after the survey's last.
+    const [pass] = await sql<{ claims: number; moderate: number }>(
+      db.url,
+      "SELECT (SELECT max(iteration) FROM node_executions WHERE node = 'claims') AS claims, (SELECT max(iteration) FROM node_executions WHERE node = 'moderate') AS moderate",
+    );
+    expect(pass!.claims).toBe(pass!.moderate + 1);
+  });
+});
