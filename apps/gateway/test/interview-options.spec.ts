@@ -1,5 +1,5 @@
 import { RunView } from '@dossier/contracts';
-import { sql } from '@dossier/testing';
+import { sql, waitFor } from '@dossier/testing';
 import { client, QUESTION, startGateway, uploadCorpus, type Gateway } from './gateway-harness';
 import { readSse } from './sse-client';
 
@@ -51,5 +51,52 @@ describe('gateway: --mode interviews and turn caps', () => {
     expect(Math.max(...turns.map((t) => t.turn))).toBeLessThanOrEqual(1);
     const report = (await api('GET', `/v1/runs/${runId}/report.json`)).json as { interviews: unknown[]; sections: { kind: string }[] };
     expect(report.interviews).toHaveLength(2);
+  });
+
+  it('the panel gate: rejected with "add a regulator\'s view", the new panel has a regulator, whose interview runs', async () => {
+    const created = await api('POST', '/v1/runs', {
+      question: QUESTION,
+      options: {
+        collection: 'varen',
+        mode: 'interviews',
+        interviewTurns: 1,
+        gates: { plan: 'required', outline: 'auto', publish: 'auto' },
+      },
+    });
+    expect(created.status).toBe(201);
+    const runId = created.json.id as string;
+    const gate = async (revision: number) => {
+      let found: { id: string; subject: { perspectives: { name: string; role: string }[]; questions: unknown[] } } | undefined;
+      await waitFor(
+        `plan gate r${revision}`,
+        async () => {
+          const items = (await api('GET', `/v1/runs/${runId}/approvals`)).json.items as (NonNullable<typeof found> & {
+            gate: string;
+            status: string;
+            revision: number;
+          })[];
+          found = items.find((a) => a.gate === 'plan' && a.status === 'open' && a.revision >= revision);
+          return Boolean(found);
+        },
+        { intervalMs: 100 },
+      );
+      return found!;
+    };
+    const plan0 = await gate(0);
+    // In interviews mode the plan is the panel: no question graph.
+    expect(plan0.subject.questions).toEqual([]);
+    expect((await api('POST', `/v1/approvals/${plan0.id}`, { decision: 'reject', feedback: "Add a regulator's view" })).status).toBe(200);
+    const plan1 = await gate(1);
+    const regulator = plan1.subject.perspectives.findIndex((p) => /regulat/i.test(`${p.name} ${p.role}`));
+    expect(regulator).toBeGreaterThanOrEqual(0);
+    expect((await api('POST', `/v1/approvals/${plan1.id}`, { decision: 'approve' })).status).toBe(200);
+    const stream = await readSse(`${gw.url}/v1/runs/${runId}/events`, key);
+    expect(stream.events.at(-1)!.event).toBe('run_completed');
+    const turns = await sql<{ role: string }>(
+      gw.db.url,
+      'SELECT p.role, p.name FROM interview_turns t JOIN perspectives p ON p.id = t.perspective_id WHERE t.run_id = $1',
+      [runId],
+    );
+    expect(turns.some((t) => /regulat/i.test(JSON.stringify(t)))).toBe(true);
   });
 });
