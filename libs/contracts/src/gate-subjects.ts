@@ -35,7 +35,8 @@ const key = (s: string) => s.trim().toLowerCase();
 export const PlanSubject = z
   .strictObject({
     perspectives: z.array(PlanPerspective).min(1).max(12),
-    questions: z.array(PlanQuestion).min(1).max(60),
+    // None in interviews mode: each analyst's questions come from its interview.
+    questions: z.array(PlanQuestion).max(60),
   })
   .superRefine((plan, ctx) => {
     const names = new Set<string>();

@@ -11,6 +11,7 @@ export * from './gate-subjects';
 export * from './interventions';
 export * from './entities/platform';
 export * from './entities/research';
+export * from './interviews';
 export * from './report';
 export * from './llm-call-notes';
 export * from './tenant-policy';

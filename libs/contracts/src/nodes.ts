@@ -35,6 +35,16 @@ export const NODES = nodeTable({
     roles: ['moderator'],
     result: z.strictObject({ informationGain: z.number().min(0).max(1), openQuestions: count, addedQuestions: count.optional() }),
   },
+  /**
+   * One turn of one analyst's interview (a shard per analyst, a step per turn: decision 0024): the analyst asks, the expert
+   * searches the run's sources and answers with cited evidence. `closed`: the analyst is satisfied (no more turns).
+   */
+  interview: {
+    service: 'searcher',
+    fanout: true,
+    roles: ['interviewAnalyst', 'evidenceCurator', 'interviewExpert'],
+    result: z.strictObject({ evidence: count, sentences: count, closed: z.boolean() }),
+  },
   /** `sections` is the fan-out of `draft` and of every `verify` round. */
   outline: { service: 'writer', fanout: false, roles: ['outlineArchitect'], result: z.strictObject({ sections: count }) },
   draft: { service: 'writer', fanout: true, roles: ['sectionWriter'], result: z.strictObject({ sentences: count }) },

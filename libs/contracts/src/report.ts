@@ -94,6 +94,17 @@ export const ReportMetrics = z.strictObject({
   modelOutput: ModelOutputMetrics.optional(),
 });
 
+/**
+ * One analyst's interview (issue 14): each turn's question and the expert's answer, every sentence citing evidence.
+ * `sectionId` is the report section written from it (null when it yielded no verified sentence).
+ */
+export const ReportInterview = z.strictObject({
+  analyst: z.strictObject({ name: z.string().min(1), role: z.string(), focus: z.string() }),
+  sectionId: z.string().nullable(),
+  turns: z.array(z.strictObject({ question: z.string().min(1), answer: z.array(ReportSentence) })),
+});
+export type ReportInterview = z.infer<typeof ReportInterview>;
+
 export const ReportJson = z
   .strictObject({
     runId: z.string(),
@@ -107,6 +118,8 @@ export const ReportJson = z
     contradictions: z.array(ReportContradiction),
     sources: z.record(z.string(), ReportSource),
     metrics: ReportMetrics,
+    /** Interviews and hybrid modes only. */
+    interviews: z.array(ReportInterview).optional(),
   })
   .superRefine((report, ctx) => {
     // Every sentence of a body or contradictions section cites at least one known evidence id.
@@ -123,6 +136,16 @@ export const ReportJson = z
         }),
       );
     });
+    report.interviews?.forEach((interview, ii) =>
+      interview.turns.forEach((turn, ti) =>
+        turn.answer.forEach((s, si) => {
+          const path = ['interviews', ii, 'turns', ti, 'answer', si];
+          if (s.evidenceIds.length === 0) ctx.addIssue({ code: 'custom', path, message: 'uncited sentence in an interview answer' });
+          for (const id of s.evidenceIds)
+            if (!report.evidence[id]) ctx.addIssue({ code: 'custom', path, message: `unknown evidence id ${id}` });
+        }),
+      ),
+    );
     for (const [id, e] of Object.entries(report.evidence)) {
       if (!report.sources[e.sourceId]) ctx.addIssue({ code: 'custom', path: ['evidence', id], message: `unknown source ${e.sourceId}` });
     }

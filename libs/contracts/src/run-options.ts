@@ -30,7 +30,16 @@ export const RUN_OPTION_LIMITS = {
   perspectives: 8,
   maxIterations: 20,
   maxRepairRounds: 5,
+  interviewTurns: 10,
 } as const;
+
+/**
+ * How a run researches (issue 14): `survey`, the question-graph loop; `interviews`, each analyst of the plan interviews
+ * an expert that answers from the run's sources, in parallel; `hybrid`, the survey loop first, then interviews on the
+ * questions it left open.
+ */
+export const RunMode = z.enum(['survey', 'interviews', 'hybrid']);
+export type RunMode = z.infer<typeof RunMode>;
 
 export const Budgets = z.strictObject({
   tokens: z.int().positive().max(RUN_OPTION_LIMITS.tokens).optional(),
@@ -51,6 +60,9 @@ export const RunOptions = z.strictObject({
   searchProviders: z.array(safeText().min(1).max(40)).min(1).max(8).default(['corpus']),
   collection: safeText().min(1).max(120).optional(),
   perspectives: z.int().min(1).max(RUN_OPTION_LIMITS.perspectives).default(3),
+  mode: RunMode.default('survey'),
+  /** Questions each analyst asks at most in its interview (interviews and hybrid modes). */
+  interviewTurns: z.int().min(1).max(RUN_OPTION_LIMITS.interviewTurns).default(3),
   maxIterations: z.int().min(1).max(RUN_OPTION_LIMITS.maxIterations).default(3),
   /** Research stops when an iteration adds less than this fraction of new information. */
   minInformationGain: z.number().min(0).max(1).default(0.1),

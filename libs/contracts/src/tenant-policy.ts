@@ -9,7 +9,9 @@ export const TenantCaps = z.strictObject({
   costUsd: z.number().positive().max(RUN_OPTION_LIMITS.costUsd).optional(),
   wallTimeMs: z.int().positive().max(RUN_OPTION_LIMITS.wallTimeMs).optional(),
   maxIterations: z.int().min(1).max(RUN_OPTION_LIMITS.maxIterations).optional(),
+  /** Analysts per run (the panel, and so the interviews). */
   perspectives: z.int().min(1).max(RUN_OPTION_LIMITS.perspectives).optional(),
+  interviewTurns: z.int().min(1).max(RUN_OPTION_LIMITS.interviewTurns).optional(),
 });
 export type TenantCaps = z.infer<typeof TenantCaps>;
 

@@ -38,6 +38,7 @@ describe('the core node table and what derives from it', () => {
       'contradictions',
       'coverage',
       'moderate',
+      'interview',
       'outline',
       'draft',
       'verify',
@@ -64,6 +65,7 @@ describe('the core node table and what derives from it', () => {
       contradictions: 'claims',
       coverage: 'claims',
       moderate: 'claims',
+      interview: 'searcher',
       outline: 'writer',
       draft: 'writer',
       verify: 'verifier',
@@ -76,9 +78,9 @@ describe('the core node table and what derives from it', () => {
   });
 
   it('derives the fan-out set from the rows, as a value and as a type', () => {
-    expect([...FANOUT_NODES]).toEqual(['retrieve', 'extract', 'draft', 'verify']);
+    expect([...FANOUT_NODES]).toEqual(['retrieve', 'extract', 'interview', 'draft', 'verify']);
     expect(NODE_NAMES.filter((n) => isFanoutNode(n))).toEqual([...FANOUT_NODES]);
-    const fanout: Equal<FanoutNode, 'retrieve' | 'extract' | 'draft' | 'verify'> = true;
+    const fanout: Equal<FanoutNode, 'retrieve' | 'extract' | 'interview' | 'draft' | 'verify'> = true;
     expect(fanout).toBe(true);
   });
 
@@ -117,7 +119,8 @@ describe('the core node table and what derives from it', () => {
   it('names the roles each node uses (nodes without an agent name none)', () => {
     expect(NODES.rows.repair.roles).toEqual(['repairer', 'verifier']);
     expect(NODES.rows.render.roles).toEqual([]);
-    expect(NODES.roles()).toHaveLength(14);
+    expect(NODES.rows.interview.roles).toEqual(['interviewAnalyst', 'evidenceCurator', 'interviewExpert']);
+    expect(NODES.roles()).toHaveLength(16);
   });
 });
 

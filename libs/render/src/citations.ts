@@ -59,6 +59,9 @@ export function indexCitations(report: ReportJson): CitationIndex {
       for (const sentence of paragraph.sentences) sentence.evidenceIds.forEach((id) => evidenceIds.add(id));
     }
   }
+  for (const interview of report.interviews ?? []) {
+    for (const turn of interview.turns) for (const sentence of turn.answer) sentence.evidenceIds.forEach((id) => evidenceIds.add(id));
+  }
   const citedEvidence: CitedEvidence[] = [];
   const sources = new Map<string, ReportSource>();
   for (const evidenceId of [...evidenceIds].sort(naturalCompare)) {

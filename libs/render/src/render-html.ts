@@ -35,6 +35,7 @@ export function renderValidatedHtml(report: ReportJson, options: RenderOptions =
     '</header>',
   ];
   for (const section of report.sections) body.push(sectionHtml(section, index));
+  if (report.interviews && report.interviews.length > 0) body.push(interviewsHtml(report.interviews, index));
   if (index.citedSources.length > 0) body.push(sourcesHtml(index));
   if ((options.evidenceAppendix ?? true) && index.citedEvidence.length > 0) body.push(evidenceHtml(index));
   body.push(`<footer class="metrics">Run metrics: ${metricItems(report.metrics).map(escapeHtml).join(' · ')}</footer>`);
@@ -72,6 +73,24 @@ function sectionHtml(section: ReportJson['sections'][number], index: CitationInd
       (sentence) => `${escapeHtml(sentence.text.trim())}${index.citationsOf(sentence).map(citeHtml).join('')}`,
     );
     lines.push(`<p>${sentences.join(' ')}</p>`);
+  }
+  lines.push('</section>');
+  return lines.join('\n');
+}
+
+/** Each analyst's interview: its questions and the expert's cited answers, after the report's sections. */
+function interviewsHtml(interviews: NonNullable<ReportJson['interviews']>, index: CitationIndex): string {
+  const lines = ['<section class="section interviews" id="interviews">', '<h2>Interviews</h2>'];
+  for (const interview of interviews) {
+    const { name, role, focus } = interview.analyst;
+    lines.push(`<h3>${escapeHtml(name)}${role ? `, ${escapeHtml(role)}` : ''}</h3>`);
+    if (focus) lines.push(`<p class="meta">Focus: ${escapeHtml(focus)}</p>`);
+    lines.push('<dl class="interview">');
+    interview.turns.forEach((turn, i) => {
+      const answer = turn.answer.map((s) => `${escapeHtml(s.text.trim())}${index.citationsOf(s).map(citeHtml).join('')}`).join(' ');
+      lines.push(`<dt>Q${i + 1}. ${escapeHtml(turn.question)}</dt>`, `<dd>${answer || '<em>No answer found in the sources.</em>'}</dd>`);
+    });
+    lines.push('</dl>');
   }
   lines.push('</section>');
   return lines.join('\n');

@@ -37,6 +37,18 @@ export function renderValidatedMarkdown(report: ReportJson, options: RenderOptio
       if (text) blocks.push(text);
     }
   }
+  if (report.interviews && report.interviews.length > 0) {
+    blocks.push('## Interviews');
+    for (const interview of report.interviews) {
+      const { name, role, focus } = interview.analyst;
+      blocks.push(`### ${escapeMarkdown(role ? `${name}, ${role}` : name)}`);
+      if (focus) blocks.push(`Focus: ${escapeMarkdown(focus)}`);
+      interview.turns.forEach((turn, i) => {
+        const answer = turn.answer.map((s) => `${escapeMarkdown(s.text)}${citationMarks(index.citationsOf(s))}`).join(' ');
+        blocks.push(`**Q${i + 1}.** ${escapeMarkdown(turn.question)}`, answer || '_No answer found in the sources._');
+      });
+    }
+  }
   if (index.citedSources.length > 0) blocks.push('## Sources', sourceList(index));
   if ((options.evidenceAppendix ?? true) && index.citedEvidence.length > 0) {
     blocks.push('## Evidence', ...evidenceAppendix(index));

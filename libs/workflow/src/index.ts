@@ -1,5 +1,6 @@
 export * from './graph/workflow-graph';
 export * from './graph/workflow-v1';
+export * from './graph/workflow-v2';
 export * from './graph/workflow-graphs';
 export * from './graph/router';
 export * from './audit/audit-chain';

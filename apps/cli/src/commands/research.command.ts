@@ -43,6 +43,7 @@ export const demoCommand = defineCommand<Pick<ResearchFlags, 'out' | 'format'>>(
         format: opts.format,
         engine: 'offline',
         search: ['corpus'],
+        mode: 'survey',
         approve: 'auto',
       },
       invocation,

@@ -11,6 +11,8 @@ export interface ResearchFlags {
   engine: 'offline' | 'openai';
   search: string[];
   perspectives?: number;
+  mode: 'survey' | 'interviews' | 'hybrid';
+  interviewTurns?: number;
   maxIterations?: number;
   approve: 'auto' | 'prompt';
   budgetTokens?: number;
@@ -48,7 +50,19 @@ export const RESEARCH_FLAGS: OptionSpec[] = [
     parse: nameList('search', 'searxng,corpus'),
     default: ['corpus'],
   },
-  { flags: '--perspectives <n>', description: 'analysts who plan the research', parse: positiveInt('perspectives') },
+  {
+    flags: '--perspectives <n>',
+    description: 'analysts who plan the research (and, in interviews mode, interview the expert)',
+    parse: positiveInt('perspectives'),
+  },
+  {
+    flags: '--mode <mode>',
+    description:
+      'survey (question-graph research loop), interviews (each analyst interviews an expert, in parallel) or hybrid (survey, then interviews on what it left open)',
+    parse: oneOf('mode', ['survey', 'interviews', 'hybrid']),
+    default: 'survey',
+  },
+  { flags: '--interview-turns <n>', description: 'questions each analyst asks at most (default 3)', parse: positiveInt('interview-turns') },
   {
     flags: '--max-iterations <n>',
     description: 'research loop passes at most (the iterations budget)',
@@ -79,6 +93,8 @@ export function runOptionsFor(f: ResearchFlags): RunOptionsInput {
     ...(f.search.includes('corpus') ? { collection: f.collection } : {}),
     gates: { plan: gate, outline: gate, publish: gate },
     ...(f.perspectives ? { perspectives: f.perspectives } : {}),
+    mode: f.mode,
+    ...(f.interviewTurns ? { interviewTurns: f.interviewTurns } : {}),
     ...(f.maxIterations ? { maxIterations: f.maxIterations } : {}),
     ...(Object.keys(budgets).length > 0 ? { budgets } : {}),
   };

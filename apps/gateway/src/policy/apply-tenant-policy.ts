@@ -54,14 +54,17 @@ export function applyTenantPolicy(options: RunOptions, policy: TenantPolicy, ask
           : budgets.wallTimeMs;
   }
   // A default the caller did not ask for is lowered to the cap; an explicit ask beyond it is refused.
-  let { maxIterations, perspectives } = options;
+  let { maxIterations, perspectives, interviewTurns } = options;
   if (caps.maxIterations !== undefined && maxIterations > caps.maxIterations) {
     maxIterations = asked.has('maxIterations') ? beyond('maxIterations', caps.maxIterations, maxIterations) : caps.maxIterations;
   }
   if (caps.perspectives !== undefined && perspectives > caps.perspectives) {
     perspectives = asked.has('perspectives') ? beyond('perspectives', caps.perspectives, perspectives) : caps.perspectives;
   }
+  if (caps.interviewTurns !== undefined && interviewTurns > caps.interviewTurns) {
+    interviewTurns = asked.has('interviewTurns') ? beyond('interviewTurns', caps.interviewTurns, interviewTurns) : caps.interviewTurns;
+  }
   const gates = { ...options.gates };
   for (const gate of policy.requiredGates) gates[gate] = 'required';
-  return { ...options, maxIterations, perspectives, budgets, gates };
+  return { ...options, maxIterations, perspectives, interviewTurns, budgets, gates };
 }

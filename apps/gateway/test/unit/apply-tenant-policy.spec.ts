@@ -48,6 +48,13 @@ describe('applyTenantPolicy', () => {
     expect(violation(() => applyTenantPolicy(opts({ perspectives: 3 }), p, new Set(['perspectives']))).cap).toBe('perspectives');
   });
 
+  it('caps interview turns like the other counts: a default is lowered, an explicit ask beyond is refused', () => {
+    const p = policy({ caps: { interviewTurns: 2 } });
+    expect(applyTenantPolicy(opts({ mode: 'interviews' }), p)).toMatchObject({ mode: 'interviews', interviewTurns: 2 });
+    expect(applyTenantPolicy(opts({ interviewTurns: 1 }), p, new Set(['interviewTurns'])).interviewTurns).toBe(1);
+    expect(violation(() => applyTenantPolicy(opts({ interviewTurns: 3 }), p, new Set(['interviewTurns']))).cap).toBe('interviewTurns');
+  });
+
   it('engines and search providers outside the allowed lists are refused', () => {
     expect(violation(() => applyTenantPolicy(opts({ engine: 'openai' }), policy({ engines: ['offline'] }))).cap).toBe('engines');
     expect(

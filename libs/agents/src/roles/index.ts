@@ -4,6 +4,8 @@ import { coverageAssessor } from './coverage-assessor';
 import { director } from './director';
 import { evidenceCurator } from './evidence-curator';
 import { framer } from './framer';
+import { interviewAnalyst } from './interview-analyst';
+import { interviewExpert } from './interview-expert';
 import { moderator } from './moderator';
 import { outlineArchitect } from './outline-architect';
 import { perspectivePlanner } from './perspective-planner';
@@ -28,6 +30,8 @@ export * from './section-writer';
 export * from './verifier';
 export * from './repairer';
 export * from './framer';
+export * from './interview-analyst';
+export * from './interview-expert';
 
 /**
  * Every role, once: its name, temperature, schemas and prompt are in its own file. The names, the registry by
@@ -49,6 +53,8 @@ const ROLE_LIST = [
   verifier,
   repairer,
   framer,
+  interviewAnalyst,
+  interviewExpert,
 ] as const;
 
 type Role = (typeof ROLE_LIST)[number];

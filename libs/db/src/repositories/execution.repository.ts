@@ -86,6 +86,28 @@ export class ExecutionRepository {
     await tx.nodeExecution.updateMany({ where: { tenantId, runId, node, iteration, shard: 0, status: 'completed' }, data: { result } });
   }
 
+  /** Each shard's latest completed iteration of a node, with its result (a shard loop's last completed turn). */
+  latestPerShard(
+    tx: Db,
+    tenantId: string,
+    runId: string,
+    node: NodeName,
+  ): Promise<{ shard: number; iteration: number; result: unknown }[]> {
+    return tx.$queryRaw`
+      SELECT DISTINCT ON (shard) shard, iteration, result FROM node_executions
+      WHERE run_id = ${runId}::uuid AND tenant_id = ${tenantId}::uuid AND node = ${node} AND status = 'completed'
+      ORDER BY shard, iteration DESC`;
+  }
+
+  /** The highest completed iteration of a node (any shard), or null if it never completed. */
+  async latestIteration(tenantId: string, runId: string, node: NodeName): Promise<number | null> {
+    const row = await this.prisma.nodeExecution.aggregate({
+      where: { tenantId, runId, node, status: 'completed' },
+      _max: { iteration: true },
+    });
+    return row._max.iteration;
+  }
+
   /** The latest completed result of every node of a run (highest iteration, shard 0). */
   latestResults(tx: Db, tenantId: string, runId: string): Promise<{ node: string; iteration: number; result: unknown }[]> {
     return tx.$queryRaw`

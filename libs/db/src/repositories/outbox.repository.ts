@@ -25,6 +25,12 @@ export class OutboxRepository {
     return tx.outbox.count({ where: { tenantId, runId, node, iteration } });
   }
 
+  /** The highest iteration decided for each shard of a node (a shard loop's last decided turn). */
+  async lastDecidedPerShard(tx: Db, tenantId: string, runId: string, node: NodeName): Promise<Map<number, number>> {
+    const rows = await tx.outbox.groupBy({ by: ['shard'], where: { tenantId, runId, node }, _max: { iteration: true } });
+    return new Map(rows.map((r) => [r.shard, r._max.iteration ?? 0]));
+  }
+
   pendingByCause(tenantId: string, causeKey: string): Promise<OutboxRowData[]> {
     return this.prisma.outbox.findMany({ where: { tenantId, causeKey, status: 'pending' } });
   }

@@ -4,6 +4,7 @@ import { PrismaService, type Db, type Prisma } from '../prisma.service';
 type Row<M extends keyof Prisma.TypeMap['model']> = Prisma.TypeMap['model'][M]['payload']['scalars'];
 export type ObjectiveRow = Row<'ResearchObjective'>;
 export type PerspectiveRow = Row<'Perspective'>;
+export type InterviewTurnRow = Row<'InterviewTurn'>;
 export type QuestionRow = Row<'ResearchQuestion'>;
 export type SearchPlanRow = Row<'SearchPlan'>;
 export type SourceRecordRow = Row<'SourceRecord'>;
@@ -41,6 +42,20 @@ export class ResearchRepository {
 
   perspectives(tenantId: string, runId: string, revision: number, db: Db = this.prisma): Promise<PerspectiveRow[]> {
     return db.perspective.findMany({ where: { tenantId, runId, revision }, orderBy: [{ budgetWeight: 'desc' }, { name: 'asc' }] });
+  }
+
+  /** The analysts of the latest plan revision (the approved panel, once the plan gate has passed), in shard order. */
+  async latestPerspectives(tenantId: string, runId: string, db: Db = this.prisma): Promise<PerspectiveRow[]> {
+    const latest = await db.perspective.aggregate({ where: { tenantId, runId }, _max: { revision: true } });
+    return latest._max.revision === null ? [] : this.perspectives(tenantId, runId, latest._max.revision, db);
+  }
+
+  /** The turns of a run's interviews (of one interview with `shard`), in order. */
+  interviewTurns(tenantId: string, runId: string, shard?: number, db: Db = this.prisma): Promise<InterviewTurnRow[]> {
+    return db.interviewTurn.findMany({
+      where: { tenantId, runId, ...(shard === undefined ? {} : { shard }) },
+      orderBy: [{ shard: 'asc' }, { turn: 'asc' }],
+    });
   }
 
   /** Questions that are still part of the plan (not dropped), highest priority first. */

@@ -3,7 +3,7 @@ import { gateTransition, nodeSpec, type Goto, type Transition, type WorkflowGrap
 
 /** Persisted facts the router decides from. Built from Postgres inside the deciding transaction. */
 export interface RouterState {
-  options: Pick<RunOptions, 'gates' | 'maxIterations' | 'minInformationGain' | 'maxRepairRounds'>;
+  options: Pick<RunOptions, 'gates' | 'maxIterations' | 'minInformationGain' | 'maxRepairRounds' | 'mode' | 'interviewTurns'>;
   budgetExhausted: BudgetKind | null;
   /** The latest completed result of each single-step node (shard 0 for fan-outs), with its iteration. */
   results: Partial<Record<NodeName, { iteration: number; result: AnyNodeResult }>>;
@@ -19,6 +19,11 @@ export type RouterEvent =
       result: AnyNodeResult;
       /** For a fan-out node: how many shards were decided and the results of those completed so far. */
       shards?: { expected: number; results: AnyNodeResult[] };
+      /**
+       * For a node that loops per shard (decision 0024): how many shards the fan-out was given, and the last results of
+       * the other shards that have finished their loops (their last decided turn is completed).
+       */
+      turns?: { expected: number; finishedElsewhere: AnyNodeResult[] };
     }
   | { type: 'gate_decided'; gate: GateName; revision: number; decision: 'approve' | 'reject' };
 
@@ -42,7 +47,11 @@ export interface Decision {
 
 class RoutingError extends Error {}
 
-function nextIteration(rule: Goto['iteration'], current: number): number {
+function nextIteration(rule: Goto['iteration'], current: number, state: RouterState): number {
+  if (typeof rule === 'object') {
+    const latest = state.results[rule.after];
+    return latest ? latest.iteration + 1 : 0;
+  }
   switch (rule) {
     case 'same':
       return current;
@@ -79,10 +88,10 @@ export function route(graph: WorkflowGraph, state: RouterState, event: RouterEve
   const follow = (t: Transition, current: number, joined: AnyNodeResult[], completed?: AnyNodeResult): void => {
     switch (t.kind) {
       case 'goto':
-        decision.steps.push({ node: t.goto.to, iteration: nextIteration(t.goto.iteration, current), shard: 0 });
+        decision.steps.push({ node: t.goto.to, iteration: nextIteration(t.goto.iteration, current, state), shard: 0 });
         return;
       case 'fanout': {
-        const iteration = nextIteration(t.goto.iteration, current);
+        const iteration = nextIteration(t.goto.iteration, current, state);
         const source = state.results[t.countFrom.node];
         const count = (source?.result as Record<string, unknown> | undefined)?.[t.countFrom.field];
         if (typeof count !== 'number') {
@@ -114,6 +123,12 @@ export function route(graph: WorkflowGraph, state: RouterState, event: RouterEve
         if (failing > 0 && current < state.options.maxRepairRounds) return follow(t.repair, current, joined);
         return follow(t.exit, current, joined);
       }
+      case 'branch': {
+        const taken = t.cases.find((c) =>
+          'mode' in c.when ? c.when.mode.includes(state.options.mode) : state.results[c.when.ran] !== undefined,
+        );
+        return follow(taken ? taken.then : t.otherwise, current, joined, completed);
+      }
       case 'end':
         decision.complete = true;
         return;
@@ -127,7 +142,22 @@ export function route(graph: WorkflowGraph, state: RouterState, event: RouterEve
     case 'step_completed': {
       // A node the run's version does not use (a job of another version): a typed, unrecoverable error.
       const spec = nodeSpec(graph, event.node);
-      if (graph.table.isFanout(event.node)) {
+      if (spec.loop) {
+        const turns = event.turns;
+        if (!turns) throw new RoutingError(`Shard loop ${event.node} completed without its turn counts`);
+        const closed = (event.result as Record<string, unknown>)[spec.loop.closed] === true;
+        // Another turn of this shard: bounded by the run's turn option and its budgets.
+        if (!closed && event.iteration + 1 < state.options[spec.loop.turns] && !state.budgetExhausted) {
+          decision.steps.push({ node: event.node, iteration: event.iteration + 1, shard: event.shard });
+          break;
+        }
+        if (turns.finishedElsewhere.length + 1 < turns.expected) {
+          decision.waiting = true;
+          break;
+        }
+        // Every shard has finished its loop: the join, entered at the loop's first iteration.
+        follow(spec.then, 0, [...turns.finishedElsewhere, event.result], event.result);
+      } else if (graph.table.isFanout(event.node)) {
         const shards = event.shards;
         if (!shards) throw new RoutingError(`Fan-out node ${event.node} completed without its shard counts`);
         if (shards.results.length < shards.expected) {
@@ -143,7 +173,7 @@ export function route(graph: WorkflowGraph, state: RouterState, event: RouterEve
     case 'gate_decided': {
       const gate = gateTransition(graph, event.gate);
       if (event.decision === 'approve') follow(gate.approve, event.revision, []);
-      else decision.steps.push({ node: gate.reject.to, iteration: nextIteration(gate.reject.iteration, event.revision), shard: 0 });
+      else decision.steps.push({ node: gate.reject.to, iteration: nextIteration(gate.reject.iteration, event.revision, state), shard: 0 });
       break;
     }
   }

@@ -7,20 +7,38 @@ import {
   type NodeRows,
   type NodeTable,
   type ResultOf,
+  type RunMode,
 } from '@dossier/contracts';
 import { NodeNotInGraphError } from '@dossier/errors';
 
 /**
  * How the next step's iteration relates to the current one. `same`: stay (the next node of one research
  * iteration); `next`: one more (a new loop pass, a revision after a rejected gate, a repair round);
- * `reset`: 0 (entering a new phase).
+ * `reset`: 0 (entering a new phase); `{ after: node }`: one more than `node`'s latest completed iteration, or 0 if it
+ * never ran (the research pass after the last one, when the current iteration counts something else: turns).
  */
-export type IterationRule = 'same' | 'next' | 'reset';
+export type IterationRule<R extends NodeRows = CoreNodeRows> = 'same' | 'next' | 'reset' | { after: NodeNameOf<R> };
 
 export interface Goto<R extends NodeRows = CoreNodeRows> {
   to: NodeNameOf<R>;
-  iteration: IterationRule;
+  iteration: IterationRule<R>;
 }
+
+/** What a `branch` transition tests, from persisted state only: the run's mode, or whether a node has completed once. */
+export type Condition<R extends NodeRows = CoreNodeRows> = { mode: readonly RunMode[] } | { ran: NodeNameOf<R> };
+
+/** The keys of a result whose value is a boolean: what closes a shard loop. */
+export type FlagField<T> = Exclude<{ [K in keyof T]: T[K] extends boolean ? K : never }[keyof T], undefined> & string;
+
+/**
+ * A loop per shard inside a fan-out (decision 0024): each shard of the node runs again, one iteration (turn) higher,
+ * until its result's `closed` flag is set, the run option `turns` is reached, or a budget is spent. The node's
+ * `then` is followed once, when every shard has finished its loop. The fan-out into it enters at iteration 0
+ * (`reset`), so a step's iteration is its turn.
+ */
+export type ShardLoop<R extends NodeRows = CoreNodeRows> = {
+  [N in NodeNameOf<R>]: { closed: FlagField<ResultOf<R, N>>; turns: 'interviewTurns' };
+}[NodeNameOf<R>];
 
 /** Where a fan-out's shard count comes from: a field of `node`'s result whose value is a number (checked by the compiler). */
 export type CountFrom<R extends NodeRows = CoreNodeRows> = {
@@ -37,11 +55,15 @@ export type Transition<R extends NodeRows = CoreNodeRows> =
   | { kind: 'research_loop'; continue: Transition<R>; exit: Transition<R> }
   /** After the `verify` join: repair failing sentences (bounded by maxRepairRounds), or go on. */
   | { kind: 'repair_loop'; repair: Transition<R>; exit: Transition<R> }
+  /** The first case whose condition holds, else `otherwise`. */
+  | { kind: 'branch'; cases: readonly { when: Condition<R>; then: Transition<R> }[]; otherwise: Transition<R> }
   | { kind: 'end' };
 
 /** A node of a graph version: what follows it (for a fan-out node, followed once, when the last shard completes). */
 export interface NodeSpec<R extends NodeRows = CoreNodeRows> {
   then: Transition<R>;
+  /** A fan-out node only: each shard loops over turns before the join (decision 0024). */
+  loop?: ShardLoop<R>;
 }
 
 /**
@@ -62,10 +84,10 @@ export class WorkflowGraphError extends Error {
 /** The edge helpers and the checked constructor of graph versions over one node table. */
 export function graphsOver<R extends NodeRows>(table: NodeTable<R>) {
   return {
-    goto: (to: NodeNameOf<R>, iteration: IterationRule = 'same'): Transition<R> => ({ kind: 'goto', goto: { to, iteration } }),
+    goto: (to: NodeNameOf<R>, iteration: IterationRule<R> = 'same'): Transition<R> => ({ kind: 'goto', goto: { to, iteration } }),
     fanout: <C extends NodeNameOf<R>>(
       to: FanoutNodeOf<R>,
-      iteration: IterationRule,
+      iteration: IterationRule<R>,
       countFrom: C,
       field: CountField<ResultOf<R, C>>,
     ): Transition<R> => ({
@@ -103,6 +125,11 @@ function checkGraph<R extends NodeRows>(graph: WorkflowGraph<R>): WorkflowGraph<
   if (!Number.isInteger(graph.version) || graph.version < 1) throw new WorkflowGraphError(`${where}: a version is a positive integer`);
   const listed = new Set(Object.keys(graph.nodes));
   for (const node of listed) if (!table.has(node)) throw new WorkflowGraphError(`${where}: node ${node} is not in its node table`);
+  const loops = (to: string) => (graph.nodes as Record<string, NodeSpec<R> | undefined>)[to]?.loop !== undefined;
+  const rule = (r: IterationRule<R>, edge: string): void => {
+    if (typeof r === 'object' && !listed.has(r.after))
+      throw new WorkflowGraphError(`${where}: ${edge} counts its iteration after ${r.after}, which this version does not list`);
+  };
   const single = (to: string, edge: string): void => {
     if (!listed.has(to)) throw new WorkflowGraphError(`${where}: ${edge} goes to ${to}, which this version does not list`);
     if (table.isFanout(to as NodeNameOf<R>))
@@ -111,9 +138,14 @@ function checkGraph<R extends NodeRows>(graph: WorkflowGraph<R>): WorkflowGraph<
   const check = (t: Transition<R>, from: string): void => {
     switch (t.kind) {
       case 'goto':
+        rule(t.goto.iteration, `the edge from ${from}`);
         return single(t.goto.to, `the edge from ${from}`);
       case 'fanout': {
         const { node, field } = t.countFrom;
+        rule(t.goto.iteration, `the fan-out from ${from}`);
+        // A looping shard's iteration is its turn: the loop starts at turn 0.
+        if (loops(t.goto.to) && t.goto.iteration !== 'reset')
+          throw new WorkflowGraphError(`${where}: the fan-out from ${from} into shard loop ${t.goto.to} must reset the iteration`);
         if (!listed.has(t.goto.to))
           throw new WorkflowGraphError(`${where}: the fan-out from ${from} goes to ${t.goto.to}, which this version does not list`);
         if (!table.isFanout(t.goto.to))
@@ -132,12 +164,27 @@ function checkGraph<R extends NodeRows>(graph: WorkflowGraph<R>): WorkflowGraph<
       case 'repair_loop':
         check(t.repair, from);
         return check(t.exit, from);
+      case 'branch':
+        for (const c of t.cases) {
+          if ('ran' in c.when && !listed.has(c.when.ran))
+            throw new WorkflowGraphError(`${where}: a branch after ${from} tests ${c.when.ran}, which this version does not list`);
+          check(c.then, from);
+        }
+        return check(t.otherwise, from);
       case 'end':
         return;
     }
   };
   single(graph.start.to, 'the start');
-  for (const [node, spec] of Object.entries(graph.nodes) as [string, NodeSpec<R>][]) check(spec.then, node);
+  for (const [node, spec] of Object.entries(graph.nodes) as [string, NodeSpec<R>][]) {
+    check(spec.then, node);
+    if (spec.loop) {
+      if (!table.isFanout(node as NodeNameOf<R>))
+        throw new WorkflowGraphError(`${where}: node ${node} loops per shard but does not fan out`);
+      if (!(spec.loop.closed in table.rows[node]!.result.shape))
+        throw new WorkflowGraphError(`${where}: ${node} results have no field ${spec.loop.closed}`);
+    }
+  }
   return Object.freeze(graph);
 }
 
@@ -148,17 +195,42 @@ export function nodeSpec(graph: WorkflowGraph, node: string, runId?: string): No
   return spec;
 }
 
-/** The gate whose rejection sends work back to `node` (its feedback is for that node's next revision). */
-export function gateReturningTo(graph: WorkflowGraph, node: string): GateName | undefined {
-  for (const s of Object.values(graph.nodes)) {
-    if (s?.then.kind === 'gate' && s.then.reject.to === node) return s.then.gate;
-  }
-  return undefined;
+type GateTransition = Extract<Transition, { kind: 'gate' }>;
+
+/** Every gate of a graph, including gates reached through another transition (a branch, a loop's exit). */
+function gatesOf(graph: WorkflowGraph): GateTransition[] {
+  const out: GateTransition[] = [];
+  const walk = (t: Transition): void => {
+    switch (t.kind) {
+      case 'gate':
+        out.push(t);
+        return walk(t.approve);
+      case 'research_loop':
+        walk(t.continue);
+        return walk(t.exit);
+      case 'repair_loop':
+        walk(t.repair);
+        return walk(t.exit);
+      case 'branch':
+        t.cases.forEach((c) => walk(c.then));
+        return walk(t.otherwise);
+      case 'goto':
+      case 'fanout':
+      case 'end':
+        return;
+    }
+  };
+  for (const s of Object.values(graph.nodes)) if (s) walk(s.then);
+  return out;
 }
 
-export function gateTransition(graph: WorkflowGraph, gate: GateName): Extract<Transition, { kind: 'gate' }> {
-  for (const s of Object.values(graph.nodes)) {
-    if (s?.then.kind === 'gate' && s.then.gate === gate) return s.then;
-  }
-  throw new WorkflowGraphError(`Gate ${gate} is not in workflow version ${graph.version}`);
+/** The gate whose rejection sends work back to `node` (its feedback is for that node's next revision). */
+export function gateReturningTo(graph: WorkflowGraph, node: string): GateName | undefined {
+  return gatesOf(graph).find((g) => g.reject.to === node)?.gate;
+}
+
+export function gateTransition(graph: WorkflowGraph, gate: GateName): GateTransition {
+  const found = gatesOf(graph).find((g) => g.gate === gate);
+  if (!found) throw new WorkflowGraphError(`Gate ${gate} is not in workflow version ${graph.version}`);
+  return found;
 }

@@ -2,6 +2,7 @@ import { NODES, type CoreNodeRows, type NodeTable } from '@dossier/contracts';
 import { UnknownWorkflowVersionError } from '@dossier/errors';
 import { WorkflowGraphError, type WorkflowGraph } from './workflow-graph';
 import { WORKFLOW_V1 } from './workflow-v1';
+import { WORKFLOW_V2 } from './workflow-v2';
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- tables and graphs of different rows, checked at run time below */
 type AnyNodeTable = NodeTable<any>;
@@ -53,7 +54,7 @@ export class WorkflowGraphs {
 }
 
 /** The workflow this code base runs: the core node table and every graph version still in use. */
-export const WORKFLOWS = new WorkflowGraphs(NODES, [WORKFLOW_V1]);
+export const WORKFLOWS = new WorkflowGraphs(NODES, [WORKFLOW_V1, WORKFLOW_V2]);
 export const CURRENT_WORKFLOW_VERSION = WORKFLOWS.current;
 
 export function graphFor(version: number): WorkflowGraph {

@@ -168,8 +168,23 @@ export class StepRunner implements StepProcessor {
     if (!(await this.executions.complete(tx, job.tenantId, key, result as Prisma.InputJsonValue))) return [];
     await outcome.write?.(tx);
 
+    const graph = this.workflows.get(run.workflowVersion, run.id);
     let shards: { expected: number; results: AnyNodeResult[]; keys: string[] } | undefined;
-    if (this.workflows.table.isFanout(job.node)) {
+    let turns: { expected: number; finishedElsewhere: AnyNodeResult[] } | undefined;
+    if (nodeSpec(graph, job.node, run.id).loop) {
+      // A shard has finished its loop when its last decided turn is completed: a turn that continues decides the next
+      // one in the transaction that completes it, so this is exact, whatever the budgets did meanwhile (decision 0024).
+      const expected = await this.outbox.countSteps(tx, job.tenantId, job.runId, job.node, 0);
+      const decided = await this.outbox.lastDecidedPerShard(tx, job.tenantId, job.runId, job.node);
+      const latest = await this.executions.latestPerShard(tx, job.tenantId, job.runId, job.node);
+      const finished = latest.filter((l) => l.shard !== job.shard && decided.get(l.shard) === l.iteration);
+      turns = { expected, finishedElsewhere: finished.map((f) => this.workflows.table.results[job.node].parse(f.result) as AnyNodeResult) };
+      shards = {
+        expected,
+        results: [],
+        keys: [...finished.map((f) => stepKey({ runId: job.runId, node: job.node, iteration: f.iteration, shard: f.shard })), key],
+      };
+    } else if (this.workflows.table.isFanout(job.node)) {
       const expected = await this.outbox.countSteps(tx, job.tenantId, job.runId, job.node, job.iteration);
       const done = await this.executions.completedShards(tx, job.tenantId, job.runId, job.node, job.iteration);
       shards = {
@@ -179,13 +194,13 @@ export class StepRunner implements StepProcessor {
       };
     }
     const state = await this.transitions.loadState(tx, run);
-    const decision = route(this.workflows.get(run.workflowVersion, run.id), state, {
+    const decision = route(graph, state, {
       type: 'step_completed',
       node: job.node,
       iteration: job.iteration,
       shard: job.shard,
       result,
-      ...(shards ? { shards: { expected: shards.expected, results: shards.results } } : {}),
+      ...(turns ? { turns } : shards ? { shards: { expected: shards.expected, results: shards.results } } : {}),
     });
     const trace = injectTraceCarrier();
     await this.checkpoints.insert(tx, {
@@ -202,7 +217,8 @@ export class StepRunner implements StepProcessor {
       } as unknown as Prisma.InputJsonValue,
     });
     // The join: the steps decided when the last shard completes link to the spans of every shard.
-    const links = shards && decision.steps.length > 0 ? await this.checkpoints.traceCarriers(tx, job.tenantId, shards.keys) : undefined;
+    const joined = turns ? decision.steps.some((s) => s.node !== job.node) : decision.steps.length > 0;
+    const links = shards && joined ? await this.checkpoints.traceCarriers(tx, job.tenantId, shards.keys) : undefined;
     return this.transitions.apply(
       tx,
       run,

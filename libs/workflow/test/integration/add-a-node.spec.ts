@@ -5,6 +5,7 @@ import { sql, type TestDatabase } from '@dossier/testing';
 import {
   OnStep,
   WORKFLOW_V1,
+  WORKFLOW_V2,
   WorkflowGraphs,
   graphsOver,
   type TableStepContext,
@@ -25,13 +26,13 @@ const TEST_NODES = NODES.extend({
 });
 type TestRows = (typeof TEST_NODES)['rows'];
 
-/** The edges: version 2 is version 1 with `annotate` fanned out over the outline's sections before drafting. */
+/** The edges: version 3 is the code base's version 2 with `annotate` fanned out over the outline's sections before drafting. */
 const { fanout, defineGraph, nodesOf } = graphsOver(TEST_NODES);
-const WORKFLOW_V2 = defineGraph({
-  version: 2,
-  start: WORKFLOW_V1.start,
+const WORKFLOW_V3 = defineGraph({
+  version: 3,
+  start: WORKFLOW_V2.start,
   nodes: {
-    ...nodesOf(WORKFLOW_V1),
+    ...nodesOf(WORKFLOW_V2),
     outline: {
       then: {
         kind: 'gate',
@@ -75,22 +76,22 @@ describe('adding a node: one table row, a graph version, a handler (real Redis a
   });
 
   it('runs the new node on the new version, and a run started on the previous version finishes on it', async () => {
-    // The deployment before the node existed: core table, version 1 only.
+    // The deployment before the node existed: the core table and its versions (1 and 2, new runs on 2).
     const prefix = uniquePrefix('add-node');
     before = await startEngine(db, prefix);
     const old = await before.commands.start({ tenantId: TENANT, question: 'Started on v1?', options: PLAN_REQUIRED, actor: 'test' });
     await waitForStatus(db.url, old.id, 'awaiting_approval');
-    expect(old.workflowVersion).toBe(1);
+    expect(old.workflowVersion).toBe(2);
     await before.close();
     before = undefined;
 
-    // The deployment with the node: the extended table, versions 1 and 2, new runs on 2.
+    // The deployment with the node: the extended table, versions 1, 2 and 3, new runs on 3.
     after = await startEngine(db, prefix, undefined, {
-      workflows: new WorkflowGraphs(TEST_NODES, [WORKFLOW_V1, WORKFLOW_V2]),
+      workflows: new WorkflowGraphs(TEST_NODES, [WORKFLOW_V1, WORKFLOW_V2, WORKFLOW_V3]),
       handlers: [AnnotateHandler],
     });
     const fresh = await after.commands.start({ tenantId: TENANT, question: 'Started on v2?', options: PLAN_REQUIRED, actor: 'test' });
-    expect(fresh.workflowVersion).toBe(2);
+    expect(fresh.workflowVersion).toBe(3);
     for (const run of [old, fresh]) {
       await waitForStatus(db.url, run.id, 'awaiting_approval');
       await after.commands.decideGate(TENANT, run.id, 'plan', { decision: 'approve' }, 'test');
@@ -118,7 +119,7 @@ describe('adding a node: one table row, a graph version, a handler (real Redis a
     expect(v1.filter((k) => k.includes('.draft.'))).toHaveLength(3);
     expect(v1.some((k) => k.includes('.render.'))).toBe(true);
     const [stored] = await sql<{ workflow_version: number }>(db.url, 'SELECT workflow_version FROM research_runs WHERE id = $1', [old.id]);
-    expect(stored?.workflow_version).toBe(1);
+    expect(stored?.workflow_version).toBe(2);
   });
 
   it('a step of a node its run version does not use fails that run with a typed error, and the worker goes on', async () => {

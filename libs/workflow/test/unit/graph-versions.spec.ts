@@ -14,7 +14,14 @@ const { goto, fanout, defineGraph, nodesOf } = graphsOver(EXTENDED);
 const core = graphsOver(NODES);
 
 const STATE: RouterState = {
-  options: { gates: { plan: 'auto', outline: 'auto', publish: 'auto' }, maxIterations: 3, minInformationGain: 0.1, maxRepairRounds: 2 },
+  options: {
+    gates: { plan: 'auto', outline: 'auto', publish: 'auto' },
+    maxIterations: 3,
+    minInformationGain: 0.1,
+    maxRepairRounds: 2,
+    mode: 'survey',
+    interviewTurns: 3,
+  },
   budgetExhausted: null,
   results: {},
 };
@@ -88,9 +95,9 @@ describe('graph versions list only the nodes they use', () => {
 describe('WorkflowGraphs: the versions a process knows', () => {
   const v2 = defineGraph({ version: 2, start: WORKFLOW_V1.start, nodes: { ...nodesOf(WORKFLOW_V1), annotate: { then: goto('render') } } });
 
-  it('the code base knows version 1, current', () => {
-    expect(WORKFLOWS.versions).toEqual([1]);
-    expect(WORKFLOWS.current).toBe(1);
+  it('the code base knows versions 1 and 2 (the modes, issue 14), 2 current', () => {
+    expect(WORKFLOWS.versions).toEqual([1, 2]);
+    expect(WORKFLOWS.current).toBe(2);
     expect(WORKFLOWS.get(1)).toBe(WORKFLOW_V1);
     expect(WORKFLOWS.table).toBe(NODES);
   });

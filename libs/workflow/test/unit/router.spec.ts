@@ -24,7 +24,15 @@ const REQUIRED: Gates = { plan: 'required', outline: 'required', publish: 'requi
 
 function makeState(over: Partial<Omit<RouterState, 'options'>> & { options?: Partial<RouterState['options']> } = {}): RouterState {
   return {
-    options: { gates: AUTO, maxIterations: 3, minInformationGain: 0.1, maxRepairRounds: 2, ...over.options },
+    options: {
+      gates: AUTO,
+      maxIterations: 3,
+      minInformationGain: 0.1,
+      maxRepairRounds: 2,
+      mode: 'survey',
+      interviewTurns: 3,
+      ...over.options,
+    },
     budgetExhausted: over.budgetExhausted ?? null,
     results: { ...over.results },
   };
@@ -84,15 +92,15 @@ const verifyResult = (checked: number, failing: number): AnyNodeResult => ({ che
 // ---------------------------------------------------------------------------------------------------------------
 
 describe('WORKFLOW_V1 (graph as data)', () => {
-  it('uses every node of the core table, over that table (service and fan-out come from its rows)', () => {
-    expect(Object.keys(WORKFLOW_V1.nodes).sort()).toEqual([...NODE_NAMES].sort());
+  it('uses every node of the core table but the interviews, over that table (service and fan-out come from its rows)', () => {
+    expect(Object.keys(WORKFLOW_V1.nodes).sort()).toEqual(NODE_NAMES.filter((n) => n !== 'interview').sort());
     expect(WORKFLOW_V1.table).toBe(NODES);
   });
 
   it('starts at scope, resetting the iteration, and is the graph of version 1', () => {
     expect(WORKFLOW_V1.start).toEqual({ to: 'scope', iteration: 'reset' });
     expect(graphFor(1)).toBe(WORKFLOW_V1);
-    expect(() => graphFor(2)).toThrow(/Unknown workflow version 2/);
+    expect(() => graphFor(3)).toThrow(/Unknown workflow version 3/);
   });
 
   it('maps every gate to its transition and every rejection back to the node that revises', () => {
@@ -552,7 +560,14 @@ interface SimTrace {
 function simulateRun(sim: SimOptions): SimTrace {
   const RUN_ID = '3f1c1d2e-4b5a-4c6d-8e7f-901234567890';
   let state = makeState({
-    options: { gates: sim.gates, maxIterations: sim.maxIterations, minInformationGain: 0.1, maxRepairRounds: sim.maxRepairRounds ?? 2 },
+    options: {
+      gates: sim.gates,
+      maxIterations: sim.maxIterations,
+      minInformationGain: 0.1,
+      maxRepairRounds: sim.maxRepairRounds ?? 2,
+      mode: 'survey',
+      interviewTurns: 3,
+    },
   });
   const queue: PlannedStep[] = [];
   const planned = new Set<string>();
@@ -595,6 +610,8 @@ function simulateRun(sim: SimOptions): SimTrace {
         return { repaired: 1, dropped: 0 };
       case 'frame':
         return { sections: 2 };
+      case 'interview':
+        return { evidence: 1, sentences: 1, closed: false };
       case 'render':
         return { artifacts: 1 };
     }
@@ -691,8 +708,10 @@ describe('route: a whole run driven by the router alone', () => {
     expect(t.executed.filter((s) => s.node === 'extract')).toHaveLength(3 * 3);
 
     const visited = new Set(t.executed.map((s) => s.node));
-    for (const node of NODE_NAMES) expect(visited.has(node)).toBe(true);
-    expect(visited.size).toBe(NODE_NAMES.length);
+    // Version 1 has every node but the interviews (version 2).
+    const v1Nodes = NODE_NAMES.filter((n) => n !== 'interview');
+    for (const node of v1Nodes) expect(visited.has(node)).toBe(true);
+    expect(visited.size).toBe(v1Nodes.length);
 
     // One repair round: verify round 0 had failing sentences, round 1 had none.
     expect(iterationsOf(t, 'repair')).toEqual([0]);

@@ -13,8 +13,8 @@ function issuesOf(value: unknown): string[] {
 }
 
 describe('StepJob', () => {
-  it('fan-out nodes are retrieve, extract, draft, verify', () => {
-    expect([...FANOUT_NODES]).toEqual(['retrieve', 'extract', 'draft', 'verify']);
+  it('fan-out nodes are retrieve, extract, interview, draft, verify', () => {
+    expect([...FANOUT_NODES]).toEqual(['retrieve', 'extract', 'interview', 'draft', 'verify']);
     expect(isFanoutNode('retrieve')).toBe(true);
     expect(isFanoutNode('scope')).toBe(false);
   });

@@ -79,8 +79,8 @@ describe('prompt injection', () => {
 });
 
 describe('ROLES', () => {
-  it('holds exactly the fourteen roles of docs/architecture.md §6', () => {
+  it('holds exactly the sixteen roles of docs/architecture.md §6', () => {
     expect(Object.keys(ROLES).sort()).toEqual([...ROLE_NAMES].sort());
-    expect(ROLE_NAMES).toHaveLength(14);
+    expect(ROLE_NAMES).toHaveLength(16);
   });
 });

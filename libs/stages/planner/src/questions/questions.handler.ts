@@ -2,7 +2,7 @@ import { AgentRunner, questionArchitect } from '@dossier/agents';
 import { ResearchRepository } from '@dossier/db';
 import { OnStep, type StepContext, type StepHandler, type StepOutcome } from '@dossier/workflow';
 
-/** Question Architect: the research questions of this plan revision (earlier revisions' are dropped). */
+/** Question Architect: the research questions of this plan revision (earlier revisions' are dropped); none in interviews mode. */
 @OnStep('questions')
 export class QuestionsHandler implements StepHandler<'questions'> {
   constructor(
@@ -13,6 +13,15 @@ export class QuestionsHandler implements StepHandler<'questions'> {
   async execute(ctx: StepContext<'questions'>): Promise<StepOutcome<'questions'>> {
     const { tenantId, runId } = ctx;
     const revision = ctx.job.iteration;
+    // Interviews mode builds no question graph: each analyst's questions come from its interview (issue 14).
+    if (ctx.run.options.mode === 'interviews') {
+      return {
+        result: { questions: 0 },
+        write: async (tx) => {
+          await tx.researchQuestion.updateMany({ where: { tenantId, runId, status: { not: 'dropped' } }, data: { status: 'dropped' } });
+        },
+      };
+    }
     const [objective, perspectives] = await Promise.all([
       this.research.objective(tenantId, runId),
       this.research.perspectives(tenantId, runId, revision),

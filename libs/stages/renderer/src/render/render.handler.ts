@@ -1,4 +1,4 @@
-import { LlmCallNotes, type BudgetKind, type LlmUsage, type ModelOutputMetrics } from '@dossier/contracts';
+import { InterviewAnswer, LlmCallNotes, type BudgetKind, type LlmUsage, type ModelOutputMetrics } from '@dossier/contracts';
 import { PrismaService, ReportArtifactRepository, ResearchRepository, RunRepository, verificationFigures } from '@dossier/db';
 import { StageStateError } from '@dossier/errors';
 import { renderAll } from '@dossier/render';
@@ -66,6 +66,9 @@ export class RenderHandler implements StepHandler<'render'> {
     const interventions = (await this.interventions.applied(tenantId, runId)).map((row) =>
       describeIntervention(row.appliedIteration ?? 0, interventionInput(row), records),
     );
+    const interviews = await this.interviews(tenantId, runId);
+    // An interview's questions are answered in its transcript; "stayed open" lists the research plan's.
+    const interviewQuestions = new Set((await this.research.interviewTurns(tenantId, runId)).map((t) => t.questionId));
     const report = buildReport({
       run: {
         id: run.id,
@@ -89,7 +92,8 @@ export class RenderHandler implements StepHandler<'render'> {
       evidence,
       snapshots,
       records,
-      openQuestions: open.map((q) => q.text),
+      openQuestions: open.filter((q) => !interviewQuestions.has(q.id)).map((q) => q.text),
+      ...(interviews.length > 0 ? { interviews } : {}),
       metrics: {
         iterations,
         ...usage.total,
@@ -115,6 +119,25 @@ export class RenderHandler implements StepHandler<'render'> {
       result: { artifacts: Object.keys(files).length },
       write: (tx) => this.artifacts.save(tx, tenantId, runId, files),
     };
+  }
+
+  /** Each analyst's interview, turn by turn, for report.json (issue 14). */
+  private async interviews(tenantId: string, runId: string) {
+    const turns = await this.research.interviewTurns(tenantId, runId);
+    if (turns.length === 0) return [];
+    const analysts = await this.research.latestPerspectives(tenantId, runId);
+    return analysts.flatMap((a, shard) => {
+      const own = turns.filter((t) => t.shard === shard);
+      if (own.length === 0) return [];
+      return [
+        {
+          analyst: { name: a.name, role: a.role, focus: a.focus },
+          // The outline titles an interview's section by its analyst (writer stage, outline.handler.ts).
+          sectionTitle: `${a.name}, ${a.role}`,
+          turns: own.map((t) => ({ question: t.question, answer: InterviewAnswer.parse(t.answer) })),
+        },
+      ];
+    });
   }
 }
 

@@ -31,6 +31,12 @@ export interface ReportInputs {
   metrics: ReportJson['metrics'];
   /** Repair rounds of the body; the figures are in metrics.verification. */
   verification: { rounds: number };
+  /** Interviews and hybrid modes: each analyst's turns, with the title of the section written from them. */
+  interviews?: {
+    analyst: { name: string; role: string; focus: string };
+    sectionTitle: string;
+    turns: { question: string; answer: Sentence[] }[];
+  }[];
 }
 
 interface Sentence {
@@ -180,6 +186,14 @@ export function buildReport(input: ReportInputs): ReportJson {
   if (input.conclusion.length > 0)
     sections.push({ id: 'conclusion', title: 'Conclusion', kind: 'framing', paragraphs: [paragraph(input.conclusion)] });
 
+  // After the body, so evidence ids keep their order of first citation in the text.
+  const interviews = input.interviews?.map((i) => ({
+    analyst: i.analyst,
+    sectionId:
+      sections.find((s) => s.kind === 'body' && (s.title === i.sectionTitle || s.title === `${i.sectionTitle.slice(0, 399)}…`))?.id ?? null,
+    turns: i.turns.map((t) => ({ question: t.question, answer: paragraph(t.answer).sentences.filter((s) => s.evidenceIds.length > 0) })),
+  }));
+
   const stop = stopText(input.run);
   const method: Sentence[] = [
     { text: engineText(input.run.engine, input.metrics), evidenceIds: [] },
@@ -255,5 +269,6 @@ export function buildReport(input: ReportInputs): ReportJson {
     contradictions,
     sources,
     metrics: input.metrics,
+    ...(interviews ? { interviews } : {}),
   };
 }

@@ -1,9 +1,12 @@
 import { AgentRunner, outlineArchitect } from '@dossier/agents';
 import { ResearchRepository } from '@dossier/db';
+import { InterviewAnswer } from '@dossier/contracts';
 import { OnStep, type StepContext, type StepHandler, type StepOutcome } from '@dossier/workflow';
 import { contestedClaimIds } from '../frame/disagreements';
 
 export const CLAIMS_PER_SECTION = 12;
+
+const clipTitle = (t: string) => (t.length <= 400 ? t : `${t.slice(0, 399)}…`);
 
 /** Outline Architect: sections with the claims each must use (one revision per outline-gate round). */
 @OnStep('outline')
@@ -15,16 +18,19 @@ export class OutlineHandler implements StepHandler<'outline'> {
 
   async execute(ctx: StepContext<'outline'>): Promise<StepOutcome<'outline'>> {
     const { tenantId, runId } = ctx;
-    const [questions, allClaims, evidence, contradictions] = await Promise.all([
+    const [questions, allClaims, evidence, contradictions, interviews] = await Promise.all([
       this.research.questions(tenantId, runId),
       this.research.claims(tenantId, runId),
       this.research.evidence(tenantId, runId),
       this.research.contradictions(tenantId, runId),
+      this.interviewSections(tenantId, runId),
     ]);
     // Both sides of a contradiction (and their restatements) are presented together in "Where the sources
     // disagree", never as two findings side by side in the body.
     const contested = contestedClaimIds(contradictions, allClaims);
-    const claims = allClaims.filter((c) => !contested.has(c.id));
+    // Claims an interview section carries are not offered to the architect again (hybrid: it outlines the survey's).
+    const inInterviews = new Set(interviews.flatMap((s) => s.claimIds));
+    const claims = ctx.run.options.mode === 'interviews' ? [] : allClaims.filter((c) => !contested.has(c.id) && !inInterviews.has(c.id));
     // Sections answer the plan's questions; a follow-up the research loop asked counts for the question it follows up.
     const parentOf = new Map(questions.map((q) => [q.id, q.parentId]));
     const rootOf = (id: string | null): string | null => {
@@ -37,25 +43,28 @@ export class OutlineHandler implements StepHandler<'outline'> {
       return at;
     };
     const questionOf = new Map(evidence.map((e) => [e.id, rootOf(e.questionId)]));
-    const out = await this.agents.run(
-      outlineArchitect,
-      {
-        question: ctx.run.question,
-        questions: questions.filter((q) => q.parentId === null).map((q) => ({ id: q.id, text: q.text })),
-        claims: claims.map((c) => ({
-          id: c.id,
-          statement: c.statement,
-          questionId: c.evidenceIds.map((e) => questionOf.get(e)).find((q) => q) ?? null,
-        })),
-        feedback: await ctx.rejectionFeedback(),
-      },
-      ctx.call,
-    );
+    const out =
+      claims.length === 0
+        ? { sections: [] }
+        : await this.agents.run(
+            outlineArchitect,
+            {
+              question: ctx.run.question,
+              questions: questions.filter((q) => q.parentId === null).map((q) => ({ id: q.id, text: q.text })),
+              claims: claims.map((c) => ({
+                id: c.id,
+                statement: c.statement,
+                questionId: c.evidenceIds.map((e) => questionOf.get(e)).find((q) => q) ?? null,
+              })),
+              feedback: await ctx.rejectionFeedback(),
+            },
+            ctx.call,
+          );
     const revision = ctx.job.iteration;
     // A section uses its best-supported claims (most evidence first, then the outline's order), at most
     // CLAIMS_PER_SECTION, so one broad topic cannot swallow the report.
-    const evidenceCount = new Map(claims.map((c) => [c.id, c.evidenceIds.length]));
-    const sections = out.sections.map((s) => ({
+    const evidenceCount = new Map(allClaims.map((c) => [c.id, c.evidenceIds.length]));
+    const sections = [...out.sections, ...interviews].map((s) => ({
       ...s,
       claimIds: s.claimIds
         .map((id, i) => ({ id, i }))
@@ -80,5 +89,51 @@ export class OutlineHandler implements StepHandler<'outline'> {
         });
       },
     };
+  }
+
+  /**
+   * One section per interview, in the analyst's voice and focus: the claims resting on evidence its expert cited. The
+   * interviews search the same sources, so a claim is often backed by several: it goes to one of them (one sentence, one
+   * place in the report), the one with the fewest claims so far, claims with fewer candidates placed first, so every
+   * interview that found something has a section.
+   */
+  private async interviewSections(tenantId: string, runId: string): Promise<{ title: string; purpose: string; claimIds: string[] }[]> {
+    const turns = await this.research.interviewTurns(tenantId, runId);
+    if (turns.length === 0) return [];
+    const [analysts, claims] = await Promise.all([
+      this.research.latestPerspectives(tenantId, runId),
+      this.research.claims(tenantId, runId),
+    ]);
+    const interviewed = analysts.map((_, shard) => shard).filter((shard) => turns.some((t) => t.shard === shard));
+    const cited = new Map(
+      interviewed.map((shard) => [
+        shard,
+        new Set(turns.filter((t) => t.shard === shard).flatMap((t) => InterviewAnswer.parse(t.answer).flatMap((s) => s.evidenceIds))),
+      ]),
+    );
+    const candidates = claims
+      .map((c, order) => ({ id: c.id, order, shards: interviewed.filter((shard) => c.evidenceIds.some((e) => cited.get(shard)!.has(e))) }))
+      .filter((c) => c.shards.length > 0)
+      .sort((a, b) => a.shards.length - b.shards.length || a.order - b.order);
+    const placed = new Map<number, { id: string; order: number }[]>(interviewed.map((shard) => [shard, []]));
+    for (const c of candidates) {
+      const shard = c.shards.reduce((best, s) => (placed.get(s)!.length < placed.get(best)!.length ? s : best));
+      placed.get(shard)!.push(c);
+    }
+    return interviewed.map((shard) => {
+      const analyst = analysts[shard]!;
+      return {
+        title: clipTitle(`${analyst.name}, ${analyst.role}`),
+        purpose:
+          `Interview memo in the voice of ${analyst.name} (${analyst.role}${analyst.affiliation ? `, ${analyst.affiliation}` : ''}): ${analyst.focus}`.slice(
+            0,
+            2000,
+          ),
+        claimIds: placed
+          .get(shard)!
+          .sort((a, b) => a.order - b.order)
+          .map((c) => c.id),
+      };
+    });
   }
 }

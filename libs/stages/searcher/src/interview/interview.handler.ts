@@ -1,0 +1,197 @@
+import { AgentRunner, evidenceCurator, interviewAnalyst, interviewExpert } from '@dossier/agents';
+import { ExecutionRepository, PrismaService, ResearchRepository, TenantRepository, type Prisma } from '@dossier/db';
+import { classifyError, describeError, StageStateError } from '@dossier/errors';
+import { assertExcerpt, fetchSnapshot, isAllowedByPolicy, searchAll, SnapshotStore, SourcePolicySchema } from '@dossier/sources';
+import { createLogger } from '@dossier/telemetry';
+import { OnStep, type StepContext, type StepHandler, type StepOutcome } from '@dossier/workflow';
+import { SearchProviders } from '../providers/search-providers';
+import { WebFetcher } from '../providers/web-fetcher';
+import { stableUuid } from './stable-id';
+
+/** The sentences of a stored answer, as text (the analyst reads its own transcript only). */
+function answerTexts(answer: unknown): string[] {
+  return Array.isArray(answer) ? (answer as { text?: unknown }[]).flatMap((s) => (typeof s.text === 'string' ? [s.text] : [])) : [];
+}
+
+/** Search hits the expert reads per question (each one curated), and what it keeps of each. */
+export const SOURCES_PER_TURN = 3;
+const RESULTS_PER_TURN = 6;
+const FRAGMENTS_PER_SOURCE = 4;
+const ANSWER_SENTENCES = 5;
+
+/**
+ * One turn of one analyst's interview (shard = the analyst's place in the approved panel, iteration = the turn; decision
+ * 0024). The analyst asks from its focus and what its own earlier turns left open; the expert searches the run's
+ * sources with that question, the Evidence Curator takes exact excerpts (offsets checked against the snapshot, stored
+ * like all evidence, at the research pass after the survey's), and the expert answers only from them, every sentence
+ * cited. The question is a research question of the analyst, so coverage, claims and verification treat it like any.
+ * Ids of the question and its evidence derive from the run, shard, turn and passage: a turn run again after a crash sends
+ * the same requests, whose answers are reused, not paid again.
+ */
+@OnStep('interview')
+export class InterviewHandler implements StepHandler<'interview'> {
+  private readonly logger = createLogger('interview');
+  private readonly snapshots = new SnapshotStore();
+
+  constructor(
+    private readonly prisma: PrismaService,
+    private readonly agents: AgentRunner,
+    private readonly research: ResearchRepository,
+    private readonly executions: ExecutionRepository,
+    private readonly providers: SearchProviders,
+    private readonly web: WebFetcher,
+    private readonly tenants: TenantRepository,
+  ) {}
+
+  async execute(ctx: StepContext<'interview'>): Promise<StepOutcome<'interview'>> {
+    const { tenantId, runId } = ctx;
+    const { iteration: turn, shard } = ctx.job;
+    const options = ctx.run.options;
+    const analyst = (await this.research.latestPerspectives(tenantId, runId))[shard];
+    if (!analyst) throw new StageStateError(`No analyst for interview shard ${shard}`, { runId });
+    const earlier = (await this.research.interviewTurns(tenantId, runId, shard)).filter((t) => t.turn < turn);
+    const moderated = await this.executions.latestIteration(tenantId, runId, 'moderate');
+    const pass = moderated === null ? 0 : moderated + 1;
+    const previousQuestion = earlier.at(-1)?.questionId ?? null;
+
+    const open =
+      turn === 0 && options.mode === 'hybrid'
+        ? (await this.research.questions(tenantId, runId, undefined, ['open'])).filter(
+            (q) => q.perspectiveId === null || q.perspectiveId === analyst.id,
+          )
+        : [];
+    const asked = await this.agents.run(
+      interviewAnalyst,
+      {
+        question: ctx.run.question,
+        analyst: { name: analyst.name, role: analyst.role, focus: analyst.focus },
+        turn,
+        turns: options.interviewTurns,
+        transcript: earlier.map((t) => ({ question: t.question, answer: answerTexts(t.answer) })),
+        openQuestions: open.slice(0, 12).map((q) => ({ id: q.id, text: q.text })),
+      },
+      ctx.call,
+    );
+    const questionId = stableUuid(runId, 'interview', shard, turn);
+
+    // The expert's search: every provider of the run, the analyst's question as the query.
+    const tenant = await this.tenants.find(tenantId);
+    const tenantPolicy = tenant?.policy as { searchProviders?: string[]; sources?: unknown } | null;
+    const sourcePolicy = SourcePolicySchema.parse(tenantPolicy?.sources ?? {});
+    const { hits } = await searchAll(this.providers.forRun(options.searchProviders, runId, tenantPolicy?.searchProviders), {
+      tenantId,
+      query: asked.question,
+      limit: RESULTS_PER_TURN,
+      ...(options.collection ? { collection: options.collection } : {}),
+    });
+    // Snapshots are stored outside the step's transaction, as retrieve and source policy do (decision 0012).
+    const read: { id: string; title: string; text: string }[] = [];
+    for (const hit of hits) {
+      if (read.length >= SOURCES_PER_TURN) break;
+      if (!isAllowedByPolicy(hit.canonicalUrl, sourcePolicy).allowed) continue;
+      try {
+        const snapshot = hit.documentId
+          ? await this.snapshots.fromDocument(this.prisma, tenantId, hit.documentId)
+          : (await fetchSnapshot(this.prisma, { tenantId, url: hit.canonicalUrl, fetcher: this.web.fetcher })).snapshot;
+        if (!read.some((r) => r.id === snapshot.id)) read.push({ id: snapshot.id, title: snapshot.title, text: snapshot.text });
+      } catch (err) {
+        this.logger.warn(
+          { url: hit.canonicalUrl, err: describeError(err), retryable: classifyError(err) === 'retryable' },
+          'source skipped',
+        );
+      }
+    }
+
+    const fragments: {
+      id: string;
+      snapshotId: string;
+      excerpt: string;
+      start: number;
+      end: number;
+      statement: string;
+      confidence: number;
+    }[] = [];
+    for (const source of read) {
+      const out = await this.agents.run(
+        evidenceCurator,
+        { question: ctx.run.question, questions: [{ id: questionId, text: asked.question }], source, maxFragments: FRAGMENTS_PER_SOURCE },
+        ctx.call,
+      );
+      for (const f of out.fragments) {
+        const excerpt = source.text.slice(f.start, f.end);
+        assertExcerpt(source.text, excerpt, f.start, f.end);
+        fragments.push({
+          id: stableUuid(runId, source.id, f.start, f.end),
+          snapshotId: source.id,
+          excerpt,
+          start: f.start,
+          end: f.end,
+          statement: f.statement,
+          confidence: f.confidence,
+        });
+      }
+    }
+    const answer = await this.agents.run(
+      interviewExpert,
+      {
+        question: ctx.run.question,
+        analyst: { name: analyst.name, role: analyst.role, focus: analyst.focus },
+        asked: asked.question,
+        evidence: fragments.map((f) => ({ id: f.id, excerpt: f.excerpt })),
+        maxSentences: ANSWER_SENTENCES,
+      },
+      ctx.call,
+    );
+    const closed = asked.last || answer.sentences.length === 0;
+    const cited = new Set(answer.sentences.flatMap((s) => s.evidenceIds));
+    const kept = fragments.filter((f) => cited.has(f.id));
+
+    return {
+      result: { evidence: kept.length, sentences: answer.sentences.length, closed },
+      write: async (tx) => {
+        await tx.researchQuestion.create({
+          data: {
+            id: questionId,
+            tenantId,
+            runId,
+            parentId: previousQuestion ?? asked.openQuestionId,
+            perspectiveId: analyst.id,
+            iteration: pass,
+            text: asked.question,
+            priority: 50,
+          },
+        });
+        // A passage another interview (or the survey) stored already keeps its row: the answer cites that row.
+        const idOf = new Map<string, string>();
+        for (const f of kept) {
+          const { id, ...rest } = f;
+          await tx.evidenceFragment.createMany({
+            data: [{ id, tenantId, runId, questionId, iteration: pass, ...rest }],
+            skipDuplicates: true,
+          });
+          const row = await tx.evidenceFragment.findFirst({
+            where: { tenantId, runId, snapshotId: f.snapshotId, start: f.start, end: f.end },
+            select: { id: true },
+          });
+          idOf.set(id, row!.id);
+        }
+        await tx.interviewTurn.create({
+          data: {
+            tenantId,
+            runId,
+            perspectiveId: analyst.id,
+            shard,
+            turn,
+            questionId,
+            question: asked.question,
+            answer: answer.sentences.map((s) => ({
+              text: s.text,
+              evidenceIds: s.evidenceIds.map((id) => idOf.get(id)!),
+            })) as Prisma.InputJsonValue,
+            closed,
+          },
+        });
+      },
+    };
+  }
+}
