@@ -49,6 +49,12 @@ export const evalCommand = defineCommand<EvalFlags>({
       parse: oneOf('engine', ['offline', 'openai']),
       default: 'offline',
     },
+    {
+      flags: '--mode <mode>',
+      description: 'survey, interviews or hybrid (as dossier research --mode), to compare the modes on one set',
+      parse: oneOf('mode', ['survey', 'interviews', 'hybrid']),
+      default: 'survey',
+    },
     { flags: '--out <dir>', description: 'where eval.md, eval.html, eval.json and each question’s report go (default out/eval/SET)' },
     { flags: '--questions <n>', description: 'run only the first N questions', parse: positiveInt('questions') },
   ],

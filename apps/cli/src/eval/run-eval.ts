@@ -26,6 +26,7 @@ import { runOptionsFor } from '../research/research-flags';
 export interface EvalFlags {
   collection?: string;
   engine: 'offline' | 'openai';
+  mode: 'survey' | 'interviews' | 'hybrid';
   out?: string;
   questions?: number;
 }
@@ -56,7 +57,15 @@ async function runQuestion(
   try {
     const run = await client.start(
       q.question,
-      runOptionsFor({ collection: flags.collection, engine: flags.engine, search: ['corpus'], approve: 'auto', out: dir, format: ['json'] }),
+      runOptionsFor({
+        collection: flags.collection,
+        engine: flags.engine,
+        search: ['corpus'],
+        approve: 'auto',
+        out: dir,
+        format: ['json'],
+        mode: flags.mode,
+      }),
     );
     runId = run.id;
     const repeats = new Map<string, number>();
