@@ -51,7 +51,6 @@ describe('dossier: every command in both transports (local and --api)', () => {
         PORT: String(port),
         HOST: '127.0.0.1',
         LOG_LEVEL: 'info',
-        SSE_POLL_MS: '50',
         // Its metrics server (default 9464) is not needed here, and a fixed port would collide with other tests.
         METRICS_PORT: '0',
         OTEL_SDK_DISABLED: 'true',

@@ -84,8 +84,9 @@ export async function startWebStack(): Promise<WebStack> {
         PORT: String(port),
         HOST: '127.0.0.1',
         LOG_LEVEL: 'info',
-        SSE_POLL_MS: '50',
         SSE_HEARTBEAT_MS: '2000',
+        // Its metrics server (default 9464) is not needed here, and a fixed port collides with any other gateway.
+        METRICS_PORT: '0',
         RATE_LIMIT_PER_SECOND: '100000',
         RATE_LIMIT_BURST: '100000',
         OTEL_SDK_DISABLED: 'true',
