@@ -25,7 +25,10 @@ export const LAYERS = {
   // Evaluation drives the pipeline's roles over sources and renders what they wrote.
   eval: ['contracts', 'util', 'data', 'transport', 'engine', 'capability'],
   stage: ['contracts', 'util', 'data', 'transport', 'engine', 'capability'],
-  app: ['contracts', 'util', 'data', 'transport', 'engine', 'capability', 'stage', 'eval'],
+  // What a CLI command or an MCP tool asks of Dossier (DossierClient over /v1; the MCP tools over it): the API's
+  // contracts and the engine's view types, never its implementation's data or capabilities.
+  client: ['contracts', 'util', 'engine', 'client'],
+  app: ['contracts', 'util', 'data', 'transport', 'engine', 'capability', 'stage', 'eval', 'client'],
 };
 
 function withTesting(layers) {
