@@ -69,8 +69,8 @@ describe('buildHandlerRegistry', () => {
 
   it('no handlers at all → every owned node is named', () => {
     const err = registryError(() => buildHandlerRegistry(['searcher'], []));
-    for (const n of ['search_plan', 'retrieve', 'source_policy']) expect(err.message).toContain(n);
-    expect(err.details).toEqual({ missing: ['search_plan', 'retrieve', 'source_policy'], services: ['searcher'] });
+    for (const n of ['search_plan', 'retrieve', 'source_policy', 'interview']) expect(err.message).toContain(n);
+    expect(err.details).toEqual({ missing: ['search_plan', 'retrieve', 'source_policy', 'interview'], services: ['searcher'] });
   });
 
   it('two handlers for one node → error naming both class names', () => {
