@@ -18,21 +18,52 @@ const NAMESPACE = 'dossier.worker';
 export class WorkerLivenessLocks implements WorkerLiveness, OnModuleDestroy {
   private readonly logger = createLogger('worker-liveness');
   private client?: Client;
+  private ids: readonly string[] = [];
+  private closed = false;
 
   constructor(
     @Inject(WORKFLOW_OPTIONS) private readonly options: WorkflowOptions,
     private readonly prisma: PrismaService,
   ) {}
 
+  /**
+   * Holds a liveness lock per worker id, waiting for the database when it is unreachable (a service restarted during
+   * an outage must start when Postgres is back, not die), and holds them again whenever the connection is lost: a
+   * worker without its lock would have every job it starts taken by the conductor's stall watch.
+   */
   async hold(workerIds: readonly string[]): Promise<void> {
     if (workerIds.length === 0) return;
-    const client = new Client({ connectionString: this.options.databaseUrl });
-    // Postgres restarted: the locks went with the connection, and the conductor may hand our running steps to
-    // other workers (their step locks went too; a step still completes once). Logged; the process keeps serving.
-    client.on('error', (err) => this.logger.error({ err: err.message }, 'liveness connection lost'));
-    await client.connect();
-    for (const id of workerIds) await client.query(`SELECT pg_advisory_lock(hashtext('${NAMESPACE}'), hashtext($1))`, [id]);
-    this.client = client;
+    this.ids = [...workerIds];
+    await this.holdUntilHeld();
+  }
+
+  private async holdUntilHeld(): Promise<void> {
+    for (let attempt = 0; !this.closed; attempt++) {
+      const client = new Client({ connectionString: this.options.databaseUrl });
+      client.on('error', (err) => this.logger.warn({ err: err.message }, 'liveness connection error'));
+      try {
+        await client.connect();
+        for (const id of this.ids) await client.query(`SELECT pg_advisory_lock(hashtext('${NAMESPACE}'), hashtext($1))`, [id]);
+      } catch (err) {
+        await client.end().catch(() => undefined);
+        this.logger.warn({ err: (err as Error).message, attempt }, 'cannot hold the worker liveness locks yet; retrying');
+        await new Promise((r) => setTimeout(r, Math.min(2_000, 100 * 2 ** attempt)));
+        continue;
+      }
+      if (this.closed) {
+        await client.end().catch(() => undefined);
+        return;
+      }
+      this.client = client;
+      // Postgres restarted or dropped the connection: the locks went with it. Hold them again on a new one.
+      client.once('end', () => {
+        if (this.closed || this.client !== client) return;
+        this.client = undefined;
+        this.logger.error('liveness connection lost; holding the worker locks again');
+        void this.holdUntilHeld();
+      });
+      return;
+    }
   }
 
   /** The worker ids among `workerIds` whose liveness lock no session holds: those workers are gone. */
@@ -49,6 +80,7 @@ export class WorkerLivenessLocks implements WorkerLiveness, OnModuleDestroy {
   }
 
   async onModuleDestroy(): Promise<void> {
+    this.closed = true;
     await this.client?.end().catch(() => undefined);
   }
 }
