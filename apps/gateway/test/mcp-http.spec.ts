@@ -1,19 +1,18 @@
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ReportJson } from '@dossier/contracts';
 import { ApiKeyRepository } from '@dossier/db';
 import { MCP_TOOLS } from '@dossier/mcp';
-import { callTool } from '@dossier/testing';
+import { callTool, connectMcp } from '@dossier/testing';
 import { client, QUESTION, startGateway, uploadCorpus, type Gateway } from './gateway-harness';
 
 /** An SDK client on the gateway's `/mcp`, authenticated with `key` (or with none). */
-async function connect(gw: Gateway, key?: string): Promise<Client> {
-  const transport = new StreamableHTTPClientTransport(new URL(`${gw.url}/mcp`), {
-    requestInit: { headers: key ? { authorization: `Bearer ${key}` } : {} },
-  });
-  const mcp = new Client({ name: 'dossier-test', version: '1.0.0' });
-  await mcp.connect(transport);
-  return mcp;
+function connect(gw: Gateway, key?: string): Promise<Client> {
+  return connectMcp(
+    new StreamableHTTPClientTransport(new URL(`${gw.url}/mcp`), {
+      requestInit: { headers: key ? { authorization: `Bearer ${key}` } : {} },
+    }),
+  );
 }
 
 describe('gateway /mcp: Streamable HTTP with the tenant API key (real Postgres, Redis and stage workers)', () => {
