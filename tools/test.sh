@@ -60,26 +60,34 @@ if [ $# -gt 0 ]; then
   results=(tmp/jest-results.json tmp/jest-soak.json)
 else
   # Two cores, and the suites mostly wait (on Postgres, Redis, child processes, simulated model latency): three
-  # streams at once. Shard 1 of the jest files on the machine's Redis; the small chaos soak (its own Redis and
-  # Postgres, tools/soak) and then shard 2 on a Redis of its own, so the Redis FLUSHALL fault test of one shard
-  # never wipes the other's queues; the static checks beside both. Each stream runs one jest file at a time.
+  # streams at once. Shard 1 of the jest files on the machine's Redis and Postgres; the small chaos soak (its own
+  # Redis and Postgres, tools/soak) and then shard 2 on a Redis and a Postgres of its own (tools/jest/own-services.ts),
+  # so the Redis FLUSHALL fault test of one shard never wipes the other's queues and the two never share Postgres's
+  # connection limit; the static checks beside both. Each stream runs one jest file at a time.
   # tools/jest/shards.cjs balances the shards by the durations of the last recorded run (tools/jest/durations.json).
   static_checks > tmp/checks/all.log 2>&1 &
   checks_pid=$!
-  shard2_port=$(node -e "const s=require('net').createServer().listen(0,'127.0.0.1',()=>{console.log(s.address().port);s.close()})")
-  redis-server --port "$shard2_port" --bind 127.0.0.1 --save "" --appendonly no --maxmemory-policy noeviction \
-    --dir tmp/shard2 --logfile redis.log > /dev/null 2>&1 &
-  shard2_redis=$!
-  trap 'kill "$shard2_redis" 2>/dev/null' EXIT
+  # Shard 2's own Redis and Postgres (spare ports, a temporary folder), up before the soak ends.
+  rm -f tmp/shard2/env
+  node -r ./tools/ts-register.cjs tools/jest/own-services.ts tmp/shard2/env > tmp/checks/shard2-services.log 2>&1 &
+  shard2_services=$!
+  trap 'kill "$shard2_services" 2>/dev/null; wait "$shard2_services" 2>/dev/null' EXIT
   mapfile -t shard1 < <(node tools/jest/shards.cjs split 2 1 --after-soak)
   mapfile -t shard2 < <(node tools/jest/shards.cjs split 2 2 --after-soak)
   (
-    for _ in $(seq 1 50); do redis-cli -p "$shard2_port" ping >/dev/null 2>&1 && break; sleep 0.2; done
     jest_run tmp/jest-soak.json tools/soak > tmp/checks/soak-jest.log 2>&1
     soak=$?
-    REDIS_URL="redis://127.0.0.1:$shard2_port" VECTOR_DIR="$PWD/tmp/shard2/vectors" \
-      jest_run tmp/jest-results-2.json --runTestsByPath "${shard2[@]}" > tmp/checks/shard2-jest.log 2>&1
-    shard=$?
+    while [ ! -s tmp/shard2/env ] && kill -0 "$shard2_services" 2>/dev/null; do sleep 1; done
+    if [ -s tmp/shard2/env ]; then
+      # shellcheck disable=SC1091
+      source tmp/shard2/env
+      VECTOR_DIR="$PWD/tmp/shard2/vectors" jest_run tmp/jest-results-2.json --runTestsByPath "${shard2[@]}" > tmp/checks/shard2-jest.log 2>&1
+      shard=$?
+    else
+      cat tmp/checks/shard2-services.log > tmp/checks/shard2-jest.log
+      echo "shard 2's own Redis and Postgres did not start: its files did not run" >> tmp/checks/shard2-jest.log
+      shard=1
+    fi
     [ "$soak" -eq 0 ] && exit "$shard"; exit "$soak"
   ) &
   stream2_pid=$!

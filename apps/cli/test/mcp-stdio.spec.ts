@@ -136,7 +136,8 @@ describe('dossier mcp over stdio (an SDK client, the local engine in the server 
   it("another tenant's server sees none of it", async () => {
     const other = await connect(db, prefix, 'other');
     try {
-      expect((await callTool(other, 'list_collections', {})).json.items).toEqual([]);
+      const listed = await callTool(other, 'list_collections', {}); if (!listed.json) throw new Error(listed.text);
+      expect(listed.json.items).toEqual([]);
       for (const [tool, args] of [
         ['get_run', { runId }],
         ['get_report', { runId }],
