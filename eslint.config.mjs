@@ -72,7 +72,7 @@ export default [
       parserOptions: {
         projectService: {
           // Root-level TS files that belong to no project tsconfig (only hit by a plain `eslint .` at the root).
-          allowDefaultProject: ['prisma.config.ts', 'tools/bench/*.ts', 'tools/jest/*.ts'],
+          allowDefaultProject: ['prisma.config.ts', 'tools/bench/*.ts'],
         },
         tsconfigRootDir: import.meta.dirname,
       },
