@@ -1,9 +1,7 @@
 import { Global, Module, type DynamicModule } from '@nestjs/common';
-import { DiscoveryModule } from '@nestjs/core';
 import { createRedis } from './redis-connection';
 import { QUEUE_OPTIONS, type QueueOptions } from './queue-options';
 import { StepQueues } from './step-queues';
-import { StepWorkerHost } from './step-worker.host';
 import { REDIS } from './tokens';
 
 @Global()
@@ -12,7 +10,6 @@ export class QueueModule {
   static forRoot(options: QueueOptions): DynamicModule {
     return {
       module: QueueModule,
-      imports: [DiscoveryModule],
       providers: [
         { provide: QUEUE_OPTIONS, useValue: options },
         {
@@ -20,9 +17,8 @@ export class QueueModule {
           useFactory: () => createRedis(options.redisUrl, 'dossier-producer'),
         },
         StepQueues,
-        StepWorkerHost,
       ],
-      exports: [StepQueues, StepWorkerHost, REDIS, QUEUE_OPTIONS],
+      exports: [StepQueues, REDIS, QUEUE_OPTIONS],
     };
   }
 }
