@@ -11,12 +11,13 @@ import { createRedis } from './redis-connection';
 import { STEP_HANDLER_EXTRAS, type StepHandlerExtras } from './step-handler-metadata';
 import { STEP_PROCESSOR, type JobControl, type StepProcessor } from './step-processor';
 import { StepRpcContext } from './step-rpc-context';
+import { StepTransports } from './step-transports';
 import { WORKER_LIVENESS, type WorkerLiveness } from './worker-liveness';
 
 const MAX_BACKOFF_MS = 60_000;
 
 /** How the transport reaches the providers of the app it serves (resolved when it starts listening). */
-export type ResolveProvider = <T>(token: symbol) => T;
+export type ResolveProvider = <T>(token: symbol | (abstract new (...args: never[]) => T)) => T;
 
 type WorkerEvents = { error: (err: Error) => void };
 
@@ -65,6 +66,7 @@ export class BullMqServer extends Server<WorkerEvents> implements CustomTranspor
     const options = (this.options = this.resolve<QueueOptions>(QUEUE_OPTIONS));
     if (options.consume.length === 0) return;
     this.processor = this.resolve<StepProcessor>(STEP_PROCESSOR);
+    this.resolve(StepTransports).add(this);
     buildHandlerRegistry(options.consume, this.found, options.nodes);
     for (const service of options.consume) this.workers.push(this.createWorker(service, options));
     // Liveness first, jobs second: a worker never holds a job while the conductor could think it dead.
@@ -128,7 +130,8 @@ export class BullMqServer extends Server<WorkerEvents> implements CustomTranspor
 
   /** The job's node picks the handler; its pipeline's result (or error, with its class kept by the step filter) is the job's. */
   private async dispatch(job: Job, control: JobControl): Promise<unknown> {
-    const processor = this.processor!;
+    const processor = this.processor;
+    if (!processor) throw new Error('a job arrived before the transport was started');
     const handler = this.getHandlerByPattern(job.name);
     if (!handler) throw await processor.reject(job.data, `no handler for node "${job.name}" in this process`);
     const result$ = this.transformToObservable(await handler(job.data, new StepRpcContext([job, control, processor])));

@@ -4,6 +4,7 @@ export * from './step-processor';
 export * from './step-rpc-context';
 export * from './queue-options';
 export * from './step-queues';
+export * from './step-transports';
 export * from './bullmq-server';
 export * from './queue.module';
 export * from './redis-connection';

@@ -2,6 +2,7 @@ import { Global, Module, type DynamicModule } from '@nestjs/common';
 import { createRedis } from './redis-connection';
 import { QUEUE_OPTIONS, type QueueOptions } from './queue-options';
 import { StepQueues } from './step-queues';
+import { StepTransports } from './step-transports';
 import { REDIS } from './tokens';
 
 @Global()
@@ -17,8 +18,9 @@ export class QueueModule {
           useFactory: () => createRedis(options.redisUrl, 'dossier-producer'),
         },
         StepQueues,
+        StepTransports,
       ],
-      exports: [StepQueues, REDIS, QUEUE_OPTIONS],
+      exports: [StepQueues, StepTransports, REDIS, QUEUE_OPTIONS],
     };
   }
 }

@@ -1,5 +1,5 @@
 import { NestFactory } from '@nestjs/core';
-import type { DynamicModule, INestMicroservice, LoggerService, Type } from '@nestjs/common';
+import type { DynamicModule, INestApplication, INestMicroservice, LoggerService, Type } from '@nestjs/common';
 import type { MicroserviceOptions } from '@nestjs/microservices';
 import { BullMqServer } from '@dossier/queue';
 
@@ -30,7 +30,7 @@ export async function createStepMicroservice(
     logger: options.logger ?? false,
     abortOnError: false,
   });
-  server.bindTo(<T>(token: symbol) => app.get<T>(token, { strict: false }));
+  server.bindTo((token) => app.get(token, { strict: false }));
   options.configure?.(app);
   try {
     await app.listen();
@@ -40,4 +40,16 @@ export async function createStepMicroservice(
     throw err;
   }
   return { app, server };
+}
+
+/**
+ * An HTTP app that also works on step queues (the gateway hosting the stages, in tests): the BullMQ transport as a
+ * connected microservice of `app`, started here. Its workers are drained before the app's modules close (StepTransports).
+ */
+export async function connectStepTransport(app: INestApplication): Promise<BullMqServer> {
+  const server = new BullMqServer();
+  server.bindTo((token) => app.get(token, { strict: false }));
+  app.connectMicroservice<MicroserviceOptions>({ strategy: server });
+  await app.startAllMicroservices();
+  return server;
 }

@@ -27,7 +27,10 @@ export function OnStep<R extends NodeRows, N extends NodeNameOf<R>>(
   node: N,
   table: NodeTable<R>,
 ): <C extends ClassOf<TableStepHandler<R, N>>>(target: C) => void;
-export function OnStep(node: string, table: NodeTable<NodeRows> = NODES as unknown as NodeTable<NodeRows>): (target: ClassOf<unknown>) => void {
+export function OnStep(
+  node: string,
+  table: NodeTable<NodeRows> = NODES as unknown as NodeTable<NodeRows>,
+): (target: ClassOf<unknown>) => void {
   return (target) => {
     const prototype = target.prototype as { execute: StepHandler['execute'] };
     // A function per class: Nest keeps a pattern's metadata on the function itself.
@@ -35,8 +38,8 @@ export function OnStep(node: string, table: NodeTable<NodeRows> = NODES as unkno
       // The transport's processor is the step runner (WorkflowModule provides STEP_PROCESSOR as StepRunner).
       return (rpc.processor as StepRunner).run(job, rpc.control, (ctx) => this.execute(ctx));
     };
-    Object.defineProperty(prototype, STEP_METHOD, { value: handleStep, writable: true, configurable: true });
-    const descriptor = Object.getOwnPropertyDescriptor(prototype, STEP_METHOD)!;
+    const descriptor: PropertyDescriptor = { value: handleStep, writable: true, configurable: true };
+    Object.defineProperty(prototype, STEP_METHOD, descriptor);
     // The class, not its name: a class renamed after decoration (test handlers) is named by its final name.
     const extras: StepHandlerExtras = { target };
     Controller()(target as unknown as new () => unknown);
