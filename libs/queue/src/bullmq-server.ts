@@ -36,7 +36,6 @@ export class BullMqServer extends Server<WorkerEvents> implements CustomTranspor
   private readonly found: FoundHandler[] = [];
   private readonly log = createLogger('queue');
   private resolve?: ResolveProvider;
-  private options?: QueueOptions;
   private processor?: StepProcessor;
 
   /** Called once the app exists (its providers are what the transport needs), before `listen`. */
@@ -63,7 +62,7 @@ export class BullMqServer extends Server<WorkerEvents> implements CustomTranspor
 
   private async start(): Promise<void> {
     if (!this.resolve) throw new Error('BullMqServer.bindTo(app) must be called before listen');
-    const options = (this.options = this.resolve<QueueOptions>(QUEUE_OPTIONS));
+    const options = this.resolve<QueueOptions>(QUEUE_OPTIONS);
     if (options.consume.length === 0) return;
     this.processor = this.resolve<StepProcessor>(STEP_PROCESSOR);
     this.resolve(StepTransports).add(this);
