@@ -2,7 +2,7 @@
  * `npm run bench`: step overhead of the durable engine beside a bare BullMQ hop, measured in the same
  * run on the same Redis; and recovery time after a worker is killed with SIGKILL.
  *
- * Overhead of a step = (when Redis acknowledged the first step it decided) − (when the runner was handed it), in µs
+ * Overhead of a step = (when Redis acknowledged the first step it decided) − (when the transport was handed it), in µs
  * on this process's monotonic clock: everything the engine adds around a handler that does nothing (step
  * lock, attempt record, the one transaction with checkpoint, events, routing and outbox, then the enqueue
  * after commit). The floors, measured in the same run: the same interval for a BullMQ processor that only
@@ -16,9 +16,8 @@ import { Queue, Worker, type Job } from 'bullmq';
 import { Redis } from 'ioredis';
 import { Client } from 'pg';
 import { SERVICE_NAMES, stepKey, type StepRef } from '@dossier/contracts';
-import { StepQueues } from '@dossier/queue';
+import { BullMqServer, StepQueues } from '@dossier/queue';
 import { sql, startChildService, waitFor } from '@dossier/testing';
-import { StepRunner } from '../../libs/workflow/src';
 import { prepareDatabase, processEnv, REDIS_URL, startEngine, TENANT, uniquePrefix } from '../../libs/workflow/test/fixtures/engine';
 import { waitForStatus } from '../../libs/workflow/test/fixtures/run-queries';
 
@@ -35,18 +34,21 @@ function pct(values: number[], p: number): number {
 }
 
 /**
- * Records, per step key, when the runner was handed the job and when the step was first enqueued. The engine
+ * Records, per step key, when the BullMQ transport was handed the job and when the step was first enqueued. The engine
  * runs in this process, so wrapping the two prototypes sees every step without changing the engine.
  */
 function instrumentEngine(): { started: Map<string, number>; enqueued: Map<string, number> } {
   const started = new Map<string, number>();
   const enqueued = new Map<string, number>();
-  const process = StepRunner.prototype.process;
-  StepRunner.prototype.process = function (this: StepRunner, payload, handlers, control) {
+  // The transport's entry (private, reached through the prototype): the Nest pipeline and the runner are both inside.
+  type Entry = { handleJob(job: Job, token?: string): Promise<unknown> };
+  const server = BullMqServer.prototype as unknown as Entry;
+  const handleJob = server.handleJob;
+  server.handleJob = function (this: Entry, job, token) {
     const t = micros();
-    const key = stepKey(payload as StepRef);
+    const key = stepKey(job.data as StepRef);
     if (!started.has(key)) started.set(key, t);
-    return process.call(this, payload, handlers, control);
+    return handleJob.call(this, job, token);
   };
   const enqueueMany = StepQueues.prototype.enqueueMany;
   StepQueues.prototype.enqueueMany = async function (this: StepQueues, jobs) {

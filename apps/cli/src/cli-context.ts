@@ -2,6 +2,7 @@ import { NestFactory } from '@nestjs/core';
 import type { INestApplicationContext } from '@nestjs/common';
 import { loadConfig } from '@dossier/config';
 import { PrismaService, TenantRepository } from '@dossier/db';
+import { createStepMicroservice } from '@dossier/workflow';
 import { CliEnv } from './cli-env';
 import { LocalEngineModule } from './local-engine.module';
 
@@ -16,10 +17,11 @@ export interface CliContext {
 /** Boots the engine in this process (workers only when the command runs research). */
 export async function openContext(withWorkers: boolean): Promise<CliContext> {
   const env = loadConfig(CliEnv);
-  const app = await NestFactory.createApplicationContext(LocalEngineModule.register(env, withWorkers), {
-    logger: false,
-    abortOnError: false,
-  });
+  const module = LocalEngineModule.register(env, withWorkers);
+  // With workers, every stage service's queue is consumed here: the stages as one Nest microservice over the BullMQ transport.
+  const app: INestApplicationContext = withWorkers
+    ? (await createStepMicroservice(module)).app
+    : await NestFactory.createApplicationContext(module, { logger: false, abortOnError: false });
   await app.init();
   const prisma = app.get(PrismaService);
   const tenant = await app.get(TenantRepository).ensure(env.DOSSIER_TENANT);

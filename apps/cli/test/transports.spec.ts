@@ -2,12 +2,12 @@ import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { NestFactory } from '@nestjs/core';
 import type { INestApplicationContext } from '@nestjs/common';
 import { loadConfig } from '@dossier/config';
 import { ReportJson } from '@dossier/contracts';
 import { createTestDatabase, REPO_ROOT, startChildService, uniquePrefix, type ChildService, type TestDatabase } from '@dossier/testing';
 import { CliEnv } from '../src/cli-env';
+import { createStepMicroservice } from '@dossier/workflow';
 import { LocalEngineModule } from '../src/local-engine.module';
 import { cliRunner, EXAMPLES } from './cli-harness';
 
@@ -66,8 +66,7 @@ describe('dossier: every command in both transports (local and --api)', () => {
       STEP_LOCK_MS: '2000',
       STALLED_INTERVAL_MS: '1000',
     });
-    workers = await NestFactory.createApplicationContext(LocalEngineModule.register(env, true), { logger: false });
-    await workers.init();
+    workers = (await createStepMicroservice(LocalEngineModule.register(env, true))).app;
 
     const tenant = await cli(['admin', 'create-tenant', 'acme', '--policy', '{"requiredGates":[],"caps":{"maxIterations":2}}']);
     expect(tenant.output).toMatch(/Created tenant acme/);

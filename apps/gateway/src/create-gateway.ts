@@ -4,6 +4,7 @@ import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fa
 import fastifyMultipart from '@fastify/multipart';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { NestPinoLogger, createLogger } from '@dossier/telemetry';
+import { connectStepTransport } from '@dossier/workflow';
 import { mountBullBoard } from './admin/bull-board';
 import { ApiErrorFilter, sendError } from './common/api-error.filter';
 import { answerClientError } from './common/client-error';
@@ -54,5 +55,7 @@ export async function createGateway(env: GatewayEnv, hosting: GatewayHosting = {
   const web = mountWebApp(fastify, env.WEB_DIR);
   if (!web.built) logger.warn('the web app is not built (npm run build:web): / answers 503 until it is');
   await app.init();
+  // Hosting stages (tests, one-process setups): their queues are consumed by the BullMQ transport, connected to this app.
+  if ((hosting.consume ?? []).length > 0) await connectStepTransport(app);
   return app;
 }

@@ -4,7 +4,6 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Module, type INestApplicationContext } from '@nestjs/common';
-import { NestFactory } from '@nestjs/core';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { loadConfig, WorkerEnv } from '@dossier/config';
 import { SERVICE_NAMES, type TenantPolicyInput } from '@dossier/contracts';
@@ -18,7 +17,7 @@ import { VerifierStagesModule } from '@dossier/stage-verifier';
 import { WriterStagesModule } from '@dossier/stage-writer';
 import { createTestDatabase, REPO_ROOT, startChildService, uniquePrefix, type ChildService, type TestDatabase } from '@dossier/testing';
 import { VectorsModule } from '@dossier/vectors';
-import { engineSettingsFromEnv, WorkflowModule } from '@dossier/workflow';
+import { createStepMicroservice, engineSettingsFromEnv, WorkflowModule } from '@dossier/workflow';
 import { CuttingProxy } from './cutting-proxy';
 
 export const SCREENSHOTS = path.join(REPO_ROOT, 'tmp/screenshots');
@@ -119,8 +118,7 @@ export async function startWebStack(): Promise<WebStack> {
       ],
     })
     class WebTestWorkers {}
-    workers = await NestFactory.createApplicationContext(WebTestWorkers, { logger: false });
-    await workers.init();
+    workers = (await createStepMicroservice(WebTestWorkers)).app;
     await gateway.waitForOutput(/gateway listening/);
     proxy = new CuttingProxy(gatewayUrl);
     const url = await proxy.start();

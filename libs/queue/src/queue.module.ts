@@ -1,9 +1,8 @@
 import { Global, Module, type DynamicModule } from '@nestjs/common';
-import { DiscoveryModule } from '@nestjs/core';
 import { createRedis } from './redis-connection';
 import { QUEUE_OPTIONS, type QueueOptions } from './queue-options';
 import { StepQueues } from './step-queues';
-import { StepWorkerHost } from './step-worker.host';
+import { StepTransports } from './step-transports';
 import { REDIS } from './tokens';
 
 @Global()
@@ -12,7 +11,6 @@ export class QueueModule {
   static forRoot(options: QueueOptions): DynamicModule {
     return {
       module: QueueModule,
-      imports: [DiscoveryModule],
       providers: [
         { provide: QUEUE_OPTIONS, useValue: options },
         {
@@ -20,9 +18,9 @@ export class QueueModule {
           useFactory: () => createRedis(options.redisUrl, 'dossier-producer'),
         },
         StepQueues,
-        StepWorkerHost,
+        StepTransports,
       ],
-      exports: [StepQueues, StepWorkerHost, REDIS, QUEUE_OPTIONS],
+      exports: [StepQueues, StepTransports, REDIS, QUEUE_OPTIONS],
     };
   }
 }

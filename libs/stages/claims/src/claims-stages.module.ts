@@ -12,6 +12,8 @@ import { RunEmbedder } from './embeddings/run-embedder';
 /** The claims service's nodes: claims, contradictions, coverage, moderate. Needs VectorsModule.forRoot in the app. */
 @Module({
   imports: [AgentsModule.forPipeline({ redis: REDIS, budgetSink: RunCommands })],
-  providers: [ClaimsHandler, ContradictionsHandler, CoverageHandler, ModerateHandler, InterventionApplier, RunEmbedder],
+  // Step handlers are the microservice's controllers (their message pattern is the node, decision 0035).
+  controllers: [ClaimsHandler, ContradictionsHandler, CoverageHandler, ModerateHandler],
+  providers: [InterventionApplier, RunEmbedder],
 })
 export class ClaimsStagesModule {}

@@ -5,5 +5,5 @@ import { RunCommands } from '@dossier/workflow';
 import { ExtractHandler } from './extract/extract.handler';
 
 /** The extractor service's node: extract (fan-out per selected source). */
-@Module({ imports: [AgentsModule.forPipeline({ redis: REDIS, budgetSink: RunCommands })], providers: [ExtractHandler] })
+@Module({ imports: [AgentsModule.forPipeline({ redis: REDIS, budgetSink: RunCommands })], controllers: [ExtractHandler] })
 export class ExtractorStagesModule {}

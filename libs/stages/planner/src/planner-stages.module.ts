@@ -9,6 +9,6 @@ import { ScopeHandler } from './scope/scope.handler';
 /** The planner service's nodes: scope, perspectives, questions. */
 @Module({
   imports: [AgentsModule.forPipeline({ redis: REDIS, budgetSink: RunCommands })],
-  providers: [ScopeHandler, PerspectivesHandler, QuestionsHandler],
+  controllers: [ScopeHandler, PerspectivesHandler, QuestionsHandler],
 })
 export class PlannerStagesModule {}

@@ -2,5 +2,5 @@ import { Module } from '@nestjs/common';
 import { RenderHandler } from './render/render.handler';
 
 /** The renderer service's node: render. */
-@Module({ providers: [RenderHandler] })
+@Module({ controllers: [RenderHandler] })
 export class RendererStagesModule {}

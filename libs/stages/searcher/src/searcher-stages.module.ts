@@ -12,6 +12,7 @@ import { SourcePolicyHandler } from './source-policy/source-policy.handler';
 /** The searcher service's nodes: search_plan, retrieve (fan-out per query), source_policy, interview (fan-out per analyst, a step per turn). */
 @Module({
   imports: [AgentsModule.forPipeline({ redis: REDIS, budgetSink: RunCommands })],
-  providers: [SearchProviders, WebFetcher, SearchPlanHandler, RetrieveHandler, SourcePolicyHandler, InterviewHandler],
+  controllers: [SearchPlanHandler, RetrieveHandler, SourcePolicyHandler, InterviewHandler],
+  providers: [SearchProviders, WebFetcher],
 })
 export class SearcherStagesModule {}

@@ -5,5 +5,5 @@ import { RunCommands } from '@dossier/workflow';
 import { VerifyHandler } from './verify/verify.handler';
 
 /** The verifier service's node: verify (fan-out per section, once per repair round). */
-@Module({ imports: [AgentsModule.forPipeline({ redis: REDIS, budgetSink: RunCommands })], providers: [VerifyHandler] })
+@Module({ imports: [AgentsModule.forPipeline({ redis: REDIS, budgetSink: RunCommands })], controllers: [VerifyHandler] })
 export class VerifierStagesModule {}

@@ -11,6 +11,7 @@ import { RepairHandler } from './repair/repair.handler';
 /** The writer service's nodes: outline, draft (fan-out per section), repair, frame. */
 @Module({
   imports: [AgentsModule.forPipeline({ redis: REDIS, budgetSink: RunCommands })],
-  providers: [OutlineHandler, DraftHandler, RepairHandler, FrameHandler, Redrafter],
+  controllers: [OutlineHandler, DraftHandler, RepairHandler, FrameHandler],
+  providers: [Redrafter],
 })
 export class WriterStagesModule {}

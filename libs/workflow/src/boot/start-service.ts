@@ -4,10 +4,11 @@ import type { DynamicModule, INestApplicationContext } from '@nestjs/common';
 import { ConductorEnv, WorkerEnv, loadConfig } from '@dossier/config';
 import type { ServiceName } from '@dossier/contracts';
 import { describeError } from '@dossier/errors';
-import { StepWorkerHost } from '@dossier/queue';
 import { createLogger, NestPinoLogger, startOpsServer, stopTelemetry, type OpsServer } from '@dossier/telemetry';
 import { conductorSettingsFromEnv, engineSettingsFromEnv } from '../engine-settings';
 import type { EngineSettings } from '../workflow.module';
+import { createStepMicroservice } from './step-microservice';
+import type { BullMqServer } from '@dossier/queue';
 
 export interface ServiceDefinition {
   /** Used in logs and the OTel service name. */
@@ -19,9 +20,10 @@ export interface ServiceDefinition {
 }
 
 /**
- * Boots one service process: validate the environment (fail fast, naming the variable), build the Nest
- * context (handler discovery fails boot, naming the node), then run until SIGTERM/SIGINT, when workers
- * stop taking jobs and finish in-flight steps within SHUTDOWN_GRACE_MS.
+ * Boots one service process: validate the environment (fail fast, naming the variable), create the Nest
+ * microservice over the BullMQ transport (a node without a handler fails boot, naming it; the conductor is a plain
+ * context), then run until SIGTERM/SIGINT, when `app.close()` stops the workers taking jobs and lets in-flight steps
+ * finish within SHUTDOWN_GRACE_MS.
  */
 export async function startService(def: ServiceDefinition): Promise<INestApplicationContext | undefined> {
   const logger = createLogger(def.name);
@@ -31,12 +33,18 @@ export async function startService(def: ServiceDefinition): Promise<INestApplica
   try {
     const env = def.conductor ? loadConfig(ConductorEnv) : loadConfig(WorkerEnv);
     const settings = def.conductor ? conductorSettingsFromEnv(env as ConductorEnv) : engineSettingsFromEnv(env, def.consume);
-    app = await NestFactory.createApplicationContext(def.module(settings, env), {
-      logger: new NestPinoLogger(logger),
-      abortOnError: false,
-    });
-    await app.init();
-    const host = def.consume.length > 0 ? app.get(StepWorkerHost, { strict: false }) : undefined;
+    const module = def.module(settings, env);
+    const nestLogger = new NestPinoLogger(logger);
+    let host: BullMqServer | undefined;
+    if (def.consume.length > 0) {
+      // A stage service is a Nest microservice over the BullMQ transport; the conductor only produces (a plain context).
+      const service = await createStepMicroservice(module, { logger: nestLogger });
+      app = service.app;
+      host = service.server;
+    } else {
+      app = await NestFactory.createApplicationContext(module, { logger: nestLogger, abortOnError: false });
+      await app.init();
+    }
     // Ready while consuming and not draining; /healthz stays up through the drain so the pod is not killed early.
     if (env.METRICS_PORT > 0) ops = await startOpsServer({ port: env.METRICS_PORT, ready: () => !stopping && (host?.running ?? true) });
   } catch (err) {

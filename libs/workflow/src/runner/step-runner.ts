@@ -31,16 +31,16 @@ import {
   RunNotFoundError,
 } from '@dossier/errors';
 import type { JobControl, StepProcessor } from '@dossier/queue';
-import { createLogger, injectTraceCarrier, linksFromCarriers, withLogContext, withStepSpan } from '@dossier/telemetry';
+import { createLogger, injectTraceCarrier } from '@dossier/telemetry';
 import { z } from 'zod';
 import { gateReturningTo, nodeSpec } from '../graph/workflow-graph';
 import type { WorkflowGraphs } from '../graph/workflow-graphs';
 import { route } from '../graph/router';
 import { OutboxSender } from '../outbox/outbox-sender';
 import { WORKFLOW_GRAPHS, WORKFLOW_OPTIONS, type WorkflowOptions } from '../workflow-options';
-import { handlerFor } from './on-step';
 import { RunFailures } from './run-failures';
-import type { StepContext, StepOutcome } from './step-handler';
+import type { StepContext, StepHandler, StepOutcome } from './step-handler';
+import { inStepSpan } from './step-span';
 import { StepLocks, type StepLock } from './step-locks';
 import { TransitionWriter } from './transition-writer';
 
@@ -56,6 +56,8 @@ const PayloadIds = z.object({ tenantId: z.uuid(), runId: z.uuid() });
 @Injectable()
 export class StepRunner implements StepProcessor {
   private readonly logger = createLogger('step-runner');
+  /** Errors this runner recorded on their run (or refused itself), so the step error filter does not record them twice. */
+  private readonly recorded = new WeakSet<object>();
 
   constructor(
     private readonly prisma: PrismaService,
@@ -73,37 +75,90 @@ export class StepRunner implements StepProcessor {
     @Inject(WORKFLOW_GRAPHS) private readonly workflows: WorkflowGraphs,
   ) {}
 
+  /**
+   * A delivery straight to the runner, without the Nest pipeline (tests of the runner itself): the payload is parsed
+   * as the job pipe parses it, the step runs in its span, and `handlers` stands for the handlers found at boot.
+   */
   async process(payload: unknown, handlers: ReadonlyMap<NodeName, object>, control: JobControl): Promise<StepRunResult> {
     const parsed = this.workflows.table.stepJob.safeParse(payload);
     if (!parsed.success) throw await this.rejectPayload(payload, parsed.error);
     const job = parsed.data;
-    const key = stepKey(job);
-    const attributes = {
-      'dossier.run_id': job.runId,
-      'dossier.node': job.node,
-      'dossier.iteration': job.iteration,
-      'dossier.shard': job.shard,
-      'dossier.attempt': control.attempt,
-    };
-    return withLogContext({ runId: job.runId, tenantId: job.tenantId, stepKey: key }, () =>
-      withStepSpan(
-        `step ${job.node}`,
-        job.trace,
-        attributes,
-        () => this.runStep(job, key, handlers, control),
-        linksFromCarriers(job.links),
-      ),
-    );
+    // The one cast between a found handler and its type: each was registered under the node its `@OnStep(node)` named.
+    const handler = handlers.get(job.node) as StepHandler | undefined;
+    return inStepSpan(job, control.attempt, () => this.run(job, control, handler ? (ctx) => handler.execute(ctx) : undefined));
   }
 
-  private async runStep(job: StepJob, key: string, handlers: ReadonlyMap<NodeName, object>, control: JobControl): Promise<StepRunResult> {
+  /**
+   * Runs one parsed step with the handler's `execute` (called by the message handler `@OnStep` adds, inside the span
+   * interceptor and after the job pipe). Every error it throws has been recorded on the run (see `recordUnseen`).
+   */
+  async run(job: StepJob, control: JobControl, execute: ((ctx: StepContext) => Promise<StepOutcome>) | undefined): Promise<StepRunResult> {
+    try {
+      return await this.runStep(job, stepKey(job), execute, control);
+    } catch (err) {
+      this.seen(err);
+      throw err;
+    }
+  }
+
+  async reject(payload: unknown, reason: string): Promise<Error> {
+    const ids = PayloadIds.safeParse(payload);
+    const err = new InvalidStepPayloadError(`Invalid step job: ${reason}`, ids.success ? { runId: ids.data.runId } : {});
+    await this.failRejected(payload, err, reason);
+    return this.seen(err);
+  }
+
+  async recordUnseen(payload: unknown, err: unknown, control: JobControl): Promise<void> {
+    if (typeof err === 'object' && err !== null && this.recorded.has(err)) return;
+    const final = classifyError(err) === 'unrecoverable' || control.attempt >= control.maxAttempts;
+    const error = describeError(err);
+    if (!final) {
+      // Before the step started there is no attempt to record: the retry says it all.
+      this.logger.warn({ err: error, attempt: control.attempt }, 'step failed before it ran; retrying');
+      return;
+    }
+    await this.failRejected(payload, err, error.message);
+  }
+
+  private seen<E>(err: E): E {
+    if (typeof err === 'object' && err !== null) this.recorded.add(err);
+    return err;
+  }
+
+  /** Fails the run a refused payload names (if it names one), with the public form of the error; logs the reason. */
+  private async failRejected(payload: unknown, err: unknown, reason: string): Promise<void> {
+    const ids = PayloadIds.safeParse(payload);
+    if (ids.success) {
+      const node = (payload as { node?: unknown }).node;
+      const shown = publicError(err);
+      const error = describeError(err);
+      await this.failures
+        .fail(ids.data.tenantId, ids.data.runId, {
+          ...(this.workflows.table.has(node) ? { node: node as NodeName } : {}),
+          code: shown.code,
+          message: shown.message,
+          internal: `${error.name}: ${error.message}`,
+        })
+        .catch((e: unknown) => {
+          this.logger.error({ err: describeError(e) }, 'could not record a refused step on its run');
+        });
+    }
+    this.logger.error({ reason, ...(ids.success ? { runId: ids.data.runId } : {}) }, `step refused: ${reason}`);
+  }
+
+  private async runStep(
+    job: StepJob,
+    key: string,
+    execute: ((ctx: StepContext) => Promise<StepOutcome>) | undefined,
+    control: JobControl,
+  ): Promise<StepRunResult> {
     const { run, lock } = await this.runAndLock(job, key);
     if (!run || TERMINAL_RUN_STATUSES.includes(run.status as RunStatus)) {
       await lock?.release();
       if (!run) throw new RunNotFoundError(`Run ${job.runId} not found for step ${key}`, { runId: job.runId });
       return { status: 'skipped', reason: `run ${run.status}` };
     }
-    if (!lock) throw await control.postpone(this.options.busyRetryMs);
+    if (!lock) throw this.seen(await control.postpone(this.options.busyRetryMs));
     try {
       // Under the lock, one statement: the attempt and its step_started event, unless the step is completed (the
       // holder we waited for may have completed it).
@@ -111,8 +166,7 @@ export class StepRunner implements StepProcessor {
       if (attempt === null) return await this.skipCompleted(job, key);
       // A job of a node the run's graph version does not use fails the run with a typed error, before any work.
       nodeSpec(this.workflows.get(run.workflowVersion, run.id), job.node, run.id);
-      const handler = handlerFor(handlers, job.node);
-      if (!handler) throw new InvalidStepPayloadError(`No handler for node ${job.node} in this process`, { runId: job.runId });
+      if (!execute) throw new InvalidStepPayloadError(`No handler for node ${job.node} in this process`, { runId: job.runId });
       const options = RunOptions.parse(run.options);
       const ctx: StepContext = {
         job,
@@ -124,7 +178,7 @@ export class StepRunner implements StepProcessor {
         call: { tenantId: run.tenantId, runId: run.id, stepKey: key },
         rejectionFeedback: (gate?: GateName) => this.rejectionFeedback(job, run.workflowVersion, gate),
       };
-      const outcome = await handler.execute(ctx);
+      const outcome = await execute(ctx);
       const result = this.workflows.table.results[job.node].safeParse(outcome.result);
       if (!result.success) {
         throw new InvalidStepResultError(
@@ -295,6 +349,6 @@ export class StepRunner implements StepProcessor {
       });
     }
     this.logger.error({ reason }, err.message);
-    return err;
+    return this.seen(err);
   }
 }

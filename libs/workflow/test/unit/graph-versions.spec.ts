@@ -1,3 +1,4 @@
+import 'reflect-metadata';
 import { z } from 'zod';
 import { NODES } from '@dossier/contracts';
 import { NodeNotInGraphError, UnknownWorkflowVersionError } from '@dossier/errors';
@@ -5,7 +6,8 @@ import { route, type RouterState } from '../../src/graph/router';
 import { graphsOver, WorkflowGraphError } from '../../src/graph/workflow-graph';
 import { WORKFLOWS, WorkflowGraphs } from '../../src/graph/workflow-graphs';
 import { WORKFLOW_V1 } from '../../src/graph/workflow-v1';
-import { OnStep } from '../../src/runner/on-step';
+import { PATTERN_METADATA } from '@nestjs/microservices/constants';
+import { OnStep, STEP_METHOD } from '../../src/runner/on-step';
 import type { StepContext, StepHandler, StepOutcome } from '../../src/runner/step-handler';
 
 const count = z.int().min(0);
@@ -149,11 +151,9 @@ describe('typed handlers', () => {
     // @ts-expect-error not a handler at all
     @OnStep('claims')
     class NotAHandler {}
-    expect([Claims, Misfiled, SameShape, NotAHandler].map((c) => Reflect.getMetadata('dossier:step-handler', c) as string)).toEqual([
-      'claims',
-      'coverage',
-      'outline',
-      'claims',
-    ]);
+    // At run time each is a Nest message handler whose pattern is the node it was filed under (decision 0035).
+    const patternOf = (c: object) =>
+      Reflect.getMetadata(PATTERN_METADATA, (c as { prototype: Record<string, object> }).prototype[STEP_METHOD]!) as string[];
+    expect([Claims, Misfiled, SameShape, NotAHandler].map(patternOf)).toEqual([['claims'], ['coverage'], ['outline'], ['claims']]);
   });
 });
