@@ -10,7 +10,8 @@ const TEST_FILES = ['**/*.spec.ts', '**/test/**/*.ts', '**/test/**/*.tsx'];
 /**
  * The layers (tag `layer:*` in each package.json's `nx.tags`) and what each may import; docs/decisions/0031.
  * A layer absent from a list is a lint error: contracts import nothing of ours; the engine knows no stage,
- * agent or source; capabilities know no pipeline (engine, transport, stages); stages never import each
+ * agent or source; capabilities know no pipeline (engine, transport, stages); agents know no database either
+ * (their persistence is ports, implemented by an adapter: docs/decisions/0034); stages never import each
  * other; nothing imports an app (Nx forbids that for any tag). libs/testing is added for test files only.
  */
 export const LAYERS = {
@@ -20,15 +21,19 @@ export const LAYERS = {
   transport: ['contracts', 'util'],
   engine: ['contracts', 'util', 'data', 'transport'],
   capability: ['contracts', 'util', 'data', 'capability'],
+  // The agent roles and engines: pure, their persistence behind ports (llm_calls, research_runs, the budget lock).
+  agent: ['contracts', 'util', 'capability'],
+  // A capability's ports over our data (PrismaAgentStore): the only place agents meet the database.
+  adapter: ['contracts', 'util', 'data', 'capability', 'agent'],
   // Every other library's tests import libs/testing: anything more here would be a cycle.
   testing: ['contracts', 'util'],
   // Evaluation drives the pipeline's roles over sources and renders what they wrote.
-  eval: ['contracts', 'util', 'data', 'transport', 'engine', 'capability'],
-  stage: ['contracts', 'util', 'data', 'transport', 'engine', 'capability'],
+  eval: ['contracts', 'util', 'data', 'transport', 'engine', 'capability', 'agent'],
+  stage: ['contracts', 'util', 'data', 'transport', 'engine', 'capability', 'agent', 'adapter'],
   // What a CLI command or an MCP tool asks of Dossier (DossierClient over /v1; the MCP tools over it): the API's
   // contracts and the engine's view types, never its implementation's data or capabilities.
   client: ['contracts', 'util', 'engine', 'client'],
-  app: ['contracts', 'util', 'data', 'transport', 'engine', 'capability', 'stage', 'eval', 'client'],
+  app: ['contracts', 'util', 'data', 'transport', 'engine', 'capability', 'agent', 'adapter', 'stage', 'eval', 'client'],
 };
 
 function withTesting(layers) {

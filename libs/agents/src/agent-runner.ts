@@ -1,6 +1,5 @@
 import { z } from 'zod';
 import { RunOptions, type BudgetKind, type LlmCallNotes } from '@dossier/contracts';
-import type { Db, PrismaService } from '@dossier/db';
 import { describeError } from '@dossier/errors';
 import { recordLlmUsage, withLlmSpan } from '@dossier/telemetry';
 import { BudgetExhaustedSignal } from './budget/budget-exhausted';
@@ -10,14 +9,15 @@ import type { CallHooks, Engine, EngineCompletion } from './engine/engine';
 import { countWords, OfflineEngine } from './engine/offline-engine';
 import { RecordedAnswer } from './engine/recorded-answer';
 import { AgentCallRecordError, AgentInputError, AgentOutputError, AgentRefusalError } from './errors';
+import type { LlmCallLog } from './ports/llm-call-log';
+import type { RunSettingsSource } from './ports/run-settings';
+import type { SpendStore } from './ports/spend-store';
 import type { AgentRole } from './roles/role';
-
-/** Where calls are recorded: the Prisma client, PrismaService, or a transaction. */
-export type LlmCallStore = Pick<Db, 'llmCall'>;
 
 /** How the engine of a run is found: from the run's own options (`engine: 'offline' | 'openai'`). */
 export interface PerRunEngines {
-  prisma: PrismaService;
+  /** The runs' settings and their spend (ports; a worker lends PrismaAgentStore, a test an in-memory store). */
+  store: RunSettingsSource & SpendStore;
   /** Builds the openai engine from this worker's environment on first use; throws LlmConfigError when unset. */
   openai: () => Engine;
   /** Marks a run whose token or cost budget ran out (the workflow's RunCommands). */
@@ -46,15 +46,17 @@ const ANSWERED = ['ok', 'invalid', 'refused'];
  * same questions in the same words, and gets the answers it paid for the first time.
  */
 async function findRecordedAnswer(
-  store: LlmCallStore,
+  calls: LlmCallLog,
   ctx: AgentCallContext,
   requestHash: string,
 ): Promise<{ id: string; answer: RecordedAnswer } | null> {
-  const rows = await store.llmCall.findMany({
-    where: { tenantId: ctx.tenantId, runId: ctx.runId, stepKey: ctx.stepKey, requestHash, outcome: { in: ANSWERED } },
-    orderBy: { createdAt: 'asc' },
-    select: { id: true, answer: true },
-    take: 5,
+  const rows = await calls.answered({
+    tenantId: ctx.tenantId,
+    runId: ctx.runId,
+    stepKey: ctx.stepKey,
+    requestHash,
+    outcomes: ANSWERED,
+    limit: 5,
   });
   for (const row of rows) {
     const answer = RecordedAnswer.safeParse(row.answer);
@@ -84,12 +86,12 @@ export class AgentRunner {
   private openaiEngine: Engine | null = null;
 
   constructor(
-    private readonly store: LlmCallStore,
+    private readonly calls: LlmCallLog,
     private readonly options: AgentRunnerOptions,
   ) {
     this.fixed = options.engine === 'offline' ? this.offline : options.engine === 'per-run' ? null : options.engine;
     if (options.engine === 'per-run' && !options.perRun) throw new Error("AgentRunner: engine 'per-run' needs perRun settings");
-    this.ledger = options.perRun ? new BudgetLedger(options.perRun.prisma, options.perRun.staleReservationMs) : null;
+    this.ledger = options.perRun ? new BudgetLedger(options.perRun.store, options.perRun.staleReservationMs) : null;
   }
 
   /** The fixed engine's name, or 'per-run'. */
@@ -145,10 +147,7 @@ export class AgentRunner {
   private async engineFor(ctx: AgentCallContext): Promise<{ engine: Engine; limits: { tokens?: number; costUsd?: number } }> {
     if (this.fixed) return { engine: this.fixed, limits: {} };
     const perRun = this.options.perRun!;
-    const run = await perRun.prisma.researchRun.findFirst({
-      where: { id: ctx.runId, tenantId: ctx.tenantId },
-      select: { options: true, budgetExhausted: true },
-    });
+    const run = await perRun.store.runSettings(ctx.tenantId, ctx.runId);
     const options = RunOptions.safeParse(run?.options ?? {});
     if (!run || !options.success || options.data.engine === 'offline') return { engine: this.offline, limits: {} };
     if (run.budgetExhausted && SPEND_BUDGETS.includes(run.budgetExhausted as BudgetKind)) return { engine: this.offline, limits: {} };
@@ -158,7 +157,7 @@ export class AgentRunner {
 
   private hooks(role: string, engine: string, ctx: AgentCallContext, limits: { tokens?: number; costUsd?: number }): CallHooks {
     const ledger = this.ledger;
-    const recordedAnswer = (hash: string) => findRecordedAnswer(this.store, ctx, hash);
+    const recordedAnswer = (hash: string) => findRecordedAnswer(this.calls, ctx, hash);
     if (!ledger) {
       // A fixed model engine without the ledger (tests): one row per request, no budget.
       let hash: string | undefined;
@@ -171,17 +170,15 @@ export class AgentRunner {
         },
         afterRequest: async (_t, { answer, ...r }) => {
           recordLlmUsage(r);
-          await this.store.llmCall.create({
-            data: {
-              tenantId: ctx.tenantId,
-              runId: ctx.runId,
-              stepKey: ctx.stepKey,
-              role,
-              engine,
-              ...r,
-              requestHash: hash ?? null,
-              ...(answer ? { answer } : {}),
-            },
+          await this.calls.record({
+            tenantId: ctx.tenantId,
+            runId: ctx.runId,
+            stepKey: ctx.stepKey,
+            role,
+            engine,
+            ...r,
+            requestHash: hash ?? null,
+            ...(answer ? { answer } : {}),
           });
         },
       };
@@ -268,22 +265,20 @@ export class AgentRunner {
     notes?: LlmCallNotes,
   ): Promise<void> {
     recordLlmUsage(usage);
-    await this.store.llmCall.create({
-      data: {
-        tenantId: ctx.tenantId,
-        runId: ctx.runId,
-        stepKey: ctx.stepKey,
-        role,
-        engine: engine.name,
-        model: usage.model,
-        tokensIn: usage.tokensIn,
-        tokensOut: usage.tokensOut,
-        costUsd: usage.costUsd,
-        latencyMs: Math.max(0, Math.round(performance.now() - started)),
-        outcome,
-        error,
-        ...(notes ? { notes } : {}),
-      },
+    await this.calls.record({
+      tenantId: ctx.tenantId,
+      runId: ctx.runId,
+      stepKey: ctx.stepKey,
+      role,
+      engine: engine.name,
+      model: usage.model,
+      tokensIn: usage.tokensIn,
+      tokensOut: usage.tokensOut,
+      costUsd: usage.costUsd,
+      latencyMs: Math.max(0, Math.round(performance.now() - started)),
+      outcome,
+      error,
+      ...(notes ? { notes } : {}),
     });
   }
 

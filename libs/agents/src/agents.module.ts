@@ -1,34 +1,45 @@
-import { Module, type DynamicModule, type InjectionToken } from '@nestjs/common';
+import { Module, type DynamicModule, type InjectionToken, type Type } from '@nestjs/common';
 import type { Redis } from 'ioredis';
-import { PrismaService } from '@dossier/db';
 import { AgentRunner, type AgentRunnerOptions } from './agent-runner';
 import type { BudgetExhaustionSink } from './budget/budget-exhaustion-sink';
 import { openAIEngineFromEnv } from './openai/openai-engine-from-env';
+import type { LlmCallLog } from './ports/llm-call-log';
+import type { RunSettingsSource } from './ports/run-settings';
+import type { SpendStore } from './ports/spend-store';
+
+/** Every persistence port the agents have, as one adapter implements them (PrismaAgentStore in @dossier/agent-store). */
+export type AgentStore = LlmCallLog & RunSettingsSource & SpendStore;
 
 /**
- * What a worker lends the agents, named by the worker's own injection tokens: agents know no queue and no
- * workflow (docs/decisions/0031), so the stages say where the shared Redis connection (rate limits across
- * workers) and the budget-exhaustion sink (the workflow's RunCommands) come from.
+ * What a worker lends the agents, named by the worker's own injection tokens: agents know no queue, no workflow
+ * and no database (docs/decisions/0031, 0034), so the stages say where the shared Redis connection (rate limits
+ * across workers), the budget-exhaustion sink (the workflow's RunCommands) and the persistence adapter come from.
+ * `store` is a class this module instantiates, so its own dependencies (the global PrismaService) are injected.
  */
 export interface AgentPorts {
   redis: InjectionToken<Redis>;
   budgetSink: InjectionToken<BudgetExhaustionSink>;
+  store: Type<AgentStore>;
 }
 
 /** Every run chooses its engine (run.options.engine); the openai one is built from this worker's environment when a run first asks. */
-function perRunProvider(ports?: AgentPorts) {
+function perRunProvider(store: Type<AgentStore>, ports?: Omit<AgentPorts, 'store'>) {
   return {
     provide: AgentRunner,
-    useFactory: (prisma: PrismaService, redis: Redis | undefined, budgetSink: BudgetExhaustionSink | undefined) => {
+    useFactory: (adapter: AgentStore, redis: Redis | undefined, budgetSink: BudgetExhaustionSink | undefined) => {
       // Configured workers build the engine at boot (the tokenizer loads then); others only if a run asks, failing that run clearly.
       const eager = process.env['OPENAI_BASE_URL'] && process.env['OPENAI_MODEL'] ? openAIEngineFromEnv(process.env, redis ?? null) : null;
-      return new AgentRunner(prisma, {
+      return new AgentRunner(adapter, {
         engine: 'per-run',
-        perRun: { prisma, openai: () => eager ?? openAIEngineFromEnv(process.env, redis ?? null), ...(budgetSink ? { budgetSink } : {}) },
+        perRun: {
+          store: adapter,
+          openai: () => eager ?? openAIEngineFromEnv(process.env, redis ?? null),
+          ...(budgetSink ? { budgetSink } : {}),
+        },
       });
     },
     inject: [
-      PrismaService,
+      store,
       ...(ports
         ? [
             { token: ports.redis, optional: true },
@@ -39,35 +50,36 @@ function perRunProvider(ports?: AgentPorts) {
   };
 }
 
-function fixedProvider(options: AgentRunnerOptions) {
-  return { provide: AgentRunner, useFactory: (prisma: PrismaService) => new AgentRunner(prisma, options), inject: [PrismaService] };
-}
-
-/** One module per pair of ports: Nest tells modules apart by reference, and a process wants one AgentRunner (one rate limiter). */
-const pipelineModules = new Map<InjectionToken, Map<InjectionToken, DynamicModule>>();
+/** One module per set of ports: Nest tells modules apart by reference, and a process wants one AgentRunner (one rate limiter). */
+const pipelineModules: { ports: AgentPorts; module: DynamicModule }[] = [];
 
 /**
- * Provides AgentRunner over the process's PrismaService (from the global DbModule). Imported as is, each run's
- * options choose its engine, with no shared Redis and no budget sink; forPipeline lends it the worker's;
- * forRoot fixes one engine for every call (tests).
+ * Provides AgentRunner over a persistence adapter. forPipeline lends it the worker's Redis, budget sink and
+ * adapter (each run's options choose its engine); forRoot fixes the engine, or runs per run with no shared Redis
+ * and no budget sink (tests).
  */
-@Module({ providers: [perRunProvider()], exports: [AgentRunner] })
+@Module({})
 export class AgentsModule {
   static forPipeline(ports: AgentPorts): DynamicModule {
-    const byRedis = pipelineModules.get(ports.redis) ?? new Map<InjectionToken, DynamicModule>();
-    pipelineModules.set(ports.redis, byRedis);
-    const existing = byRedis.get(ports.budgetSink);
-    if (existing) return existing;
-    const created: DynamicModule = { module: AgentsModule, providers: [perRunProvider(ports)], exports: [AgentRunner] };
-    byRedis.set(ports.budgetSink, created);
-    return created;
-  }
-
-  static forRoot(options: AgentRunnerOptions): DynamicModule {
-    return {
+    for (const known of pipelineModules) {
+      if (known.ports.redis === ports.redis && known.ports.budgetSink === ports.budgetSink && known.ports.store === ports.store)
+        return known.module;
+    }
+    const module: DynamicModule = {
       module: AgentsModule,
-      providers: [options.engine === 'per-run' ? perRunProvider() : fixedProvider(options)],
+      providers: [ports.store, perRunProvider(ports.store, ports)],
       exports: [AgentRunner],
     };
+    pipelineModules.push({ ports, module });
+    return module;
+  }
+
+  static forRoot(options: Omit<AgentRunnerOptions, 'perRun'> & { store: Type<AgentStore> }): DynamicModule {
+    const { store, engine } = options;
+    const runner =
+      engine === 'per-run'
+        ? perRunProvider(store)
+        : { provide: AgentRunner, useFactory: (adapter: AgentStore) => new AgentRunner(adapter, { engine }), inject: [store] };
+    return { module: AgentsModule, providers: [store, runner], exports: [AgentRunner] };
   }
 }

@@ -2,8 +2,9 @@
 export * from './roles';
 
 // Running roles.
-export { AgentRunner, AgentCallContext, type AgentRunnerOptions, type LlmCallStore, type PerRunEngines } from './agent-runner';
-export { AgentsModule, type AgentPorts } from './agents.module';
+export { AgentRunner, AgentCallContext, type AgentRunnerOptions, type PerRunEngines } from './agent-runner';
+export { AgentsModule, type AgentPorts, type AgentStore } from './agents.module';
+export type * from './ports';
 export type { Engine, EngineCompletion, CallHooks, RequestEstimate, RequestRecord, RequestTicket } from './engine/engine';
 export { OfflineEngine, OFFLINE_MODEL, countWords } from './engine/offline-engine';
 export {
@@ -32,7 +33,7 @@ export { DEFAULT_PRICES, costUsd, type ModelPrice } from './openai/prices';
 export { countTokens, countMessageTokens } from './openai/tokens';
 export { stripReasoning, parseJsonReply } from './openai/parse-output';
 export { strictJsonSchema } from './openai/response-schema';
-export { BudgetLedger, type SpendLimits } from './budget/budget-ledger';
+export { BudgetLedger, decide as decideSpend, type SpendLimits } from './budget/budget-ledger';
 export { BudgetExhaustedSignal } from './budget/budget-exhausted';
 export type { BudgetExhaustionSink } from './budget/budget-exhaustion-sink';
 export { planBatches, draftSectionInBatches } from './writing/batch-section';

@@ -4,7 +4,7 @@ import {
   openAIConfigFromEnv,
   openAIEngineFromEnv,
   verifySentences,
-  type LlmCallStore,
+  type LlmCallLog,
   type SentenceToVerify,
 } from '@dossier/agents';
 
@@ -24,19 +24,16 @@ interface JudgeCallRow {
 
 /**
  * The judge's calls are the eval's, not the run's: they are counted here in memory rather than added to the run's
- * llm_calls, so the run's own model calls and tokens stay what the run spent. Only `create` and the recorded-answer
- * lookup (`findMany`, which finds nothing: every judgement is fresh) are used by AgentRunner without a ledger.
+ * llm_calls, so the run's own model calls and tokens stay what the run spent. No recorded answer is ever reused:
+ * every judgement is fresh.
  */
-function memoryCallStore(rows: JudgeCallRow[]): LlmCallStore {
+function memoryCallLog(rows: JudgeCallRow[]): LlmCallLog {
   return {
-    llmCall: {
-      create: async ({ data }: { data: JudgeCallRow }) => {
-        rows.push({ tokensIn: data.tokensIn, tokensOut: data.tokensOut });
-        return data;
-      },
-      findMany: async () => [],
+    record: async (call) => {
+      rows.push({ tokensIn: call.tokensIn, tokensOut: call.tokensOut });
     },
-  } as unknown as LlmCallStore;
+    answered: async () => [],
+  };
 }
 
 /** Sentences per verifier request: a report's cited sentences in a few calls, each prompt of a sane size. */
@@ -49,7 +46,7 @@ const JUDGE_BATCH = 20;
 export function openAIJudgeFromEnv(env: Record<string, string | undefined>): Judge {
   const model = openAIConfigFromEnv(env).roles.verifier.model;
   const rows: JudgeCallRow[] = [];
-  const runner = new AgentRunner(memoryCallStore(rows), { engine: openAIEngineFromEnv(env, null) });
+  const runner = new AgentRunner(memoryCallLog(rows), { engine: openAIEngineFromEnv(env, null) });
   const tenantId = randomUUID();
   return {
     model,

@@ -21,6 +21,7 @@ const onlyTags = (layer: string, allowed: string[]) =>
   `A project tagged with "layer:${layer}" can only depend on libs tagged with ${allowed.map((t) => `"layer:${t}"`).join(', ')}`;
 const CAPABILITY = onlyTags('capability', ['contracts', 'util', 'data', 'capability']);
 const ENGINE = onlyTags('engine', ['contracts', 'util', 'data', 'transport']);
+const AGENT = onlyTags('agent', ['contracts', 'util', 'capability']);
 
 const CASES: { boundary: string; file: string; errors: { line: number; message: string | RegExp }[] }[] = [
   {
@@ -42,9 +43,14 @@ const CASES: { boundary: string; file: string; errors: { line: number; message: 
     boundary: 'agents know no pipeline (queue, workflow)',
     file: 'libs/agents/lint-fixtures/agents-import-pipeline.ts',
     errors: [
-      { line: 2, message: CAPABILITY },
-      { line: 3, message: CAPABILITY },
+      { line: 2, message: AGENT },
+      { line: 3, message: AGENT },
     ],
+  },
+  {
+    boundary: 'agents know no database: their persistence is ports (docs/decisions/0034)',
+    file: 'libs/agents/lint-fixtures/agents-import-db.ts',
+    errors: [{ line: 2, message: AGENT }],
   },
   {
     boundary: 'sources know no pipeline',
@@ -69,7 +75,9 @@ const CASES: { boundary: string; file: string; errors: { line: number; message: 
   {
     boundary: 'stages never import each other',
     file: 'libs/stages/writer/lint-fixtures/stage-imports-stage.ts',
-    errors: [{ line: 2, message: onlyTags('stage', ['contracts', 'util', 'data', 'transport', 'engine', 'capability']) }],
+    errors: [
+      { line: 2, message: onlyTags('stage', ['contracts', 'util', 'data', 'transport', 'engine', 'capability', 'agent', 'adapter']) },
+    ],
   },
   {
     boundary: 'a test may import libs/testing (the same import as above, in a test folder)',

@@ -1,8 +1,8 @@
 import type { BudgetKind } from '@dossier/contracts';
 import { redactSecrets } from '@dossier/errors';
-import type { PrismaService } from '@dossier/db';
 import { classifyError } from '@dossier/errors';
 import type { RequestEstimate, RequestRecord } from '../engine/engine';
+import type { RunSpend, SpendDecision, SpendStore } from '../ports/spend-store';
 
 export interface SpendLimits {
   tokens?: number | undefined;
@@ -27,16 +27,14 @@ export const DEFAULT_SETTLE_PATIENCE_MS = 60_000;
 const WAIT_FOR_IN_FLIGHT_MS = 200;
 
 /**
- * The run's model spend, kept in llm_calls. Before a request its estimate (prompt tokens + the output cap) is
- * reserved as a `pending` row under a per-run advisory lock; after the request the row gets the provider's real
- * figures. A request starts when what is spent is under every budget and either its estimate fits beside the
- * requests in flight or none is in flight; otherwise it waits for those to settle. When what is spent reaches a
- * budget, the budget is exhausted. So however many workers call at once, the run ends at most one request past
+ * The run's model spend, kept in llm_calls through the SpendStore port. Before a request its estimate (prompt
+ * tokens + the output cap) is reserved as a `pending` row under a per-run lock (Postgres: an advisory lock);
+ * after the request the row gets the provider's real figures. Under the lock, `decide` applies the budgets. So however many workers call at once, the run ends at most one request past
  * its budget (docs/architecture.md §2.4), and parallel requests are not refused merely for what they might cost.
  */
 export class BudgetLedger {
   constructor(
-    private readonly prisma: PrismaService,
+    private readonly store: SpendStore,
     private readonly staleMs: number = DEFAULT_STALE_RESERVATION_MS,
     private readonly settlePatienceMs: number = DEFAULT_SETTLE_PATIENCE_MS,
   ) {}
@@ -54,58 +52,19 @@ export class BudgetLedger {
     estimate: RequestEstimate,
     limits: SpendLimits,
   ): Promise<{ id: string } | { exhausted: BudgetKind } | 'wait'> {
-    return this.prisma.$transaction(async (tx) => {
-      if (limits.tokens !== undefined || limits.costUsd !== undefined) {
-        await tx.$queryRaw`SELECT pg_advisory_xact_lock(hashtext('dossier.budget'), hashtext(${key.runId}))::text AS locked`;
-        const rows = await tx.llmCall.groupBy({
-          by: ['outcome'],
-          where: {
-            tenantId: key.tenantId,
-            runId: key.runId,
-            engine: { not: 'offline' },
-            NOT: { outcome: 'pending', createdAt: { lt: new Date(Date.now() - this.staleMs) } },
-          },
-          _sum: { tokensIn: true, tokensOut: true, costUsd: true },
-        });
-        const sum = (pending: boolean) =>
-          rows
-            .filter((r) => (r.outcome === 'pending') === pending)
-            .reduce(
-              (acc, r) => ({
-                tokens: acc.tokens + (r._sum.tokensIn ?? 0) + (r._sum.tokensOut ?? 0),
-                cost: acc.cost + (r._sum.costUsd ?? 0),
-              }),
-              { tokens: 0, cost: 0 },
-            );
-        const spent = sum(false);
-        const inFlight = sum(true);
-        if (limits.tokens !== undefined && spent.tokens >= limits.tokens) return { exhausted: 'tokens' as const };
-        if (limits.costUsd !== undefined && spent.cost >= limits.costUsd) return { exhausted: 'cost' as const };
-        const fits =
-          (limits.tokens === undefined || spent.tokens + inFlight.tokens + estimate.tokens <= limits.tokens) &&
-          (limits.costUsd === undefined || spent.cost + inFlight.cost + estimate.costUsd <= limits.costUsd);
-        const anyInFlight = rows.some((r) => r.outcome === 'pending');
-        if (!fits && anyInFlight) return 'wait' as const;
-      }
-      const row = await tx.llmCall.create({
-        data: {
-          tenantId: key.tenantId,
-          runId: key.runId,
-          stepKey: key.stepKey,
-          role: key.role,
-          engine: key.engine,
-          model: estimate.model,
-          tokensIn: estimate.tokens,
-          tokensOut: 0,
-          costUsd: estimate.costUsd,
-          latencyMs: 0,
-          outcome: 'pending',
-          requestHash: key.requestHash ?? null,
-        },
-        select: { id: true },
-      });
-      return { id: row.id };
-    });
+    const pending = {
+      tenantId: key.tenantId,
+      runId: key.runId,
+      stepKey: key.stepKey,
+      role: key.role,
+      engine: key.engine,
+      model: estimate.model,
+      tokensIn: estimate.tokens,
+      costUsd: estimate.costUsd,
+      requestHash: key.requestHash ?? null,
+    };
+    if (limits.tokens === undefined && limits.costUsd === undefined) return this.store.reserve(pending);
+    return this.store.reserveChecked(pending, new Date(Date.now() - this.staleMs), (run) => decide(run, estimate, limits));
   }
 
   /**
@@ -115,20 +74,17 @@ export class BudgetLedger {
    */
   async settle(tenantId: string, id: string, record: RequestRecord): Promise<void> {
     const write = () =>
-      this.prisma.llmCall.updateMany({
-        where: { id, tenantId },
-        data: {
-          model: record.model,
-          tokensIn: record.tokensIn,
-          tokensOut: record.tokensOut,
-          costUsd: record.costUsd,
-          latencyMs: record.latencyMs,
-          outcome: record.outcome,
-          // Engines redact their error text; llm_calls is tenant data, so the ledger checks again.
-          error: record.error === null ? null : redactSecrets(record.error),
-          ...(record.answer ? { answer: record.answer } : {}),
-          ...(record.notes ? { notes: record.notes } : {}),
-        },
+      this.store.settle(tenantId, id, {
+        model: record.model,
+        tokensIn: record.tokensIn,
+        tokensOut: record.tokensOut,
+        costUsd: record.costUsd,
+        latencyMs: record.latencyMs,
+        outcome: record.outcome,
+        // Engines redact their error text; llm_calls is tenant data, so the ledger checks again.
+        error: record.error === null ? null : redactSecrets(record.error),
+        ...(record.answer ? { answer: record.answer } : {}),
+        ...(record.notes ? { notes: record.notes } : {}),
       });
     const giveUpAt = Date.now() + this.settlePatienceMs;
     for (let attempt = 1; ; attempt++) {
@@ -141,4 +97,18 @@ export class BudgetLedger {
       }
     }
   }
+}
+
+/**
+ * The budget rule, decided under the run's lock: a request starts when what is spent is under every budget and
+ * either its estimate fits beside the requests in flight or none is in flight; otherwise it waits for those to
+ * settle. What is spent reaching a budget exhausts it.
+ */
+export function decide(run: RunSpend, estimate: RequestEstimate, limits: SpendLimits): SpendDecision {
+  if (limits.tokens !== undefined && run.spent.tokens >= limits.tokens) return { exhausted: 'tokens' };
+  if (limits.costUsd !== undefined && run.spent.costUsd >= limits.costUsd) return { exhausted: 'cost' };
+  const fits =
+    (limits.tokens === undefined || run.spent.tokens + run.inFlight.tokens + estimate.tokens <= limits.tokens) &&
+    (limits.costUsd === undefined || run.spent.costUsd + run.inFlight.costUsd + estimate.costUsd <= limits.costUsd);
+  return !fits && run.anyInFlight ? 'wait' : 'reserve';
 }

@@ -1,5 +1,5 @@
 import type { FakeOpenAIServer } from '@dossier/testing';
-import { AgentRunner, type LlmCallStore } from '../../src/agent-runner';
+import { AgentRunner } from '../../src/agent-runner';
 import { conformToSchema } from '../../src/openai/conform';
 import { closeTruncatedJson } from '../../src/openai/parse-output';
 import {
@@ -13,25 +13,14 @@ import {
   sectionWriter,
 } from '../../src/roles';
 import { memoryHooks, startFakeLlm, testEngine } from '../fixtures/fake-llm';
+import { MemoryAgentStore } from '../fixtures/memory-agent-store';
 import { ROLE_INPUTS } from '../fixtures/role-inputs';
 
 const CTX = { tenantId: '0b6a1f3e-2c4d-4e5f-8a9b-0c1d2e3f4a5b', runId: '7d9e8f0a-1b2c-4d3e-9f4a-5b6c7d8e9f0a', stepKey: 'run.x.0.0' };
 
-function memoryStore(): { store: LlmCallStore; rows: Record<string, unknown>[] } {
-  const rows: Record<string, unknown>[] = [];
-  const store = {
-    llmCall: {
-      create: async ({ data }: { data: Record<string, unknown> }) => {
-        rows.push(data);
-        return data;
-      },
-      // The runner looks for an answer this step already paid for (a step run again after a crash): none here
-      // unless an identical request was recorded with an answer.
-      findMany: async ({ where }: { where: { requestHash: string; stepKey: string } }) =>
-        rows.filter((r) => r['requestHash'] === where.requestHash && r['stepKey'] === where.stepKey && r['answer'] !== undefined),
-    },
-  } as unknown as LlmCallStore;
-  return { store, rows };
+function memoryStore(): { store: MemoryAgentStore; rows: Record<string, unknown>[] } {
+  const store = new MemoryAgentStore();
+  return { store, rows: store.calls as unknown as Record<string, unknown>[] };
 }
 
 describe('model output is untrusted input', () => {

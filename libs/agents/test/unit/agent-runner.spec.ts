@@ -1,28 +1,22 @@
 import { z } from 'zod';
 import { UnrecoverableError, classifyError } from '@dossier/errors';
-import { AgentRunner, type LlmCallStore } from '../../src/agent-runner';
+import { AgentRunner } from '../../src/agent-runner';
 import type { Engine, EngineCompletion } from '../../src/engine/engine';
 import { countWords, OFFLINE_MODEL, OfflineEngine } from '../../src/engine/offline-engine';
 import { AgentCallRecordError, AgentInputError, AgentOutputError } from '../../src/errors';
 import { director } from '../../src/roles';
 import type { AgentRole } from '../../src/roles/role';
+import { MemoryAgentStore } from '../fixtures/memory-agent-store';
 
 const CTX = { tenantId: '0b6a1f3e-2c4d-4e5f-8a9b-0c1d2e3f4a5b', runId: '7d9e8f0a-1b2c-4d3e-9f4a-5b6c7d8e9f0a', stepKey: 'run.scope.0.0' };
 
 type Row = Record<string, unknown>;
 
-function memoryStore(fail?: Error): { store: LlmCallStore; rows: Row[] } {
-  const rows: Row[] = [];
-  const store = {
-    llmCall: {
-      create: async ({ data }: { data: Row }) => {
-        if (fail) throw fail;
-        rows.push(data);
-        return data;
-      },
-    },
-  } as unknown as LlmCallStore;
-  return { store, rows };
+/** The in-memory ports; `fail` makes every write throw (a store that is down). */
+function memoryStore(fail?: Error): { store: MemoryAgentStore; rows: Row[] } {
+  const store = new MemoryAgentStore();
+  store.failWith = fail ?? null;
+  return { store, rows: store.calls as unknown as Row[] };
 }
 
 class FixedEngine implements Engine {

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { AgentRunner, openAIConfigFromEnv, OpenAIEngine } from '@dossier/agents';
+import { PrismaAgentStore } from '@dossier/agent-store';
 import { RunOptions } from '@dossier/contracts';
 import { PrismaService, ResearchRepository } from '@dossier/db';
 import { createTestDatabase, FakeOpenAIServer, sql, type FakeChatRequest, type TestDatabase } from '@dossier/testing';
@@ -106,7 +107,7 @@ describe('claims step: one claim per statement within an iteration (real Postgre
     });
     const vectors = await EmbeddedVectorStore.open({ directory: mkdtempSync(path.join(tmpdir(), 'dossier-claims-merge-')) });
     const handler = new ClaimsHandler(
-      new AgentRunner(prisma, { engine }),
+      new AgentRunner(new PrismaAgentStore(prisma), { engine }),
       new ResearchRepository(prisma),
       vectors,
       new RunEmbedder(new HashingEmbedder()),

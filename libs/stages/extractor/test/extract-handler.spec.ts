@@ -1,4 +1,5 @@
 import { AgentRunner } from '@dossier/agents';
+import { PrismaAgentStore } from '@dossier/agent-store';
 import { PrismaService, ResearchRepository } from '@dossier/db';
 import { StageStateError } from '@dossier/errors';
 import { createTestDatabase, seedRun, sql, stepContext, type TestDatabase } from '@dossier/testing';
@@ -26,7 +27,7 @@ describe('extract handler (real Postgres)', () => {
     db = await createTestDatabase();
     prisma = new PrismaService({ url: db.url, poolMax: 2 });
     const research = new ResearchRepository(prisma);
-    handler = new ExtractHandler(new AgentRunner(prisma, { engine: 'offline' }), research);
+    handler = new ExtractHandler(new AgentRunner(new PrismaAgentStore(prisma), { engine: 'offline' }), research);
   });
   afterAll(async () => {
     await prisma?.$disconnect();

@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { AgentsModule } from '@dossier/agents';
+import { PrismaAgentStore } from '@dossier/agent-store';
 import { REDIS } from '@dossier/queue';
 import { RunCommands } from '@dossier/workflow';
 import { PerspectivesHandler } from './perspectives/perspectives.handler';
@@ -8,7 +9,7 @@ import { ScopeHandler } from './scope/scope.handler';
 
 /** The planner service's nodes: scope, perspectives, questions. */
 @Module({
-  imports: [AgentsModule.forPipeline({ redis: REDIS, budgetSink: RunCommands })],
+  imports: [AgentsModule.forPipeline({ redis: REDIS, budgetSink: RunCommands, store: PrismaAgentStore })],
   controllers: [ScopeHandler, PerspectivesHandler, QuestionsHandler],
 })
 export class PlannerStagesModule {}

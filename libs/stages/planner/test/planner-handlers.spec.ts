@@ -1,4 +1,5 @@
 import { AgentOutputError, AgentRunner } from '@dossier/agents';
+import { PrismaAgentStore } from '@dossier/agent-store';
 import { PrismaService, ResearchRepository } from '@dossier/db';
 import type { SeededRun } from '@dossier/testing';
 import { createTestDatabase, seedRun, sql, stepContext, unusableEngine, type TestDatabase } from '@dossier/testing';
@@ -21,8 +22,8 @@ describe('planner handlers (real Postgres)', () => {
   beforeAll(async () => {
     db = await createTestDatabase();
     prisma = new PrismaService({ url: db.url, poolMax: 2 });
-    offline = new AgentRunner(prisma, { engine: 'offline' });
-    unusable = new AgentRunner(prisma, { engine: unusableEngine });
+    offline = new AgentRunner(new PrismaAgentStore(prisma), { engine: 'offline' });
+    unusable = new AgentRunner(new PrismaAgentStore(prisma), { engine: unusableEngine });
     research = new ResearchRepository(prisma);
   });
   afterAll(async () => {

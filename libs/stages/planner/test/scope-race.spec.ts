@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { AgentRunner } from '@dossier/agents';
+import { PrismaAgentStore } from '@dossier/agent-store';
 import { RunOptions } from '@dossier/contracts';
 import { createPrismaClient, PrismaService } from '@dossier/db';
 import { allFulfilled, createTestDatabase, raceAtWrites, separateClients, sql, type TestDatabase } from '@dossier/testing';
@@ -49,7 +50,7 @@ describe('scope: racing writers of one run objective (real Postgres)', () => {
         db.url,
         'research_objectives',
         clients.map((client) => async () => {
-          const outcome = await new ScopeHandler(new AgentRunner(client, { engine: 'offline' })).execute(ctx);
+          const outcome = await new ScopeHandler(new AgentRunner(new PrismaAgentStore(client), { engine: 'offline' })).execute(ctx);
           await client.$transaction((tx) => outcome.write!(tx), { timeout: 60_000, maxWait: 60_000 });
         }),
       );

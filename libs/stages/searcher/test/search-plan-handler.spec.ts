@@ -1,4 +1,5 @@
 import { AgentOutputError, AgentRunner } from '@dossier/agents';
+import { PrismaAgentStore } from '@dossier/agent-store';
 import { InterventionRepository, PrismaService, ResearchRepository } from '@dossier/db';
 import { createTestDatabase, seedRun, sql, stepContext, unusableEngine, type SeededRun, type TestDatabase } from '@dossier/testing';
 import { FRONTIER_QUESTIONS, SearchPlanHandler } from '../src/search-plan/search-plan.handler';
@@ -45,7 +46,7 @@ describe('search_plan handler (real Postgres)', () => {
 
   it('writes one plan per query for frontier questions, and marks those questions partial', async () => {
     const run = await plannedRun();
-    const handler = new SearchPlanHandler(new AgentRunner(prisma, { engine: 'offline' }), research, interventions);
+    const handler = new SearchPlanHandler(new AgentRunner(new PrismaAgentStore(prisma), { engine: 'offline' }), research, interventions);
     const outcome = await handler.execute(stepContext(run, 'search_plan', { iteration: 1 }));
     await prisma.$transaction((tx) => outcome.write!(tx));
 
@@ -67,7 +68,11 @@ describe('search_plan handler (real Postgres)', () => {
   it('a model answer of the wrong shape: AgentOutputError with the run id, no plans, questions unchanged', async () => {
     const run = await plannedRun();
     const before = await questions(run);
-    const handler = new SearchPlanHandler(new AgentRunner(prisma, { engine: unusableEngine }), research, interventions);
+    const handler = new SearchPlanHandler(
+      new AgentRunner(new PrismaAgentStore(prisma), { engine: unusableEngine }),
+      research,
+      interventions,
+    );
     const err = await handler.execute(stepContext(run, 'search_plan')).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(AgentOutputError);
     expect((err as AgentOutputError).runId).toBe(run.id);

@@ -1,4 +1,5 @@
 import { AgentRunner } from '@dossier/agents';
+import { PrismaAgentStore } from '@dossier/agent-store';
 import { PrismaService, ResearchRepository } from '@dossier/db';
 import { StageStateError } from '@dossier/errors';
 import { createTestDatabase, seedRun, sql, stepContext, type SeededRun, type TestDatabase } from '@dossier/testing';
@@ -19,7 +20,7 @@ describe('verify handler (real Postgres)', () => {
   beforeAll(async () => {
     db = await createTestDatabase();
     prisma = new PrismaService({ url: db.url, poolMax: 2 });
-    handler = new VerifyHandler(new AgentRunner(prisma, { engine: 'offline' }), new ResearchRepository(prisma));
+    handler = new VerifyHandler(new AgentRunner(new PrismaAgentStore(prisma), { engine: 'offline' }), new ResearchRepository(prisma));
   });
   afterAll(async () => {
     await prisma?.$disconnect();

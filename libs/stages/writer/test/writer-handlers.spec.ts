@@ -1,4 +1,5 @@
 import { AgentOutputError, AgentRunner } from '@dossier/agents';
+import { PrismaAgentStore } from '@dossier/agent-store';
 import { PrismaService, ResearchRepository } from '@dossier/db';
 import { StageStateError } from '@dossier/errors';
 import { createTestDatabase, seedRun, sql, stepContext, unusableEngine, type SeededRun, type TestDatabase } from '@dossier/testing';
@@ -26,7 +27,7 @@ describe('writer handlers (real Postgres)', () => {
     db = await createTestDatabase();
     prisma = new PrismaService({ url: db.url, poolMax: 2 });
     research = new ResearchRepository(prisma);
-    offline = new AgentRunner(prisma, { engine: 'offline' });
+    offline = new AgentRunner(new PrismaAgentStore(prisma), { engine: 'offline' });
   });
   afterAll(async () => {
     await prisma?.$disconnect();
@@ -83,7 +84,7 @@ describe('writer handlers (real Postgres)', () => {
 
     it('a model answer of the wrong shape: AgentOutputError with the run id, no sections', async () => {
       const { run } = await researchedRun();
-      const err = await new OutlineHandler(new AgentRunner(prisma, { engine: unusableEngine }), research)
+      const err = await new OutlineHandler(new AgentRunner(new PrismaAgentStore(prisma), { engine: unusableEngine }), research)
         .execute(stepContext(run, 'outline'))
         .catch((e: unknown) => e);
       expect(err).toBeInstanceOf(AgentOutputError);

@@ -4,8 +4,9 @@ import { InMemorySpanExporter, SimpleSpanProcessor, TracerProvider } from '@open
 import { register } from 'prom-client';
 import { PrismaService } from '@dossier/db';
 import { createTestDatabase, type TestDatabase } from '@dossier/testing';
-import { AgentRunner, director } from '../../src';
-import { QUESTION } from '../fixtures/golden-gate';
+import { AgentRunner, director } from '@dossier/agents';
+import { PrismaAgentStore } from '../src';
+import { QUESTION } from './fixtures/fake-llm';
 
 function sample(text: string, series: string): number | undefined {
   const line = text.split('\n').find((l) => l.startsWith(`${series} `));
@@ -32,7 +33,7 @@ describe('AgentRunner telemetry: a GenAI span and token counters per call, match
 
   it('records the call as `chat <model>` with gen_ai.* attributes and counts its tokens', async () => {
     const ctx = { tenantId: randomUUID(), runId: randomUUID(), stepKey: 'r.scope.0.0' };
-    await new AgentRunner(prisma, { engine: 'offline' }).run(director, { question: QUESTION }, ctx);
+    await new AgentRunner(new PrismaAgentStore(prisma), { engine: 'offline' }).run(director, { question: QUESTION }, ctx);
     const [row] = await prisma.llmCall.findMany({ where: { runId: ctx.runId } });
 
     const spans = exporter.getFinishedSpans().filter((s) => s.name === `chat ${row!.model}`);

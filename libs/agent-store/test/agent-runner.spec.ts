@@ -3,10 +3,11 @@ import { NestFactory } from '@nestjs/core';
 import { Module, type INestApplicationContext } from '@nestjs/common';
 import { DbModule, PrismaService } from '@dossier/db';
 import { createTestDatabase, type TestDatabase } from '@dossier/testing';
-import { AgentInputError, AgentRunner, AgentsModule, countWords, director, evidenceCurator } from '../../src';
-import { QUESTION, SOURCE_TEXT } from '../fixtures/golden-gate';
+import { AgentInputError, AgentRunner, AgentsModule, countWords, director, evidenceCurator } from '@dossier/agents';
+import { PrismaAgentStore } from '../src';
+import { QUESTION } from './fixtures/fake-llm';
 
-describe('AgentRunner against Postgres', () => {
+describe('AgentRunner against Postgres, through PrismaAgentStore', () => {
   let db: TestDatabase;
   let prisma: PrismaService;
 
@@ -22,7 +23,7 @@ describe('AgentRunner against Postgres', () => {
 
   it('writes one llm_calls row per call', async () => {
     const ctx = { tenantId: randomUUID(), runId: randomUUID(), stepKey: 'r.scope.0.0' };
-    const runner = new AgentRunner(prisma, { engine: 'offline' });
+    const runner = new AgentRunner(new PrismaAgentStore(prisma), { engine: 'offline' });
     const input = { question: QUESTION };
     const out = await runner.run(director, input, ctx);
     expect(out.timeFrame).toBe('1933–1937');
@@ -46,16 +47,23 @@ describe('AgentRunner against Postgres', () => {
 
   it('rejects invalid input with a clear message and writes no row', async () => {
     const ctx = { tenantId: randomUUID(), runId: randomUUID(), stepKey: 'r.extract.0.3' };
-    const runner = new AgentRunner(prisma, { engine: 'offline' });
-    const bad = { question: QUESTION, questions: [], source: { id: 'S1', title: 'x', text: SOURCE_TEXT }, maxFragments: 0 };
+    const runner = new AgentRunner(new PrismaAgentStore(prisma), { engine: 'offline' });
+    const bad = {
+      question: QUESTION,
+      questions: [],
+      source: { id: 'S1', title: 'x', text: 'The bridge opened in 1937.' },
+      maxFragments: 0,
+    };
     const err = await runner.run(evidenceCurator, bad, ctx).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(AgentInputError);
     expect((err as Error).message).toMatch(/^Invalid input for agent role evidenceCurator: maxFragments: /);
     expect(await prisma.llmCall.count({ where: { runId: ctx.runId } })).toBe(0);
   });
 
-  it('is provided by AgentsModule with the PrismaService of DbModule; a call outside a known openai run is offline', async () => {
-    @Module({ imports: [DbModule.forRoot({ url: db.url, poolMax: 2 }), AgentsModule] })
+  it('is provided by AgentsModule over PrismaAgentStore and the PrismaService of DbModule; a call outside a known openai run is offline', async () => {
+    @Module({
+      imports: [DbModule.forRoot({ url: db.url, poolMax: 2 }), AgentsModule.forRoot({ engine: 'per-run', store: PrismaAgentStore })],
+    })
     class HostModule {}
     const app: INestApplicationContext = await NestFactory.createApplicationContext(HostModule, { logger: false });
     try {

@@ -4,12 +4,9 @@ import type { BudgetKind, RunOptionsInput } from '@dossier/contracts';
 import { RunOptions } from '@dossier/contracts';
 import { PrismaService } from '@dossier/db';
 import { createTestDatabase, type FakeOpenAIServer, type TestDatabase } from '@dossier/testing';
-import { AgentRunner } from '../../src/agent-runner';
-import { LlmConfigError } from '../../src/errors';
-import { openAIEngineFromEnv } from '../../src/openai/openai-engine-from-env';
-import { director } from '../../src/roles';
-import { startFakeLlm, testEngine } from '../fixtures/fake-llm';
-import { QUESTION } from '../fixtures/golden-gate';
+import { AgentRunner, director, LlmConfigError, openAIEngineFromEnv } from '@dossier/agents';
+import { PrismaAgentStore } from '../src';
+import { QUESTION, startFakeLlm, testEngine } from './fixtures/fake-llm';
 
 describe('AgentRunner per run: engine from the run options, budgets reserved in llm_calls', () => {
   let db: TestDatabase;
@@ -54,7 +51,8 @@ describe('AgentRunner per run: engine from the run options, budgets reserved in 
   }
 
   function runner(env: Record<string, string> = {}, budgetSink = sink()) {
-    return new AgentRunner(prisma, { engine: 'per-run', perRun: { prisma, openai: () => testEngine(server, env), budgetSink } });
+    const store = new PrismaAgentStore(prisma);
+    return new AgentRunner(store, { engine: 'per-run', perRun: { store, openai: () => testEngine(server, env), budgetSink } });
   }
 
   it('an openai run calls the model; an offline run does not; every request is one llm_calls row with the server usage', async () => {
@@ -90,9 +88,10 @@ describe('AgentRunner per run: engine from the run options, budgets reserved in 
 
   it('a run asking for openai on a worker without its settings fails naming the variable', async () => {
     const id = await run({ engine: 'openai' });
-    const r = new AgentRunner(prisma, {
+    const store = new PrismaAgentStore(prisma);
+    const r = new AgentRunner(store, {
       engine: 'per-run',
-      perRun: { prisma, openai: () => openAIEngineFromEnv({ OPENAI_MODEL: 'x' }, null) },
+      perRun: { store, openai: () => openAIEngineFromEnv({ OPENAI_MODEL: 'x' }, null) },
     });
     const err = await r.run(director, { question: QUESTION }, { tenantId, runId: id, stepKey: `${id}.scope.0.0` }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(LlmConfigError);
@@ -145,7 +144,7 @@ describe('AgentRunner per run: engine from the run options, budgets reserved in 
       };
       const engines = connections.map((redis) => openAIEngineFromEnv(env, redis));
       const id = await run({ engine: 'openai' });
-      const runners = engines.map((e) => new AgentRunner(prisma, { engine: e }));
+      const runners = engines.map((e) => new AgentRunner(new PrismaAgentStore(prisma), { engine: e }));
       await Promise.all(
         Array.from({ length: 12 }, (_, i) =>
           runners[i % 2]!.run(director, { question: `${QUESTION} ${i}` }, { tenantId, runId: id, stepKey: `${id}.scope.${i}.0` }),

@@ -2,10 +2,9 @@ import { randomUUID } from 'node:crypto';
 import { RunOptions } from '@dossier/contracts';
 import { PrismaService } from '@dossier/db';
 import { createTestDatabase, startTcpProxy, waitFor, type FakeOpenAIServer, type TestDatabase } from '@dossier/testing';
-import { AgentRunner } from '../../src/agent-runner';
-import { director } from '../../src/roles';
-import { startFakeLlm, testEngine } from '../fixtures/fake-llm';
-import { QUESTION } from '../fixtures/golden-gate';
+import { AgentRunner, director } from '@dossier/agents';
+import { PrismaAgentStore } from '../src';
+import { QUESTION, startFakeLlm, testEngine } from './fixtures/fake-llm';
 
 const ADMIN_URL = new URL(process.env['TEST_ADMIN_DATABASE_URL'] ?? 'postgresql://postgres@127.0.0.1:5432/postgres');
 
@@ -51,7 +50,8 @@ describe('an answered model request is never paid for twice', () => {
 
   /** A fresh runner and engine, as a new worker process has after the old one was killed. */
   function worker(store: PrismaService = prisma): AgentRunner {
-    return new AgentRunner(store, { engine: 'per-run', perRun: { prisma: store, openai: () => testEngine(server) } });
+    const adapter = new PrismaAgentStore(store);
+    return new AgentRunner(adapter, { engine: 'per-run', perRun: { store: adapter, openai: () => testEngine(server) } });
   }
 
   it('the same step run again by another process reuses the answer: no request, no new llm_calls row, the same output', async () => {

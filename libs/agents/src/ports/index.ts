@@ -1,0 +1,4 @@
+// Ports: what the agents need of persistence, implemented outside this library (docs/decisions/0034).
+export type { LlmCallLog, LlmCallRecord, AnsweredQuery } from './llm-call-log';
+export type { RunSettings, RunSettingsSource } from './run-settings';
+export type { SpendStore, RunSpend, Spend, PendingCall, SettledCall, SpendDecision } from './spend-store';
