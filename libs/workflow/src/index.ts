@@ -23,3 +23,4 @@ export * from './workflow.module';
 export * from './workflow-options';
 export * from './engine-settings';
 export * from './boot/start-service';
+export * from './runs/critical-path';
