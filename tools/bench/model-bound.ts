@@ -53,6 +53,10 @@ function offlineAnswer(request: FakeChatRequest): unknown {
   return role.offline(role.input.parse(request.input));
 }
 
+/** Progress on stderr: the tables on stdout stay clean. */
+const t0 = performance.now();
+const progress = (line: string): void => void process.stderr.write(`[model bench +${((performance.now() - t0) / 1000).toFixed(0)} s] ${line}\n`);
+
 function pct(values: number[], p: number): number {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
@@ -71,7 +75,8 @@ async function startSystem(db: TestDatabase, prefix: string, model: FakeOpenAISe
     DATABASE_POOL_MAX: '6',
     REDIS_URL,
     QUEUE_PREFIX: prefix,
-    LOG_LEVEL: 'warn',
+    // info: each service says "<name> ready" when it consumes (the bench waits for that line).
+    LOG_LEVEL: 'info',
     OTEL_SDK_DISABLED: 'true',
     METRICS_PORT: '0',
     SHUTDOWN_GRACE_MS: '5000',
@@ -168,10 +173,13 @@ async function main(): Promise<void> {
   const load = [loadavg()[0]!];
   try {
     await ingestPaths(prisma, { tenantId: TENANT, collection: 'bench', paths: CORPUS });
+    progress('corpus ingested; starting the conductor and the seven stage services');
     system = await startSystem(db, prefix, model, qdrant.url);
     engine = await startEngine(db, prefix, []);
+    progress('services ready; warm-up run');
     // Warm-up (each process compiles and connects on its first steps), not counted.
     await oneRun(engine, db, 'warm-up');
+    progress('warm-up done');
 
     console.log(
       `\nRuns that wait on the model (simulated latency ${LATENCY_MS} ms per request; options ${JSON.stringify(RUN_OPTIONS)}; one process per service, default worker concurrency)`,
@@ -184,6 +192,7 @@ async function main(): Promise<void> {
     let lastPath: { path: RunCriticalPath; runId: string } | undefined;
     for (let i = 0; i < SINGLE_RUNS; i++) {
       const runId = await oneRun(engine, db, `single ${i}`);
+      progress(`single run ${i + 1} done`);
       const p = await runCriticalPath(prisma, TENANT, runId);
       const fanouts = await shardSkews(db, runId);
       skews.push(...fanouts.map((f) => f.skewMs));
@@ -199,10 +208,13 @@ async function main(): Promise<void> {
       `wall / critical path: median ${pct(ratios, 50).toFixed(2)} (target ≤ 1.10); fan-out start skew: p50 ${pct(skews, 50)} ms, max ${Math.max(...skews)} ms (target ≤ 50 ms)`,
     );
 
+    progress(`throughput: ${BATCH} runs, one process per service`);
     const one = await throughput(engine, db, 'x1');
     load.push(loadavg()[0]!);
+    progress(`${one.seconds.toFixed(0)} s; starting a second process of each service`);
     await system.addReplica();
     await oneRun(engine, db, 'warm-up 2');
+    progress(`throughput: ${BATCH} runs, two processes per service`);
     const two = await throughput(engine, db, 'x2');
     load.push(loadavg()[0]!);
     console.log(`\nThroughput (${BATCH} runs submitted at once; ${LATENCY_MS} ms per model request)`);

@@ -56,7 +56,7 @@ export const repairer: AgentRole<RepairerInput, RepairerOutput, 'repairer'> = {
   prompt: (input) =>
     buildPrompt({
       persona: 'Repairer',
-      task: `The verifier found the sentence ${input.finding.verdict}. Rewrite it so that it says only what the evidence says, or drop it when the evidence cannot support it.`,
+      task: 'The verifier found the sentence unsupported, contradicted or uncited (the request says which). Rewrite it so that it says only what the evidence says, or drop it when the evidence cannot support it.',
       rules: [
         "A rewrite keeps the sentence's point but only as far as the evidence supports it; figures, units and dates exactly as in the evidence.",
         'evidenceIds lists every evidence id the rewritten sentence relies on (at least one).',
@@ -68,6 +68,7 @@ export const repairer: AgentRole<RepairerInput, RepairerOutput, 'repairer'> = {
         ['verifier note', input.finding.note],
         ['evidence', input.evidence.map((e) => `[${e.id}] ${e.excerpt}`).join('\n')],
       ],
+      request: `The verifier found the sentence ${input.finding.verdict}. Produce the JSON object now.`,
     }),
   offline,
 };

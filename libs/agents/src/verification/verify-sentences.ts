@@ -159,22 +159,34 @@ export async function verifyAndRepair(
       } else failing.push({ index: p.index, sentence: p.sentence, check });
     });
     pending = [];
-    for (const f of failing) {
-      // Framing without citations cannot be rewritten from evidence: it goes.
-      if (round >= rounds || f.sentence.evidence.length === 0) {
+    // Each failing sentence is repaired on its own: the calls go out together (decision 0036), taken in order.
+    const fixes = await Promise.all(
+      failing.map(async (f) => {
+        // Framing without citations cannot be rewritten from evidence: it goes.
+        if (round >= rounds || f.sentence.evidence.length === 0) return null;
+        const evidence = [
+          ...f.sentence.evidence,
+          ...(f.sentence.extraEvidence ?? []).filter((e) => !f.sentence.evidenceIds.includes(e.id)),
+        ];
+        const fix = await agents.run(
+          repairer,
+          {
+            sentence: { text: f.sentence.text, evidenceIds: f.sentence.evidenceIds },
+            evidence,
+            finding: { verdict: f.check.verdict, note: f.check.note },
+          },
+          ctx,
+        );
+        return { fix, evidence };
+      }),
+    );
+    for (const [k, f] of failing.entries()) {
+      const done = fixes[k];
+      if (!done) {
         figures.removed++;
         continue;
       }
-      const evidence = [...f.sentence.evidence, ...(f.sentence.extraEvidence ?? []).filter((e) => !f.sentence.evidenceIds.includes(e.id))];
-      const fix = await agents.run(
-        repairer,
-        {
-          sentence: { text: f.sentence.text, evidenceIds: f.sentence.evidenceIds },
-          evidence,
-          finding: { verdict: f.check.verdict, note: f.check.note },
-        },
-        ctx,
-      );
+      const { fix, evidence } = done;
       if (fix.action !== 'rewrite') {
         figures.removed++;
         continue;

@@ -24,49 +24,62 @@ export class RepairHandler implements StepHandler<'repair'> {
     const drafts: { sectionId: string; paragraphs: DraftParagraphs }[] = [];
     let repaired = 0;
     let dropped = 0;
-    for (const section of await this.research.latestOutline(tenantId, runId)) {
-      const draft = await this.research.latestDraft(tenantId, section.id, round);
-      if (!draft) continue;
-      const findings = await this.research.findings(tenantId, section.id, round);
-      const failing = new Map(findings.filter((f) => f.verdict !== 'supported').map((f) => [`${f.paragraph}.${f.sentence}`, f]));
-      if (failing.size === 0) continue;
-      const paragraphs = draft.paragraphs as unknown as DraftParagraphs;
-      const { evidence: sectionEvidence } = await sectionInputs(this.research, tenantId, runId, section.position);
-      const cited = await this.research.evidence(tenantId, runId, {
-        id: { in: paragraphs.flatMap((p) => p.sentences.flatMap((s) => s.evidenceIds)) },
-      });
-      const byId = new Map([...sectionEvidence, ...cited].map((e) => [e.id, { id: e.id, excerpt: e.excerpt }]));
+    // Sections, and the failing sentences of each, are repaired independently: every repairer call of the step goes
+    // out together (the step waits for the slowest, not the sum; decision 0036), and results are taken in order.
+    const sections = await Promise.all(
+      (await this.research.latestOutline(tenantId, runId)).map(async (section) => {
+        const draft = await this.research.latestDraft(tenantId, section.id, round);
+        if (!draft) return null;
+        const findings = await this.research.findings(tenantId, section.id, round);
+        const failing = new Map(findings.filter((f) => f.verdict !== 'supported').map((f) => [`${f.paragraph}.${f.sentence}`, f]));
+        if (failing.size === 0) return null;
+        const paragraphs = draft.paragraphs as unknown as DraftParagraphs;
+        const { evidence: sectionEvidence } = await sectionInputs(this.research, tenantId, runId, section.position);
+        const cited = await this.research.evidence(tenantId, runId, {
+          id: { in: paragraphs.flatMap((p) => p.sentences.flatMap((s) => s.evidenceIds)) },
+        });
+        const byId = new Map([...sectionEvidence, ...cited].map((e) => [e.id, { id: e.id, excerpt: e.excerpt }]));
+        const fixed = await Promise.all(
+          paragraphs.map((p, pi) =>
+            Promise.all(
+              p.sentences.map(async (s, si): Promise<{ sentence: DraftSentence; fixed: boolean } | null> => {
+                const finding = failing.get(`${pi}.${si}`);
+                if (!finding) return { sentence: s, fixed: false };
+                const own = s.evidenceIds.flatMap((id) => (byId.has(id) ? [byId.get(id)!] : []));
+                const more = sectionEvidence
+                  .filter((e) => !s.evidenceIds.includes(e.id))
+                  .slice(0, EXTRA_EVIDENCE)
+                  .map((e) => byId.get(e.id)!);
+                const fix = await this.agents.run(
+                  repairer,
+                  {
+                    sentence: { text: s.text, evidenceIds: s.evidenceIds },
+                    evidence: [...own, ...more],
+                    finding: { verdict: finding.verdict as 'unsupported', note: finding.note },
+                  },
+                  ctx.call,
+                );
+                return fix.action === 'rewrite'
+                  ? { sentence: { text: fix.text, evidenceIds: fix.evidenceIds, repaired: true }, fixed: true }
+                  : null;
+              }),
+            ),
+          ),
+        );
+        return { sectionId: section.id, fixed };
+      }),
+    );
+    for (const section of sections) {
+      if (!section) continue;
       const next: DraftParagraphs = [];
-      for (const [pi, p] of paragraphs.entries()) {
-        const sentences: DraftSentence[] = [];
-        for (const [si, s] of p.sentences.entries()) {
-          const finding = failing.get(`${pi}.${si}`);
-          if (!finding) {
-            sentences.push(s);
-            continue;
-          }
-          const own = s.evidenceIds.flatMap((id) => (byId.has(id) ? [byId.get(id)!] : []));
-          const more = sectionEvidence
-            .filter((e) => !s.evidenceIds.includes(e.id))
-            .slice(0, EXTRA_EVIDENCE)
-            .map((e) => byId.get(e.id)!);
-          const fix = await this.agents.run(
-            repairer,
-            {
-              sentence: { text: s.text, evidenceIds: s.evidenceIds },
-              evidence: [...own, ...more],
-              finding: { verdict: finding.verdict as 'unsupported', note: finding.note },
-            },
-            ctx.call,
-          );
-          if (fix.action === 'rewrite') {
-            sentences.push({ text: fix.text, evidenceIds: fix.evidenceIds, repaired: true });
-            repaired++;
-          } else dropped++;
-        }
+      for (const p of section.fixed) {
+        const kept = p.filter((s) => s !== null);
+        repaired += kept.filter((s) => s.fixed).length;
+        dropped += p.length - kept.length;
+        const sentences = kept.map((s) => s.sentence);
         if (sentences.length > 0) next.push({ sentences });
       }
-      drafts.push({ sectionId: section.id, paragraphs: next });
+      drafts.push({ sectionId: section.sectionId, paragraphs: next });
     }
     return {
       result: { repaired, dropped },
