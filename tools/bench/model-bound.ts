@@ -55,7 +55,8 @@ function offlineAnswer(request: FakeChatRequest): unknown {
 
 /** Progress on stderr: the tables on stdout stay clean. */
 const t0 = performance.now();
-const progress = (line: string): void => void process.stderr.write(`[model bench +${((performance.now() - t0) / 1000).toFixed(0)} s] ${line}\n`);
+const progress = (line: string): void =>
+  void process.stderr.write(`[model bench +${((performance.now() - t0) / 1000).toFixed(0)} s] ${line}\n`);
 
 function pct(values: number[], p: number): number {
   const sorted = [...values].sort((a, b) => a - b);
@@ -127,6 +128,25 @@ async function shardSkews(db: TestDatabase, runId: string): Promise<{ group: str
   return rows.map((r) => ({ group: `${r.node}.${r.iteration}`, shards: Number(r.shards), skewMs: Number(r.skew_ms) }));
 }
 
+/**
+ * Where a run's time went beyond the model, per step: dispatch wait (decided, i.e. its outbox row written in the
+ * deciding transaction, → started on a worker: the enqueue after commit, a free worker slot, the dequeue, the step's
+ * lock and start), and non-model work (started → completed, minus the time a model request of the step was in flight).
+ */
+async function stepOverheads(db: TestDatabase, runId: string): Promise<{ waitMs: number[]; workMs: number[] }> {
+  const rows = await sql<{ wait_ms: string; work_ms: string }>(
+    db.url,
+    `WITH model AS (
+       SELECT step_key, sum(latency_ms) AS ms FROM llm_calls WHERE run_id = $1 AND engine <> 'offline' GROUP BY step_key)
+     SELECT round(extract(epoch FROM e.started_at - o.created_at) * 1000) AS wait_ms,
+            round(extract(epoch FROM e.completed_at - e.started_at) * 1000) - coalesce(m.ms, 0) AS work_ms
+       FROM node_executions e JOIN outbox o ON o.step_key = e.step_key LEFT JOIN model m ON m.step_key = e.step_key
+      WHERE e.run_id = $1 AND e.status = 'completed'`,
+    [runId],
+  );
+  return { waitMs: rows.map((r) => Number(r.wait_ms)), workMs: rows.map((r) => Math.max(0, Number(r.work_ms))) };
+}
+
 async function reportOf(db: TestDatabase, runId: string): Promise<ReportJson> {
   const [row] = await sql<{ content: string }>(db.url, "SELECT content FROM report_artifacts WHERE run_id = $1 AND format = 'json'", [
     runId,
@@ -189,12 +209,17 @@ async function main(): Promise<void> {
     const ratios: number[] = [];
     const skews: number[] = [];
     const reports: ReportJson[] = [];
+    const waits: number[] = [];
+    const works: number[] = [];
     let lastPath: { path: RunCriticalPath; runId: string } | undefined;
     for (let i = 0; i < SINGLE_RUNS; i++) {
       const runId = await oneRun(engine, db, `single ${i}`);
       progress(`single run ${i + 1} done`);
       const p = await runCriticalPath(prisma, TENANT, runId);
       const fanouts = await shardSkews(db, runId);
+      const over = await stepOverheads(db, runId);
+      waits.push(...over.waitMs);
+      works.push(...over.workMs);
       skews.push(...fanouts.map((f) => f.skewMs));
       ratios.push(p.wallMs / p.lengthMs);
       reports.push(await reportOf(db, runId));
@@ -204,6 +229,9 @@ async function main(): Promise<void> {
       );
     }
     if (lastPath) printPath(lastPath.path, lastPath.runId);
+    console.log(
+      `per step (${waits.length} steps): dispatch wait p50 ${pct(waits, 50)} ms, p90 ${pct(waits, 90)} ms; non-model work p50 ${pct(works, 50)} ms, p90 ${pct(works, 90)} ms`,
+    );
     console.log(
       `wall / critical path: median ${pct(ratios, 50).toFixed(2)} (target ≤ 1.10); fan-out start skew: p50 ${pct(skews, 50)} ms, max ${Math.max(...skews)} ms (target ≤ 50 ms)`,
     );
