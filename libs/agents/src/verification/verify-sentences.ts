@@ -159,39 +159,32 @@ export async function verifyAndRepair(
       } else failing.push({ index: p.index, sentence: p.sentence, check });
     });
     pending = [];
-    // Each failing sentence is repaired on its own: the calls go out together (decision 0036), taken in order.
-    const fixes = await Promise.all(
-      failing.map(async (f) => {
-        // Framing without citations cannot be rewritten from evidence: it goes.
-        if (round >= rounds || f.sentence.evidence.length === 0) return null;
-        const evidence = [
-          ...f.sentence.evidence,
-          ...(f.sentence.extraEvidence ?? []).filter((e) => !f.sentence.evidenceIds.includes(e.id)),
-        ];
-        const fix = await agents.run(
-          repairer,
-          {
-            sentence: { text: f.sentence.text, evidenceIds: f.sentence.evidenceIds },
-            evidence,
-            finding: { verdict: f.check.verdict, note: f.check.note },
-          },
-          ctx,
-        );
-        return { fix, evidence };
-      }),
+    // Framing without citations cannot be rewritten from evidence: it goes; so does what fails after the last round.
+    const repairable = failing.filter((f) => round < rounds && f.sentence.evidence.length > 0);
+    figures.removed += failing.length - repairable.length;
+    // The round's failing sentences in one repairer call, their evidence listed once (decision 0036).
+    const byId = new Map<string, { id: string; excerpt: string }>();
+    for (const f of repairable) {
+      for (const e of [...f.sentence.evidence, ...(f.sentence.extraEvidence ?? [])]) if (!byId.has(e.id)) byId.set(e.id, e);
+    }
+    const { fixes } = await agents.run(
+      repairer,
+      {
+        sentences: repairable.map((f) => ({
+          text: f.sentence.text,
+          evidenceIds: f.sentence.evidenceIds,
+          finding: { verdict: f.check.verdict, note: f.check.note },
+        })),
+        evidence: [...byId.values()],
+      },
+      ctx,
     );
-    for (const [k, f] of failing.entries()) {
-      const done = fixes[k];
-      if (!done) {
+    for (const [k, f] of repairable.entries()) {
+      const fix = fixes[k];
+      if (fix?.action !== 'rewrite') {
         figures.removed++;
         continue;
       }
-      const { fix, evidence } = done;
-      if (fix.action !== 'rewrite') {
-        figures.removed++;
-        continue;
-      }
-      const byId = new Map(evidence.map((e) => [e.id, e]));
       pending.push({
         index: f.index,
         repaired: true,
