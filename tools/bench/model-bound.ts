@@ -34,7 +34,7 @@ import { waitForStatus } from '../../libs/workflow/test/fixtures/run-queries';
 
 const LATENCY_MS = Number(process.env['BENCH_MODEL_LATENCY_MS'] ?? 500);
 const SINGLE_RUNS = Number(process.env['BENCH_MODEL_RUNS'] ?? 2);
-const BATCH = Number(process.env['BENCH_MODEL_BATCH'] ?? 6);
+const BATCH = Number(process.env['BENCH_MODEL_BATCH'] ?? 4);
 const QUESTION = "What caused the decline of Lake Varen's water level, and how large was it?";
 const CORPUS = [
   'encyclopedia-lake-varen.md',
@@ -73,7 +73,8 @@ interface System {
 async function startSystem(db: TestDatabase, prefix: string, model: FakeOpenAIServer, qdrantUrl: string): Promise<System> {
   const env: Record<string, string> = {
     DATABASE_URL: db.url,
-    DATABASE_POOL_MAX: '6',
+    // Fifteen processes on a Postgres shared with everything else on this machine (max_connections 100): small pools.
+    DATABASE_POOL_MAX: '2',
     REDIS_URL,
     QUEUE_PREFIX: prefix,
     // info: each service says "<name> ready" when it consumes (the bench waits for that line).

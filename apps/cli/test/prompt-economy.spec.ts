@@ -6,8 +6,9 @@ import { createTestDatabase, FakeOpenAIServer, type FakeChatRequest, type TestDa
 import { cliRunner, EXAMPLES } from './cli-harness';
 
 /*
- * Prompt economy (issue 18 item 5, decision 0036), over every request of one hybrid run (survey loop, then interviews,
- * then writing) against the local OpenAI-compatible server:
+ * Prompt economy (issue 18 item 5, decision 0036), over every request of two runs against the local OpenAI-compatible
+ * server: a hybrid run (survey loop, then interviews, then writing) answered correctly, and a survey run whose section
+ * writer makes half its sentences unsupported, so that verification fails them and the repairer is called:
  * - each role's prompts begin with one identical stable part (the system message: persona, task, rules, data policy,
  *   schema; and the same response format), so a provider's prompt cache holds it across calls;
  * - no evidence text goes twice to the same role in one step, neither within one request nor across its requests.
@@ -51,33 +52,43 @@ function listings(prompt: string, excerpt: string): number {
   return prompt.match(new RegExp(`\\[E\\d+\\] ${excerpt.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`, 'g'))?.length ?? 0;
 }
 
-describe('prompt economy: stable prompt prefixes and evidence sent once per step (one hybrid openai run)', () => {
+describe('prompt economy: stable prompt prefixes and evidence sent once per step (two openai runs)', () => {
   let db: TestDatabase;
-  let server: FakeOpenAIServer;
+  const servers: FakeOpenAIServer[] = [];
   let requests: FakeChatRequest[];
 
   beforeAll(async () => {
     db = await createTestDatabase();
-    server = await new FakeOpenAIServer({ answer: offlineAnswer }).start();
     const corpus = mkdtempSync(path.join(tmpdir(), 'dossier-prompts-corpus-'));
     for (const f of DOCS) copyFileSync(path.join(EXAMPLES, 'corpus', f), path.join(corpus, f));
     const cli = cliRunner(db);
     const ingest = await cli(['ingest', corpus, '--collection', 'prompts']);
     if (ingest.code !== 0) throw new Error(`ingest exited ${ingest.code}:\n${ingest.output.slice(-3000)}`);
-    const out = mkdtempSync(path.join(tmpdir(), 'dossier-prompts-out-'));
-    const args = ['--collection', 'prompts', '--engine', 'openai', '--mode', 'hybrid', '--max-iterations', '2', '--perspectives', '2'];
-    const r = await cli(['research', QUESTION, ...args, '--interview-turns', '2', '--out', out], {
-      OPENAI_BASE_URL: server.baseUrl,
-      OPENAI_MODEL: 'fake-model',
-      OPENAI_RATE_PER_SECOND: '100',
-      OPENAI_MAX_OUTPUT_TOKENS: '32768',
-      DOSSIER_LLM_TEST_ECHO: '1',
-    });
-    if (r.code !== 0) throw new Error(`dossier research exited ${r.code}:\n${r.output.slice(-4000)}`);
-    requests = server.requests.filter((q) => q.outcome === 200);
+    const research = async (server: FakeOpenAIServer, args: string[]): Promise<void> => {
+      servers.push(server);
+      const out = mkdtempSync(path.join(tmpdir(), 'dossier-prompts-out-'));
+      const r = await cli(['research', QUESTION, '--collection', 'prompts', '--engine', 'openai', ...args, '--out', out], {
+        OPENAI_BASE_URL: server.baseUrl,
+        OPENAI_MODEL: 'fake-model',
+        OPENAI_RATE_PER_SECOND: '100',
+        OPENAI_MAX_OUTPUT_TOKENS: '32768',
+        DOSSIER_LLM_TEST_ECHO: '1',
+      });
+      if (r.code !== 0) throw new Error(`dossier research exited ${r.code}:\n${r.output.slice(-4000)}`);
+    };
+    const hybrid = ['--mode', 'hybrid', '--max-iterations', '2', '--perspectives', '2', '--interview-turns', '2'];
+    await research(await new FakeOpenAIServer({ answer: offlineAnswer }).start(), hybrid);
+    const failing = { seed: 'prompts', rates: {}, roles: { sectionWriter: { unsupported: 0.5 } } };
+    await research(await new FakeOpenAIServer({ answer: offlineAnswer, realistic: failing }).start(), [
+      '--max-iterations',
+      '1',
+      '--perspectives',
+      '2',
+    ]);
+    requests = servers.flatMap((s) => s.requests.filter((q) => q.outcome === 200));
   });
   afterAll(async () => {
-    await server?.stop();
+    for (const s of servers) await s.stop();
     await db?.drop();
   });
 
@@ -86,7 +97,7 @@ describe('prompt economy: stable prompt prefixes and evidence sent once per step
     for (const q of requests) byRole.set(q.role, [...(byRole.get(q.role) ?? []), q]);
     // Roles whose stable part differed before (counts, turns, iterations, batch parts in the system prompt) are among them.
     expect([...byRole.keys()]).toEqual(
-      expect.arrayContaining(['evidenceCurator', 'sectionWriter', 'verifier', 'interviewAnalyst', 'interviewExpert']),
+      expect.arrayContaining(['evidenceCurator', 'sectionWriter', 'verifier', 'repairer', 'interviewAnalyst', 'interviewExpert']),
     );
     const repeated = [...byRole].filter(([, qs]) => qs.length > 1);
     expect(repeated.length).toBeGreaterThanOrEqual(8);
