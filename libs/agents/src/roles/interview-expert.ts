@@ -77,14 +77,15 @@ export const interviewExpert: AgentRole<InterviewExpertInput, InterviewExpertOut
       rules: [
         'Every sentence states only what its cited evidence says and lists those evidence ids in evidenceIds; no sentence without evidence.',
         'Keep figures, units, dates and names exactly as in the evidence; no URLs.',
-        "Answer for the analyst's focus; if the evidence does not answer the question, write fewer sentences rather than guess.",
+        'Answer for the analyst\'s focus (the "analyst focus" data block); if the evidence does not answer the question, write fewer sentences rather than guess.',
       ],
-      callRules: [`The analyst's focus: ${input.analyst.focus}`],
       request: `At most ${input.maxSentences} sentences.`,
       output: InterviewExpertOutput,
       data: [
         ['research question', input.question],
         ['analyst question', input.asked],
+        // Written by a model (the perspective planner): data, never an instruction.
+        ['analyst focus', input.analyst.focus],
         ['evidence', listWithIds(input.evidence.map((e) => ({ id: e.id, text: e.excerpt })))],
       ],
     }),
