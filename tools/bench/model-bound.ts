@@ -34,6 +34,7 @@ import { waitForStatus } from '../../libs/workflow/test/fixtures/run-queries';
 
 const LATENCY_MS = Number(process.env['BENCH_MODEL_LATENCY_MS'] ?? 500);
 const SINGLE_RUNS = Number(process.env['BENCH_MODEL_RUNS'] ?? 2);
+/** Runs per throughput batch; 0 skips the throughput part. */
 const BATCH = Number(process.env['BENCH_MODEL_BATCH'] ?? 4);
 const QUESTION = "What caused the decline of Lake Varen's water level, and how large was it?";
 const CORPUS = [
@@ -203,7 +204,7 @@ async function main(): Promise<void> {
     progress('warm-up done');
 
     console.log(
-      `\nRuns that wait on the model (simulated latency ${LATENCY_MS} ms per request; options ${JSON.stringify(RUN_OPTIONS)}; one process per service, default worker concurrency)`,
+      `\nRuns that wait on the model (simulated latency ${LATENCY_MS} ms per request; options ${JSON.stringify(RUN_OPTIONS)}; one process per service, worker concurrency ${process.env['WORKER_CONCURRENCY'] ?? 'default (4)'})`,
     );
     console.log('| run | model calls | wall s | critical path s | wall / path | fan-outs: shards and start skew (ms) |');
     console.log('|---|---|---|---|---|---|');
@@ -237,41 +238,8 @@ async function main(): Promise<void> {
       `wall / critical path: median ${pct(ratios, 50).toFixed(2)} (target ≤ 1.10); fan-out start skew: p50 ${pct(skews, 50)} ms, max ${Math.max(...skews)} ms (target ≤ 50 ms)`,
     );
 
-    progress(`throughput: ${BATCH} runs, one process per service`);
-    const one = await throughput(engine, db, 'x1');
-    load.push(loadavg()[0]!);
-    progress(`${one.seconds.toFixed(0)} s; starting a second process of each service`);
-    await system.addReplica();
-    await oneRun(engine, db, 'warm-up 2');
-    progress(`throughput: ${BATCH} runs, two processes per service`);
-    const two = await throughput(engine, db, 'x2');
-    load.push(loadavg()[0]!);
-    console.log(`\nThroughput (${BATCH} runs submitted at once; ${LATENCY_MS} ms per model request)`);
-    console.log('| processes per service | seconds | runs per minute |');
-    console.log('|---|---|---|');
-    console.log(`| 1 | ${one.seconds.toFixed(1)} | ${one.runsPerMinute.toFixed(2)} |`);
-    console.log(`| 2 | ${two.seconds.toFixed(1)} | ${two.runsPerMinute.toFixed(2)} |`);
-    console.log(`2 vs 1: ${(two.runsPerMinute / one.runsPerMinute).toFixed(2)}x (goal ≥ 1.7x)`);
-
-    console.log(`\nTokens per report (the single runs above; model requests only)`);
-    const roles = new Map<string, { tokensIn: number; tokensOut: number; calls: number }>();
-    for (const r of reports) {
-      for (const [role, u] of Object.entries(r.metrics.byRole ?? {})) {
-        const s = roles.get(role) ?? { tokensIn: 0, tokensOut: 0, calls: 0 };
-        roles.set(role, { tokensIn: s.tokensIn + u.tokensIn, tokensOut: s.tokensOut + u.tokensOut, calls: s.calls + u.calls });
-      }
-    }
-    console.log('| role | calls | prompt tokens | completion tokens |');
-    console.log('|---|---|---|---|');
-    const n = reports.length;
-    for (const [role, s] of [...roles].sort(([a], [b]) => a.localeCompare(b))) {
-      console.log(`| ${role} | ${(s.calls / n).toFixed(1)} | ${Math.round(s.tokensIn / n)} | ${Math.round(s.tokensOut / n)} |`);
-    }
-    const per = reports.map((r) => r.metrics.tokensPerVerifiedSentence ?? NaN);
-    const sentences = reports.map((r) => r.metrics.verifiedSentences ?? NaN);
-    console.log(
-      `verified sentences per report: ${sentences.join(', ')}; tokens per verified sentence: ${per.map((x) => Math.round(x)).join(', ')}`,
-    );
+    if (BATCH > 0) await throughputs(engine, db, system, load);
+    printTokens(reports);
     console.log(`load average (1 min) ${load.map((l) => l.toFixed(1)).join(' → ')} on this machine's cores`);
   } finally {
     await engine?.close();
@@ -281,6 +249,48 @@ async function main(): Promise<void> {
     await prisma.$disconnect();
     await db.drop();
   }
+}
+
+/** The same batch with one process per service, then two (BENCH_MODEL_BATCH=0 skips this). */
+async function throughputs(engine: TestEngine, db: TestDatabase, system: System, load: number[]): Promise<void> {
+  progress(`throughput: ${BATCH} runs, one process per service`);
+  const one = await throughput(engine, db, 'x1');
+  load.push(loadavg()[0]!);
+  progress(`${one.seconds.toFixed(0)} s; starting a second process of each service`);
+  await system.addReplica();
+  await oneRun(engine, db, 'warm-up 2');
+  progress(`throughput: ${BATCH} runs, two processes per service`);
+  const two = await throughput(engine, db, 'x2');
+  load.push(loadavg()[0]!);
+  console.log(`\nThroughput (${BATCH} runs submitted at once; ${LATENCY_MS} ms per model request)`);
+  console.log('| processes per service | seconds | runs per minute |');
+  console.log('|---|---|---|');
+  console.log(`| 1 | ${one.seconds.toFixed(1)} | ${one.runsPerMinute.toFixed(2)} |`);
+  console.log(`| 2 | ${two.seconds.toFixed(1)} | ${two.runsPerMinute.toFixed(2)} |`);
+  console.log(`2 vs 1: ${(two.runsPerMinute / one.runsPerMinute).toFixed(2)}x (goal ≥ 1.7x)`);
+}
+
+/** Prompt and completion tokens per role and tokens per verified sentence, averaged over the single runs' reports. */
+function printTokens(reports: ReportJson[]): void {
+  console.log(`\nTokens per report (the single runs above; model requests only)`);
+  const roles = new Map<string, { tokensIn: number; tokensOut: number; calls: number }>();
+  for (const r of reports) {
+    for (const [role, u] of Object.entries(r.metrics.byRole ?? {})) {
+      const s = roles.get(role) ?? { tokensIn: 0, tokensOut: 0, calls: 0 };
+      roles.set(role, { tokensIn: s.tokensIn + u.tokensIn, tokensOut: s.tokensOut + u.tokensOut, calls: s.calls + u.calls });
+    }
+  }
+  console.log('| role | calls | prompt tokens | completion tokens |');
+  console.log('|---|---|---|---|');
+  const n = reports.length;
+  for (const [role, s] of [...roles].sort(([a], [b]) => a.localeCompare(b))) {
+    console.log(`| ${role} | ${(s.calls / n).toFixed(1)} | ${Math.round(s.tokensIn / n)} | ${Math.round(s.tokensOut / n)} |`);
+  }
+  const per = reports.map((r) => r.metrics.tokensPerVerifiedSentence ?? NaN);
+  const sentences = reports.map((r) => r.metrics.verifiedSentences ?? NaN);
+  console.log(
+    `verified sentences per report: ${sentences.join(', ')}; tokens per verified sentence: ${per.map((x) => Math.round(x)).join(', ')}`,
+  );
 }
 
 main().then(
