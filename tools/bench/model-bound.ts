@@ -230,16 +230,18 @@ async function main(): Promise<void> {
         `| ${i + 1} | ${p.modelCalls} | ${(p.wallMs / 1000).toFixed(1)} | ${(p.lengthMs / 1000).toFixed(1)} | ${(p.wallMs / p.lengthMs).toFixed(2)} | ${fanouts.map((f) => `${f.group}: ${f.shards} / ${f.skewMs}`).join(', ')} |`,
       );
     }
-    if (lastPath) printPath(lastPath.path, lastPath.runId);
-    console.log(
-      `per step (${waits.length} steps): dispatch wait p50 ${pct(waits, 50)} ms, p90 ${pct(waits, 90)} ms; non-model work p50 ${pct(works, 50)} ms, p90 ${pct(works, 90)} ms`,
-    );
-    console.log(
-      `wall / critical path: median ${pct(ratios, 50).toFixed(2)} (target ≤ 1.10); fan-out start skew: p50 ${pct(skews, 50)} ms, max ${Math.max(...skews)} ms (target ≤ 50 ms)`,
-    );
+    if (lastPath) {
+      printPath(lastPath.path, lastPath.runId);
+      console.log(
+        `per step (${waits.length} steps): dispatch wait p50 ${pct(waits, 50)} ms, p90 ${pct(waits, 90)} ms; non-model work p50 ${pct(works, 50)} ms, p90 ${pct(works, 90)} ms`,
+      );
+      console.log(
+        `wall / critical path: median ${pct(ratios, 50).toFixed(2)} (target ≤ 1.10); fan-out start skew: p50 ${pct(skews, 50)} ms, max ${Math.max(...skews)} ms (target ≤ 50 ms)`,
+      );
+    }
 
     if (BATCH > 0) await throughputs(engine, db, system, load);
-    printTokens(reports);
+    if (reports.length > 0) printTokens(reports);
     console.log(`load average (1 min) ${load.map((l) => l.toFixed(1)).join(' → ')} on this machine's cores`);
   } finally {
     await engine?.close();
