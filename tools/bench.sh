@@ -1,15 +1,22 @@
 #!/usr/bin/env bash
 # `npm run bench`: engine step overhead beside its floors (a bare BullMQ hop, a bare Postgres commit), SIGKILL
 # recovery time, run event latency to an SSE client, report scaling, the sentence splitter against Intl.Segmenter,
-# and PDF render time and size. `npm run bench -- steps` runs the step part alone (measure it in isolation).
+# PDF render time and size, and runs that wait on the model (wall time over the critical path of model calls, fan-out
+# start skew, throughput with one and two processes per service, tokens per verified sentence; decision 0036).
+# `npm run bench -- steps` runs the step part alone (measure it in isolation); `npm run bench -- model` the model part.
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/env.sh"
 cd "$_repo_root"
 [ -d node_modules/.bin ] || npm ci --no-audit --no-fund --loglevel=error
 bash tools/ensure-services.sh
+if [ "${1:-}" = model ]; then
+  LOG_LEVEL=warn OTEL_SDK_DISABLED=true node --enable-source-maps -r ./tools/ts-register.cjs tools/bench/model-bound.ts
+  exit 0
+fi
 LOG_LEVEL=warn OTEL_SDK_DISABLED=true node --enable-source-maps -r ./tools/ts-register.cjs tools/bench/step-overhead.ts
 [ "${1:-}" = steps ] && exit 0
 LOG_LEVEL=warn OTEL_SDK_DISABLED=true node --enable-source-maps -r ./tools/ts-register.cjs tools/bench/event-latency.ts
 LOG_LEVEL=warn OTEL_SDK_DISABLED=true node --enable-source-maps -r ./tools/ts-register.cjs tools/bench/report-scaling.ts
 LOG_LEVEL=warn node --enable-source-maps -r ./tools/ts-register.cjs tools/bench/sentence-splitter.ts
 LOG_LEVEL=warn OTEL_SDK_DISABLED=true node --enable-source-maps -r ./tools/ts-register.cjs tools/bench/pdf-render.ts
+LOG_LEVEL=warn OTEL_SDK_DISABLED=true node --enable-source-maps -r ./tools/ts-register.cjs tools/bench/model-bound.ts

@@ -87,6 +87,11 @@ export const ReportMetrics = z.strictObject({
   sourcesFetched: z.int().min(0),
   /** The budget that ended research, if one did (tokens, cost, wall_time, iterations). */
   budgetExhausted: BudgetKind.nullable().optional(),
+  /** Sentences of the report outside its method section: every one passed verification (decision 0036). */
+  verifiedSentences: z.int().min(0).optional(),
+  /** Model tokens (prompt + completion, model engines only) per verified sentence; absent for offline runs (decision 0036). */
+  tokensPerVerifiedSentence: z.number().min(0).optional(),
+  /** Prompt and completion tokens of each role, summed from llm_calls (every request is one call). */
   byRole: z.record(z.string(), LlmUsage).optional(),
   byModel: z.record(z.string(), LlmUsage).optional(),
   byEngine: z.record(z.string(), LlmUsage).optional(),

@@ -27,3 +27,4 @@ export * from './workflow-options';
 export * from './engine-settings';
 export * from './boot/start-service';
 export * from './boot/step-microservice';
+export * from './runs/critical-path';

@@ -11,8 +11,15 @@ export interface PromptSpec {
   persona: string;
   /** What to do, in one or two sentences. */
   task: string;
+  /**
+   * Standing rules. persona, task and rules make the system prompt, which must read the same on every call of a role
+   * (decision 0036): a provider's prompt cache then holds it across calls, runs and tenants. Anything that depends on
+   * the call's input goes in `callRules`, `request` or the data.
+   */
   rules: readonly string[];
   output: z.ZodType;
+  /** Trusted instructions for this call only (counts, the turn, a narrowed scope): in the user message, after the data. */
+  callRules?: readonly string[];
   /** Untrusted material, each in its own data block: [label, text]. */
   data: readonly (readonly [string, string])[];
   /** A trusted closing line for the user message (parameters such as counts). */
@@ -21,7 +28,10 @@ export interface PromptSpec {
 
 const CITATION_RULE = 'Cite evidence only by its id in square brackets, like [E12]; never write a URL.';
 
-/** A system prompt with the role, rules, data policy and JSON schema of the output; a user prompt of data blocks. */
+/**
+ * A system prompt with the role, rules, data policy and JSON schema of the output, the same on every call of the role
+ * (the stable part, first, so provider prompt caches hit); a user prompt of data blocks, this call's rules and the request.
+ */
 export function buildPrompt(spec: PromptSpec): Prompt {
   const system = [
     `You are the ${spec.persona} of Dossier, a deep-research platform that writes reports in which every sentence is traceable to an exact passage of a source.`,
@@ -34,7 +44,12 @@ export function buildPrompt(spec: PromptSpec): Prompt {
     'Reply with a single JSON object and nothing else. It must validate against this JSON Schema:',
     JSON.stringify(z.toJSONSchema(spec.output)),
   ].join('\n');
-  const user = [...spec.data.map(([label, text]) => dataBlock(label, text)), spec.request ?? 'Produce the JSON object now.'].join('\n\n');
+  const callRules = spec.callRules?.length ? [['For this call:', ...spec.callRules.map((r) => `- ${r}`)].join('\n')] : [];
+  const user = [
+    ...spec.data.map(([label, text]) => dataBlock(label, text)),
+    ...callRules,
+    spec.request ?? 'Produce the JSON object now.',
+  ].join('\n\n');
   return { system, user };
 }
 

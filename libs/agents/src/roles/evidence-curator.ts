@@ -184,7 +184,7 @@ export const evidenceCurator: AgentRole<EvidenceCuratorInput, EvidenceCuratorOut
   prompt: (input) =>
     buildPrompt({
       persona: 'Evidence Curator',
-      task: `Select at most ${input.maxFragments} passages of the source that answer the research questions, as exact excerpts with character offsets.`,
+      task: 'Select the passages of the source that answer the research questions (no more than the request allows), as exact excerpts with character offsets.',
       rules: [
         'An excerpt is one or a few whole sentences copied exactly from the source: excerpt must equal source.slice(start, end), offsets counted in UTF-16 code units from 0.',
         'statement restates the excerpt as one self-contained sentence, whitespace normalised, adding nothing the excerpt does not say.',
@@ -199,6 +199,7 @@ export const evidenceCurator: AgentRole<EvidenceCuratorInput, EvidenceCuratorOut
         ['source title', input.source.title],
         ['source text', input.source.text],
       ],
+      request: `At most ${input.maxFragments} passages.`,
     }),
   offline,
 };

@@ -103,10 +103,12 @@ export const framer: AgentRole<FramerInput, FramerOutput, 'framer'> = {
         'Introduction: two or three plain sentences that state the question and the scope of the report; no facts, no citations (evidenceIds empty).',
         'Conclusion: the key finding of each section, each sentence citing the evidence ids that section used for it; add no fact that the sections do not state.',
         'Mention why research stopped and that open questions remain, if any.',
+      ],
+      callRules: [
         ...(input.scope?.length ? ['The scope was narrowed during research (see "narrowed scope"): say so in the introduction.'] : []),
         ...(input.feedback
           ? [
-              'A reviewer rejected the previous version (see "reviewer feedback"): revise the introduction and conclusion as it asks, within these rules.',
+              'A reviewer rejected the previous version (see "reviewer feedback"): revise the introduction and conclusion as it asks, within the rules.',
             ]
           : []),
       ],

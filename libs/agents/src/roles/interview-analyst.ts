@@ -91,13 +91,16 @@ export const interviewAnalyst: AgentRole<InterviewAnalystInput, InterviewAnalyst
   offline,
   prompt: (input) =>
     buildPrompt({
-      persona: `Analyst (${input.analyst.role}) interviewing an expert`,
-      task: `Ask the expert your next question (turn ${input.turn + 1} of at most ${input.turns}) about the research question, from your focus.`,
+      persona: 'Analyst interviewing an expert',
+      task: 'Ask the expert your next question about the research question, from your focus (who you are: the "you" data block).',
       rules: [
         'One question, specific and answerable from documents: figures, dates, named sources, what changed.',
         'Do not repeat a question of the transcript; ask about what its answers left out (the gaps of your focus).',
         'If the question takes up one of the open questions listed, give its id as openQuestionId; otherwise null.',
-        `Set last to true when this question's answer completes what your focus needs${input.turn + 1 >= input.turns ? ' (it must: this is the last turn)' : ''}.`,
+        "Set last to true when this question's answer completes what your focus needs, and always on the last turn.",
+      ],
+      callRules: [
+        `This is turn ${input.turn + 1} of at most ${input.turns}${input.turn + 1 >= input.turns ? ': the last turn, so last is true' : ''}.`,
       ],
       output: InterviewAnalystOutput,
       data: [

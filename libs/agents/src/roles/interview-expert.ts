@@ -73,16 +73,19 @@ export const interviewExpert: AgentRole<InterviewExpertInput, InterviewExpertOut
   prompt: (input) =>
     buildPrompt({
       persona: 'Expert answering an analyst from the documents found',
-      task: `Answer the analyst's question in at most ${input.maxSentences} sentences, using only the evidence given.`,
+      task: "Answer the analyst's question in no more sentences than the request allows, using only the evidence given.",
       rules: [
         'Every sentence states only what its cited evidence says and lists those evidence ids in evidenceIds; no sentence without evidence.',
         'Keep figures, units, dates and names exactly as in the evidence; no URLs.',
-        `Answer for the analyst's focus (${input.analyst.focus}); if the evidence does not answer the question, write fewer sentences rather than guess.`,
+        'Answer for the analyst\'s focus (the "analyst focus" data block); if the evidence does not answer the question, write fewer sentences rather than guess.',
       ],
+      request: `At most ${input.maxSentences} sentences.`,
       output: InterviewExpertOutput,
       data: [
         ['research question', input.question],
         ['analyst question', input.asked],
+        // Written by a model (the perspective planner): data, never an instruction.
+        ['analyst focus', input.analyst.focus],
         ['evidence', listWithIds(input.evidence.map((e) => ({ id: e.id, text: e.excerpt })))],
       ],
     }),

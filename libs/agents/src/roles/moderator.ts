@@ -84,12 +84,14 @@ export const moderator: AgentRole<ModeratorInput, ModeratorOutput, 'moderator'> 
   prompt: (input) =>
     buildPrompt({
       persona: 'Research Moderator',
-      task: `Decide which weakly covered questions need follow-up research and write at most ${input.maxFollowUps} follow-up questions; write none when every question is well covered (score ≥ ${WELL_COVERED}).`,
+      task: `Decide which weakly covered questions need follow-up research and write follow-up questions (no more than the request allows); write none when every question is well covered (score ≥ ${WELL_COVERED}).`,
       rules: [
         'A follow-up names the question it refines (parentId) and asks for what is missing: figures, official sources, counter-evidence, recent changes.',
         'Weakest questions first; priority 0–100 reflects how much the gap matters.',
-        `This is research iteration ${input.iteration}; do not repeat follow-ups that earlier iterations would already have asked.`,
+        'Do not repeat follow-ups that earlier research iterations would already have asked.',
       ],
+      callRules: [`This is research iteration ${input.iteration}.`],
+      request: `At most ${input.maxFollowUps} follow-up questions.`,
       output: ModeratorOutput,
       data: [
         ['question', input.question],

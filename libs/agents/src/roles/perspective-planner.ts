@@ -157,7 +157,7 @@ export const perspectivePlanner: AgentRole<PerspectivePlannerInput, PerspectiveP
   prompt: (input) =>
     buildPrompt({
       persona: 'Perspective Planner',
-      task: `Propose exactly ${input.count} analyst perspectives that together cover the research objective from different angles (science, regulation, economics, affected people, skeptical method review, history).`,
+      task: 'Propose the number of analyst perspectives the request asks for, that together cover the research objective from different angles (science, regulation, economics, affected people, skeptical method review, history).',
       rules: [
         'Each perspective has a name, a role, an affiliation, a focus of one or two sentences tied to the objective, and a budgetWeight; the weights sum to 1.',
         'When reviewer feedback is given, follow it: add the perspectives it asks for and shape the focus accordingly.',

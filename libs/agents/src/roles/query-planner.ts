@@ -142,12 +142,15 @@ export const queryPlanner: AgentRole<QueryPlannerInput, QueryPlannerOutput, 'que
   prompt: (input) =>
     buildPrompt({
       persona: 'Query Planner',
-      task: `Write at most ${input.maxQueries} search queries that together find sources for the open questions; spread them over the providers ${input.providers.join(', ')}.`,
+      task: 'Write search queries (no more than the request allows) that together find sources for the open questions; spread them over the providers the request names.',
       rules: [
         'Queries are short keyword queries (3–8 words) or one natural-language question; no two queries are near-duplicates.',
         'Keep years and other dates that the question mentions; prefer recent sources when the question is about the present.',
         'Higher-priority questions get queries first; every query names the questionId it serves and a provider from the list.',
-        `This is research iteration ${input.iteration}; later iterations look for what earlier ones missed.`,
+        'Later research iterations look for what earlier ones missed.',
+      ],
+      callRules: [
+        `This is research iteration ${input.iteration}.`,
         ...(input.scope?.length ? ['The research scope was narrowed (see "narrowed scope"): every query must stay within it.'] : []),
       ],
       output: QueryPlannerOutput,

@@ -140,12 +140,14 @@ export const sectionWriter: AgentRole<SectionWriterInput, SectionWriterOutput, '
       persona: 'Section Writer',
       task: 'Write the report section from the claims and their evidence: clear paragraphs of two to four sentences, every sentence cited.',
       rules: [
-        ...continuationRules(input),
-        ...(input.feedback ? ['A reviewer rejected the previous draft (see "reviewer feedback"): follow it, within these rules.'] : []),
         'Every sentence states only what its cited evidence says and lists the evidence ids it relies on in evidenceIds; a sentence without evidence is not allowed.',
         'When several evidence items support the same statement, cite all of them on that sentence.',
         'Use the claims in the order given; keep figures, units and dates exactly as in the evidence.',
         'No introduction or conclusion: the section body only, and no URLs.',
+      ],
+      callRules: [
+        ...continuationRules(input),
+        ...(input.feedback ? ['A reviewer rejected the previous draft (see "reviewer feedback"): follow it, within the rules.'] : []),
       ],
       output: SectionWriterOutput,
       data: [

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { VerificationVerdict } from '@dossier/contracts';
-import { buildPrompt } from '../prompt/build-prompt';
+import { buildPrompt, listWithIds } from '../prompt/build-prompt';
 import { entails } from '../offline/nlp/entailment';
 import type { AgentRole, ReferenceCheck } from './role';
 import { EvidenceRef, Unit, text } from './schemas';
@@ -28,6 +28,13 @@ function offline(input: VerifierInput): VerifierOutput {
   };
 }
 
+/** The evidence the sentences cite, each id once, in order of first citation. */
+function citedOnce(input: VerifierInput): { id: string; text: string }[] {
+  const seen = new Map<string, string>();
+  for (const s of input.sentences) for (const e of s.evidence) if (!seen.has(e.id)) seen.set(e.id, e.excerpt);
+  return [...seen].map(([id, text]) => ({ id, text }));
+}
+
 function check(input: VerifierInput, output: VerifierOutput): ReferenceCheck<VerifierOutput> {
   if (output.findings.length === input.sentences.length) return { issues: [], cleaned: output, dropped: 0 };
   // A finding per sentence, in order, or none can be trusted: which sentence would a missing one belong to?
@@ -50,7 +57,7 @@ export const verifier: AgentRole<VerifierInput, VerifierOutput, 'verifier'> = {
   prompt: (input) =>
     buildPrompt({
       persona: 'Verifier',
-      task: 'Check each report sentence strictly against the evidence excerpts it cites, and nothing else. You did not write these sentences; be skeptical.',
+      task: 'Check each report sentence strictly against the evidence excerpts it cites (by id, from the "evidence" data block), and nothing else. You did not write these sentences; be skeptical.',
       rules: [
         'supported: every fact, figure and date in the sentence is stated by the cited excerpts (unit conversions allowed).',
         'contradicted: a cited excerpt says the opposite or gives a different figure or date.',
@@ -59,13 +66,13 @@ export const verifier: AgentRole<VerifierInput, VerifierOutput, 'verifier'> = {
         'Return exactly one finding per sentence, in order.',
       ],
       output: VerifierOutput,
-      data: input.sentences.map(
-        (s, i) =>
-          [
-            `sentence ${i + 1}`,
-            `${s.text}\n\nCited evidence:\n${s.evidence.map((e) => `[${e.id}] ${e.excerpt}`).join('\n') || '(none)'}`,
-          ] as const,
-      ),
+      // Each excerpt once, however many sentences cite it (decision 0036); the sentences name the ids they cite.
+      data: [
+        ['evidence', listWithIds(citedOnce(input))],
+        ...input.sentences.map(
+          (s, i) => [`sentence ${i + 1}`, `${s.text}\n\nCites: ${s.evidence.map((e) => e.id).join(', ') || '(none)'}`] as const,
+        ),
+      ],
       request: `Return ${input.sentences.length} findings.`,
     }),
   offline,

@@ -159,27 +159,32 @@ export async function verifyAndRepair(
       } else failing.push({ index: p.index, sentence: p.sentence, check });
     });
     pending = [];
-    for (const f of failing) {
-      // Framing without citations cannot be rewritten from evidence: it goes.
-      if (round >= rounds || f.sentence.evidence.length === 0) {
-        figures.removed++;
-        continue;
-      }
-      const evidence = [...f.sentence.evidence, ...(f.sentence.extraEvidence ?? []).filter((e) => !f.sentence.evidenceIds.includes(e.id))];
-      const fix = await agents.run(
-        repairer,
-        {
-          sentence: { text: f.sentence.text, evidenceIds: f.sentence.evidenceIds },
-          evidence,
+    // Framing without citations cannot be rewritten from evidence: it goes; so does what fails after the last round.
+    const repairable = failing.filter((f) => round < rounds && f.sentence.evidence.length > 0);
+    figures.removed += failing.length - repairable.length;
+    // The round's failing sentences in one repairer call, their evidence listed once (decision 0036).
+    const byId = new Map<string, { id: string; excerpt: string }>();
+    for (const f of repairable) {
+      for (const e of [...f.sentence.evidence, ...(f.sentence.extraEvidence ?? [])]) if (!byId.has(e.id)) byId.set(e.id, e);
+    }
+    const { fixes } = await agents.run(
+      repairer,
+      {
+        sentences: repairable.map((f) => ({
+          text: f.sentence.text,
+          evidenceIds: f.sentence.evidenceIds,
           finding: { verdict: f.check.verdict, note: f.check.note },
-        },
-        ctx,
-      );
-      if (fix.action !== 'rewrite') {
+        })),
+        evidence: [...byId.values()],
+      },
+      ctx,
+    );
+    for (const [k, f] of repairable.entries()) {
+      const fix = fixes[k];
+      if (fix?.action !== 'rewrite') {
         figures.removed++;
         continue;
       }
-      const byId = new Map(evidence.map((e) => [e.id, e]));
       pending.push({
         index: f.index,
         repaired: true,

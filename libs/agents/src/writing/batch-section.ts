@@ -19,28 +19,56 @@ export function needsBatches(role: AgentRole<unknown, unknown>, input: unknown, 
   return i.continuation === undefined && i.claims.length > 1 && evidenceTokens(i) > budgetTokens;
 }
 
-/** Claims in order, grouped so each group's evidence stays within the budget (a claim never splits). */
+/**
+ * Claims that share evidence, as groups in order of their first claim (claims keep their order inside a group): a
+ * group goes in one part, so no excerpt is sent twice in one step (decision 0036).
+ */
+function sharingEvidence(claims: SectionWriterInput['claims']): SectionWriterInput['claims'][] {
+  const parent = claims.map((_, i) => i);
+  const find = (i: number): number => (parent[i] === i ? i : (parent[i] = find(parent[i]!)));
+  const owner = new Map<string, number>();
+  claims.forEach((claim, i) => {
+    for (const id of claim.evidenceIds) {
+      const j = owner.get(id);
+      if (j === undefined) owner.set(id, i);
+      else parent[Math.max(find(i), find(j))] = Math.min(find(i), find(j));
+    }
+  });
+  const groups = new Map<number, SectionWriterInput['claims']>();
+  claims.forEach((claim, i) => groups.set(find(i), [...(groups.get(find(i)) ?? []), claim]));
+  return [...groups.values()];
+}
+
+/**
+ * Claims grouped into parts whose evidence stays within the budget (a claim never splits). Claims that share evidence
+ * stay in one part unless together they exceed the budget (then, and only then, a shared excerpt goes to two parts).
+ */
 export function planBatches(input: SectionWriterInput, budgetTokens: number): SectionWriterInput['claims'][] {
   const excerpt = new Map(input.evidence.map((e) => [e.id, e.excerpt]));
   const batches: SectionWriterInput['claims'][] = [];
   let current: SectionWriterInput['claims'] = [];
   let used = 0;
   let seen = new Set<string>();
-  for (const claim of input.claims) {
-    const costGiven = (known: Set<string>) =>
-      countTokens(claim.statement) +
-      claim.evidenceIds.filter((id) => !known.has(id) && excerpt.has(id)).reduce((n, id) => n + countTokens(excerpt.get(id)!) + 4, 0);
-    let cost = costGiven(seen);
+  const costOf = (claims: SectionWriterInput['claims'], known: Set<string>): number => {
+    const ids = new Set(claims.flatMap((c) => c.evidenceIds).filter((id) => !known.has(id) && excerpt.has(id)));
+    return claims.reduce((n, c) => n + countTokens(c.statement), 0) + [...ids].reduce((n, id) => n + countTokens(excerpt.get(id)!) + 4, 0);
+  };
+  const add = (claims: SectionWriterInput['claims']): void => {
+    let cost = costOf(claims, seen);
     if (current.length > 0 && used + cost > budgetTokens) {
       batches.push(current);
       current = [];
       used = 0;
       seen = new Set();
-      cost = costGiven(seen);
+      cost = costOf(claims, seen);
     }
-    current.push(claim);
+    current.push(...claims);
     used += cost;
-    for (const id of claim.evidenceIds) seen.add(id);
+    for (const c of claims) for (const id of c.evidenceIds) seen.add(id);
+  };
+  for (const group of sharingEvidence(input.claims)) {
+    if (costOf(group, new Set()) <= budgetTokens) add(group);
+    else for (const claim of group) add([claim]);
   }
   if (current.length > 0) batches.push(current);
   return batches;

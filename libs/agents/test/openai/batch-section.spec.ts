@@ -49,10 +49,12 @@ describe('long sections are drafted in batches counted with js-tiktoken', () => 
     const done = await engine.complete(sectionWriter, input, memoryHooks());
     const parts = server.requests.filter((r) => r.role === 'sectionWriter');
     expect(parts.length).toBe(planBatches(input, 400).length);
-    const systems = parts.map((p) => p.body.messages[0]!.content!);
-    expect(systems[0]).toMatch(/This is part 1 of \d+ of the section.*Do not repeat anything in it/);
-    expect(systems[0]).toMatch(/More parts follow: do not close the section yet/);
-    expect(systems.at(-1)).toMatch(/This is the last part: end with a sentence that closes the section/);
+    // The part's instructions are this call's: in the user message, so the system prompt stays the role's own (decision 0036).
+    expect(new Set(parts.map((p) => p.body.messages[0]!.content)).size).toBe(1);
+    const users = parts.map((p) => p.body.messages[1]!.content!);
+    expect(users[0]).toMatch(/This is part 1 of \d+ of the section.*Do not repeat anything in it/);
+    expect(users[0]).toMatch(/More parts follow: do not close the section yet/);
+    expect(users.at(-1)).toMatch(/This is the last part: end with a sentence that closes the section/);
     // The second part's "written so far" block holds the first part's sentences.
     const firstSentences = (parts[0]!.input as SectionWriterInput).claims.map((c) => c.statement);
     expect(parts[1]!.body.messages[1]!.content).toContain(`<<<DATA written so far>>>\n${firstSentences[0]}`);
@@ -61,6 +63,25 @@ describe('long sections are drafted in batches counted with js-tiktoken', () => 
     const sentences = done.output.paragraphs.flatMap((p) => p.sentences.map((s) => s.text));
     expect(sentences).toEqual(input.claims.map((c) => c.statement));
     expect(done.tokensIn).toBe(server.counts.promptTokens);
+  });
+
+  it('claims that share evidence stay in one part, so no excerpt is sent twice', () => {
+    const input = longSection(12);
+    // C9 cites E1 too, and C10 cites E9: C1, C9 and C10 belong together.
+    input.claims[9]!.evidenceIds.push('E1');
+    input.claims[10]!.evidenceIds.push('E9');
+    const batches = planBatches(input, 400);
+    expect(batches.length).toBeGreaterThan(2);
+    const together = batches.find((b) => b.some((c) => c.id === 'C1'))!;
+    expect(together.map((c) => c.id)).toEqual(expect.arrayContaining(['C1', 'C9', 'C10']));
+    const sent = batches.flatMap((b) => [...new Set(b.flatMap((c) => c.evidenceIds))]);
+    expect(sent.length).toBe(new Set(sent).size);
+    expect(
+      batches
+        .flat()
+        .map((c) => c.id)
+        .sort(),
+    ).toEqual(input.claims.map((c) => c.id).sort());
   });
 
   it('a section that fits is one request', async () => {

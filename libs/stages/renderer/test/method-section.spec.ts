@@ -61,8 +61,29 @@ describe('the method section names the budget that ended research', () => {
       ),
     );
     expect(text).toMatch(
-      /^Engine: openai \(gpt-x\); 4 model requests, 44 tokens, \$0\.0040; after the token budget ran out, 3 further calls used the offline engine instead of the model\./,
+      /^Engine: openai \(gpt-x\); 4 model requests, 40 prompt and 4 completion tokens, \$0\.0040; after the token budget ran out, 3 further calls used the offline engine instead of the model\./,
     );
+  });
+
+  it('gives the model tokens per verified sentence (model engines only), in the metrics and the engine line', () => {
+    const usage = (calls: number) => ({ calls, tokensIn: 100 * calls, tokensOut: 10 * calls, costUsd: 0.001 * calls });
+    const withIntro = (engine: string): ReportInputs => ({
+      ...inputs(
+        { engine },
+        { byModel: { 'gpt-x': usage(4), 'offline-nlp-1': usage(2) }, byEngine: { openai: usage(4), offline: usage(2) } },
+      ),
+      intro: [1, 2, 3].map((n) => ({ text: `Sentence ${n}.`, evidenceIds: [] })),
+    });
+    const report = buildReport(withIntro('openai'));
+    // 440 model tokens (the offline engine's 220 are words of CPU work, not tokens) over 3 sentences.
+    expect(report.metrics.verifiedSentences).toBe(3);
+    expect(report.metrics.tokensPerVerifiedSentence).toBe(146.7);
+    expect(method(withIntro('openai'))).toContain(
+      '4 model requests, 400 prompt and 40 completion tokens, $0.0040 (146.7 tokens per verified sentence, 3 sentences)',
+    );
+    const offline = buildReport(withIntro('offline'));
+    expect(offline.metrics.verifiedSentences).toBe(3);
+    expect(offline.metrics.tokensPerVerifiedSentence).toBeUndefined();
   });
 
   it('names what verification did, how the model output was handled, and keeps unusable-answer fallbacks apart from the budget', () => {

@@ -56,7 +56,7 @@ function sentencesOf(role: string, answer: Json): Sentence[] {
     case 'framer':
       return (answer['conclusion'] as Sentence[] | undefined) ?? [];
     case 'repairer':
-      return answer['action'] === 'rewrite' ? [answer as unknown as Sentence] : [];
+      return ((answer['fixes'] as Json[] | undefined) ?? []).filter((f) => f['action'] === 'rewrite') as unknown as Sentence[];
     case 'claimBuilder':
       return ((answer['claims'] as Json[] | undefined) ?? []).map((c) => ({
         get text() {
@@ -386,6 +386,7 @@ function emptyLists(role: string, answer: Json): void {
     outlineArchitect: 'sections',
     sectionWriter: 'paragraphs',
     verifier: 'findings',
+    repairer: 'fixes',
     framer: 'conclusion',
   };
   if (key[role]) answer[key[role]] = [];

@@ -74,7 +74,13 @@ function engineText(engine: string, metrics: ReportJson['metrics']): string {
   const offline = (metrics.byEngine?.['offline']?.calls ?? 0) - unusable;
   const online = metrics.byEngine?.[engine];
   const parts = [`Engine: ${engine}${models.length > 0 ? ` (${models.join(', ')})` : ''}`];
-  if (online) parts.push(`; ${online.calls} model requests, ${online.tokensIn + online.tokensOut} tokens, $${online.costUsd.toFixed(4)}`);
+  if (online) {
+    parts.push(
+      `; ${online.calls} model requests, ${online.tokensIn} prompt and ${online.tokensOut} completion tokens, $${online.costUsd.toFixed(4)}`,
+    );
+    if (metrics.tokensPerVerifiedSentence !== undefined)
+      parts.push(` (${metrics.tokensPerVerifiedSentence} tokens per verified sentence, ${metrics.verifiedSentences ?? 0} sentences)`);
+  }
   if (offline > 0)
     parts.push(
       `; after the ${BUDGET_NAMES[metrics.budgetExhausted ?? ''] ?? ''} budget ran out, ${offline} further calls used the offline engine instead of the model`.replace(
@@ -83,6 +89,19 @@ function engineText(engine: string, metrics: ReportJson['metrics']): string {
       ),
     );
   return `${parts.join('')}.`;
+}
+
+/**
+ * The verified sentences (every section built so far: the method section comes after) and the model's tokens per
+ * verified sentence (decision 0036): what one supported sentence costs, the figure prompt changes are judged by.
+ */
+function withSentenceFigures(engine: string, metrics: ReportJson['metrics'], sections: readonly ReportSection[]): ReportJson['metrics'] {
+  const verifiedSentences = sections.reduce((n, s) => n + s.paragraphs.reduce((m, p) => m + p.sentences.length, 0), 0);
+  const model = Object.entries(metrics.byEngine ?? {})
+    .filter(([name]) => name !== 'offline')
+    .reduce((n, [, u]) => n + u.tokensIn + u.tokensOut, 0);
+  const perSentence = engine !== 'offline' && verifiedSentences > 0 ? Math.round((model / verifiedSentences) * 10) / 10 : undefined;
+  return { ...metrics, verifiedSentences, ...(perSentence === undefined ? {} : { tokensPerVerifiedSentence: perSentence }) };
 }
 
 function verificationText(v: ReportJson['metrics']['verification'], rounds: number): string {
@@ -194,9 +213,10 @@ export function buildReport(input: ReportInputs): ReportJson {
     turns: i.turns.map((t) => ({ question: t.question, answer: paragraph(t.answer).sentences.filter((s) => s.evidenceIds.length > 0) })),
   }));
 
+  const metrics = withSentenceFigures(input.run.engine, input.metrics, sections);
   const stop = stopText(input.run);
   const method: Sentence[] = [
-    { text: engineText(input.run.engine, input.metrics), evidenceIds: [] },
+    { text: engineText(input.run.engine, metrics), evidenceIds: [] },
     {
       text: `Sources searched: ${input.run.providers.join(', ')}${input.run.collection ? ` (collection "${input.run.collection}")` : ''}; ${input.metrics.searches} queries, ${input.metrics.sourcesFetched} sources read, ${sIds.size} cited.`,
       evidenceIds: [],
@@ -268,7 +288,7 @@ export function buildReport(input: ReportInputs): ReportJson {
     claims,
     contradictions,
     sources,
-    metrics: input.metrics,
+    metrics,
     ...(interviews ? { interviews } : {}),
   };
 }

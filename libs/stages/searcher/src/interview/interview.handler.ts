@@ -111,13 +111,19 @@ export class InterviewHandler implements StepHandler<'interview'> {
       statement: string;
       confidence: number;
     }[] = [];
-    for (const source of read) {
-      const out = await this.agents.run(
-        evidenceCurator,
-        { question: ctx.run.question, questions: [{ id: questionId, text: asked.question }], source, maxFragments: FRAGMENTS_PER_SOURCE },
-        ctx.call,
-      );
-      for (const f of out.fragments) {
+    // The sources are read independently: their curator calls go out together (a turn waits for the slowest, not
+    // the sum; decision 0036), and their fragments are taken in the order of the sources.
+    const curated = await Promise.all(
+      read.map((source) =>
+        this.agents.run(
+          evidenceCurator,
+          { question: ctx.run.question, questions: [{ id: questionId, text: asked.question }], source, maxFragments: FRAGMENTS_PER_SOURCE },
+          ctx.call,
+        ),
+      ),
+    );
+    for (const [i, source] of read.entries()) {
+      for (const f of curated[i]!.fragments) {
         const excerpt = source.text.slice(f.start, f.end);
         assertExcerpt(source.text, excerpt, f.start, f.end);
         fragments.push({

@@ -1,0 +1,323 @@
+/**
+ * `npm run bench -- model` (issue 18 item 4): runs that wait only on the model. The real services, one process each
+ * (the conductor and the seven stage services, shipped settings, default WORKER_CONCURRENCY), on a test database
+ * with the example corpus, against the local OpenAI-compatible server answering every request after a fixed
+ * simulated latency. Measured:
+ *
+ * - one run alone: its wall time over the critical path of its dependent model calls (runCriticalPath, from
+ *   llm_calls and the outbox's step graph), and the start skew of each fan-out's shards (node_executions);
+ * - throughput: a batch of runs submitted at once, with one process per service and then two, in runs per minute
+ *   (first submission to last completion). The model's latency dominates, so the load is bound by how many steps
+ *   the workers run at once, not by this machine's two cores.
+ *
+ * Token use per report (by role, and per verified sentence) is read from the same runs' report.json.
+ */
+import { mkdtempSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
+import path from 'node:path';
+import { ROLES, type AnyAgentRole, type RoleName } from '@dossier/agents';
+import { SERVICE_NAMES, ReportJson } from '@dossier/contracts';
+import { PrismaService } from '@dossier/db';
+import { ingestPaths } from '@dossier/sources';
+import {
+  FakeOpenAIServer,
+  sql,
+  startChildService,
+  startQdrantDouble,
+  type ChildService,
+  type FakeChatRequest,
+  type TestDatabase,
+} from '@dossier/testing';
+import { runCriticalPath, type RunCriticalPath } from '../../libs/workflow/src';
+import { prepareDatabase, REDIS_URL, startEngine, TENANT, uniquePrefix, type TestEngine } from '../../libs/workflow/test/fixtures/engine';
+import { waitForStatus } from '../../libs/workflow/test/fixtures/run-queries';
+
+const LATENCY_MS = Number(process.env['BENCH_MODEL_LATENCY_MS'] ?? 500);
+const SINGLE_RUNS = Number(process.env['BENCH_MODEL_RUNS'] ?? 2);
+/** Runs per throughput batch; 0 skips the throughput part. */
+const BATCH = Number(process.env['BENCH_MODEL_BATCH'] ?? 4);
+const QUESTION = "What caused the decline of Lake Varen's water level, and how large was it?";
+const CORPUS = [
+  'encyclopedia-lake-varen.md',
+  'krwa-annual-water-report-2024.md',
+  'eskerford-university-study-summary.md',
+  'kessmark-climate-office-bulletin-2024.md',
+  'timeline-lake-varen-2014-2025.md',
+  'brennmoor-hydro-statement-release-schedule.md',
+  'tessel-growers-position-statement.md',
+].map((f) => path.resolve(__dirname, '../../examples/corpus', f));
+const RUN_OPTIONS = { engine: 'openai', collection: 'bench', maxIterations: 2, perspectives: 2 } as const;
+
+/**
+ * The correct answer (the role's offline output), computed once per distinct input: the model server runs in this
+ * process, and its offline NLP would otherwise make this one event loop, not the workers, the bound on throughput
+ * (runs of the same question over the same corpus send the same inputs, ids being short and per request).
+ */
+const answers = new Map<string, unknown>();
+function offlineAnswer(request: FakeChatRequest): unknown {
+  const role = ROLES[request.role as RoleName] as AnyAgentRole | undefined;
+  if (!role || request.input === undefined) throw new Error(`No echoed input for role ${request.role}`);
+  const key = `${request.role} ${JSON.stringify(request.input)}`;
+  if (!answers.has(key)) answers.set(key, role.offline(role.input.parse(request.input)));
+  return answers.get(key);
+}
+
+/** How long the model server took beyond its simulated latency (its own CPU: a bound on the bench, not the engine). */
+function serverDelays(model: FakeOpenAIServer, since: number): number[] {
+  return model.requests
+    .filter((r) => r.receivedAt >= since && r.answeredAt !== undefined && r.outcome === 200)
+    .map((r) => r.answeredAt! - r.receivedAt - LATENCY_MS);
+}
+
+/** Progress on stderr: the tables on stdout stay clean. */
+const t0 = performance.now();
+const progress = (line: string): void =>
+  void process.stderr.write(`[model bench +${((performance.now() - t0) / 1000).toFixed(0)} s] ${line}\n`);
+
+function pct(values: number[], p: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
+}
+
+interface System {
+  services: ChildService[];
+  replicas: number;
+  addReplica(): Promise<void>;
+  close(): Promise<void>;
+}
+
+async function startSystem(db: TestDatabase, prefix: string, model: FakeOpenAIServer, qdrantUrl: string): Promise<System> {
+  const env: Record<string, string> = {
+    DATABASE_URL: db.url,
+    // Fifteen processes on a Postgres shared with everything else on this machine (max_connections 100): small pools.
+    DATABASE_POOL_MAX: '2',
+    REDIS_URL,
+    QUEUE_PREFIX: prefix,
+    // info: each service says "<name> ready" when it consumes (the bench waits for that line).
+    LOG_LEVEL: 'info',
+    OTEL_SDK_DISABLED: 'true',
+    METRICS_PORT: '0',
+    SHUTDOWN_GRACE_MS: '5000',
+    // Shared by the replicas, as in a deployment of more than one claims process (the embedded store is one process's).
+    QDRANT_URL: qdrantUrl,
+    VECTOR_DIR: mkdtempSync(path.join(tmpdir(), 'dossier-bench-vectors-')),
+    OPENAI_BASE_URL: model.baseUrl,
+    OPENAI_API_KEY: 'sk-bench-local',
+    OPENAI_MODEL: 'fake-model',
+    OPENAI_RATE_PER_SECOND: '1000',
+    OPENAI_MAX_OUTPUT_TOKENS: '32768',
+    DOSSIER_LLM_TEST_ECHO: '1',
+  };
+  const services: ChildService[] = [];
+  const start = async (names: readonly string[], label: string): Promise<void> => {
+    const started = names.map((name) =>
+      startChildService(path.resolve(__dirname, `../../apps/${name}/src/main.ts`), env, `${name}${label}`),
+    );
+    services.push(...started);
+    await Promise.all(started.map((s, i) => s.waitForOutput(new RegExp(`${names[i]} ready`))));
+  };
+  await start(['conductor', ...SERVICE_NAMES], '');
+  const system: System = {
+    services,
+    replicas: 1,
+    addReplica: async () => {
+      system.replicas++;
+      await start(SERVICE_NAMES, `#${system.replicas}`);
+    },
+    close: async () => {
+      for (const s of services) s.kill('SIGTERM');
+      await Promise.all(services.map((s) => s.exited));
+    },
+  };
+  return system;
+}
+
+/** Start skew of each fan-out (node, iteration with more than one shard): last shard started − first, in ms. */
+async function shardSkews(db: TestDatabase, runId: string): Promise<{ group: string; shards: number; skewMs: number }[]> {
+  const rows = await sql<{ node: string; iteration: number; shards: string; skew_ms: string }>(
+    db.url,
+    `SELECT node, iteration, count(*) AS shards,
+            round(extract(epoch FROM max(started_at) - min(started_at)) * 1000) AS skew_ms
+       FROM node_executions WHERE run_id = $1 AND started_at IS NOT NULL
+      GROUP BY node, iteration HAVING count(*) > 1 ORDER BY min(started_at)`,
+    [runId],
+  );
+  return rows.map((r) => ({ group: `${r.node}.${r.iteration}`, shards: Number(r.shards), skewMs: Number(r.skew_ms) }));
+}
+
+/**
+ * Where a run's time went beyond the model, per step: dispatch wait (decided, i.e. its outbox row written in the
+ * deciding transaction, → started on a worker: the enqueue after commit, a free worker slot, the dequeue, the step's
+ * lock and start), and non-model work (started → completed, minus the time a model request of the step was in flight).
+ */
+async function stepOverheads(db: TestDatabase, runId: string): Promise<{ waitMs: number[]; workMs: number[] }> {
+  const rows = await sql<{ wait_ms: string; work_ms: string }>(
+    db.url,
+    `WITH model AS (
+       SELECT step_key, sum(latency_ms) AS ms FROM llm_calls WHERE run_id = $1 AND engine <> 'offline' GROUP BY step_key)
+     SELECT round(extract(epoch FROM e.started_at - o.created_at) * 1000) AS wait_ms,
+            round(extract(epoch FROM e.completed_at - e.started_at) * 1000) - coalesce(m.ms, 0) AS work_ms
+       FROM node_executions e JOIN outbox o ON o.step_key = e.step_key LEFT JOIN model m ON m.step_key = e.step_key
+      WHERE e.run_id = $1 AND e.status = 'completed'`,
+    [runId],
+  );
+  return { waitMs: rows.map((r) => Number(r.wait_ms)), workMs: rows.map((r) => Math.max(0, Number(r.work_ms))) };
+}
+
+async function reportOf(db: TestDatabase, runId: string): Promise<ReportJson> {
+  const [row] = await sql<{ content: string }>(db.url, "SELECT content FROM report_artifacts WHERE run_id = $1 AND format = 'json'", [
+    runId,
+  ]);
+  if (!row) throw new Error(`run ${runId} has no report.json`);
+  return ReportJson.parse(JSON.parse(row.content));
+}
+
+async function oneRun(engine: TestEngine, db: TestDatabase, label: string): Promise<string> {
+  const run = await engine.commands.start({ tenantId: TENANT, question: QUESTION, options: RUN_OPTIONS, actor: `bench ${label}` });
+  await waitForStatus(db.url, run.id, 'completed');
+  return run.id;
+}
+
+/** A batch of runs submitted together: runs per minute from the first submission to the last completion. */
+async function throughput(engine: TestEngine, db: TestDatabase, label: string): Promise<{ runsPerMinute: number; seconds: number }> {
+  const started = performance.now();
+  await Promise.all(Array.from({ length: BATCH }, (_, i) => oneRun(engine, db, `${label} ${i}`)));
+  const seconds = (performance.now() - started) / 1000;
+  return { runsPerMinute: (BATCH / seconds) * 60, seconds };
+}
+
+function printPath(p: RunCriticalPath, runId: string): void {
+  const steps = new Map<string, { calls: number; ms: number }>();
+  for (const c of p.calls) {
+    const key = c.stepKey.slice(runId.length + 1);
+    const s = steps.get(key) ?? { calls: 0, ms: 0 };
+    steps.set(key, { calls: s.calls + 1, ms: s.ms + c.latencyMs });
+  }
+  console.log(`  path: ${[...steps].map(([k, s]) => `${k}${s.calls > 1 ? ` ×${s.calls}` : ''}`).join(' → ')}`);
+}
+
+async function main(): Promise<void> {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- a CommonJS helper shared with jest's global setup
+  const setup = require('../jest/global-setup.cjs') as () => Promise<void>;
+  await setup();
+  const db = await prepareDatabase();
+  const prisma = new PrismaService({ url: db.url, poolMax: 4 });
+  const model = await new FakeOpenAIServer({ answer: offlineAnswer, latencyMs: () => LATENCY_MS }).start();
+  const qdrant = await startQdrantDouble();
+  const prefix = uniquePrefix('model');
+  let system: System | undefined;
+  let engine: TestEngine | undefined;
+  const load = [loadavg()[0]!];
+  try {
+    await ingestPaths(prisma, { tenantId: TENANT, collection: 'bench', paths: CORPUS });
+    progress('corpus ingested; starting the conductor and the seven stage services');
+    system = await startSystem(db, prefix, model, qdrant.url);
+    engine = await startEngine(db, prefix, []);
+    progress('services ready; warm-up run');
+    // Warm-up (each process compiles and connects on its first steps), not counted.
+    await oneRun(engine, db, 'warm-up');
+    progress('warm-up done');
+
+    console.log(
+      `\nRuns that wait on the model (simulated latency ${LATENCY_MS} ms per request; options ${JSON.stringify(RUN_OPTIONS)}; one process per service, worker concurrency ${process.env['WORKER_CONCURRENCY'] ?? 'default (4)'})`,
+    );
+    console.log('| run | model calls | wall s | critical path s | wall / path | fan-outs: shards and start skew (ms) |');
+    console.log('|---|---|---|---|---|---|');
+    const ratios: number[] = [];
+    const skews: number[] = [];
+    const reports: ReportJson[] = [];
+    const waits: number[] = [];
+    const works: number[] = [];
+    let lastPath: { path: RunCriticalPath; runId: string } | undefined;
+    for (let i = 0; i < SINGLE_RUNS; i++) {
+      const runId = await oneRun(engine, db, `single ${i}`);
+      progress(`single run ${i + 1} done`);
+      const p = await runCriticalPath(prisma, TENANT, runId);
+      const fanouts = await shardSkews(db, runId);
+      const over = await stepOverheads(db, runId);
+      waits.push(...over.waitMs);
+      works.push(...over.workMs);
+      skews.push(...fanouts.map((f) => f.skewMs));
+      ratios.push(p.wallMs / p.lengthMs);
+      reports.push(await reportOf(db, runId));
+      lastPath = { path: p, runId };
+      console.log(
+        `| ${i + 1} | ${p.modelCalls} | ${(p.wallMs / 1000).toFixed(1)} | ${(p.lengthMs / 1000).toFixed(1)} | ${(p.wallMs / p.lengthMs).toFixed(2)} | ${fanouts.map((f) => `${f.group}: ${f.shards} / ${f.skewMs}`).join(', ')} |`,
+      );
+    }
+    if (lastPath) {
+      printPath(lastPath.path, lastPath.runId);
+      console.log(
+        `per step (${waits.length} steps): dispatch wait p50 ${pct(waits, 50)} ms, p90 ${pct(waits, 90)} ms; non-model work p50 ${pct(works, 50)} ms, p90 ${pct(works, 90)} ms`,
+      );
+      console.log(
+        `wall / critical path: median ${pct(ratios, 50).toFixed(2)} (target ≤ 1.10); fan-out start skew: p50 ${pct(skews, 50)} ms, max ${Math.max(...skews)} ms (target ≤ 50 ms)`,
+      );
+    }
+
+    if (BATCH > 0) await throughputs(engine, db, system, load, model);
+    if (reports.length > 0) printTokens(reports);
+    console.log(`load average (1 min) ${load.map((l) => l.toFixed(1)).join(' → ')} on this machine's cores`);
+  } finally {
+    await engine?.close();
+    await system?.close();
+    await model.stop();
+    await qdrant.close();
+    await prisma.$disconnect();
+    await db.drop();
+  }
+}
+
+/** The same batch with one process per service, then two (BENCH_MODEL_BATCH=0 skips this). */
+async function throughputs(engine: TestEngine, db: TestDatabase, system: System, load: number[], model: FakeOpenAIServer): Promise<void> {
+  progress(`throughput: ${BATCH} runs, one process per service`);
+  const oneFrom = Date.now();
+  const one = await throughput(engine, db, 'x1');
+  const oneDelays = serverDelays(model, oneFrom);
+  load.push(loadavg()[0]!);
+  progress(`${one.seconds.toFixed(0)} s; starting a second process of each service`);
+  await system.addReplica();
+  await oneRun(engine, db, 'warm-up 2');
+  progress(`throughput: ${BATCH} runs, two processes per service`);
+  const twoFrom = Date.now();
+  const two = await throughput(engine, db, 'x2');
+  const twoDelays = serverDelays(model, twoFrom);
+  load.push(loadavg()[0]!);
+  console.log(`\nThroughput (${BATCH} runs submitted at once; ${LATENCY_MS} ms per model request)`);
+  console.log('| processes per service | seconds | runs per minute | model server delay beyond latency p50 / p90 ms |');
+  console.log('|---|---|---|---|');
+  console.log(`| 1 | ${one.seconds.toFixed(1)} | ${one.runsPerMinute.toFixed(2)} | ${pct(oneDelays, 50)} / ${pct(oneDelays, 90)} |`);
+  console.log(`| 2 | ${two.seconds.toFixed(1)} | ${two.runsPerMinute.toFixed(2)} | ${pct(twoDelays, 50)} / ${pct(twoDelays, 90)} |`);
+  console.log(`2 vs 1: ${(two.runsPerMinute / one.runsPerMinute).toFixed(2)}x (goal ≥ 1.7x)`);
+}
+
+/** Prompt and completion tokens per role and tokens per verified sentence, averaged over the single runs' reports. */
+function printTokens(reports: ReportJson[]): void {
+  console.log(`\nTokens per report (the single runs above; model requests only)`);
+  const roles = new Map<string, { tokensIn: number; tokensOut: number; calls: number }>();
+  for (const r of reports) {
+    for (const [role, u] of Object.entries(r.metrics.byRole ?? {})) {
+      const s = roles.get(role) ?? { tokensIn: 0, tokensOut: 0, calls: 0 };
+      roles.set(role, { tokensIn: s.tokensIn + u.tokensIn, tokensOut: s.tokensOut + u.tokensOut, calls: s.calls + u.calls });
+    }
+  }
+  console.log('| role | calls | prompt tokens | completion tokens |');
+  console.log('|---|---|---|---|');
+  const n = reports.length;
+  for (const [role, s] of [...roles].sort(([a], [b]) => a.localeCompare(b))) {
+    console.log(`| ${role} | ${(s.calls / n).toFixed(1)} | ${Math.round(s.tokensIn / n)} | ${Math.round(s.tokensOut / n)} |`);
+  }
+  const per = reports.map((r) => r.metrics.tokensPerVerifiedSentence ?? NaN);
+  const sentences = reports.map((r) => r.metrics.verifiedSentences ?? NaN);
+  console.log(
+    `verified sentences per report: ${sentences.join(', ')}; tokens per verified sentence: ${per.map((x) => Math.round(x)).join(', ')}`,
+  );
+}
+
+main().then(
+  () => process.exit(0),
+  (err: unknown) => {
+    console.error(err);
+    process.exit(1);
+  },
+);
