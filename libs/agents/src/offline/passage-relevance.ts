@@ -55,7 +55,8 @@ export function passageContexts(text: string, units: readonly Unit[]): string[] 
       }
     }
     const previous = units[i - 1];
-    if (previous && previous.kind === 'sentence' && !isLabel(previous) && !paragraphBreak(text, previous.end, u.start)) parts.push(previous.text);
+    if (previous && previous.kind === 'sentence' && !isLabel(previous) && !paragraphBreak(text, previous.end, u.start))
+      parts.push(previous.text);
     return parts.join('\n');
   });
 }
