@@ -13,7 +13,7 @@ describe('eval sets against their corpora', () => {
     expect(archived).toEqual(expect.arrayContaining(['git-manual', 'python-stdlib']));
   });
 
-  it.each(archived)('%s: every key point is stated by its source, no trap by any page', async (name) => {
+  it.each(archived)('%s: every file extracts, no trap is stated by any page', async (name) => {
     const result = await checkSet(path.join(SETS, name));
     expect(result.errors).toEqual([]);
     expect(result.name).toBe(name);

@@ -1,6 +1,6 @@
 import { Bm25Index } from './nlp/bm25';
 import type { Unit } from './nlp/sentences';
-import { contentStems, tokenize, STOPWORDS } from './nlp/tokens';
+import { contentStems, contentWords, stem, tokenize, STOPWORDS } from './nlp/tokens';
 
 /*
  * Passage-level relevance of a source's sentences to a question, for the offline evidence curator. A sentence of a
@@ -11,7 +11,9 @@ import { contentStems, tokenize, STOPWORDS } from './nlp/tokens';
  * - BM25 of its context (the label it stands under — the nearest heading, table row or short term line above it in
  *   the same passage — and the sentence before it in its paragraph), at CONTEXT_WEIGHT;
  * - a proximity bonus for each phrase of the question (two content words next to each other in the question, "root
- *   logger", "untracked files") that the sentence holds within PROXIMITY_WINDOW words, weighted by the words' rarity.
+ *   logger", "untracked files") that the sentence holds within PROXIMITY_WINDOW words, weighted by the words' rarity;
+ * - expansion from the source's own vocabulary: the words the question's best sentences share and the question does
+ *   not use, searched again at EXPANSION_WEIGHT (pseudo-relevance feedback).
  */
 
 /** Weight of the passage context's BM25 against the sentence's own. */
@@ -24,6 +26,10 @@ const PROXIMITY_WINDOW = 2;
 const LABEL_MAX_WORDS = 16;
 /** How far back (in units) a sentence looks for its label. */
 const LABEL_LOOKBACK = 12;
+/** Expansion from the source's own vocabulary: words shared by the best sentences for a question (pseudo-relevance feedback). */
+const EXPANSION_SENTENCES = 5;
+const EXPANSION_TERMS = 4;
+const EXPANSION_WEIGHT = 0.3;
 const SENTENCE_END = /[.!?;…]["'”’»)\]]*$/;
 
 export interface PassageHit {
@@ -125,6 +131,42 @@ export class PassageScorer {
         if (near(own.get(a), own.get(b))) e.score += (PROXIMITY_WEIGHT * (this.sentences.idf(a) + this.sentences.idf(b))) / 2;
       }
     }
+    const expansion = this.expansion(byIndex, new Set(terms));
+    if (expansion.length > 0) {
+      for (const hit of this.sentences.search(expansion.join(' '))) {
+        const e = byIndex.get(Number(hit.id));
+        if (e) e.score += EXPANSION_WEIGHT * hit.score;
+      }
+    }
     return [...byIndex.entries()].filter(([, e]) => e.score > 0).map(([index, e]) => ({ index, score: e.score, matched: e.matched.size }));
+  }
+
+  /**
+   * Words the question does not use but its best sentences share (in at least two of them), rarest first, as they are
+   * written in the source: "stash" pulls in "pop" and "apply" from the page that answers it.
+   */
+  private expansion(byIndex: Map<number, { score: number; matched: Set<string> }>, queryTerms: Set<string>): string[] {
+    const best = [...byIndex.entries()]
+      .filter(([, e]) => e.matched.size >= 2)
+      .sort((a, b) => b[1].score - a[1].score || a[0] - b[0])
+      .slice(0, EXPANSION_SENTENCES);
+    const counts = new Map<string, { n: number; word: string }>();
+    for (const [i] of best) {
+      const seen = new Set<string>();
+      for (const word of contentWords(this.units[i]!.text)) {
+        const s = stem(word);
+        if (queryTerms.has(s) || seen.has(s) || /^\d/.test(s)) continue;
+        seen.add(s);
+        const c = counts.get(s);
+        if (c) c.n++;
+        else counts.set(s, { n: 1, word });
+      }
+    }
+    return [...counts.entries()]
+      .filter(([, c]) => c.n >= 2)
+      .map(([s, c]) => ({ word: c.word, weight: c.n * this.sentences.idf(s) }))
+      .sort((a, b) => b.weight - a.weight || (a.word < b.word ? -1 : 1))
+      .slice(0, EXPANSION_TERMS)
+      .map((x) => x.word);
   }
 }
