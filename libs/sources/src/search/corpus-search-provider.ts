@@ -84,12 +84,17 @@ export class CorpusSearchProvider implements SearchProvider {
           AND p.search_vector @@ q.query
       ),
       hits AS (
-        SELECT document_id, collection,
-               sum(CASE WHEN k = 1 THEN score ELSE ${SUPPORT_WEIGHT}::float8 * score END) AS score
-        FROM passages
-        WHERE k <= ${1 + SUPPORTING_PASSAGES}::int
-        GROUP BY document_id, collection
-        ORDER BY score DESC, document_id
+        SELECT s.document_id, s.collection, s.score
+        FROM (
+          SELECT document_id, collection,
+                 sum(CASE WHEN k = 1 THEN score ELSE ${SUPPORT_WEIGHT}::float8 * score END) AS score
+          FROM passages
+          WHERE k <= ${1 + SUPPORTING_PASSAGES}::int
+          GROUP BY document_id, collection
+        ) s
+        JOIN documents d ON d.id = s.document_id
+        -- Ties go by path, as the engine's every order does: the same corpus gives the same hits.
+        ORDER BY s.score DESC, d.path, d.id
         LIMIT ${limit}::int
       )
       SELECT d.id::text AS id, d.path, d.title, hits.collection, hits.score,
