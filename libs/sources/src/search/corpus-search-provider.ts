@@ -18,7 +18,7 @@ const RANK_NORMALIZATION = 1;
 /** A document's score: its best passage, plus this share of each of its next-best (up to SUPPORTING_PASSAGES). */
 const SUPPORT_WEIGHT = 0.25;
 const SUPPORTING_PASSAGES = 2;
-/** A passage that holds every word of the query (any-word search) counts this many times its rank. */
+/** A passage that holds every word of the query (any-word search) counts this many times its rank, and so does a document. */
 const ALL_WORDS_FACTOR = 2;
 /** Web-search syntax (a quoted phrase, an exclusion): the user asked for exactly that, so no any-word fill. */
 const WEB_SYNTAX = /["]|(?:^|\s)-\S/;
@@ -32,8 +32,8 @@ const WEB_SYNTAX = /["]|(?:^|\s)-\S/;
  * from the best passage. A query with web-search syntax (quotes, `-word`) is read as one (`websearch_to_tsquery`), and
  * falls back to any of its words when nothing matches. Any other query — a natural-language question rarely has every
  * word in one paragraph — matches passages holding any of its lexemes, ranked so that passages holding more of them,
- * closer together, come first, and a passage holding all of them counts double. Always filtered by tenant (and
- * collection when given).
+ * closer together, come first; a passage holding all of them counts double, and so does a document that holds all of
+ * them somewhere (what whole-document search found). Always filtered by tenant (and collection when given).
  */
 export class CorpusSearchProvider implements SearchProvider {
   readonly name = 'corpus';
@@ -84,7 +84,8 @@ export class CorpusSearchProvider implements SearchProvider {
           AND p.search_vector @@ q.query
       ),
       hits AS (
-        SELECT s.document_id, s.collection, s.score
+        SELECT s.document_id, s.collection,
+               s.score * CASE WHEN ${anyTerm}::boolean AND d.search_vector @@ q.every THEN ${ALL_WORDS_FACTOR}::float8 ELSE 1 END AS score
         FROM (
           SELECT document_id, collection,
                  sum(CASE WHEN k = 1 THEN score ELSE ${SUPPORT_WEIGHT}::float8 * score END) AS score
@@ -93,8 +94,9 @@ export class CorpusSearchProvider implements SearchProvider {
           GROUP BY document_id, collection
         ) s
         JOIN documents d ON d.id = s.document_id
+        CROSS JOIN q
         -- Ties go by path, as the engine's every order does: the same corpus gives the same hits.
-        ORDER BY s.score DESC, d.path, d.id
+        ORDER BY 3 DESC, d.path, d.id
         LIMIT ${limit}::int
       )
       SELECT d.id::text AS id, d.path, d.title, hits.collection, hits.score,
