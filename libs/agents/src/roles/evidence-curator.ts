@@ -80,10 +80,9 @@ function offline(input: EvidenceCuratorInput): EvidenceCuratorOutput {
 
   const contexts = passageContexts(source, units);
   const scorer = new PassageScorer(candidates.map((c) => ({ text: c.unit.text, context: contexts[c.position]! })));
-  const queries: { id: string | null; text: string }[] = [
-    { id: null, text: `${input.question} ${input.source.title}` },
-    ...input.questions,
-  ];
+  // The source's title is not part of the query: a long title (":mod:`functools` --- Higher-order functions and operations
+  // on callable objects") made the sentences that repeat it outrank the ones that answer, and the floor cut those.
+  const queries: { id: string | null; text: string }[] = [{ id: null, text: input.question }, ...input.questions];
   const best = new Map<number, { score: number; questionId: string | null; questionScore: number }>();
   for (const q of queries) {
     const queryTerms = new Set(contentStems(q.text)).size;
