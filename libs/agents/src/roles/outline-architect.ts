@@ -32,7 +32,7 @@ export const MAX_CLAIMS_PER_SECTION = 12;
  * A claim that covers less than this (weighted) share of the main question's terms, and answers no sub-question by
  * its kind either, is off topic: a fish-restocking announcement does not answer a question about water levels.
  */
-const MIN_RELEVANCE = 0.3;
+const MIN_RELEVANCE = 0.2;
 /** A section keeps claims scoring at least this share of its best claim: the tail that only shares a figure goes. */
 const SECTION_FLOOR = 0.4;
 /** A claim's own question (the one its evidence was found for) counts this much in its favour. */
