@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { buildPrompt, listWithIds } from '../prompt/build-prompt';
-import { Bm25Index } from '../offline/nlp/bm25';
 import { isBoilerplate } from '../offline/nlp/boilerplate';
 import { mmr } from '../offline/nlp/mmr';
+import { PassageScorer, passageContexts } from '../offline/passage-relevance';
 import { extractQuantities } from '../offline/nlp/quantities';
 import { listMarkerLength, splitUnits, type Unit as TextUnit } from '../offline/nlp/sentences';
 import { normalizeWhitespace } from '../offline/nlp/statement-terms';
@@ -78,19 +78,18 @@ function offline(input: EvidenceCuratorInput): EvidenceCuratorOutput {
   });
   if (candidates.length === 0) return { fragments: [] };
 
-  const index = new Bm25Index<string>();
-  candidates.forEach((c, i) => index.add(String(i), c.unit.text));
-  const queries: { id: string | null; text: string }[] = [
-    { id: null, text: `${input.question} ${input.source.title}` },
-    ...input.questions,
-  ];
+  const contexts = passageContexts(source, units);
+  const scorer = new PassageScorer(candidates.map((c) => ({ text: c.unit.text, context: contexts[c.position]! })));
+  // The source's title is not part of the query: a long title (":mod:`functools` --- Higher-order functions and operations
+  // on callable objects") made the sentences that repeat it outrank the ones that answer, and the floor cut those.
+  const queries: { id: string | null; text: string }[] = [{ id: null, text: input.question }, ...input.questions];
   const best = new Map<number, { score: number; questionId: string | null; questionScore: number }>();
   for (const q of queries) {
     const queryTerms = new Set(contentStems(q.text)).size;
-    for (const hit of index.search(q.text)) {
-      // One shared rare word is not enough for a long question.
-      if (hit.matched < Math.min(2, queryTerms)) continue;
-      const i = Number(hit.id);
+    // One shared rare word is not enough for a long question.
+    const hits = scorer.score(q.text).filter((hit) => hit.matched >= Math.min(2, queryTerms));
+    for (const hit of hits) {
+      const i = hit.index;
       const score = hit.score * (extractQuantities(candidates[i].unit.text).length > 0 ? FIGURE_BONUS : 1);
       const current = best.get(i) ?? { score: 0, questionId: null, questionScore: 0 };
       current.score = Math.max(current.score, score);

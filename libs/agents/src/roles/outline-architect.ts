@@ -27,14 +27,14 @@ export type OutlineArchitectOutput = z.infer<typeof OutlineArchitectOutput>;
 export const MIN_SECTIONS = 3;
 export const MAX_SECTIONS = 7;
 /** The offline outline gives a section at most this many claims, its most direct answers first. */
-export const MAX_CLAIMS_PER_SECTION = 8;
+export const MAX_CLAIMS_PER_SECTION = 12;
 /**
  * A claim that covers less than this (weighted) share of the main question's terms, and answers no sub-question by
  * its kind either, is off topic: a fish-restocking announcement does not answer a question about water levels.
  */
-const MIN_RELEVANCE = 0.3;
+const MIN_RELEVANCE = 0.2;
 /** A section keeps claims scoring at least this share of its best claim: the tail that only shares a figure goes. */
-const SECTION_FLOOR = 0.5;
+const SECTION_FLOOR = 0.4;
 /** A claim's own question (the one its evidence was found for) counts this much in its favour. */
 const OWN_QUESTION_BONUS = 0.1;
 /** Claims this similar (token Jaccard, figures included) say the same thing: the report states it once. */

@@ -13,17 +13,27 @@ interface CorpusRow {
 
 // ts_headline options: plain text (empty selection markers, so no <b> tags), two fragments of ~15-35 words.
 const HEADLINE_OPTIONS = 'StartSel="", StopSel="", MaxWords=35, MinWords=15, MaxFragments=2, FragmentDelimiter=" … "';
-// ts_rank_cd normalization 1: divide by 1 + log(length), so a long document does not win on size alone.
+// ts_rank_cd normalization 1 (divide by 1 + log(length)): a passage that is a whole chapter does not win on size.
 const RANK_NORMALIZATION = 1;
-// Same bound as the indexed part of the text (see the search_vector column): headlines past it cannot match.
-const HEADLINE_SOURCE_CHARS = 400_000;
+/** A document's score: its best passage, plus this share of each of its next-best (up to SUPPORTING_PASSAGES). */
+const SUPPORT_WEIGHT = 0.25;
+const SUPPORTING_PASSAGES = 2;
+/** A passage that holds every word of the query (any-word search) counts this many times its rank, and so does a document. */
+const ALL_WORDS_FACTOR = 2;
+/** Web-search syntax (a quoted phrase, an exclusion): the user asked for exactly that, so no any-word fill. */
+const WEB_SYNTAX = /["]|(?:^|\s)-\S/;
 
 /**
- * `corpus`: Postgres full-text search over a tenant's ingested documents. The query is read as a web
- * search (`websearch_to_tsquery`: quotes, `or`, `-word`); when that finds nothing, which is typical of a
- * natural-language question since every word must match, it is retried as an OR of the question's
- * lexemes, ranked so that documents matching more of them come first. Ranked by `ts_rank_cd`, title
- * weighted above body; snippets by `ts_headline`. Always filtered by tenant (and collection when given).
+ * `corpus`: Postgres full-text search over a tenant's ingested documents, at passage level (docs/decisions/0038). Each
+ * document is split into paragraphs by a trigger at ingest (`document_passages`: the paragraph, the short one above it
+ * as its label, the document's title); a document is ranked by its best passage (`ts_rank_cd`, cover density: the
+ * question's words close together score higher) plus a quarter of its next two, so a page that answers in one
+ * paragraph beats a long page that names every word somewhere, however large the corpus grows. The snippet comes
+ * from the best passage. A query with web-search syntax (quotes, `-word`) is read as one (`websearch_to_tsquery`), and
+ * falls back to any of its words when nothing matches. Any other query — a natural-language question rarely has every
+ * word in one paragraph — matches passages holding any of its lexemes, ranked so that passages holding more of them,
+ * closer together, come first; a passage holding all of them counts double, and so does a document that holds all of
+ * them somewhere (what whole-document search found). Always filtered by tenant (and collection when given).
  */
 export class CorpusSearchProvider implements SearchProvider {
   readonly name = 'corpus';
@@ -33,7 +43,7 @@ export class CorpusSearchProvider implements SearchProvider {
   async search(input: SearchQuery): Promise<SearchHit[]> {
     const query = SearchQuerySchema.parse(input);
     const collection = query.collection ?? null;
-    let rows = await this.run(query.query, false, query.tenantId, collection, query.limit);
+    let rows = WEB_SYNTAX.test(query.query) ? await this.run(query.query, false, query.tenantId, collection, query.limit) : [];
     if (rows.length === 0) rows = await this.run(query.query, true, query.tenantId, collection, query.limit);
     return rows.map((row, i) => ({
       provider: this.name,
@@ -48,31 +58,53 @@ export class CorpusSearchProvider implements SearchProvider {
   }
 
   private run(text: string, anyTerm: boolean, tenantId: string, collection: string | null, limit: number): Promise<CorpusRow[]> {
-    // The fallback ORs the lexemes of plainto_tsquery, which keeps only positive terms: a `-word`
-    // exclusion must not turn into "anything but word". Headlines are built for the cut hits only
-    // (ts_headline re-parses the text).
+    // The any-term query ORs the lexemes of plainto_tsquery, which keeps only positive terms: a `-word`
+    // exclusion must not turn into "anything but word". Headlines are built for the best passage of the cut hits only.
     return this.db.$queryRaw<CorpusRow[]>`
       WITH q AS (
         SELECT CASE WHEN ${anyTerm}::boolean
           THEN regexp_replace(plainto_tsquery('english', ${text}::text)::text, ' (&|<->|<[0-9]+>) ', ' | ', 'g')::tsquery
           ELSE websearch_to_tsquery('english', ${text}::text)
-        END AS query
+        END AS query,
+        plainto_tsquery('english', ${text}::text) AS every
+      ),
+      passages AS (
+        SELECT p.document_id, p.body, c.name AS collection,
+               row_number() OVER (PARTITION BY p.document_id ORDER BY r.score DESC, p.position) AS k,
+               r.score
+        FROM document_passages p
+        JOIN collections c ON c.id = p.collection_id AND c.tenant_id = p.tenant_id
+        CROSS JOIN q
+        CROSS JOIN LATERAL (
+          SELECT (ts_rank_cd(p.search_vector, q.query, ${RANK_NORMALIZATION}::int)
+                  * CASE WHEN ${anyTerm}::boolean AND p.search_vector @@ q.every THEN ${ALL_WORDS_FACTOR}::float8 ELSE 1 END)::float8 AS score
+        ) r
+        WHERE p.tenant_id = ${tenantId}::uuid
+          AND (${collection}::text IS NULL OR c.name = ${collection}::text)
+          AND p.search_vector @@ q.query
       ),
       hits AS (
-        SELECT d.id, d.path, d.title, d.text, c.name AS collection,
-               ts_rank_cd(d.search_vector, q.query, ${RANK_NORMALIZATION}::int)::float8 AS score
-        FROM documents d
-        JOIN collections c ON c.id = d.collection_id AND c.tenant_id = d.tenant_id
+        SELECT s.document_id, s.collection,
+               s.score * CASE WHEN ${anyTerm}::boolean AND d.search_vector @@ q.every THEN ${ALL_WORDS_FACTOR}::float8 ELSE 1 END AS score
+        FROM (
+          SELECT document_id, collection,
+                 sum(CASE WHEN k = 1 THEN score ELSE ${SUPPORT_WEIGHT}::float8 * score END) AS score
+          FROM passages
+          WHERE k <= ${1 + SUPPORTING_PASSAGES}::int
+          GROUP BY document_id, collection
+        ) s
+        JOIN documents d ON d.id = s.document_id
         CROSS JOIN q
-        WHERE d.tenant_id = ${tenantId}::uuid
-          AND (${collection}::text IS NULL OR c.name = ${collection}::text)
-          AND d.search_vector @@ q.query
-        ORDER BY score DESC, d.path, d.id
+        -- Ties go by path, as the engine's every order does: the same corpus gives the same hits.
+        ORDER BY 3 DESC, d.path, d.id
         LIMIT ${limit}::int
       )
-      SELECT hits.id::text AS id, hits.path, hits.title, hits.collection, hits.score,
-             ts_headline('english', left(hits.text, ${HEADLINE_SOURCE_CHARS}::int), q.query, ${HEADLINE_OPTIONS}) AS snippet
-      FROM hits CROSS JOIN q
-      ORDER BY hits.score DESC, hits.path, hits.id`;
+      SELECT d.id::text AS id, d.path, d.title, hits.collection, hits.score,
+             ts_headline('english', best.body, q.query, ${HEADLINE_OPTIONS}) AS snippet
+      FROM hits
+      JOIN documents d ON d.id = hits.document_id
+      JOIN passages best ON best.document_id = hits.document_id AND best.k = 1
+      CROSS JOIN q
+      ORDER BY hits.score DESC, d.path, d.id`;
   }
 }

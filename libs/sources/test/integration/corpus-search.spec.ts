@@ -107,4 +107,25 @@ describe('CorpusSearchProvider (real Postgres)', () => {
     await expect(corpus.search({ tenantId: tenantA, query: '   ', limit: 5 })).rejects.toThrow();
     await expect(corpus.search({ tenantId: tenantA, query: 'tidal', limit: 0 })).rejects.toThrow();
   });
+
+  // Runs last: it adds documents, which the count above would see.
+  it('ranks at passage level: the page that answers in one paragraph beats a long page naming every word apart', async () => {
+    const tenant = newTenant();
+    const filler = (word: string) => `Some general text about the ${word}, repeated to make the page long and wordy.`;
+    await writeTree(`${folder.dir}/manual`, {
+      'answer.md': '# Stash commands\n\npop\n\nRemove a single stashed state from the stash list and apply it.\n',
+      'long.md': `# Everything\n\n${['stash', 'pop', 'remove', 'state', 'list', 'apply', 'stash', 'pop', 'stash', 'pop']
+        .map((w) => `${filler(w)} ${filler(w)}`)
+        .join('\n\n')}\n`,
+    });
+    await ingestPaths(prisma, { tenantId: tenant, collection: 'manual', paths: [`${folder.dir}/manual`] });
+    const hits = await corpus.search({ tenantId: tenant, query: 'What does git stash pop do to the stash list?', limit: 5 });
+    expect(urls(hits)).toEqual(['corpus://manual/answer.md', 'corpus://manual/long.md']);
+    // The short line above a paragraph is its label: "pop" counts for the sentence under it, and the snippet is that paragraph.
+    expect(hits[0]!.snippet).toMatch(/Remove a single stashed state from the stash list/);
+    // Passages follow the document: re-ingested with other text, the old paragraphs are gone.
+    await writeTree(`${folder.dir}/manual`, { 'answer.md': '# Stash commands\n\nNothing about it any more.\n' });
+    await ingestPaths(prisma, { tenantId: tenant, collection: 'manual', paths: [`${folder.dir}/manual`] });
+    expect(urls(await corpus.search({ tenantId: tenant, query: 'single', limit: 5 }))).toEqual([]);
+  });
 });

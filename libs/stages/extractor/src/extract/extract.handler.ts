@@ -5,6 +5,12 @@ import { assertExcerpt } from '@dossier/sources';
 import { OnStep, type StepContext, type StepHandler, type StepOutcome } from '@dossier/workflow';
 
 export const FRAGMENTS_PER_SOURCE = 12;
+/**
+ * The best-ranked sources of an iteration (extract shards are numbered in rank order) are read twice as deeply: in a
+ * manual, the page that answers the question holds most of the answer's facts, and 12 sentences of it were too few.
+ */
+export const DEEP_READ_SOURCES = 2;
+export const FRAGMENTS_PER_DEEP_SOURCE = 24;
 
 /**
  * Evidence Curator over one selected source (one shard): exact excerpts with their offsets. Every excerpt
@@ -32,7 +38,7 @@ export class ExtractHandler implements StepHandler<'extract'> {
         question: ctx.run.question,
         questions: questions.map((q) => ({ id: q.id, text: q.text })),
         source: { id: snapshot.id, title: snapshot.title, text: snapshot.text },
-        maxFragments: FRAGMENTS_PER_SOURCE,
+        maxFragments: shard < DEEP_READ_SOURCES ? FRAGMENTS_PER_DEEP_SOURCE : FRAGMENTS_PER_SOURCE,
       },
       ctx.call,
     );

@@ -1,0 +1,172 @@
+import { Bm25Index } from './nlp/bm25';
+import type { Unit } from './nlp/sentences';
+import { contentStems, contentWords, stem, tokenize, STOPWORDS } from './nlp/tokens';
+
+/*
+ * Passage-level relevance of a source's sentences to a question, for the offline evidence curator. A sentence of a
+ * manual often does not repeat what it is about: "Does not touch the index file or the working tree at all" sits
+ * under the term line "--soft", "Like pop, but do not remove the state from the stash list" under "apply". So a
+ * sentence is scored with its passage:
+ * - BM25 of the sentence itself;
+ * - BM25 of its context (the label it stands under — the nearest heading, table row or short term line above it in
+ *   the same passage — and the sentence before it in its paragraph), at CONTEXT_WEIGHT;
+ * - a proximity bonus for each phrase of the question (two content words next to each other in the question, "root
+ *   logger", "untracked files") that the sentence holds within PROXIMITY_WINDOW words, weighted by the words' rarity;
+ * - expansion from the source's own vocabulary: the words the question's best sentences share and the question does
+ *   not use, searched again at EXPANSION_WEIGHT (pseudo-relevance feedback).
+ */
+
+/** Weight of the passage context's BM25 against the sentence's own. */
+const CONTEXT_WEIGHT = 0.5;
+/** Weight of a question phrase found in the sentence, times the mean idf of its two words. */
+const PROXIMITY_WEIGHT = 0.6;
+/** Two words of a phrase count as together when at most this many content words apart. */
+const PROXIMITY_WINDOW = 2;
+/** A label is at most this many words: a term line, a signature, a heading. */
+const LABEL_MAX_WORDS = 16;
+/** How far back (in units) a sentence looks for its label. */
+const LABEL_LOOKBACK = 12;
+/** Expansion from the source's own vocabulary: words shared by the best sentences for a question (pseudo-relevance feedback). */
+const EXPANSION_SENTENCES = 5;
+const EXPANSION_TERMS = 4;
+const EXPANSION_WEIGHT = 0.3;
+const SENTENCE_END = /[.!?;…]["'”’»)\]]*$/;
+
+export interface PassageHit {
+  /** Index into the units given to the scorer. */
+  index: number;
+  score: number;
+  /** Distinct query terms in the sentence or its context. */
+  matched: number;
+}
+
+/** A blank line between two offsets ends a paragraph. */
+function paragraphBreak(text: string, from: number, to: number): boolean {
+  return /\n[ \t]*\n/.test(text.slice(from, to));
+}
+
+function isLabel(u: Unit): boolean {
+  if (u.kind === 'heading' || u.kind === 'table-row') return true;
+  return tokenize(u.text).length <= LABEL_MAX_WORDS && !SENTENCE_END.test(u.text.trim());
+}
+
+/** The passage context of each unit: its label and, within its paragraph, the sentence before it. */
+export function passageContexts(text: string, units: readonly Unit[]): string[] {
+  return units.map((u, i) => {
+    const parts: string[] = [];
+    for (let j = i - 1; j >= 0 && j >= i - LABEL_LOOKBACK; j--) {
+      if (isLabel(units[j]!)) {
+        parts.push(units[j]!.text);
+        break;
+      }
+    }
+    const previous = units[i - 1];
+    if (previous && previous.kind === 'sentence' && !isLabel(previous) && !paragraphBreak(text, previous.end, u.start))
+      parts.push(previous.text);
+    return parts.join('\n');
+  });
+}
+
+/** Stems of content words with their positions among the content words, for proximity. */
+function positions(text: string): Map<string, number[]> {
+  const out = new Map<string, number[]>();
+  contentStems(text).forEach((s, i) => {
+    const list = out.get(s);
+    if (list) list.push(i);
+    else out.set(s, [i]);
+  });
+  return out;
+}
+
+/** Phrases of a query: pairs of content words adjacent in it, or separated by one function word ("root of the logger" no, "stash pop" yes). */
+export function queryPhrases(query: string): [string, string][] {
+  const tokens = tokenize(query);
+  const pairs: [string, string][] = [];
+  let last: { stem: string; at: number } | null = null;
+  tokens.forEach((t, at) => {
+    if (STOPWORDS.has(t) || t.length < 2) return;
+    const [s] = contentStems(t);
+    if (s === undefined) return;
+    if (last && at - last.at <= 2 && last.stem !== s) pairs.push([last.stem, s]);
+    last = { stem: s, at };
+  });
+  return pairs;
+}
+
+function near(a: number[] | undefined, b: number[] | undefined): boolean {
+  if (!a || !b) return false;
+  return a.some((x) => b.some((y) => Math.abs(x - y) <= PROXIMITY_WINDOW));
+}
+
+export class PassageScorer {
+  private readonly sentences = new Bm25Index<string>();
+  private readonly contexts = new Bm25Index<string>();
+  private readonly positions: Map<string, number[]>[];
+
+  constructor(private readonly units: readonly { text: string; context: string }[]) {
+    units.forEach((u, i) => {
+      this.sentences.add(String(i), u.text);
+      this.contexts.add(String(i), u.context);
+    });
+    this.positions = units.map((u) => positions(u.text));
+  }
+
+  /** Every unit with a positive score for the query, in no particular order. */
+  score(query: string): PassageHit[] {
+    const terms = [...new Set(contentStems(query))];
+    const phrases = queryPhrases(query);
+    const byIndex = new Map<number, { score: number; matched: Set<string> }>();
+    const entry = (i: number) => {
+      let e = byIndex.get(i);
+      if (!e) byIndex.set(i, (e = { score: 0, matched: new Set() }));
+      return e;
+    };
+    for (const hit of this.sentences.search(query)) entry(Number(hit.id)).score += hit.score;
+    for (const hit of this.contexts.search(query)) entry(Number(hit.id)).score += CONTEXT_WEIGHT * hit.score;
+    for (const [i, e] of byIndex) {
+      const own = this.positions[i]!;
+      const ctx = this.units[i]!.context.length > 0 ? new Set(contentStems(this.units[i]!.context)) : null;
+      for (const t of terms) if (own.has(t) || ctx?.has(t)) e.matched.add(t);
+      for (const [a, b] of phrases) {
+        if (near(own.get(a), own.get(b))) e.score += (PROXIMITY_WEIGHT * (this.sentences.idf(a) + this.sentences.idf(b))) / 2;
+      }
+    }
+    const expansion = this.expansion(byIndex, new Set(terms));
+    if (expansion.length > 0) {
+      for (const hit of this.sentences.search(expansion.join(' '))) {
+        const e = byIndex.get(Number(hit.id));
+        if (e) e.score += EXPANSION_WEIGHT * hit.score;
+      }
+    }
+    return [...byIndex.entries()].filter(([, e]) => e.score > 0).map(([index, e]) => ({ index, score: e.score, matched: e.matched.size }));
+  }
+
+  /**
+   * Words the question does not use but its best sentences share (in at least two of them), rarest first, as they are
+   * written in the source: "stash" pulls in "pop" and "apply" from the page that answers it.
+   */
+  private expansion(byIndex: Map<number, { score: number; matched: Set<string> }>, queryTerms: Set<string>): string[] {
+    const best = [...byIndex.entries()]
+      .filter(([, e]) => e.matched.size >= 2)
+      .sort((a, b) => b[1].score - a[1].score || a[0] - b[0])
+      .slice(0, EXPANSION_SENTENCES);
+    const counts = new Map<string, { n: number; word: string }>();
+    for (const [i] of best) {
+      const seen = new Set<string>();
+      for (const word of contentWords(this.units[i]!.text)) {
+        const s = stem(word);
+        if (queryTerms.has(s) || seen.has(s) || /^\d/.test(s)) continue;
+        seen.add(s);
+        const c = counts.get(s);
+        if (c) c.n++;
+        else counts.set(s, { n: 1, word });
+      }
+    }
+    return [...counts.entries()]
+      .filter(([, c]) => c.n >= 2)
+      .map(([s, c]) => ({ word: c.word, weight: c.n * this.sentences.idf(s) }))
+      .sort((a, b) => b.weight - a.weight || (a.word < b.word ? -1 : 1))
+      .slice(0, EXPANSION_TERMS)
+      .map((x) => x.word);
+  }
+}
