@@ -75,7 +75,23 @@ function disputeSubject(sides: readonly string[]): string | null {
   );
   const kept: string[] = [];
   for (const p of phrases) if (!kept.some((k) => k.includes(p) || p.includes(k))) kept.push(p);
-  return kept.length > 0 ? kept.slice(0, PHRASES_PER_DISPUTE).join(' and ') : null;
+  // As the sides write it ("Lake Varen", not "lake varen"), in the order they say it.
+  const base = normalizeWhitespace(sides[0]!);
+  const written = kept.slice(0, PHRASES_PER_DISPUTE).map((p) => {
+    const at = base.toLowerCase().indexOf(p);
+    if (at < 0) return { text: p, at: Infinity };
+    const text = base.slice(at, at + p.length);
+    // A capital that only opens the sentence is not a name's: kept when another side writes the word so mid-sentence.
+    const first = text.split(' ')[0]!;
+    const named = at > 0 || sides.slice(1).some((x) => normalizeWhitespace(x).split(' ').slice(1).includes(first));
+    return { text: named ? text : text.charAt(0).toLowerCase() + text.slice(1), at };
+  });
+  return written.length > 0
+    ? written
+        .sort((a, b) => a.at - b.at)
+        .map((w) => w.text)
+        .join(' and ')
+    : null;
 }
 
 /** What stays open: the questions the research did not answer and the points the sources disagree on. */
