@@ -49,7 +49,7 @@ function offline(input: FramerInput): FramerOutput {
 
 /** The introduction states at most this many findings: the most direct answer of the first sections. */
 export const MAX_INTRO_FINDINGS = 4;
-/** The conclusion names at most this many open questions by their text (the rest are counted). */
+/** The conclusion names at most this many open questions by their text (it gives how many there are). */
 const MAX_NAMED_OPEN = 4;
 /** Key phrases naming one disputed point. */
 const PHRASES_PER_DISPUTE = 2;
@@ -57,7 +57,8 @@ const PHRASES_PER_DISPUTE = 2;
 function quoteList(items: readonly string[], max: number): string {
   const named = items.slice(0, max).map((q) => `"${normalizeWhitespace(q).replace(/"/g, "'")}"`);
   const more = items.length - named.length;
-  return more > 0 ? `${named.join('; ')} and ${more} more` : named.join('; ');
+  // No count of the rest: a figure the frame step's context does not hold would fail the guard.
+  return more > 0 ? `${named.join('; ')}, among others` : named.join('; ');
 }
 
 /**
@@ -143,7 +144,8 @@ function offlineFrame(input: FramerInput): FramerOutput {
   const used = new Set<string>();
   for (const section of written) {
     if (findings.length >= MAX_INTRO_FINDINGS) break;
-    const first = section.sentences.find((x) => x.evidenceIds.length > 0 && !used.has(x.text));
+    // A list's lead-in ("Three explanations are commonly given:") states no finding on its own.
+    const first = section.sentences.find((x) => x.evidenceIds.length > 0 && !used.has(x.text) && !/:\s*$/.test(x.text));
     if (!first) continue;
     used.add(first.text);
     findings.push({ text: first.text, evidenceIds: [...new Set(first.evidenceIds)] });

@@ -53,7 +53,7 @@ describe('framer (offline)', () => {
     );
     const many = ['Who?', 'What?', 'When?', 'Where?', 'Why?', 'How?'];
     expect(framer.offline({ ...base, openQuestions: many }).conclusion.at(-1)!.text).toBe(
-      'The sources found do not settle these 6 questions, which stay open: "Who?"; "What?"; "When?"; "Where?" and 2 more.',
+      'The sources found do not settle these 6 questions, which stay open: "Who?"; "What?"; "When?"; "Where?", among others.',
     );
   });
 

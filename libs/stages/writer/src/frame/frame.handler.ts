@@ -122,7 +122,7 @@ export class FrameHandler implements StepHandler<'frame'> {
       ...open.map((q) => q.text),
       ...shown.flatMap((d) => d.sides),
       stopReason,
-      `${sections.length} sections, ${open.length} open questions, ${ctx.run.options.maxIterations} iterations`,
+      `${sections.length} sections, ${open.length} open questions, ${shown.length} disputed points, ${ctx.run.options.maxIterations} iterations`,
       ...(feedback ? [feedback] : []),
     ];
     // A finding cites and is checked against its passages (guard and judge); a framing sentence cites nothing and is
