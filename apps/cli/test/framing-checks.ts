@@ -32,10 +32,14 @@ export function sentencesOf(r: ReportJson, kind: ReportJson['sections'][number][
   return sections.flatMap((s) => s.paragraphs.flatMap((p) => p.sentences.map((x) => ({ ...x, section: s.title }))));
 }
 
-/** The positions of the run's contradictions that the body (and the introduction's findings) state. */
+/**
+ * The positions of the run's contradictions that the body, or a finding of the introduction or the conclusion, states.
+ * (The conclusion's uncited sentence that names the disputed points as open is not a finding.)
+ */
 export function contestedInBody(r: ReportJson): { claim: string; sentence: string; section: string }[] {
   const sides = [...new Set(r.contradictions.flatMap((c) => c.claimIds))].map((id) => r.claims[id]!.text);
-  const body = [...sentencesOf(r, 'body'), ...sentencesOf(r, 'introduction'), ...sentencesOf(r, 'conclusion')];
+  const findings = [...sentencesOf(r, 'introduction'), ...sentencesOf(r, 'conclusion')].filter((s) => s.evidenceIds.length > 0);
+  const body = [...sentencesOf(r, 'body'), ...findings];
   return sides.flatMap((claim) => body.filter((s) => states(s.text, claim)).map((s) => ({ claim, sentence: s.text, section: s.section })));
 }
 
