@@ -13,6 +13,7 @@ import {
   type TestDatabase,
 } from '@dossier/testing';
 import { CLI, cliRunner, EXAMPLES } from './cli-harness';
+import { contestedInBody, expectAnswerFramed } from './framing-checks';
 
 const QUESTION = "What caused the decline of Lake Varen's water level, and how large was it?";
 
@@ -91,6 +92,10 @@ describe('dossier research --mode interviews --engine openai', () => {
     expect(report.sections.map((s) => s.id)).toEqual(expect.arrayContaining(['introduction', 'conclusion']));
     for (const s of report.sections.filter((x) => x.kind === 'body'))
       for (const p of s.paragraphs) for (const sentence of p.sentences) expect(sentence.evidenceIds.length).toBeGreaterThan(0);
+    // Issue 13 with a model: the introduction states cited, verified findings; the conclusion names what stays open; no
+    // contested position in an interview section.
+    await expectAnswerFramed(report, db.url);
+    expect(contestedInBody(report)).toEqual([]);
 
     // Parallelism: some turn of one interview ran while a turn of another did (no timing assertion).
     const steps = await sql<{ shard: number; started_at: Date; completed_at: Date }>(

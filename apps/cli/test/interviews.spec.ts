@@ -4,6 +4,7 @@ import path from 'node:path';
 import { ReportJson } from '@dossier/contracts';
 import { createTestDatabase, sql, type TestDatabase } from '@dossier/testing';
 import { cliRunner, EXAMPLES, type CliResult } from './cli-harness';
+import { contestedInBody, expectAnswerFramed, states } from './framing-checks';
 
 const QUESTION = "What caused the decline of Lake Varen's water level, and how large was it?";
 
@@ -110,6 +111,19 @@ describe('dossier research --mode interviews (offline, end to end)', () => {
     for (const interview of r.interviews!)
       expect(html).toContain(`Q1. ${interview.turns[0]!.question.replaceAll("'", '&#39;').replaceAll('"', '&quot;')}`);
   });
+  it('the interviews cite both sides of a contradiction; neither side is stated outside "Where the sources disagree"', () => {
+    const r = report();
+    const cited = new Set(r.interviews!.flatMap((i) => i.turns.flatMap((t) => t.answer.flatMap((s) => s.evidenceIds))));
+    const bothCited = r.contradictions.filter((c) => c.claimIds.every((id) => r.claims[id]!.evidenceIds.some((e) => cited.has(e))));
+    expect(bothCited.length).toBeGreaterThan(0);
+    expect(contestedInBody(r)).toEqual([]);
+    const shown = r.sections.find((s) => s.kind === 'contradictions')!.paragraphs.map((p) => p.sentences.map((s) => s.text));
+    expect(bothCited.some((c) => shown.some((p) => c.claimIds.every((id) => p.some((t) => states(t, r.claims[id]!.text)))))).toBe(true);
+  });
+
+  it('the introduction states the main findings, each cited and verified; the conclusion names what stays open', async () => {
+    await expectAnswerFramed(report(), db.url);
+  });
 });
 
 describe('dossier research --mode hybrid (offline): the survey loop, then interviews on what it left open', () => {
@@ -159,5 +173,7 @@ describe('dossier research --mode hybrid (offline): the survey loop, then interv
       "SELECT (SELECT max(iteration) FROM node_executions WHERE node = 'claims') AS claims, (SELECT max(iteration) FROM node_executions WHERE node = 'moderate') AS moderate",
     );
     expect(pass!.claims).toBe(pass!.moderate + 1);
+    expect(contestedInBody(r)).toEqual([]);
+    await expectAnswerFramed(r, db.url);
   });
 });

@@ -5,6 +5,7 @@ import { isBoilerplate } from '@dossier/agents';
 import { ReportJson } from '@dossier/contracts';
 import { compactText, createTestDatabase, readPdf, sql, type TestDatabase } from '@dossier/testing';
 import { cliRunner, EXAMPLES, type CliResult } from './cli-harness';
+import { contestedInBody, expectAnswerFramed } from './framing-checks';
 
 const QUESTION = "What caused the decline of Lake Varen's water level, and how large was it?";
 
@@ -132,6 +133,14 @@ describe('dossier research over the example corpus (offline, end to end)', () =>
           both: false,
         });
       }
+    });
+
+    it('states no position of a contradiction in the body, the introduction or the conclusion, even inside a longer sentence', () => {
+      expect(contestedInBody(report())).toEqual([]);
+    });
+
+    it('the introduction states the main findings, each cited and verified; the conclusion names what stays open', async () => {
+      await expectAnswerFramed(report(), db.url);
     });
 
     it('titles every section by the question or one of its sub-questions, never by a key phrase of the evidence', async () => {

@@ -63,6 +63,7 @@ export {
 export { entails, SUPPORT_THRESHOLD, type EntailmentResult, type EntailmentVerdict } from './offline/nlp/entailment';
 export { negationCues, statementStems, stripCitations, normalizeWhitespace } from './offline/nlp/statement-terms';
 export { isBoilerplate } from './offline/nlp/boilerplate';
+export { statesStatement } from './offline/nlp/states-statement';
 
 // Verification: the deterministic guard (numbers, dates, units, names, negations), shared with the eval system.
 export {

@@ -12,10 +12,15 @@ export function reviseForFeedback(input: FramerInput, output: FramerOutput): Fra
   if (!feedback) return output;
   const asked = statementStems(feedback);
   const relevance = (text: string) => [...statementStems(text)].filter((s) => asked.has(s)).length;
-  const conclusion = output.conclusion
-    .map((s, i) => ({ s, i, r: relevance(s.text) }))
-    .sort((a, b) => b.r - a.r || a.i - b.i)
-    .map((x) => x.s);
+  // Findings are reordered; what stays open (uncited framing) still closes the conclusion.
+  const conclusion = [
+    ...output.conclusion
+      .filter((s) => s.evidenceIds.length > 0)
+      .map((s, i) => ({ s, i, r: relevance(s.text) }))
+      .sort((a, b) => b.r - a.r || a.i - b.i)
+      .map((x) => x.s),
+    ...output.conclusion.filter((s) => s.evidenceIds.length === 0),
+  ];
   const note = { text: clip(`This revision answers the reviewer's request: "${feedback.replace(/"/g, "'")}".`, 4000), evidenceIds: [] };
-  return { introduction: [...output.introduction.slice(0, 3), note], conclusion };
+  return { introduction: [...output.introduction.slice(0, 7), note], conclusion };
 }

@@ -1,7 +1,8 @@
 import { buildPrompt } from '../prompt/build-prompt';
 import { normalizeWhitespace } from '../offline/nlp/statement-terms';
 import { cosine, tfidfVectors } from '../offline/nlp/tfidf';
-import { clip } from '../offline/topics';
+import { stem, tokenize } from '../offline/nlp/tokens';
+import { clip, stemSet, topicPhrases } from '../offline/topics';
 import { reviseForFeedback } from './feedback-revision';
 import { FramerInput, FramerOutput } from './framer-schemas';
 import { cleanCitedSentences } from './grounding';
@@ -46,6 +47,83 @@ function offline(input: FramerInput): FramerOutput {
   return reviseForFeedback(input, offlineFrame(input));
 }
 
+/** The introduction states at most this many findings: the most direct answer of the first sections. */
+export const MAX_INTRO_FINDINGS = 4;
+/** The conclusion names at most this many open questions by their text (it gives how many there are). */
+const MAX_NAMED_OPEN = 4;
+/** Key phrases naming one disputed point. */
+const PHRASES_PER_DISPUTE = 2;
+
+function quoteList(items: readonly string[], max: number): string {
+  const named = items.slice(0, max).map((q) => `"${normalizeWhitespace(q).replace(/"/g, "'")}"`);
+  const more = items.length - named.length;
+  // No count of the rest: a figure the frame step's context does not hold would fail the guard.
+  return more > 0 ? `${named.join('; ')}, among others` : named.join('; ');
+}
+
+/**
+ * What a disputed point is about, in key phrases every side shares ("irrigation withdrawals", "decline"), never a
+ * side's own statement or figure: the conclusion names the point without taking a side.
+ */
+function disputeSubject(sides: readonly string[]): string | null {
+  const stems = sides.map((s) => stemSet(s));
+  const phrases = topicPhrases(sides.join(' '), 6).filter(
+    (p) =>
+      !/\d/.test(p) &&
+      tokenize(p)
+        .map(stem)
+        .every((w) => stems.every((set) => set.has(w))),
+  );
+  const kept: string[] = [];
+  for (const p of phrases) if (!kept.some((k) => k.includes(p) || p.includes(k))) kept.push(p);
+  // As the sides write it ("Lake Varen", not "lake varen"), in the order they say it.
+  const base = normalizeWhitespace(sides[0]!);
+  const written = kept.slice(0, PHRASES_PER_DISPUTE).map((p) => {
+    const at = base.toLowerCase().indexOf(p);
+    if (at < 0) return { text: p, at: Infinity };
+    const text = base.slice(at, at + p.length);
+    // A capital that only opens the sentence is not a name's: kept when another side writes the word so mid-sentence.
+    const first = text.split(' ')[0]!;
+    const named = at > 0 || sides.slice(1).some((x) => normalizeWhitespace(x).split(' ').slice(1).includes(first));
+    return { text: named ? text : text.charAt(0).toLowerCase() + text.slice(1), at };
+  });
+  return written.length > 0
+    ? written
+        .sort((a, b) => a.at - b.at)
+        .map((w) => w.text)
+        .join(' and ')
+    : null;
+}
+
+/** What stays open: the questions the research did not answer and the points the sources disagree on. */
+function openPoints(input: FramerInput): FramerOutput['conclusion'] {
+  const out: FramerOutput['conclusion'] = [];
+  const open = input.openQuestions;
+  if (open.length > 0)
+    out.push({
+      text: clip(
+        `The sources found do not settle ${open.length === 1 ? 'this question, which stays' : `these ${open.length} questions, which stay`} open: ${quoteList(open, MAX_NAMED_OPEN)}.`,
+        4000,
+      ),
+      evidenceIds: [],
+    });
+  const disputes = input.disputes ?? [];
+  if (disputes.length > 0) {
+    const subjects = [...new Set(disputes.flatMap((d) => disputeSubject(d.sides) ?? []))];
+    const n = disputes.length;
+    out.push({
+      text: clip(
+        `The sources disagree on ${n === 1 ? 'one point' : `${n} points`}${subjects.length > 0 ? ` (${subjects.join('; ')})` : ''}, which this report leaves open: each position is set out, with its sources, under "Where the sources disagree".`,
+        4000,
+      ),
+      evidenceIds: [],
+    });
+  }
+  if (out.length === 0 && input.disputes)
+    out.push({ text: 'No question asked stays open, and the sources found do not contradict one another.', evidenceIds: [] });
+  return out;
+}
+
 function offlineFrame(input: FramerInput): FramerOutput {
   const question = normalizeWhitespace(input.question);
   const asked = /[?.!]$/.test(question) ? question : `${question}?`;
@@ -60,28 +138,44 @@ function offlineFrame(input: FramerInput): FramerOutput {
   }.`;
   const narrowed = (input.scope ?? []).map((x) => normalizeWhitespace(x).replace(/[.!?]+$/, ''));
   const within = narrowed.length > 0 ? ` Its scope was narrowed during research to: ${narrowed.join('; ')}.` : '';
-  const introduction = [clip(`This report addresses the question: ${asked}${within}`, 4000), clip(scope, 4000), clip(limits, 4000)].map(
-    (t) => ({ text: t, evidenceIds: [] }),
-  );
-
-  const conclusion: FramerOutput['conclusion'] = [];
-  const seen = new Set<string>();
+  // The main findings: each section opens with its most direct answer (outline architect), so the first sections'
+  // opening sentences, verbatim and with their citations, answer the question before the detail.
+  const findings: FramerOutput['introduction'] = [];
+  const used = new Set<string>();
   for (const section of written) {
-    const central = centralSentence(section.sentences);
-    if (!central || seen.has(central.text)) continue;
-    seen.add(central.text);
+    if (findings.length >= MAX_INTRO_FINDINGS) break;
+    // A list's lead-in ("Three explanations are commonly given:") states no finding on its own.
+    const first = section.sentences.find((x) => x.evidenceIds.length > 0 && !used.has(x.text) && !/:\s*$/.test(x.text));
+    if (!first) continue;
+    used.add(first.text);
+    findings.push({ text: first.text, evidenceIds: [...new Set(first.evidenceIds)] });
+  }
+  const introduction = [
+    { text: clip(`This report addresses the question: ${asked}${within}`, 4000), evidenceIds: [] },
+    ...(findings.length > 0 ? [{ text: 'In brief, the sources found state the following.', evidenceIds: [] }, ...findings] : []),
+    { text: clip(scope, 4000), evidenceIds: [] },
+    { text: clip(limits, 4000), evidenceIds: [] },
+  ];
+
+  // The conclusion: each section's most central finding, unless the introduction already stated it, then what stays open.
+  const conclusion: FramerOutput['conclusion'] = [];
+  for (const section of written) {
+    const central = centralSentence(section.sentences.filter((x) => !used.has(x.text)));
+    if (!central) continue;
+    used.add(central.text);
     conclusion.push({ text: central.text, evidenceIds: [...new Set(central.evidenceIds)] });
   }
-  return { introduction, conclusion };
+  return { introduction, conclusion: [...conclusion, ...openPoints(input)] };
 }
 
 function check(input: FramerInput, output: FramerOutput): ReferenceCheck<FramerOutput> {
   const known = new Set(input.sections.flatMap((s) => s.sentences.flatMap((x) => x.evidenceIds)));
-  const intro = cleanCitedSentences(output.introduction, new Set(), 'introduction sentence');
+  const intro = cleanCitedSentences(output.introduction, known, 'introduction sentence');
   const conclusion = cleanCitedSentences(output.conclusion, known, 'conclusion sentence');
   const issues = [...intro.issues, ...conclusion.issues];
   const written = input.sections.some((s) => s.sentences.some((x) => x.evidenceIds.length > 0));
-  if (output.conclusion.length === 0 && written) issues.push('the conclusion is empty, though the sections state findings');
+  if (!output.conclusion.some((s) => s.evidenceIds.length > 0) && written)
+    issues.push('the conclusion states no cited finding, though the sections state findings');
   return {
     issues,
     cleaned: intro.kept.length > 0 ? { introduction: intro.kept, conclusion: conclusion.kept } : null,
@@ -100,9 +194,9 @@ export const framer: AgentRole<FramerInput, FramerOutput, 'framer'> = {
       persona: 'Framer',
       task: 'Write the introduction and the conclusion of the report from its verified sections.',
       rules: [
-        'Introduction: two or three plain sentences that state the question and the scope of the report; no facts, no citations (evidenceIds empty).',
+        `Introduction: state the question, then the main findings (at most ${MAX_INTRO_FINDINGS} sentences, each the most direct answer a section gives, citing the evidence ids that section used for it), then the scope of the report. Framing sentences (question, scope) cite nothing and state no fact.`,
         'Conclusion: the key finding of each section, each sentence citing the evidence ids that section used for it; add no fact that the sections do not state.',
-        'Mention why research stopped and that open questions remain, if any.',
+        'End the conclusion with what stays open, in sentences that cite nothing: name the open questions (see "open questions") and the points the sources disagree on (see "disputes"), without taking a side; say why research stopped.',
       ],
       callRules: [
         ...(input.scope?.length ? ['The scope was narrowed during research (see "narrowed scope"): say so in the introduction.'] : []),
@@ -122,6 +216,10 @@ export const framer: AgentRole<FramerInput, FramerOutput, 'framer'> = {
             .join('\n\n'),
         ],
         ['open questions', input.openQuestions.join('\n') || '(none)'],
+        [
+          'disputes',
+          (input.disputes ?? []).map((d, i) => `${i + 1}. ${d.sides.map((x) => `"${x}"`).join(' against ')}`).join('\n') || '(none)',
+        ],
         ['stop reason', input.stopReason],
         ...(input.scope?.length ? ([['narrowed scope', input.scope.join('\n')]] as const) : []),
         ...(input.feedback ? ([['reviewer feedback', input.feedback]] as const) : []),

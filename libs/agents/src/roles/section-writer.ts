@@ -3,9 +3,13 @@ import { buildPrompt, listWithIds } from '../prompt/build-prompt';
 import { isBoilerplate } from '../offline/nlp/boilerplate';
 import { splitUnits } from '../offline/nlp/sentences';
 import { normalizeWhitespace, statementStems } from '../offline/nlp/statement-terms';
+import { statesStatement } from '../offline/nlp/states-statement';
 import { cleanCitedSentences } from './grounding';
 import type { AgentRole, ReferenceCheck } from './role';
 import { CitedSentence, EvidenceRef, Id, distinctIds, text } from './schemas';
+
+/** Contested positions a writer is told to leave out, at most (the run's, most evidence first). */
+export const MAX_CONTESTED = 200;
 
 export const SectionWriterInput = z
   .strictObject({
@@ -19,6 +23,11 @@ export const SectionWriterInput = z
     continuation: z.strictObject({ part: z.int().min(1), parts: z.int().min(2), writtenSoFar: z.string().max(40_000) }).optional(),
     /** A reviewer's feedback on the section (publish gate rejected): the redraft follows it. */
     feedback: z.string().max(4000).optional(),
+    /**
+     * The positions the sources disagree on (both sides of the run's contradictions): "Where the sources disagree"
+     * presents them; no sentence of a section may state one (decision 0037).
+     */
+    contested: z.array(text(4000)).max(MAX_CONTESTED).optional(),
   })
   .superRefine(distinctIds('evidence'));
 export type SectionWriterInput = z.infer<typeof SectionWriterInput>;
@@ -55,6 +64,10 @@ export function paragraphSizes(n: number): number[] {
   return Array.from({ length: k }, (_, i) => base + (i < n % k ? 1 : 0));
 }
 
+function statesContested(input: SectionWriterInput, sentence: string): boolean {
+  return (input.contested ?? []).some((c) => statesStatement(sentence, c));
+}
+
 function offline(input: SectionWriterInput): SectionWriterOutput {
   const excerpts = new Map(input.evidence.map((e) => [e.id, e.excerpt]));
   const written: Sentence[] = [];
@@ -78,7 +91,9 @@ function offline(input: SectionWriterInput): SectionWriterOutput {
     for (const { id, excerpt } of cited) {
       const sentences = sentencesOf(excerpt);
       sentences.forEach((s, index) => {
-        if (isBoilerplate(s)) return;
+        // A sentence of an uncontested claim's excerpt can still state a disputed position: that goes to the
+        // disagreements section, so the claim is written from another of its sentences or not at all.
+        if (isBoilerplate(s) || statesContested(input, s)) return;
         const score = overlap(claimWords, s);
         if (best === null || score > best.score) best = { id, sentences, index, score };
       });
@@ -86,7 +101,12 @@ function offline(input: SectionWriterInput): SectionWriterOutput {
     if (best === null) continue;
     const chosen: { id: string; sentences: string[]; index: number } = best;
     const sentence = chosen.sentences[chosen.index];
-    if (chosen.index > 0 && ANAPHORA.test(sentence)) emit(chosen.sentences[chosen.index - 1], [chosen.id]);
+    if (chosen.index > 0 && ANAPHORA.test(sentence)) {
+      const before = chosen.sentences[chosen.index - 1];
+      // Without the sentence it refers to, an anaphoric sentence does not stand on its own.
+      if (statesContested(input, before)) continue;
+      emit(before, [chosen.id]);
+    }
     // Near-duplicate evidence merged into this claim backs the same sentence: one sentence cites all of it.
     emit(sentence, ids);
   }
@@ -109,7 +129,13 @@ function check(input: SectionWriterInput, output: SectionWriterOutput): Referenc
     const cleaned = cleanCitedSentences(p.sentences, known, 'sentence');
     issues.push(...cleaned.issues.map((i) => i.replace(/^sentence \d+/, () => `sentence ${++n}`)));
     dropped += cleaned.dropped;
-    return cleaned.kept.length > 0 ? [{ sentences: cleaned.kept }] : [];
+    const kept = cleaned.kept.filter((s) => {
+      if (!statesContested(input, s.text)) return true;
+      issues.push(`a sentence states a contested position, which belongs to "Where the sources disagree": ${s.text.slice(0, 120)}`);
+      dropped++;
+      return false;
+    });
+    return kept.length > 0 ? [{ sentences: kept }] : [];
   });
   if (output.paragraphs.length === 0 && input.claims.length > 0) {
     issues.push(`no sentence was written, though ${input.claims.length} claims with evidence were given`);
@@ -144,6 +170,11 @@ export const sectionWriter: AgentRole<SectionWriterInput, SectionWriterOutput, '
         'When several evidence items support the same statement, cite all of them on that sentence.',
         'Use the claims in the order given; keep figures, units and dates exactly as in the evidence.',
         'No introduction or conclusion: the section body only, and no URLs.',
+        ...(input.contested?.length
+          ? [
+              'Do not state any of the contested positions (see "contested positions"): the report presents them, both sides together, in a section of their own.',
+            ]
+          : []),
       ],
       callRules: [
         ...continuationRules(input),
@@ -156,6 +187,7 @@ export const sectionWriter: AgentRole<SectionWriterInput, SectionWriterOutput, '
         ['evidence', listWithIds(input.evidence.map((e) => ({ id: e.id, text: e.excerpt })))],
         ...(input.continuation ? [['written so far', input.continuation.writtenSoFar || '(nothing yet)'] as const] : []),
         ...(input.feedback ? [['reviewer feedback', input.feedback] as const] : []),
+        ...(input.contested?.length ? [['contested positions', input.contested.join('\n')] as const] : []),
       ],
     }),
   offline,

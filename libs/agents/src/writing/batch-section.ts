@@ -111,6 +111,7 @@ export async function draftSectionInBatches<I, O>(
       claims,
       evidence: whole.evidence.filter((e) => ids.has(e.id)),
       ...(whole.feedback ? { feedback: whole.feedback } : {}),
+      ...(whole.contested ? { contested: whole.contested } : {}),
       continuation: {
         part: index + 1,
         parts: batches.length,

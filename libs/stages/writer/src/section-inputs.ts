@@ -1,7 +1,12 @@
 import type { ResearchRepository, OutlineSectionRow } from '@dossier/db';
+import { MAX_CONTESTED } from '@dossier/agents';
 import { StageStateError } from '@dossier/errors';
+import { contestedClaimIds } from './frame/disagreements';
 
-/** The section at `position` of the approved outline, its claims and their evidence, in outline order. */
+/**
+ * The section at `position` of the approved outline, its claims and their evidence, in outline order; and the run's
+ * contested positions, which the section must not state (they are presented in "Where the sources disagree").
+ */
 export async function sectionInputs(research: ResearchRepository, tenantId: string, runId: string, position: number) {
   const outline = await research.latestOutline(tenantId, runId);
   const section: OutlineSectionRow | undefined = outline[position];
@@ -11,7 +16,14 @@ export async function sectionInputs(research: ResearchRepository, tenantId: stri
     (a, b) => wanted.indexOf(a.id) - wanted.indexOf(b.id),
   );
   const evidence = await research.evidence(tenantId, runId, { id: { in: claims.flatMap((c) => c.evidenceIds) } });
-  return { section, claims, evidence };
+  const [contradictions, all] = await Promise.all([research.contradictions(tenantId, runId), research.claims(tenantId, runId)]);
+  const ids = contestedClaimIds(contradictions, all);
+  const contested = all
+    .filter((c) => ids.has(c.id))
+    .sort((a, b) => b.evidenceIds.length - a.evidenceIds.length)
+    .slice(0, MAX_CONTESTED)
+    .map((c) => c.statement);
+  return { section, claims, evidence, contested };
 }
 
 export interface DraftSentence {

@@ -6,21 +6,68 @@ const base = ROLE_INPUTS.framer;
 describe('framer (offline)', () => {
   const out = framer.offline(base);
 
-  it('writes a 2–3 sentence introduction without citations that states the question and scope', () => {
-    expect(out.introduction.length).toBeGreaterThanOrEqual(2);
-    expect(out.introduction.length).toBeLessThanOrEqual(3);
-    expect(out.introduction.every((s) => s.evidenceIds.length === 0)).toBe(true);
-    expect(out.introduction[0]!.text).toContain(base.question);
-    expect(out.introduction[1]!.text).toBe('It is organised in 2 sections: Construction and Cost.');
-    expect(out.introduction[2]!.text).toContain('added little new information');
-    expect(out.introduction[2]!.text).toContain('1 question still open');
-  });
+  const framing = (xs: { evidenceIds: string[] }[]) => xs.filter((s) => s.evidenceIds.length === 0);
 
-  it('concludes with the most central cited sentence of each section, verbatim and re-cited', () => {
-    expect(out.conclusion).toEqual([
-      { text: 'The bridge opened to traffic after construction began in 1933.', evidenceIds: ['E1', 'E7'] },
+  it('introduces the question, then states the main findings, each cited, then the outline and the limits', () => {
+    expect(out.introduction[0]!.text).toContain(base.question);
+    expect(out.introduction[0]!.evidenceIds).toEqual([]);
+    // The most direct answer of each section (its first cited sentence), verbatim with its citations.
+    expect(out.introduction.filter((s) => s.evidenceIds.length > 0)).toEqual([
+      { text: 'Construction began in 1933.', evidenceIds: ['E7'] },
       { text: 'The construction cost was $35 million, financed by bonds approved by voters in 1930.', evidenceIds: ['E3'] },
     ]);
+    const tail = out.introduction.slice(-2);
+    expect(tail[0]!.text).toBe('It is organised in 2 sections: Construction and Cost.');
+    expect(tail[1]!.text).toContain('added little new information');
+    expect(tail[1]!.text).toContain('1 question still open');
+    expect(framing(tail)).toHaveLength(2);
+  });
+
+  it('concludes with the most central cited sentence of each section the introduction did not state, then what stays open', () => {
+    expect(out.conclusion.filter((s) => s.evidenceIds.length > 0)).toEqual([
+      { text: 'The Golden Gate Bridge opened to traffic on 27 May 1937.', evidenceIds: ['E1', 'E2'] },
+    ]);
+    expect(out.conclusion.at(-1)).toEqual({
+      text: 'The sources found do not settle this question, which stays open: "Who disputes the safety record of the bridge painters?".',
+      evidenceIds: [],
+    });
+  });
+
+  it('names the disputed points by what every side shares, without a side or its figures', () => {
+    const disputes = [
+      { sides: ['Irrigation withdrawals caused the decline.', 'Irrigation withdrawals did not cause the decline of Lake Varen.'] },
+      { sides: ['The water level fell by 13.8 metres.', 'The water level fell by 4.2 metres, the panel found.'] },
+    ];
+    const open = framer.offline({ ...base, disputes }).conclusion.at(-1)!;
+    expect(open.evidenceIds).toEqual([]);
+    expect(open.text).toMatch(
+      /^The sources disagree on 2 points \(irrigation withdrawals and decline; water level fell and metres\), which this report leaves open/,
+    );
+    expect(open.text).toContain('"Where the sources disagree"');
+    expect(open.text).not.toMatch(/13\.8|4\.2|did not cause/);
+  });
+
+  it('says so when nothing stays open; lists at most four open questions by name', () => {
+    expect(framer.offline({ ...base, openQuestions: [], disputes: [] }).conclusion.at(-1)!.text).toBe(
+      'No question asked stays open, and the sources found do not contradict one another.',
+    );
+    const many = ['Who?', 'What?', 'When?', 'Where?', 'Why?', 'How?'];
+    expect(framer.offline({ ...base, openQuestions: many }).conclusion.at(-1)!.text).toBe(
+      'The sources found do not settle these 6 questions, which stay open: "Who?"; "What?"; "When?"; "Where?", among others.',
+    );
+  });
+
+  it('its check refuses a citation to evidence no section used, and a conclusion without a finding', () => {
+    const bad = framer.check!(base, {
+      introduction: [
+        { text: 'The bridge is orange.', evidenceIds: ['E99'] },
+        { text: 'Framing.', evidenceIds: [] },
+      ],
+      conclusion: [{ text: 'Nothing is open.', evidenceIds: [] }],
+    });
+    expect(bad.issues.join(' ')).toMatch(/E99/);
+    expect(bad.issues.join(' ')).toMatch(/no cited finding/);
+    expect(bad.cleaned!.introduction).toEqual([{ text: 'Framing.', evidenceIds: [] }]);
   });
 
   it.each([
@@ -29,13 +76,14 @@ describe('framer (offline)', () => {
     ['sufficient', 'sufficiently covered'],
     ['operator asked', 'for this reason: operator asked'],
   ])('explains the stop reason %s', (stopReason, phrase) => {
-    expect(framer.offline({ ...base, stopReason }).introduction[2]!.text).toContain(phrase);
+    expect(framer.offline({ ...base, stopReason }).introduction.at(-1)!.text).toContain(phrase);
   });
 
   it('handles a report with no written sections', () => {
     const empty = framer.offline({ ...base, sections: [], openQuestions: [] });
     expect(empty.conclusion).toEqual([]);
     expect(empty.introduction[1]!.text).toBe('The evidence gathered did not support any section of findings.');
+    expect(empty.introduction.every((s) => s.evidenceIds.length === 0)).toBe(true);
   });
 
   it('states a narrowed scope (run interventions) in the first sentence, still with no citation', () => {
@@ -44,7 +92,7 @@ describe('framer (offline)', () => {
     expect(scoped.introduction[0]!.text).toMatch(
       / Its scope was narrowed during research to: Only the years 2015 to 2024; Costs in dollars\.$/,
     );
-    expect(scoped.introduction.every((s) => s.evidenceIds.length === 0)).toBe(true);
+    expect(scoped.introduction[0]!.evidenceIds).toEqual([]);
     expect(out.introduction[0]!.text).not.toMatch(/narrowed/);
   });
 });

@@ -115,4 +115,74 @@ describe('outlineArchitect (offline)', () => {
     });
     expect(checked.dropped).toBe(2);
   });
+
+  describe('interview memos (issue 14): a reviewer’s feedback applies to them as to the sub-questions', () => {
+    const question = 'What caused the decline of the lake?';
+    const claims = [
+      { id: 'C1', statement: 'Irrigation withdrawals caused the decline of the lake.', questionId: null },
+      { id: 'C2', statement: 'Abstraction permits were issued by the water regulator in 2016.', questionId: null },
+      { id: 'C3', statement: 'Rainfall was 18 percent below average.', questionId: null },
+      { id: 'C4', statement: 'The regulator capped abstraction permits in 2023.', questionId: null },
+    ];
+    const memos = [
+      {
+        title: 'Ada Lind, hydrologist',
+        purpose: 'Interview memo in the voice of Ada Lind (hydrologist): rainfall and inflow',
+        claimIds: ['C3'],
+      },
+      {
+        title: 'Per Holm, water regulator',
+        purpose: 'Interview memo in the voice of Per Holm (water regulator): permits and limits',
+        claimIds: ['C2', 'C4'],
+      },
+    ];
+    const input = { question, questions: [{ id: 'Q1', text: question }], claims, memos, feedback: null };
+
+    it("without feedback: the sub-question sections, then every memo with its own claims, in the analysts' order", () => {
+      expect(outlineArchitect.offline(input).sections).toEqual([
+        { title: question, purpose: `Answers: ${question}`, claimIds: ['C1'] },
+        memos[0],
+        memos[1],
+      ]);
+    });
+
+    it('a request that names an analyst moves that memo first; one that names a topic takes its claims out of the memos', () => {
+      const first = outlineArchitect.offline({ ...input, feedback: 'Start with the water regulator' }).sections;
+      expect(first.map((s) => s.title)).toEqual(['Per Holm, water regulator', question, 'Ada Lind, hydrologist']);
+      expect(first[0]!.claimIds).toEqual(['C2', 'C4']);
+      const topic = outlineArchitect.offline({ ...input, feedback: 'Add a section on abstraction permits' }).sections;
+      expect(topic[0]).toEqual({
+        title: 'Abstraction Permits',
+        purpose: 'Requested by the reviewer: abstraction permits.',
+        claimIds: ['C2', 'C4'],
+      });
+      // The memo stays a section (its interview is in the report), without the claims the request took.
+      expect(topic.find((s) => s.title === 'Per Holm, water regulator')!.claimIds).toEqual([]);
+      expect(topic.flatMap((s) => s.claimIds).sort()).toEqual(['C1', 'C2', 'C3', 'C4']);
+    });
+
+    it('interviews mode (memos only, no plan questions): the memos are the outline', () => {
+      const only = outlineArchitect.offline({
+        question,
+        questions: [],
+        claims: claims.filter((c) => c.id !== 'C1'),
+        memos,
+        feedback: null,
+      });
+      expect(only.sections).toEqual(memos);
+    });
+
+    it('a model answer that drops a memo: named for the repair request, and the memo is put back with its unused claims', () => {
+      const checked = outlineArchitect.check!(input, { sections: [{ title: 'Permits', purpose: '', claimIds: ['C2', 'C1'] }] });
+      expect(checked.issues).toEqual([
+        'the interview memo "Ada Lind, hydrologist" is not a section (keep every memo\'s title)',
+        'the interview memo "Per Holm, water regulator" is not a section (keep every memo\'s title)',
+      ]);
+      expect(checked.cleaned!.sections.map((s) => [s.title, s.claimIds])).toEqual([
+        ['Permits', ['C2', 'C1']],
+        ['Ada Lind, hydrologist', ['C3']],
+        ['Per Holm, water regulator', ['C4']],
+      ]);
+    });
+  });
 });

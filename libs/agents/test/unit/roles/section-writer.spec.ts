@@ -53,6 +53,62 @@ describe('sectionWriter (offline)', () => {
   });
 });
 
+describe('sectionWriter: contested positions stay out of the body (decision 0037)', () => {
+  const evidence = [
+    {
+      id: 'E1',
+      excerpt:
+        'The water level of Lake Varen fell by 6.1 metres between 2015 and 2024, from a spring maximum of 213.3 m. The lake has lost 27% of its surface area at that minimum.',
+    },
+    { id: 'E2', excerpt: 'The ferry to Orsa Island was suspended in July 2022.' },
+  ];
+  const claims = [
+    {
+      id: 'C1',
+      statement: 'The water level of Lake Varen fell by 6.1 metres, and the lake lost 27% of its surface area.',
+      evidenceIds: ['E1'],
+    },
+    { id: 'C2', statement: 'The ferry to Orsa Island was suspended in July 2022.', evidenceIds: ['E2'] },
+  ];
+  const contested = ['The water level of Lake Varen fell by 6.1 metres between 2015 and 2024.'];
+  const input = { section: { title: 'Ada Lind, hydrologist', purpose: 'Interview memo' }, claims, evidence, contested };
+
+  it('writes an uncontested claim from a sentence of its excerpt that states no disputed position', () => {
+    const texts = sectionWriter.offline(input).paragraphs.flatMap((p) => p.sentences.map((s) => s.text));
+    expect(texts).toEqual([
+      'The lake has lost 27% of its surface area at that minimum.',
+      'The ferry to Orsa Island was suspended in July 2022.',
+    ]);
+    // Without the list, the excerpt's best sentence for C1 is the contested one.
+    const free = sectionWriter.offline({ ...input, contested: undefined }).paragraphs.flatMap((p) => p.sentences.map((s) => s.text));
+    expect(free[0]).toMatch(/^The water level of Lake Varen fell by 6\.1 metres/);
+  });
+
+  it('a model sentence that states a contested position is named for the repair request and dropped', () => {
+    const checked = sectionWriter.check!(input, {
+      paragraphs: [
+        {
+          sentences: [
+            { text: 'Between 2015 and 2024 the water level of Lake Varen fell by 6.1 metres.', evidenceIds: ['E1'] },
+            { text: 'The ferry to Orsa Island was suspended in July 2022.', evidenceIds: ['E2'] },
+          ],
+        },
+      ],
+    });
+    expect(checked.issues).toEqual([expect.stringMatching(/^a sentence states a contested position/)]);
+    expect(checked.cleaned!.paragraphs.flatMap((p) => p.sentences.map((s) => s.text))).toEqual([
+      'The ferry to Orsa Island was suspended in July 2022.',
+    ]);
+    // Another figure is another position: 4.2 metres does not state the contested 6.1.
+    const other = sectionWriter.check!(input, {
+      paragraphs: [
+        { sentences: [{ text: 'The water level of Lake Varen fell by 4.2 metres between 2015 and 2024.', evidenceIds: ['E1'] }] },
+      ],
+    });
+    expect(other.issues).toEqual([]);
+  });
+});
+
 describe('paragraphSizes', () => {
   it.each([
     [0, []],

@@ -67,8 +67,6 @@ export class RenderHandler implements StepHandler<'render'> {
       describeIntervention(row.appliedIteration ?? 0, interventionInput(row), records),
     );
     const interviews = await this.interviews(tenantId, runId);
-    // An interview's questions are answered in its transcript; "stayed open" lists the research plan's.
-    const interviewQuestions = new Set((await this.research.interviewTurns(tenantId, runId)).map((t) => t.questionId));
     const report = buildReport({
       run: {
         id: run.id,
@@ -92,7 +90,9 @@ export class RenderHandler implements StepHandler<'render'> {
       evidence,
       snapshots,
       records,
-      openQuestions: open.filter((q) => !interviewQuestions.has(q.id)).map((q) => q.text),
+      // An analyst's question its expert's answer did not cover stays open like a plan question: the conclusion names it
+      // too (decision 0037).
+      openQuestions: open.map((q) => q.text),
       ...(interviews.length > 0 ? { interviews } : {}),
       metrics: {
         iterations,

@@ -1,4 +1,4 @@
-import { contentStems, splitUnits, stem, tokenize } from '@dossier/agents';
+import { contentStems, splitUnits, statesStatement, stem, tokenize } from '@dossier/agents';
 import type { ClaimRow, ContradictionRow } from '@dossier/db';
 
 /** At most this many positions of one disagreement are shown: the best-supported ones. */
@@ -55,12 +55,17 @@ function mostlyContains(a: string, b: string): boolean {
 
 /**
  * The claims the body leaves to "Where the sources disagree": both sides of every contradiction, and claims that
- * restate one of them, so no two sentences that contradict each other stand side by side in a section.
+ * restate one of them or state one among other things ("fell by 6.1 metres between 2015 and 2024, from a spring
+ * maximum of …"), so no two sentences that contradict each other stand side by side in a section.
  */
 export function contestedClaimIds(contradictions: readonly ContradictionRow[], claims: readonly ClaimRow[]): Set<string> {
   const sides = new Set(contradictions.flatMap((c) => [c.claimAId, c.claimBId]));
   const statements = claims.filter((c) => sides.has(c.id)).map((c) => c.statement);
-  return new Set(claims.filter((c) => sides.has(c.id) || statements.some((s) => samePosition(s, c.statement))).map((c) => c.id));
+  return new Set(
+    claims
+      .filter((c) => sides.has(c.id) || statements.some((s) => samePosition(s, c.statement) || statesStatement(c.statement, s)))
+      .map((c) => c.id),
+  );
 }
 
 /** Groups of claims linked by contradictions (union-find), in the order their first contradiction comes. */

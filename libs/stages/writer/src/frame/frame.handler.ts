@@ -4,6 +4,9 @@ import { OnStep, type StepContext, type StepHandler, type StepOutcome } from '@d
 import { selectDisagreements } from './disagreements';
 import { Redrafter, type Redraft } from './redraft';
 
+/** The framer is given at most this many disputes to name as open (its input's limit). */
+const MAX_NAMED_DISPUTES = 20;
+
 interface Sentence {
   text: string;
   evidenceIds: string[];
@@ -40,17 +43,59 @@ export class FrameHandler implements StepHandler<'frame'> {
     const rounds = ctx.run.options.maxRepairRounds;
     const feedback = ctx.job.iteration > 0 ? await ctx.rejectionFeedback('publish') : null;
     const redraft: Redraft | null = feedback ? await this.redrafter.redraft(ctx, feedback) : null;
-    const [stored, open, run, rules, contradictions, claims] = await Promise.all([
+    const [stored, unanswered, run, rules, contradictions, claims, turns] = await Promise.all([
       this.research.verifiedSections(tenantId, runId),
       this.research.questions(tenantId, runId, undefined, ['open', 'partial']),
       this.runs.find(tenantId, runId),
       this.interventions.appliedRules(tenantId, runId),
       this.research.contradictions(tenantId, runId),
       this.research.claims(tenantId, runId),
+      this.research.interviewTurns(tenantId, runId),
     ]);
+    // What stays open: the plan's questions and the analysts' (an interview's questions chain from one another), not
+    // the research loop's follow-ups, which count for the question they follow up.
+    const asked = new Set(turns.map((t) => t.questionId));
+    const open = unanswered.filter((q) => q.parentId === null || asked.has(q.id));
     // The redraft's sections, not yet committed, replace their stored versions.
     const sections = stored.map((s) => redraft?.sections.get(s.sectionId) ?? s);
     const stopReason = run?.stopReason ?? 'research complete';
+    const evidence = await this.research.evidence(tenantId, runId);
+    const excerpts = new Map(evidence.map((e) => [e.id, e.excerpt]));
+    const withEvidence = (s: Sentence): SentenceToVerify => ({
+      text: s.text,
+      evidenceIds: s.evidenceIds,
+      evidence: s.evidenceIds.flatMap((id) => (excerpts.has(id) ? [{ id, excerpt: excerpts.get(id)! }] : [])),
+    });
+
+    // "Where the sources disagree" first: its sentences are verified before the framer names the disputes as open, so
+    // the conclusion names exactly the disputes the report shows. A disagreement's sentences: each side's statement,
+    // then the reason the sources give, if any.
+    const disputes = selectDisagreements(
+      contradictions,
+      claims,
+      evidence.map((e) => ({ id: e.id, excerpt: e.excerpt })),
+    );
+    const disputeParts = disputes.flatMap((d, k) => [
+      ...d.sides.map((c) => ({ dispute: k, side: true, sentence: withEvidence({ text: c.statement, evidenceIds: c.evidenceIds }) })),
+      ...(d.reason ? [{ dispute: k, side: false, sentence: withEvidence(d.reason) }] : []),
+    ]);
+    const disputesVerified = await verifyAndRepair(
+      this.agents,
+      disputeParts.map((p) => p.sentence),
+      rounds,
+      call,
+    );
+    // A disagreement needs two sides that survived verification; its reason is shown only beside them.
+    const shown = disputes.flatMap((_, k) => {
+      const own = disputeParts.flatMap((p, i) =>
+        p.dispute === k && disputesVerified.kept[i] ? [{ side: p.side, s: disputesVerified.kept[i] }] : [],
+      );
+      const sides = own.filter((x) => x.side).map((x) => x.s.text);
+      if (sides.length < 2) return [];
+      return [{ sides, sentences: own.map(({ s }) => ({ text: s.text, evidenceIds: s.evidenceIds })) }];
+    });
+    const disagreements = shown.map((d) => ({ sentences: d.sentences }));
+
     const out = await this.agents.run(
       framer,
       {
@@ -61,48 +106,32 @@ export class FrameHandler implements StepHandler<'frame'> {
         })),
         stopReason,
         openQuestions: open.map((q) => q.text),
+        disputes: shown.slice(0, MAX_NAMED_DISPUTES).map((d) => ({ sides: d.sides })),
         ...(rules.scopes.length > 0 ? { scope: rules.scopes } : {}),
         ...(feedback ? { feedback } : {}),
       },
       call,
     );
 
-    const evidence = await this.research.evidence(tenantId, runId);
-    const disputes = selectDisagreements(
-      contradictions,
-      claims,
-      evidence.map((e) => ({ id: e.id, excerpt: e.excerpt })),
-    );
-    const excerpts = new Map(evidence.map((e) => [e.id, e.excerpt]));
-    const withEvidence = (s: Sentence): SentenceToVerify => ({
-      text: s.text,
-      evidenceIds: s.evidenceIds,
-      evidence: s.evidenceIds.flatMap((id) => (excerpts.has(id) ? [{ id, excerpt: excerpts.get(id)! }] : [])),
-    });
-    // What an introduction may say without citing: the question, the scope, the report's own outline and limits.
+    // What a framing sentence may say without citing: the question, the scope, the report's own outline and limits,
+    // the open questions and the disputed positions it names as open.
     const context = [
       ctx.run.question,
       ...rules.scopes,
       ...sections.map((s) => s.title),
       ...open.map((q) => q.text),
+      ...shown.flatMap((d) => d.sides),
       stopReason,
-      `${sections.length} sections, ${open.length} open questions, ${ctx.run.options.maxIterations} iterations`,
+      `${sections.length} sections, ${open.length} open questions, ${shown.length} disputed points, ${ctx.run.options.maxIterations} iterations`,
       ...(feedback ? [feedback] : []),
     ];
-    // A disagreement's sentences: each side's statement, then the reason the sources give, if any.
-    const disputeSentences = disputes.map((d) => [
-      ...d.sides.map((c) => ({ text: c.statement, evidenceIds: c.evidenceIds, side: true })),
-      ...(d.reason ? [{ ...d.reason, side: false }] : []),
-    ]);
+    // A finding cites and is checked against its passages (guard and judge); a framing sentence cites nothing and is
+    // checked by the guard against the context.
+    const toVerify = (s: Sentence): SentenceToVerify =>
+      s.evidenceIds.length > 0 ? withEvidence(s) : { text: s.text, evidenceIds: [], evidence: [], context };
     const parts = [
-      ...out.introduction.map((s) => ({
-        part: 'introduction' as const,
-        sentence: { text: s.text, evidenceIds: [], evidence: [], context },
-      })),
-      ...out.conclusion.map((s) => ({ part: 'conclusion' as const, sentence: withEvidence(s) })),
-      ...disputeSentences.flatMap((sentences, k) =>
-        sentences.map((s) => ({ part: 'disagreements' as const, dispute: k, side: s.side, sentence: withEvidence(s) })),
-      ),
+      ...out.introduction.map((s) => ({ part: 'introduction' as const, sentence: toVerify(s) })),
+      ...out.conclusion.map((s) => ({ part: 'conclusion' as const, sentence: toVerify(s) })),
     ];
     const verified = await verifyAndRepair(
       this.agents,
@@ -114,18 +143,13 @@ export class FrameHandler implements StepHandler<'frame'> {
       parts.flatMap((p, i) =>
         p.part === part && verified.kept[i] ? [{ text: verified.kept[i].text, evidenceIds: verified.kept[i].evidenceIds }] : [],
       );
-    // A disagreement needs two sides that survived verification; its reason is shown only beside them.
-    const disagreements = disputes.flatMap((_, k) => {
-      const own = parts.flatMap((p, i) =>
-        'dispute' in p && p.dispute === k && verified.kept[i] ? [{ side: p.side, s: verified.kept[i] }] : [],
-      );
-      if (own.filter((x) => x.side).length < 2) return [];
-      return [{ sentences: own.map(({ s }) => ({ text: s.text, evidenceIds: s.evidenceIds })) }];
-    });
     const introduction = kept('introduction');
     const verification: FrameVerification = {
-      figures: addFigures(verified.figures, redraft?.figures),
-      checks: verified.checks.map((c) => ({ ...c, part: parts[c.index]!.part })),
+      figures: addFigures(addFigures(verified.figures, disputesVerified.figures), redraft?.figures),
+      checks: [
+        ...disputesVerified.checks.map((c) => ({ ...c, part: 'disagreements' as const })),
+        ...verified.checks.map((c) => ({ ...c, part: parts[c.index]!.part })),
+      ],
       redrafted: redraft?.positions ?? [],
       round: redraft?.round ?? null,
     };

@@ -50,7 +50,7 @@ export class Redrafter {
     const drafts: { sectionId: string; paragraphs: DraftParagraphs }[] = [];
     const sections = new Map<string, VerifiedSection>();
     for (const position of positions) {
-      const { section, claims, evidence } = await sectionInputs(this.research, tenantId, runId, position);
+      const { section, claims, evidence, contested } = await sectionInputs(this.research, tenantId, runId, position);
       const written = await this.agents.run(
         sectionWriter,
         {
@@ -58,6 +58,7 @@ export class Redrafter {
           claims: claims.map((c) => ({ id: c.id, statement: c.statement, evidenceIds: c.evidenceIds })),
           evidence: evidence.map((e) => ({ id: e.id, excerpt: e.excerpt })),
           feedback,
+          ...(contested.length > 0 ? { contested } : {}),
         },
         call,
       );

@@ -1,5 +1,5 @@
 import { AgentRunner, outlineArchitect } from '@dossier/agents';
-import { ResearchRepository } from '@dossier/db';
+import { ResearchRepository, type ClaimRow, type InterviewTurnRow } from '@dossier/db';
 import { InterviewAnswer } from '@dossier/contracts';
 import { OnStep, type StepContext, type StepHandler, type StepOutcome } from '@dossier/workflow';
 import { contestedClaimIds } from '../frame/disagreements';
@@ -18,19 +18,22 @@ export class OutlineHandler implements StepHandler<'outline'> {
 
   async execute(ctx: StepContext<'outline'>): Promise<StepOutcome<'outline'>> {
     const { tenantId, runId } = ctx;
-    const [questions, allClaims, evidence, contradictions, interviews] = await Promise.all([
+    const [questions, allClaims, evidence, contradictions, turns] = await Promise.all([
       this.research.questions(tenantId, runId),
       this.research.claims(tenantId, runId),
       this.research.evidence(tenantId, runId),
       this.research.contradictions(tenantId, runId),
-      this.interviewSections(tenantId, runId),
+      this.research.interviewTurns(tenantId, runId),
     ]);
     // Both sides of a contradiction (and their restatements) are presented together in "Where the sources
-    // disagree", never as two findings side by side in the body.
+    // disagree", never as two findings side by side in the body: not in a survey section, not in an interview's.
     const contested = contestedClaimIds(contradictions, allClaims);
-    // Claims an interview section carries are not offered to the architect again (hybrid: it outlines the survey's).
-    const inInterviews = new Set(interviews.flatMap((s) => s.claimIds));
-    const claims = ctx.run.options.mode === 'interviews' ? [] : allClaims.filter((c) => !contested.has(c.id) && !inInterviews.has(c.id));
+    const uncontested = allClaims.filter((c) => !contested.has(c.id));
+    const memos = await this.interviewSections(tenantId, runId, turns, uncontested);
+    // Interviews mode has no plan questions and no survey claims: the architect arranges the memos (and applies a
+    // reviewer's feedback to them). Hybrid: the survey's claims by theme, then the memos.
+    const inMemos = new Set(memos.flatMap((s) => s.claimIds));
+    const claims = ctx.run.options.mode === 'interviews' ? uncontested.filter((c) => inMemos.has(c.id)) : uncontested;
     // Sections answer the plan's questions; a follow-up the research loop asked counts for the question it follows up.
     const parentOf = new Map(questions.map((q) => [q.id, q.parentId]));
     const rootOf = (id: string | null): string | null => {
@@ -43,19 +46,25 @@ export class OutlineHandler implements StepHandler<'outline'> {
       return at;
     };
     const questionOf = new Map(evidence.map((e) => [e.id, rootOf(e.questionId)]));
+    // An interview's questions are its memo's, not sub-questions of the plan.
+    const interviewQuestions = new Set(turns.map((t) => t.questionId));
     const out =
-      claims.length === 0
+      claims.length === 0 && memos.length === 0
         ? { sections: [] }
         : await this.agents.run(
             outlineArchitect,
             {
               question: ctx.run.question,
-              questions: questions.filter((q) => q.parentId === null).map((q) => ({ id: q.id, text: q.text })),
+              questions:
+                ctx.run.options.mode === 'interviews'
+                  ? []
+                  : questions.filter((q) => q.parentId === null && !interviewQuestions.has(q.id)).map((q) => ({ id: q.id, text: q.text })),
               claims: claims.map((c) => ({
                 id: c.id,
                 statement: c.statement,
                 questionId: c.evidenceIds.map((e) => questionOf.get(e)).find((q) => q) ?? null,
               })),
+              ...(memos.length > 0 ? { memos } : {}),
               feedback: await ctx.rejectionFeedback(),
             },
             ctx.call,
@@ -64,7 +73,7 @@ export class OutlineHandler implements StepHandler<'outline'> {
     // A section uses its best-supported claims (most evidence first, then the outline's order), at most
     // CLAIMS_PER_SECTION, so one broad topic cannot swallow the report.
     const evidenceCount = new Map(allClaims.map((c) => [c.id, c.evidenceIds.length]));
-    const sections = [...out.sections, ...interviews].map((s) => ({
+    const sections = out.sections.map((s) => ({
       ...s,
       claimIds: s.claimIds
         .map((id, i) => ({ id, i }))
@@ -92,18 +101,20 @@ export class OutlineHandler implements StepHandler<'outline'> {
   }
 
   /**
-   * One section per interview, in the analyst's voice and focus: the claims resting on evidence its expert cited. The
+   * One section per interview (a memo), in the analyst's voice and focus: the uncontested claims resting on evidence
+   * its expert cited. The
    * interviews search the same sources, so a claim is often backed by several: it goes to one of them (one sentence, one
    * place in the report), the one with the fewest claims so far, claims with fewer candidates placed first, so every
    * interview that found something has a section.
    */
-  private async interviewSections(tenantId: string, runId: string): Promise<{ title: string; purpose: string; claimIds: string[] }[]> {
-    const turns = await this.research.interviewTurns(tenantId, runId);
+  private async interviewSections(
+    tenantId: string,
+    runId: string,
+    turns: readonly InterviewTurnRow[],
+    claims: readonly ClaimRow[],
+  ): Promise<{ title: string; purpose: string; claimIds: string[] }[]> {
     if (turns.length === 0) return [];
-    const [analysts, claims] = await Promise.all([
-      this.research.latestPerspectives(tenantId, runId),
-      this.research.claims(tenantId, runId),
-    ]);
+    const analysts = await this.research.latestPerspectives(tenantId, runId);
     const interviewed = analysts.map((_, shard) => shard).filter((shard) => turns.some((t) => t.shard === shard));
     const cited = new Map(
       interviewed.map((shard) => [
