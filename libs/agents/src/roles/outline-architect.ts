@@ -213,6 +213,9 @@ export const outlineArchitect: AgentRole<OutlineArchitectInput, OutlineArchitect
         'Every claim appears in at most one section; group claims that answer the same question or share a subject.',
         'Order sections so the report reads from context and basic facts to disputes and open issues.',
         'When reviewer feedback is given, restructure the outline as it asks.',
+      ],
+      // Only some calls carry interview memos: their rule goes with the call, so the stable part stays identical.
+      callRules: [
         ...(input.memos?.length
           ? [
               'Interview memos (see "interview memos") are sections already formed around one analyst each: keep every memo as a section with its exact title and purpose, in its analyst\'s voice, after the other sections unless the reviewer asks otherwise; move a claim out of a memo only when the reviewer asks for it.',

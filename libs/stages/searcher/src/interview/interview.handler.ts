@@ -122,10 +122,16 @@ export class InterviewHandler implements StepHandler<'interview'> {
         ),
       ),
     );
+    // Two sources that state a sentence in the same words (a press release quoted by a report) give the expert
+    // the same text twice: it is sent once, from the better-ranked source (decision 0036: no evidence text twice).
+    const seen = new Set<string>();
     for (const [i, source] of read.entries()) {
       for (const f of curated[i]!.fragments) {
         const excerpt = source.text.slice(f.start, f.end);
         assertExcerpt(source.text, excerpt, f.start, f.end);
+        const said = excerpt.replace(/\s+/g, ' ').trim().toLowerCase();
+        if (seen.has(said)) continue;
+        seen.add(said);
         fragments.push({
           id: stableUuid(runId, source.id, f.start, f.end),
           snapshotId: source.id,
