@@ -70,3 +70,16 @@ export class NodeNotInGraphError extends UnrecoverableError {
 export class WriteConflictError extends RetryableError {
   readonly code = 'write_conflict';
 }
+
+/**
+ * A replay asked for an external answer its recording does not hold (the request differs from the original's, or the
+ * recording has expired). The message names the call; nothing is sent to the network in its place (decision 0030).
+ */
+export class ReplayAnswerMissingError extends UnrecoverableError {
+  readonly code = 'replay_answer_missing';
+}
+
+/** A run archive (`dossier import`) that is not one: unreadable, of another format version, or failing its schema. */
+export class RunArchiveError extends UnrecoverableError {
+  readonly code = 'run_archive_invalid';
+}
