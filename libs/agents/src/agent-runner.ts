@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { RunOptions, type BudgetKind, type LlmCallNotes } from '@dossier/contracts';
-import type { Db, PrismaService } from '@dossier/db';
+import { recordAnswer, replayedAnswer, type Db, type PrismaService, type RecordedCall } from '@dossier/db';
 import { describeError } from '@dossier/errors';
 import { recordLlmUsage, withLlmSpan } from '@dossier/telemetry';
 import { BudgetExhaustedSignal } from './budget/budget-exhausted';
@@ -158,7 +158,12 @@ export class AgentRunner {
 
   private hooks(role: string, engine: string, ctx: AgentCallContext, limits: { tokens?: number; costUsd?: number }): CallHooks {
     const ledger = this.ledger;
-    const recordedAnswer = (hash: string) => findRecordedAnswer(this.store, ctx, hash);
+    const call = (hash: string): RecordedCall => ({ kind: 'model', request: hash, name: `${role} request` });
+    // This step's own answer to the same request (it ran before and its process died), else, in a replay, the
+    // replayed run's answer — or ReplayAnswerMissingError, never the network (decision 0030).
+    const recordedAnswer = async (hash: string) =>
+      (await findRecordedAnswer(this.store, ctx, hash)) ??
+      (await replayedAnswer(call(hash), RecordedAnswer).then((r) => (r ? { id: 'replayed', answer: r.answer } : null)));
     if (!ledger) {
       // A fixed model engine without the ledger (tests): one row per request, no budget.
       let hash: string | undefined;
@@ -171,6 +176,7 @@ export class AgentRunner {
         },
         afterRequest: async (_t, { answer, ...r }) => {
           recordLlmUsage(r);
+          if (answer && hash) await recordAnswer(call(hash), answer);
           await this.store.llmCall.create({
             data: {
               tenantId: ctx.tenantId,
@@ -186,16 +192,19 @@ export class AgentRunner {
         },
       };
     }
+    let hash: string | undefined;
     return {
       stepKey: ctx.stepKey,
       recordedAnswer,
       beforeRequest: async (estimate, requestHash) => {
+        hash = requestHash;
         const reserved = await ledger.reserve({ ...ctx, role, engine, ...(requestHash ? { requestHash } : {}) }, estimate, limits);
         if ('exhausted' in reserved) throw new BudgetExhaustedSignal(reserved.exhausted);
         return reserved;
       },
       afterRequest: async (ticket, record) => {
         recordLlmUsage(record);
+        if (record.answer && hash) await recordAnswer(call(hash), record.answer);
         await ledger.settle(ctx.tenantId, ticket.id, record);
       },
     };

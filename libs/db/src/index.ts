@@ -5,3 +5,4 @@ export * from './identity/api-key-secret';
 export * from './insert-or-find';
 export * from './views/verification-figures';
 export * from './views/publish-preview';
+export * from './recordings';

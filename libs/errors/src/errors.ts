@@ -83,3 +83,11 @@ export class ReplayAnswerMissingError extends UnrecoverableError {
 export class RunArchiveError extends UnrecoverableError {
   readonly code = 'run_archive_invalid';
 }
+
+/**
+ * A replayed call that failed when it was recorded (a page that did not load, a provider that answered an error): the
+ * replay fails it again, with the recorded reason, so the step takes the path the original took (decision 0030).
+ */
+export class ReplayedFailureError extends UnrecoverableError {
+  readonly code = 'replayed_failure';
+}

@@ -1,13 +1,9 @@
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
-import { TenantPolicy } from '@dossier/contracts';
-import { ReplayAnswerMissingError } from '@dossier/errors';
+import { TenantPolicy, type RecordedKind } from '@dossier/contracts';
+import { describeError, ReplayAnswerMissingError, ReplayedFailureError } from '@dossier/errors';
 import type { Db, Prisma } from '../prisma.service';
 import { currentRecordingScope, type RecordingScope } from './recording-scope';
-
-/** What was asked: model replies, search hits, fetched pages, corpus documents' text, robots.txt verdicts. */
-export const RecordedKind = z.enum(['model', 'search', 'page', 'document', 'robots']);
-export type RecordedKind = z.infer<typeof RecordedKind>;
 
 /** One external call: its kind, what identifies its request, and a name for people (errors, exports). */
 export interface RecordedCall {
@@ -88,20 +84,21 @@ async function link(scope: RecordingScope, call: RecordedCall, requestHash: stri
   const { retentionMs } = await policyOf(scope);
   // The link first, then the answer: a purge between the two sees the link and keeps the answer, and a purge before
   // the link leaves no answer row, which the insert below then writes.
-  await scope.db.runRecording.createMany({
-    data: [
-      {
-        tenantId: scope.tenantId,
-        runId: scope.runId,
-        step: scope.step,
-        kind: call.kind,
-        requestHash,
-        call: call.name.slice(0, 500),
-        answerHash,
-        expiresAt: new Date(Date.now() + retentionMs),
-      },
-    ],
-    skipDuplicates: true,
+  // The last answer wins: a step that failed and ran again consumed, in the attempt that completed, the later answer.
+  const expiresAt = new Date(Date.now() + retentionMs);
+  await scope.db.runRecording.upsert({
+    where: { runId_step_kind_requestHash: { runId: scope.runId, step: scope.step, kind: call.kind, requestHash } },
+    create: {
+      tenantId: scope.tenantId,
+      runId: scope.runId,
+      step: scope.step,
+      kind: call.kind,
+      requestHash,
+      call: call.name.slice(0, 500),
+      answerHash,
+      expiresAt,
+    },
+    update: { answerHash, expiresAt },
   });
   await scope.db.recordedAnswer.createMany({
     data: [
@@ -117,10 +114,16 @@ async function link(scope: RecordingScope, call: RecordedCall, requestHash: stri
   });
 }
 
-async function readAnswer<T>(db: Db, tenantId: string, answerHash: string, schema: z.ZodType<T>): Promise<T | null> {
+/** A call that failed when it was recorded: what failed, redacted as every error message is. */
+const RecordedFailure = z.strictObject({ failed: z.string(), error: z.string() });
+
+async function readBody(db: Db, tenantId: string, answerHash: string): Promise<unknown> {
   const row = await db.recordedAnswer.findUnique({ where: { tenantId_hash: { tenantId, hash: answerHash } }, select: { body: true } });
-  if (!row) return null;
-  const parsed = schema.safeParse(row.body);
+  return row?.body ?? null;
+}
+
+async function readAnswer<T>(db: Db, tenantId: string, answerHash: string, schema: z.ZodType<T>): Promise<T | null> {
+  const parsed = schema.safeParse(await readBody(db, tenantId, answerHash));
   return parsed.success ? parsed.data : null;
 }
 
@@ -136,7 +139,17 @@ export async function replayedAnswer<T>(call: RecordedCall, schema: z.ZodType<T>
     where: { tenantId: scope.tenantId, runId: scope.replay.of, step: scope.step, kind: call.kind, requestHash },
     select: { answerHash: true },
   });
-  const answer = row ? await readAnswer(scope.db, scope.tenantId, row.answerHash, schema) : null;
+  const body = row ? await readBody(scope.db, scope.tenantId, row.answerHash) : null;
+  const failure = RecordedFailure.safeParse(body);
+  if (failure.success) {
+    await link(scope, call, requestHash, failure.data);
+    throw new ReplayedFailureError(`${call.name} failed when run ${scope.replay.of} was recorded: ${failure.data.failed}`, {
+      runId: scope.runId,
+      details: { kind: call.kind, call: call.name, step: scope.step, recordedError: failure.data.error },
+    });
+  }
+  const parsed = schema.safeParse(body);
+  const answer = parsed.success ? parsed.data : null;
   if (answer === null) {
     throw new ReplayAnswerMissingError(
       `The recording of run ${scope.replay.of} has no answer for ${call.kind} call ${call.name} in step ${scope.step} (request ${requestHash.slice(0, 12)})`,
@@ -182,13 +195,26 @@ async function cachedAnswer<T>(scope: RecordingScope, call: RecordedCall, schema
  * One external call at a boundary: replayed from the recording, or (with `cache`) reused from the tenant's recent
  * answers, or made live; whichever, the run's recording gets the answer it consumed.
  */
-export async function recorded<T>(call: RecordedCall, schema: z.ZodType<T>, live: () => Promise<T>, opts: { cache?: boolean } = {}): Promise<T> {
+export async function recorded<T>(
+  call: RecordedCall,
+  schema: z.ZodType<T>,
+  live: () => Promise<T>,
+  opts: { cache?: boolean } = {},
+): Promise<T> {
   const replayed = await replayedAnswer(call, schema);
   if (replayed) return replayed.answer;
   const scope = currentRecordingScope();
   if (!scope) return live();
   const cached = opts.cache ? await cachedAnswer(scope, call, schema) : null;
-  const answer = cached ? cached.answer : await live();
+  let answer: T;
+  try {
+    answer = cached ? cached.answer : await live();
+  } catch (err) {
+    // A failure is an answer too: the replay fails the call the same way, and the step goes on as it did.
+    const { name, message } = describeError(err);
+    await link(scope, call, requestHashOf(call), { failed: message.slice(0, 2000), error: name } satisfies z.infer<typeof RecordedFailure>);
+    throw err;
+  }
   await link(scope, call, requestHashOf(call), answer);
   return answer;
 }
