@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # `npm run bench`: engine step overhead beside its floors (a bare BullMQ hop, a bare Postgres commit), SIGKILL
 # recovery time, run event latency to an SSE client, report scaling, the sentence splitter against Intl.Segmenter,
-# and PDF render time and size. `npm run bench -- steps` runs the step part alone (measure it in isolation).
+# PDF render time and size, and record-and-replay times and recording sizes. `npm run bench -- steps` runs the step part alone (measure it in isolation).
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/env.sh"
 cd "$_repo_root"
@@ -13,3 +13,4 @@ LOG_LEVEL=warn OTEL_SDK_DISABLED=true node --enable-source-maps -r ./tools/ts-re
 LOG_LEVEL=warn OTEL_SDK_DISABLED=true node --enable-source-maps -r ./tools/ts-register.cjs tools/bench/report-scaling.ts
 LOG_LEVEL=warn node --enable-source-maps -r ./tools/ts-register.cjs tools/bench/sentence-splitter.ts
 LOG_LEVEL=warn OTEL_SDK_DISABLED=true node --enable-source-maps -r ./tools/ts-register.cjs tools/bench/pdf-render.ts
+LOG_LEVEL=warn OTEL_SDK_DISABLED=true node --enable-source-maps -r ./tools/ts-register.cjs tools/bench/replay.ts
