@@ -1,5 +1,6 @@
 import { gzipSync } from 'node:zlib';
 import { ReportJson, RunArchiveExport, RunView } from '@dossier/contracts';
+import { GatewayHttp, GatewayRequestError, HttpClient } from '@dossier/client';
 import { StopWaiting, waitFor } from '@dossier/testing';
 import { client, QUESTION, startGateway, uploadCorpus, type Gateway } from './gateway-harness';
 
@@ -8,6 +9,7 @@ describe('gateway: replay, archive and import of runs', () => {
   let gw: Gateway;
   let api: ReturnType<typeof client>;
   let other: ReturnType<typeof client>;
+  let keys: { acme: string; globex: string };
   let runId: string;
 
   async function finished(call: ReturnType<typeof client>, id: string): Promise<RunView> {
@@ -25,8 +27,9 @@ describe('gateway: replay, archive and import of runs', () => {
 
   beforeAll(async () => {
     gw = await startGateway({ workers: true });
-    api = client(gw.url, (await gw.tenant('acme')).key);
-    other = client(gw.url, (await gw.tenant('globex')).key);
+    keys = { acme: (await gw.tenant('acme')).key, globex: (await gw.tenant('globex')).key };
+    api = client(gw.url, keys.acme);
+    other = client(gw.url, keys.globex);
     await uploadCorpus(api, 'varen');
     const created = await api('POST', '/v1/runs', {
       question: QUESTION,
@@ -86,5 +89,20 @@ describe('gateway: replay, archive and import of runs', () => {
     expect(wrong.status).toBe(422);
     expect(wrong.json.message).toMatch(/Not a valid Dossier run archive/);
     expect((await other('POST', '/v1/runs/import', { archive: 'not base64 at all!' })).status).toBe(400);
+  });
+
+  it('the HTTP transport of `dossier --api` (HttpClient): export, import, replay; errors as the API says them', async () => {
+    const acme = new HttpClient(new GatewayHttp(gw.url, keys.acme));
+    const globex = new HttpClient(new GatewayHttp(gw.url, keys.globex));
+    const { archive, summary } = await acme.exportRun(runId);
+    expect(archive.subarray(0, 2)).toEqual(Buffer.from([0x1f, 0x8b]));
+    expect(summary.runId).toBe(runId);
+    const imported = await globex.importRun(archive);
+    expect(imported.status).toBe('completed');
+    const replay = await globex.replay(imported.id, 'draft');
+    expect(replay.options).toMatchObject({ replay: { of: imported.id, from: 'draft' } });
+    await finished(other, replay.id);
+    await expect(globex.replay(runId)).rejects.toThrow(GatewayRequestError);
+    await expect(globex.importRun(Buffer.from('nope'))).rejects.toThrow(/Not a Dossier run archive: not gzip data/);
   });
 });
