@@ -285,8 +285,6 @@ describe('dossier replay / export / import: whole runs from their recording', ()
 
     const foreign = await cli(['replay', original.runId], env({ DOSSIER_TENANT: 'another-team' }));
     expect(foreign.output).toMatch(new RegExp(`Run ${original.runId} not found`));
-    const foreignExport = await cli(['export', original.runId], env({ DOSSIER_TENANT: 'another-team' }));
-    expect(foreignExport.output).toMatch(new RegExp(`Run ${original.runId} not found`));
 
     const node = await cli(['replay', original.runId, '--from', 'drafting'], env());
     expect(node.code).not.toBe(0);
@@ -321,11 +319,6 @@ describe('dossier replay / export / import: whole runs from their recording', ()
     expect(t.code).not.toBe(0);
     expect(t.output).toMatch(/Corrupt run archive: the page answer [0-9a-f]{12} does not match its hash/);
     expect(await sql(db.url, 'SELECT id FROM research_runs')).toHaveLength(runsBefore.length);
-
-    const wrongShape = path.join(dir, 'wrong.gz');
-    writeFileSync(wrongShape, gzipSync(JSON.stringify({ format: 'something-else' })));
-    const w = await cli(['import', wrongShape], env());
-    expect(w.output).toMatch(/Not a valid Dossier run archive: format/);
   });
 
   it("web search answers are the tenant's cache across runs; --fresh-search asks again", async () => {
