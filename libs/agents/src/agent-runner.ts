@@ -161,9 +161,12 @@ export class AgentRunner {
     const call = (hash: string): RecordedCall => ({ kind: 'model', request: hash, name: `${role} request` });
     // This step's own answer to the same request (it ran before and its process died), else, in a replay, the
     // replayed run's answer — or ReplayAnswerMissingError, never the network (decision 0030).
-    const recordedAnswer = async (hash: string) =>
-      (await findRecordedAnswer(this.store, ctx, hash)) ??
-      (await replayedAnswer(call(hash), RecordedAnswer).then((r) => (r ? { id: 'replayed', answer: r.answer } : null)));
+    const recordedAnswer = async (hash: string) => {
+      const own = await findRecordedAnswer(this.store, ctx, hash);
+      // Linked again (an upsert): the attempt that paid for it may have died between its llm_calls row and the link.
+      if (own) await recordAnswer(call(hash), own.answer);
+      return own ?? (await replayedAnswer(call(hash), RecordedAnswer).then((r) => (r ? { id: 'replayed', answer: r.answer } : null)));
+    };
     if (!ledger) {
       // A fixed model engine without the ledger (tests): one row per request, no budget.
       let hash: string | undefined;
