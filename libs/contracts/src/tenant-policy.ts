@@ -35,7 +35,11 @@ export const TenantPolicy = z.looseObject({
   recordings: z
     .strictObject({
       retentionDays: z.int().min(1).max(3650).default(30),
-      searchCacheTtlHours: z.number().min(0).max(24 * 30).default(24),
+      searchCacheTtlHours: z
+        .number()
+        .min(0)
+        .max(24 * 30)
+        .default(24),
     })
     .optional(),
   rateLimit: z.strictObject({ perSecond: z.number().positive().max(100_000), burst: z.int().min(1).max(100_000) }).optional(),
