@@ -1,11 +1,11 @@
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { ReportJson } from '@dossier/contracts';
 import { MCP_TOOLS } from '@dossier/mcp';
-import { callTool, createTestDatabase, uniquePrefix, type TestDatabase } from '@dossier/testing';
+import { callTool, connectMcp, createTestDatabase, uniquePrefix, type TestDatabase } from '@dossier/testing';
 import { CLI, EXAMPLES } from './cli-harness';
 
 const QUESTION = "What caused the decline of Lake Varen's water level, and how large was it?";
@@ -19,24 +19,23 @@ const REPO = path.resolve(__dirname, '../../..');
 
 /** `dossier mcp` in its own process (local mode) as tenant `tenant`, with an SDK client on its stdio. */
 async function connect(db: TestDatabase, prefix: string, tenant: string): Promise<Client> {
-  const transport = new StdioClientTransport({
-    command: process.execPath,
-    args: ['-r', path.join(REPO, 'tools/ts-register.cjs'), CLI, 'mcp'],
-    cwd: REPO,
-    env: {
-      ...(process.env as Record<string, string>),
-      DATABASE_URL: db.url,
-      QUEUE_PREFIX: prefix,
-      VECTOR_DIR: mkdtempSync(path.join(tmpdir(), 'dossier-vectors-')),
-      DOSSIER_TENANT: tenant,
-      LOG_LEVEL: 'warn',
-      OTEL_SDK_DISABLED: 'true',
-    },
-    stderr: 'pipe',
-  });
-  const client = new Client({ name: 'dossier-test', version: '1.0.0' });
-  await client.connect(transport);
-  return client;
+  return connectMcp(
+    new StdioClientTransport({
+      command: process.execPath,
+      args: ['-r', path.join(REPO, 'tools/ts-register.cjs'), CLI, 'mcp'],
+      cwd: REPO,
+      env: {
+        ...(process.env as Record<string, string>),
+        DATABASE_URL: db.url,
+        QUEUE_PREFIX: prefix,
+        VECTOR_DIR: mkdtempSync(path.join(tmpdir(), 'dossier-vectors-')),
+        DOSSIER_TENANT: tenant,
+        LOG_LEVEL: 'warn',
+        OTEL_SDK_DISABLED: 'true',
+      },
+      stderr: 'pipe',
+    }),
+  );
 }
 
 describe('dossier mcp over stdio (an SDK client, the local engine in the server process)', () => {
@@ -137,7 +136,8 @@ describe('dossier mcp over stdio (an SDK client, the local engine in the server 
   it("another tenant's server sees none of it", async () => {
     const other = await connect(db, prefix, 'other');
     try {
-      expect((await callTool(other, 'list_collections', {})).json.items).toEqual([]);
+      const listed = await callTool(other, 'list_collections', {}); if (!listed.json) throw new Error(listed.text);
+      expect(listed.json.items).toEqual([]);
       for (const [tool, args] of [
         ['get_run', { runId }],
         ['get_report', { runId }],

@@ -1,18 +1,18 @@
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ReportJson } from '@dossier/contracts';
+import { ApiKeyRepository } from '@dossier/db';
 import { MCP_TOOLS } from '@dossier/mcp';
-import { callTool } from '@dossier/testing';
+import { callTool, connectMcp } from '@dossier/testing';
 import { client, QUESTION, startGateway, uploadCorpus, type Gateway } from './gateway-harness';
 
 /** An SDK client on the gateway's `/mcp`, authenticated with `key` (or with none). */
-async function connect(gw: Gateway, key?: string): Promise<Client> {
-  const transport = new StreamableHTTPClientTransport(new URL(`${gw.url}/mcp`), {
-    requestInit: { headers: key ? { authorization: `Bearer ${key}` } : {} },
-  });
-  const mcp = new Client({ name: 'dossier-test', version: '1.0.0' });
-  await mcp.connect(transport);
-  return mcp;
+function connect(gw: Gateway, key?: string): Promise<Client> {
+  return connectMcp(
+    new StreamableHTTPClientTransport(new URL(`${gw.url}/mcp`), {
+      requestInit: { headers: key ? { authorization: `Bearer ${key}` } : {} },
+    }),
+  );
 }
 
 describe('gateway /mcp: Streamable HTTP with the tenant API key (real Postgres, Redis and stage workers)', () => {
@@ -96,6 +96,31 @@ describe('gateway /mcp: Streamable HTTP with the tenant API key (real Postgres, 
       await expect(callTool(chatty, 'list_collections', {})).rejects.toThrow(/rate_limited/);
     } finally {
       await chatty.close();
+    }
+  });
+
+  it("a viewer key reads through the tools; the tools that change something are refused by /v1's role check", async () => {
+    const tenantId = (await gw.app.get(ApiKeyRepository).verify(key))!.tenantId;
+    const { key: viewerKey } = await gw.app.get(ApiKeyRepository).create(tenantId, 'auditor', 'viewer');
+    const viewer = await connect(gw, viewerKey);
+    try {
+      expect((await callTool(viewer, 'get_run', { runId })).json.run.status).toBe('completed');
+      expect(ReportJson.parse((await callTool(viewer, 'get_report', { runId, format: 'json' })).json).runId).toBe(runId);
+      expect((await callTool(viewer, 'list_collections', {})).json.items).toEqual([expect.objectContaining({ name: 'varen' })]);
+      const runs = (await client(gw.url, key)('GET', '/v1/runs')).json.items.length;
+      const collection = JSON.stringify((await client(gw.url, key)('GET', '/v1/collections')).json);
+      for (const [tool, args] of [
+        ['start_research', { question: 'May a viewer start research?' }],
+        ['add_document', { collection: 'varen', filename: 'viewer.md', content: '# A viewer wrote this' }],
+      ] as const) {
+        const answer = await callTool(viewer, tool, args);
+        expect({ tool, isError: answer.isError, refused: /viewer/.test(answer.text) }).toEqual({ tool, isError: true, refused: true });
+      }
+      // Nothing was changed: no run started, no document added.
+      expect((await client(gw.url, key)('GET', '/v1/runs')).json.items.length).toBe(runs);
+      expect(JSON.stringify((await client(gw.url, key)('GET', '/v1/collections')).json)).toBe(collection);
+    } finally {
+      await viewer.close();
     }
   });
 

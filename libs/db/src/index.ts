@@ -5,4 +5,5 @@ export * from './identity/api-key-secret';
 export * from './insert-or-find';
 export * from './views/verification-figures';
 export * from './views/publish-preview';
+export * from './views/platform-totals';
 export * from './recordings';

@@ -1,4 +1,6 @@
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { HANG_GUARD_MS } from './hang-guard';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 
 /** A tool's answer as tests read it: its text, its JSON when the text is JSON, and whether it is a tool error. */
@@ -30,4 +32,15 @@ export async function callTool(client: Client, name: string, args: Record<string
     json = undefined;
   }
   return { isError: result.isError === true, text, json, progress };
+}
+
+/**
+ * An SDK client connected over `transport` (stdio to `dossier mcp`, or Streamable HTTP to the gateway's `/mcp`).
+ * `initialize` waits up to the hang guard, not the SDK's 60 s: `dossier mcp` answers it only once its process has
+ * compiled and booted, which took over a minute on a loaded two-core machine (a wait, not a retry).
+ */
+export async function connectMcp(transport: Transport): Promise<Client> {
+  const client = new Client({ name: 'dossier-test', version: '1.0.0' });
+  await client.connect(transport, { timeout: HANG_GUARD_MS });
+  return client;
 }

@@ -1,4 +1,5 @@
-import { Injectable, type CanActivate, type ExecutionContext } from '@nestjs/common';
+import { Injectable, SetMetadata, type CanActivate, type ExecutionContext } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
 import { TenantPolicy } from '@dossier/contracts';
 import { ApiKeyRepository, TenantRepository } from '@dossier/db';
 import { createLogger } from '@dossier/telemetry';
@@ -17,6 +18,16 @@ export function presentedKey(req: AuthedRequest): string | undefined {
   return typeof header === 'string' ? header : undefined;
 }
 
+const WRITES_CHECKED_DOWNSTREAM = 'dossier:writes-checked-downstream';
+
+/**
+ * Marks a handler whose POST is a transport, not a change: `/mcp` carries read-only tools too (get_run,
+ * get_report, ...) and every tool acts through `/v1` with the caller's own key, where this guard refuses a viewer's
+ * writes. So a viewer key may open an MCP session and read; start_research, approve_gate and add_document still get
+ * the 403 of the `/v1` call they make, as a tool error.
+ */
+export const WritesCheckedDownstream = () => SetMetadata(WRITES_CHECKED_DOWNSTREAM, true);
+
 /**
  * Authenticates every /v1 request against Postgres (no cache: a revoked key is refused at once), loads the
  * tenant's policy and applies the tenant's rate limit. Every handler then scopes its queries by caller.tenantId.
@@ -29,6 +40,7 @@ export class ApiKeyGuard implements CanActivate {
     private readonly tenants: TenantRepository,
     private readonly rateLimiter: TenantRateLimiter,
     private readonly authFailures: AuthFailureLimiter,
+    private readonly reflector: Reflector,
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
@@ -48,7 +60,8 @@ export class ApiKeyGuard implements CanActivate {
     const policy = parsed.success ? parsed.data : TenantPolicy.parse({});
     await this.rateLimiter.check(tenant.id, policy);
     // Tenancy decides what a key can see (404 outside it); the role only whether it may change anything.
-    if (identity.role === 'viewer' && req.method !== 'GET' && req.method !== 'HEAD') {
+    const writes = req.method !== 'GET' && req.method !== 'HEAD';
+    if (identity.role === 'viewer' && writes && !this.reflector.get<boolean>(WRITES_CHECKED_DOWNSTREAM, context.getHandler())) {
       throw new ForbiddenError(`The key ${identity.prefix} belongs to a viewer, who can read but not ${req.method} here`, {
         details: { role: identity.role },
       });

@@ -1,6 +1,6 @@
 import { Injectable, type OnModuleInit } from '@nestjs/common';
 import { Counter, Gauge, Histogram } from 'prom-client';
-import { PrismaService } from '@dossier/db';
+import { platformTotals, PrismaService } from '@dossier/db';
 import { singleMetric } from '@dossier/telemetry';
 
 /**
@@ -40,26 +40,25 @@ export class GatewayMetrics implements OnModuleInit {
       () => new Gauge({ name: 'dossier_runs', help: 'Research runs by status (all tenants)', labelNames: ['status'] }),
     );
     (runs as unknown as { collect?: () => Promise<void> }).collect = async function collect(this: Gauge) {
-      const rows = await prisma.researchRun.groupBy({ by: ['status'], _count: true });
+      const rows = await platformTotals.runsByStatus(prisma);
       this.reset();
-      for (const r of rows) this.set({ status: r.status }, r._count);
+      for (const r of rows) this.set({ status: r.status }, r.count);
     };
     const tokens = singleMetric(
       'dossier_llm_tokens',
       () => new Gauge({ name: 'dossier_llm_tokens', help: 'LLM tokens recorded in llm_calls, by direction', labelNames: ['direction'] }),
     );
     (tokens as unknown as { collect?: () => Promise<void> }).collect = async function collect(this: Gauge) {
-      const sum = await prisma.llmCall.aggregate({ _sum: { tokensIn: true, tokensOut: true } });
-      this.set({ direction: 'in' }, sum._sum.tokensIn ?? 0);
-      this.set({ direction: 'out' }, sum._sum.tokensOut ?? 0);
+      const usage = await platformTotals.llmUsage(prisma);
+      this.set({ direction: 'in' }, usage.tokensIn);
+      this.set({ direction: 'out' }, usage.tokensOut);
     };
     const cost = singleMetric(
       'dossier_llm_cost_usd',
       () => new Gauge({ name: 'dossier_llm_cost_usd', help: 'LLM cost in USD recorded in llm_calls' }),
     );
     (cost as unknown as { collect?: () => Promise<void> }).collect = async function collect(this: Gauge) {
-      const sum = await prisma.llmCall.aggregate({ _sum: { costUsd: true } });
-      this.set(sum._sum.costUsd ?? 0);
+      this.set((await platformTotals.llmUsage(prisma)).costUsd);
     };
   }
 }

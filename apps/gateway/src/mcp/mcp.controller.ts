@@ -3,7 +3,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { GatewayHttp, HttpClient } from '@dossier/client';
 import { createDossierMcpServer } from '@dossier/mcp';
-import { ApiKeyGuard, presentedKey } from '../auth/api-key.guard';
+import { ApiKeyGuard, presentedKey, WritesCheckedDownstream } from '../auth/api-key.guard';
 import type { AuthedRequest } from '../auth/identity';
 import { MethodNotAllowedError } from '../common/http-errors';
 
@@ -12,12 +12,14 @@ import { MethodNotAllowedError } from '../common/http-errors';
  * fresh server, answered as JSON or, when a tool reports progress, as an SSE stream. The key is checked by the
  * same guard as `/v1` (tenant policy, rate limit), and the tools run over an `HttpClient` that calls this
  * gateway's own `/v1` with the caller's key: a tool can do exactly what that key can do over `/v1`, each of its
- * requests counted by the same rate limit, and nothing else.
+ * requests counted by the same rate limit, and nothing else — a viewer key reads through the tools, and its writes
+ * are refused by `/v1` (403) and reported as tool errors.
  */
 @Controller('mcp')
 @UseGuards(ApiKeyGuard)
 export class McpController {
   @Post()
+  @WritesCheckedDownstream()
   async post(@Req() req: FastifyRequest, @Res() reply: FastifyReply, @Body() body: unknown): Promise<void> {
     const server = createDossierMcpServer(new HttpClient(new GatewayHttp(selfUrl(req), presentedKey(req as AuthedRequest) ?? '')), {
       version: '0.1.0',

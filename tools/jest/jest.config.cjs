@@ -1,0 +1,1 @@
+module.exports = { displayName: 'jest-shards', preset: '../../jest.preset.js', rootDir: __dirname };
