@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # `npm run bench`: engine step overhead beside its floors (a bare BullMQ hop, a bare Postgres commit), SIGKILL
 # recovery time, run event latency to an SSE client, report scaling, the sentence splitter against Intl.Segmenter,
-# PDF render time and size, and runs that wait on the model (wall time over the critical path of model calls, fan-out
-# start skew, throughput with one and two processes per service, tokens per verified sentence; decision 0036).
+# PDF render time and size, record-and-replay times and recording sizes (decision 0030), and runs that wait on the
+# model (wall time over the critical path of model calls, fan-out start skew, throughput with one and two processes per service, tokens per verified sentence; decision 0036).
 # `npm run bench -- steps` runs the step part alone (measure it in isolation); `npm run bench -- model` the model part.
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/env.sh"
@@ -19,4 +19,5 @@ LOG_LEVEL=warn OTEL_SDK_DISABLED=true node --enable-source-maps -r ./tools/ts-re
 LOG_LEVEL=warn OTEL_SDK_DISABLED=true node --enable-source-maps -r ./tools/ts-register.cjs tools/bench/report-scaling.ts
 LOG_LEVEL=warn node --enable-source-maps -r ./tools/ts-register.cjs tools/bench/sentence-splitter.ts
 LOG_LEVEL=warn OTEL_SDK_DISABLED=true node --enable-source-maps -r ./tools/ts-register.cjs tools/bench/pdf-render.ts
+LOG_LEVEL=warn OTEL_SDK_DISABLED=true node --enable-source-maps -r ./tools/ts-register.cjs tools/bench/replay.ts
 LOG_LEVEL=warn OTEL_SDK_DISABLED=true node --enable-source-maps -r ./tools/ts-register.cjs tools/bench/model-bound.ts

@@ -9,7 +9,8 @@ import type {
   SettledCall,
   SpendDecision,
 } from '@dossier/agents';
-import { PrismaService } from '@dossier/db';
+import { provideExternalAnswers } from '@dossier/agents';
+import { PrismaService, recordAnswer, recorded, replayedAnswer } from '@dossier/db';
 
 /**
  * The agents' persistence ports over Postgres: calls and reservations are llm_calls rows, a run's settings come
@@ -18,7 +19,15 @@ import { PrismaService } from '@dossier/db';
  */
 @Injectable()
 export class PrismaAgentStore implements AgentStore {
-  constructor(private readonly prisma: PrismaService) {}
+  constructor(private readonly prisma: PrismaService) {
+    // The run's recording of external answers (decision 0030), ambient in each step's scope: lent to the agents'
+    // model hooks and embedder once per process, by the worker's store.
+    provideExternalAnswers({
+      replayed: replayedAnswer,
+      record: recordAnswer,
+      recorded: (call, schema, live) => recorded(call, schema, live),
+    });
+  }
 
   async record(call: LlmCallRecord): Promise<void> {
     await this.prisma.llmCall.create({ data: call });

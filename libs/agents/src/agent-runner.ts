@@ -9,6 +9,7 @@ import type { CallHooks, Engine, EngineCompletion } from './engine/engine';
 import { countWords, OfflineEngine } from './engine/offline-engine';
 import { RecordedAnswer } from './engine/recorded-answer';
 import { AgentCallRecordError, AgentInputError, AgentOutputError, AgentRefusalError } from './errors';
+import { externalAnswers, type ExternalCall } from './ports/external-answers';
 import type { LlmCallLog } from './ports/llm-call-log';
 import type { RunSettingsSource } from './ports/run-settings';
 import type { SpendStore } from './ports/spend-store';
@@ -157,7 +158,16 @@ export class AgentRunner {
 
   private hooks(role: string, engine: string, ctx: AgentCallContext, limits: { tokens?: number; costUsd?: number }): CallHooks {
     const ledger = this.ledger;
-    const recordedAnswer = (hash: string) => findRecordedAnswer(this.calls, ctx, hash);
+    const answers = externalAnswers();
+    const call = (hash: string): ExternalCall => ({ kind: 'model', request: hash, name: `${role} request` });
+    // This step's own answer to the same request (it ran before and its process died), else, in a replay, the
+    // replayed run's answer — or ReplayAnswerMissingError, never the network (decision 0030).
+    const recordedAnswer = async (hash: string) => {
+      const own = await findRecordedAnswer(this.calls, ctx, hash);
+      // Linked again (an upsert): the attempt that paid for it may have died between its llm_calls row and the link.
+      if (own) await answers.record(call(hash), own.answer);
+      return own ?? (await answers.replayed(call(hash), RecordedAnswer).then((r) => (r ? { id: 'replayed', answer: r.answer } : null)));
+    };
     if (!ledger) {
       // A fixed model engine without the ledger (tests): one row per request, no budget.
       let hash: string | undefined;
@@ -170,6 +180,7 @@ export class AgentRunner {
         },
         afterRequest: async (_t, { answer, ...r }) => {
           recordLlmUsage(r);
+          if (answer && hash) await answers.record(call(hash), answer);
           await this.calls.record({
             tenantId: ctx.tenantId,
             runId: ctx.runId,
@@ -183,16 +194,19 @@ export class AgentRunner {
         },
       };
     }
+    let hash: string | undefined;
     return {
       stepKey: ctx.stepKey,
       recordedAnswer,
       beforeRequest: async (estimate, requestHash) => {
+        hash = requestHash;
         const reserved = await ledger.reserve({ ...ctx, role, engine, ...(requestHash ? { requestHash } : {}) }, estimate, limits);
         if ('exhausted' in reserved) throw new BudgetExhaustedSignal(reserved.exhausted);
         return reserved;
       },
       afterRequest: async (ticket, record) => {
         recordLlmUsage(record);
+        if (record.answer && hash) await answers.record(call(hash), record.answer);
         await ledger.settle(ctx.tenantId, ticket.id, record);
       },
     };

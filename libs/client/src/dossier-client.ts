@@ -6,6 +6,7 @@ import type {
   Intervention,
   InterventionInput,
   ReportFormat,
+  RunArchiveSummary,
   RunOptionsInput,
   RunView,
   SourceTextView,
@@ -60,6 +61,15 @@ export interface DossierClient {
   cancel(runId: string, reason?: string): Promise<RunView>;
   /** Continues a failed or cancelled run (locally also a run whose process died while it was running). */
   resume(runId: string): Promise<RunView>;
+  /**
+   * A new run replaying a finished one from its recording (decision 0030); with `from`, steps from the first of that
+   * node on call live. Follow it like any run.
+   */
+  replay(runId: string, from?: string): Promise<RunView>;
+  /** A finished run with its recording as an archive file (gzip JSON), and the recording's size. */
+  exportRun(runId: string): Promise<{ archive: Buffer; summary: RunArchiveSummary }>;
+  /** An archive file as a new, finished run of this tenant. */
+  importRun(archive: Buffer): Promise<RunView>;
   /** A report file's bytes (UTF-8 for md, html and json). */
   report(runId: string, format: ReportFormat): Promise<Buffer>;
   sourceText(idOrHash: string): Promise<SourceTextView>;

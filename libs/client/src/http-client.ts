@@ -7,6 +7,9 @@ import {
   type Intervention,
   type InterventionInput,
   type ReportFormat,
+  type RunArchiveExport,
+  type RunArchiveFile,
+  type RunArchiveSummary,
   type RunList,
   type RunOptionsInput,
   type RunView,
@@ -146,6 +149,19 @@ export class HttpClient implements DossierClient {
 
   resume(runId: string): Promise<RunView> {
     return this.http.json<RunView>('POST', `/v1/runs/${runId}/resume`, {});
+  }
+
+  replay(runId: string, from?: string): Promise<RunView> {
+    return this.http.json<RunView>('POST', `/v1/runs/${runId}/replay`, from !== undefined ? { from } : {});
+  }
+
+  async exportRun(runId: string): Promise<{ archive: Buffer; summary: RunArchiveSummary }> {
+    const r = await this.http.json<RunArchiveExport>('GET', `/v1/runs/${runId}/archive`);
+    return { archive: Buffer.from(r.archive, 'base64'), summary: r.summary };
+  }
+
+  importRun(archive: Buffer): Promise<RunView> {
+    return this.http.json<RunView>('POST', '/v1/runs/import', { archive: archive.toString('base64') } satisfies RunArchiveFile);
   }
 
   report(runId: string, format: ReportFormat): Promise<Buffer> {

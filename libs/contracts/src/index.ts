@@ -17,3 +17,4 @@ export * from './llm-call-notes';
 export * from './tenant-policy';
 export * from './safe-text';
 export * from './api';
+export * from './run-archive';

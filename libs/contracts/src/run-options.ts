@@ -71,6 +71,21 @@ export const RunOptions = z.strictObject({
   /** An open gate nobody decides within this time cancels the run (0 = never; at most 30 days). */
   gateTimeoutMs: z.int().min(0).max(RUN_OPTION_LIMITS.gateTimeoutMs).default(0),
   budgets: Budgets.default({}),
+  /**
+   * A replay of an earlier run of the tenant (decision 0030): every external answer comes from that run's recording;
+   * with `from`, only the steps before the first step of that node do, and it and every later step call live.
+   */
+  replay: z
+    .strictObject({
+      of: z.uuid(),
+      from: z
+        .string()
+        .regex(/^[a-z_]{1,40}$/)
+        .optional(),
+    })
+    .optional(),
+  /** Ask the web search providers again instead of reusing the tenant's cached answers (freshness-critical questions). */
+  freshSearch: z.boolean().optional(),
 });
 export type RunOptions = z.infer<typeof RunOptions>;
 export type RunOptionsInput = z.input<typeof RunOptions>;

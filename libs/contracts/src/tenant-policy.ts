@@ -28,6 +28,20 @@ export const TenantPolicy = z.looseObject({
   searchProviders: z.array(safeText().min(1).max(40)).min(1).optional(),
   caps: TenantCaps.default({}),
   /** Requests per second through the gateway (GCRA in Redis, shared by every gateway replica). */
+  /**
+   * Recordings of external answers (decision 0030): kept `retentionDays` (default 30) after the call; web search
+   * answers reused by later runs for `searchCacheTtlHours` (default 24, 0 = never).
+   */
+  recordings: z
+    .strictObject({
+      retentionDays: z.int().min(1).max(3650).default(30),
+      searchCacheTtlHours: z
+        .number()
+        .min(0)
+        .max(24 * 30)
+        .default(24),
+    })
+    .optional(),
   rateLimit: z.strictObject({ perSecond: z.number().positive().max(100_000), burst: z.int().min(1).max(100_000) }).optional(),
 });
 export type TenantPolicy = z.infer<typeof TenantPolicy>;

@@ -6,3 +6,4 @@ export * from './insert-or-find';
 export * from './views/verification-figures';
 export * from './views/publish-preview';
 export * from './views/platform-totals';
+export * from './recordings';

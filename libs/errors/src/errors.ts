@@ -70,3 +70,24 @@ export class NodeNotInGraphError extends UnrecoverableError {
 export class WriteConflictError extends RetryableError {
   readonly code = 'write_conflict';
 }
+
+/**
+ * A replay asked for an external answer its recording does not hold (the request differs from the original's, or the
+ * recording has expired). The message names the call; nothing is sent to the network in its place (decision 0030).
+ */
+export class ReplayAnswerMissingError extends UnrecoverableError {
+  readonly code = 'replay_answer_missing';
+}
+
+/** A run archive (`dossier import`) that is not one: unreadable, of another format version, or failing its schema. */
+export class RunArchiveError extends UnrecoverableError {
+  readonly code = 'run_archive_invalid';
+}
+
+/**
+ * A replayed call that failed when it was recorded (a page that did not load, a provider that answered an error): the
+ * replay fails it again, with the recorded reason, so the step takes the path the original took (decision 0030).
+ */
+export class ReplayedFailureError extends UnrecoverableError {
+  readonly code = 'replayed_failure';
+}

@@ -17,6 +17,7 @@ export { planBatch, type BatchPlan, type Candidate, type Outcome, type StoredDoc
 export * from './search/search-provider';
 export { corpusUrl, parseCorpusUrl } from './search/corpus-url';
 export { CorpusSearchProvider } from './search/corpus-search-provider';
+export { RecordedSearchProvider } from './search/recorded-search-provider';
 export { SnapshotStore, type SnapshotRow } from './snapshots/snapshot-store';
 export { assertExcerpt, assertRange, sliceText } from './snapshots/excerpt';
 export { SourcesModule } from './sources.module';

@@ -16,6 +16,7 @@ export * from './runner/transition-writer';
 export * from './outbox/outbox-sender';
 export * from './outbox/reconciler';
 export * from './runs/run-commands';
+export * from './runs/run-archives';
 export * from './runs/gate-edits';
 export * from './runs/intervention-view';
 export * from './runs/run-queries';

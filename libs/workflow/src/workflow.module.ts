@@ -14,6 +14,7 @@ import { StepRunner } from './runner/step-runner';
 import { TransitionWriter } from './runner/transition-writer';
 import { WORKFLOWS, type WorkflowGraphs } from './graph/workflow-graphs';
 import { GateEdits } from './runs/gate-edits';
+import { RunArchives } from './runs/run-archives';
 import { RunCommands } from './runs/run-commands';
 import { RunQueries } from './runs/run-queries';
 import { RunTotals } from './runs/run-totals';
@@ -48,6 +49,7 @@ const ENGINE = [
   StepRunner,
   TransitionWriter,
   RunCommands,
+  RunArchives,
   RunQueries,
   GateEdits,
   RunTotals,

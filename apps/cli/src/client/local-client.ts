@@ -9,6 +9,7 @@ import {
   type GateName,
   type InterventionInput,
   type ReportFormat,
+  type RunArchiveSummary,
   type RunOptionsInput,
   type RunStatus,
   type RunView,
@@ -16,7 +17,7 @@ import {
 import { openAIConfigFromEnv } from '@dossier/agents';
 import { RunStateError } from '@dossier/errors';
 import { findCollection, ingestPaths, listCollections } from '@dossier/sources';
-import { RunCommands, RunQueries, type SequencedEvent } from '@dossier/workflow';
+import { packArchive, RunArchives, RunCommands, RunQueries, unpackArchive, type SequencedEvent } from '@dossier/workflow';
 import { openContext, type CliContext } from '../cli-context';
 import type { DocumentUpload, DossierClient, IngestSummary } from '@dossier/client';
 
@@ -148,6 +149,23 @@ export class LocalClient implements DossierClient {
     }
     if (run.status === 'failed' || run.status === 'cancelled') await this.commands.resume(this.tenantId, runId, ACTOR);
     return this.queries.run(this.tenantId, runId);
+  }
+
+  async replay(runId: string, from?: string): Promise<RunView> {
+    await this.queries.run(this.tenantId, runId);
+    const run = await this.commands.replay(this.tenantId, runId, from, ACTOR);
+    return this.queries.run(this.tenantId, run.id);
+  }
+
+  async exportRun(runId: string): Promise<{ archive: Buffer; summary: RunArchiveSummary }> {
+    await this.queries.run(this.tenantId, runId);
+    const { archive, summary } = await this.ctx.app.get(RunArchives).export(this.tenantId, runId);
+    return { archive: packArchive(archive), summary };
+  }
+
+  async importRun(archive: Buffer): Promise<RunView> {
+    const run = await this.ctx.app.get(RunArchives).import(this.tenantId, unpackArchive(archive), ACTOR);
+    return this.queries.run(this.tenantId, run.id);
   }
 
   report(runId: string, format: ReportFormat): Promise<Buffer> {

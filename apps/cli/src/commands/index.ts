@@ -3,10 +3,13 @@ import { adminCommand } from './admin.command';
 import { approveCommand } from './approve.command';
 import { cancelCommand } from './cancel.command';
 import { evalCommand } from './eval.command';
+import { exportCommand } from './export.command';
+import { importCommand } from './import.command';
 import { ingestCommand } from './ingest.command';
 import { interveneCommand } from './intervene.command';
 import { mcpCommand } from './mcp.command';
 import { demoCommand, researchCommand } from './research.command';
+import { replayCommand } from './replay.command';
 import { reportCommand } from './report.command';
 import { resumeCommand } from './resume.command';
 import { runsCommand } from './runs.command';
@@ -18,6 +21,9 @@ export const COMMANDS = [
   ingestCommand,
   researchCommand,
   resumeCommand,
+  replayCommand,
+  exportCommand,
+  importCommand,
   runsCommand,
   showCommand,
   reportCommand,

@@ -18,6 +18,7 @@ export interface ResearchFlags {
   budgetTokens?: number;
   budgetCost?: number;
   budgetTime?: number;
+  freshSearch?: boolean;
 }
 
 export const OUT_FLAG: OptionSpec = {
@@ -77,6 +78,10 @@ export const RESEARCH_FLAGS: OptionSpec[] = [
   { flags: '--budget-tokens <n>', description: 'model tokens at most', parse: positiveInt('budget-tokens') },
   { flags: '--budget-cost <usd>', description: 'model spend at most, in USD', parse: positiveNumber('budget-cost') },
   { flags: '--budget-time <seconds>', description: 'wall time at most', parse: positiveNumber('budget-time') },
+  {
+    flags: '--fresh-search',
+    description: "ask the web search providers again instead of reusing the tenant's cached answers (for freshness-critical questions)",
+  },
 ];
 
 /** The run options the flags ask for. */
@@ -97,5 +102,6 @@ export function runOptionsFor(f: ResearchFlags): RunOptionsInput {
     ...(f.interviewTurns ? { interviewTurns: f.interviewTurns } : {}),
     ...(f.maxIterations ? { maxIterations: f.maxIterations } : {}),
     ...(Object.keys(budgets).length > 0 ? { budgets } : {}),
+    ...(f.freshSearch ? { freshSearch: true } : {}),
   };
 }

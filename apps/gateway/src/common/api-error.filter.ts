@@ -5,6 +5,7 @@ import { Prisma } from '@dossier/db';
 import {
   DossierError,
   GateNotOpenError,
+  RunArchiveError,
   RunNotFoundError,
   RunStateError,
   ValidationError,
@@ -65,7 +66,7 @@ function dossierStatus(err: DossierError): number | undefined {
   if (err instanceof NotAcceptableError) return 406;
   if (err instanceof UnsupportedMediaTypeError) return 415;
   if (err instanceof GateNotOpenError || err instanceof RunStateError || err instanceof ConflictError) return 409;
-  if (err instanceof PolicyViolationError) return 422;
+  if (err instanceof PolicyViolationError || err instanceof RunArchiveError) return 422;
   if (err instanceof RateLimitedError) return 429;
   if (err.retryable) return 503;
   return undefined;

@@ -1,8 +1,19 @@
 import { Body, Controller, Get, Headers, HttpCode, Param, Post, Query, Res, UseGuards } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
-import { CancelRunBody, CreateRunBody, IdempotencyKey, ListRunsQuery, RunIdParams, type RunList, type RunView } from '@dossier/contracts';
+import {
+  CancelRunBody,
+  CreateRunBody,
+  IdempotencyKey,
+  ListRunsQuery,
+  ReplayRunBody,
+  RunArchiveFile,
+  RunIdParams,
+  type RunArchiveExport,
+  type RunList,
+  type RunView,
+} from '@dossier/contracts';
 import { Prisma, RunRepository, type RunRow } from '@dossier/db';
-import { RunCommands, RunQueries, RunTotals } from '@dossier/workflow';
+import { packArchive, RunArchives, RunCommands, RunQueries, RunTotals, unpackArchive } from '@dossier/workflow';
 import { ApiKeyGuard } from '../auth/api-key.guard';
 import { CurrentCaller, type Caller } from '../auth/identity';
 import { parse } from '../common/parse';
@@ -18,6 +29,7 @@ export class RunsController {
     private readonly runs: RunRepository,
     private readonly queries: RunQueries,
     private readonly views: RunTotals,
+    private readonly archives: RunArchives,
   ) {}
 
   /** 201 with the new run; 200 with the earlier run when the Idempotency-Key was seen before. */
@@ -89,6 +101,44 @@ export class RunsController {
     await this.queries.run(caller.tenantId, id);
     await this.commands.resume(caller.tenantId, id, caller.actor);
     return this.queries.run(caller.tenantId, id);
+  }
+
+  /** 201 with a new run replaying this one from its recording (decision 0030); `from` makes it live from that node. */
+  @Post(':id/replay')
+  async replay(
+    @CurrentCaller() caller: Caller,
+    @Param() params: unknown,
+    @Body() rawBody: unknown,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<RunView> {
+    const { id } = parse(RunIdParams, params, 'path');
+    const body = parse(ReplayRunBody, rawBody ?? {}, 'body');
+    await this.queries.run(caller.tenantId, id);
+    const run = await this.commands.replay(caller.tenantId, id, body.from, caller.actor);
+    void reply.status(201).header('location', `/v1/runs/${run.id}`);
+    return this.views.one(run);
+  }
+
+  /** The finished run with its recording, as the archive file `dossier export` writes (gzip JSON, base64 here). */
+  @Get(':id/archive')
+  async archive(@CurrentCaller() caller: Caller, @Param() params: unknown): Promise<RunArchiveExport> {
+    const { id } = parse(RunIdParams, params, 'path');
+    await this.queries.run(caller.tenantId, id);
+    const { archive, summary } = await this.archives.export(caller.tenantId, id);
+    return { archive: packArchive(archive).toString('base64'), summary };
+  }
+
+  /** 201 with the run an archive file becomes in this tenant; a file that is not a valid archive is a 422 saying why. */
+  @Post('import')
+  async import(
+    @CurrentCaller() caller: Caller,
+    @Body() rawBody: unknown,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<RunView> {
+    const body = parse(RunArchiveFile, rawBody, 'body');
+    const run = await this.archives.import(caller.tenantId, unpackArchive(Buffer.from(body.archive, 'base64')), caller.actor);
+    void reply.status(201).header('location', `/v1/runs/${run.id}`);
+    return this.views.one(run);
   }
 
   /**

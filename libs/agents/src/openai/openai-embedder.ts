@@ -1,12 +1,16 @@
 import OpenAI from 'openai';
 import { SpanStatusCode, trace } from '@opentelemetry/api';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { z } from 'zod';
 import { backoffMs, registerSecret } from '@dossier/errors';
 import type { RateLimiter } from '@dossier/sources';
 import type { Embedder } from '@dossier/vectors';
 import { LlmRequestError, LlmUnavailableError } from '../errors';
+import { externalAnswers } from '../ports/external-answers';
 import { providerName } from './provider-name';
 import { classifyRequestError, providerSaid } from './request-errors';
+
+const VECTORS = z.array(z.array(z.number()));
 
 export interface OpenAIEmbedderOptions {
   baseUrl: string;
@@ -45,8 +49,18 @@ export class OpenAIEmbedder implements Embedder {
   async embed(texts: string[]): Promise<Float32Array[]> {
     const out: Float32Array[] = [];
     const size = this.options.batchSize ?? 128;
-    for (let i = 0; i < texts.length; i += size) out.push(...(await this.batch(texts.slice(i, i + size))));
+    for (let i = 0; i < texts.length; i += size) out.push(...(await this.recordedBatch(texts.slice(i, i + size))));
     return out;
+  }
+
+  /** One request, recorded against the run's step, or answered from the replayed run's recording (decision 0030). */
+  private async recordedBatch(input: string[]): Promise<Float32Array[]> {
+    const vectors = await externalAnswers().recorded(
+      { kind: 'embedding', request: { model: this.name, input }, name: `${this.name} embeddings of ${input.length} texts` },
+      VECTORS,
+      async () => (await this.batch(input)).map((v) => [...v]),
+    );
+    return vectors.map((v) => Float32Array.from(v));
   }
 
   private async batch(input: string[]): Promise<Float32Array[]> {

@@ -11,7 +11,8 @@ const iso = z.iso.datetime();
 
 export const CreateRunBody = z.strictObject({
   question: safeText().trim().min(1).max(4000),
-  options: RunOptions.optional(),
+  // A replay is started from its run (`POST /v1/runs/{id}/replay`), which checks that run first.
+  options: RunOptions.omit({ replay: true }).optional(),
 });
 export type CreateRunBody = z.input<typeof CreateRunBody>;
 

@@ -1,3 +1,4 @@
+import { RecordingRepository } from '../recordings/recording-repository';
 import { ApiKeyRepository } from './api-key.repository';
 import { ApprovalRepository } from './approval.repository';
 import { AuditRepository } from './audit.repository';
@@ -33,6 +34,7 @@ export const REPOSITORIES = [
   ExecutionRepository,
   InterventionRepository,
   OutboxRepository,
+  RecordingRepository,
   ReportArtifactRepository,
   RunEventRepository,
   ResearchRepository,

@@ -1,4 +1,5 @@
-import type { Db } from '@dossier/db';
+import { z } from 'zod';
+import { recorded, type Db } from '@dossier/db';
 import { SnapshotStore, type SnapshotRow } from '../snapshots/snapshot-store';
 import { InvalidFetchUrlError } from './errors';
 import { fetchDocument, type FetchedDocument } from './fetch-document';
@@ -41,6 +42,39 @@ export function snapshotUrl(url: string): string {
 export async function fetchSnapshot(db: Db, opts: FetchSnapshotOptions): Promise<FetchSnapshotResult> {
   const store = opts.store ?? new SnapshotStore();
   const url = snapshotUrl(opts.url);
+  // The page the run consumed is recorded whole (decision 0030): a replay, here or after an import, needs no snapshot.
+  let live = null as FetchSnapshotResult | null;
+  const page = await recorded({ kind: 'page', request: { url }, name: `fetch ${url}` }, RecordedPage, async () => {
+    live = await fetchLive(db, store, opts, url);
+    const { snapshot } = live;
+    return {
+      url: snapshot.url,
+      title: snapshot.title,
+      text: snapshot.text,
+      mediaType: snapshot.mediaType,
+      fetchedAt: snapshot.fetchedAt.toISOString(),
+    };
+  });
+  if (live) return live;
+  const { fetchedAt, ...replayed } = page;
+  // The original fetch time: a replay does not make the tenant's cached copy look fresher than it is.
+  return {
+    snapshot: await store.fromFetched(db, opts.tenantId, { ...replayed, fetchedAt: new Date(fetchedAt) }),
+    fetched: false,
+    document: null,
+  };
+}
+
+/** A recorded page: what `fromFetched` needs to store its snapshot again. */
+const RecordedPage = z.strictObject({
+  url: z.string(),
+  title: z.string(),
+  text: z.string(),
+  mediaType: z.string(),
+  fetchedAt: z.iso.datetime(),
+});
+
+async function fetchLive(db: Db, store: SnapshotStore, opts: FetchSnapshotOptions, url: string): Promise<FetchSnapshotResult> {
   const fresh = await store.findFreshByUrl(db, opts.tenantId, url, opts.maxAgeMs ?? DEFAULT_SNAPSHOT_MAX_AGE_MS);
   if (fresh !== null) return { snapshot: fresh, fetched: false, document: null };
   const document = await fetchDocument(opts.fetcher, url);

@@ -1,3 +1,4 @@
+import { ReplayAnswerMissingError } from '@dossier/errors';
 import { canonicalUrl } from '../policy/canonical-url';
 import { SearchQuerySchema, type SearchHit, type SearchProvider, type SearchQuery } from './search-provider';
 
@@ -35,6 +36,9 @@ export async function searchAll(providers: readonly SearchProvider[], input: Sea
     const s = settled[i];
     return s?.status === 'rejected' ? [{ provider: p.name, error: s.reason as unknown }] : [];
   });
+  // A replay whose recording lacks a provider's answer must stop, not go on with the other providers' hits alone.
+  const gap = errors.find((e) => e.error instanceof ReplayAnswerMissingError);
+  if (gap) throw gap.error;
   const [firstError] = errors;
   if (firstError && errors.length === providers.length) throw firstError.error;
 

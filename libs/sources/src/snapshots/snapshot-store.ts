@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { z } from 'zod';
-import { insertOrFind, type Db, type InsertOrFound, type Prisma } from '@dossier/db';
+import { insertOrFind, recorded, type Db, type InsertOrFound, type Prisma } from '@dossier/db';
 import { DocumentNotFoundError, SnapshotNotFoundError } from '../errors';
 import { contentHash } from '../ingest/ingest-paths';
 import { corpusUrl } from '../search/corpus-url';
@@ -13,6 +13,14 @@ const FetchedText = z.object({
   text: z.string().min(1),
   mediaType: z.string().min(1),
   fetchedAt: z.date().optional(),
+});
+
+const RecordedDocument = z.strictObject({
+  url: z.string(),
+  title: z.string(),
+  contentHash: z.string(),
+  text: z.string(),
+  mediaType: z.string(),
 });
 
 export type SnapshotRow = Prisma.SourceSnapshotGetPayload<object>;
@@ -30,6 +38,22 @@ export class SnapshotStore {
    * document later changes, its new text gets a new snapshot; old evidence keeps pointing at the old one.
    */
   async fromDocument(db: Db, tenantId: string, documentId: string): Promise<SnapshotRow> {
+    // A corpus document's text is an answer the run consumed like a web page's (decision 0030): recorded, so a replay
+    // after the document changed, or in another installation without the collection, reads the same text.
+    let live = null as SnapshotRow | null;
+    const document = await recorded(
+      { kind: 'document', request: { documentId }, name: `corpus document ${documentId}` },
+      RecordedDocument,
+      async () => {
+        live = await this.documentSnapshot(db, tenantId, documentId);
+        const { url, title, contentHash, text, mediaType } = live;
+        return { url, title, contentHash, text, mediaType };
+      },
+    );
+    return live ?? (await this.insertOrFind(db, { tenantId, ...document })).row;
+  }
+
+  private async documentSnapshot(db: Db, tenantId: string, documentId: string): Promise<SnapshotRow> {
     const document = await db.document.findFirst({
       where: { id: Id.parse(documentId), tenantId: Id.parse(tenantId) },
       select: { path: true, title: true, text: true, mediaType: true, contentHash: true, collection: { select: { name: true } } },

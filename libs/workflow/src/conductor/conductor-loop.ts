@@ -15,9 +15,11 @@ export interface ConductorOptions {
 
 export const CONDUCTOR_OPTIONS = Symbol('CONDUCTOR_OPTIONS');
 
+const RECORDING_PURGE_INTERVAL_MS = 3_600_000;
+
 /**
  * The conductor's loops: relay unsent outbox rows, hand the steps of dead workers to live ones, reconcile
- * steps Redis lost, expire gates and deadlines. Each tick runs to completion before the next is scheduled, and shutdown waits for the
+ * steps Redis lost, expire gates and deadlines, purge expired recordings. Each tick runs to completion before the next is scheduled, and shutdown waits for the
  * tick in flight. Every action is idempotent, so two conductors side by side are safe.
  */
 @Injectable()
@@ -45,6 +47,11 @@ export class ConductorLoop implements OnApplicationBootstrap, BeforeApplicationS
       await this.reconciler.reconcile();
       await this.commands.expireGates();
       await this.commands.expireDeadlines();
+    });
+    // Recordings past their tenant's retention (decision 0030): hourly is enough for a limit counted in days.
+    this.every('recording retention', RECORDING_PURGE_INTERVAL_MS, async () => {
+      const purged = await this.commands.purgeExpiredRecordings();
+      if (purged.calls > 0) this.logger.info(purged, 'purged expired recordings');
     });
     this.logger.info(this.options, 'conductor started');
   }

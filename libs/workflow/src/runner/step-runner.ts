@@ -17,6 +17,8 @@ import {
   PrismaService,
   RunEventRepository,
   RunRepository,
+  stepOfKey,
+  withRecordingScope,
   type Db,
   type OutboxRowData,
   type Prisma,
@@ -178,7 +180,20 @@ export class StepRunner implements StepProcessor {
         call: { tenantId: run.tenantId, runId: run.id, stepKey: key },
         rejectionFeedback: (gate?: GateName) => this.rejectionFeedback(job, run.workflowVersion, gate),
       };
-      const outcome = await execute(ctx);
+      // Every external call the handler makes is recorded against this step, or answered from the replayed run's
+      // recording: the boundaries read this scope, the handler never sees it (decision 0030).
+      const outcome = await withRecordingScope(
+        {
+          db: this.prisma,
+          tenantId: run.tenantId,
+          runId: run.id,
+          step: stepOfKey(key),
+          node: job.node,
+          ...(options.replay ? { replay: options.replay } : {}),
+          freshSearch: options.freshSearch ?? false,
+        },
+        () => execute(ctx),
+      );
       const result = this.workflows.table.results[job.node].safeParse(outcome.result);
       if (!result.success) {
         throw new InvalidStepResultError(

@@ -17,7 +17,7 @@ import { OutboxSender } from '../outbox/outbox-sender';
 import { Reconciler } from '../outbox/reconciler';
 import { TransitionWriter } from '../runner/transition-writer';
 import { InterventionInput, type Intervention } from '@dossier/contracts';
-import { InterventionRepository, ResearchRepository } from '@dossier/db';
+import { InterventionRepository, RecordingRepository, ResearchRepository } from '@dossier/db';
 import { WORKFLOW_GRAPHS } from '../workflow-options';
 import { GateEdits, isEmptyDiff } from './gate-edits';
 import { interventionView } from './intervention-view';
@@ -49,6 +49,7 @@ export class RunCommands {
     private readonly reconciler: Reconciler,
     @Inject(WORKFLOW_GRAPHS) private readonly workflows: WorkflowGraphs,
     private readonly edits: GateEdits,
+    private readonly recordings: RecordingRepository,
   ) {}
 
   async start(input: StartRunInput): Promise<RunRow> {
@@ -87,6 +88,45 @@ export class RunCommands {
     });
     await this.sender.send(rows);
     return run;
+  }
+
+  /**
+   * A new run that replays `runId` (decision 0030): the same question and options, every external answer taken from
+   * that run's recording — or, with `from`, only until the first step of that node, and live (recorded anew) from it.
+   * Gates are automatic: a person's decisions are not part of the recording, and a replay is for comparing outputs.
+   */
+  async replay(tenantId: string, runId: string, from: string | undefined, actor: string): Promise<RunRow> {
+    const original = await this.runs.find(tenantId, runId);
+    if (!original) throw new RunNotFoundError(`Run ${runId} not found`, { runId });
+    if (!TERMINAL_RUN_STATUSES.includes(original.status as RunStatus)) {
+      throw new RunStateError(`Run ${runId} is ${original.status}; only a finished run (completed, failed or cancelled) can be replayed`, {
+        runId,
+      });
+    }
+    if (from !== undefined) {
+      const nodes = Object.keys(this.workflows.get(original.workflowVersion, runId).nodes);
+      if (!nodes.includes(from)) {
+        throw new ValidationError(`--from ${from} is not a node of run ${runId}'s workflow (nodes: ${nodes.join(', ')})`, { runId });
+      }
+    }
+    const { calls } = await this.recordings.size(this.prisma, tenantId, runId);
+    if (calls === 0) {
+      throw new RunStateError(`Run ${runId} has no recording to replay (it ran before recordings existed, or its recording expired)`, {
+        runId,
+      });
+    }
+    const options = RunOptions.parse(original.options);
+    return this.start({
+      tenantId,
+      question: original.question,
+      options: {
+        ...options,
+        gates: { plan: 'auto', outline: 'auto', publish: 'auto' },
+        gateTimeoutMs: 0,
+        replay: { of: runId, ...(from !== undefined ? { from } : {}) },
+      },
+      actor,
+    });
   }
 
   /**
@@ -224,6 +264,11 @@ export class RunCommands {
       await this.audit.appendLocked(tx, tenantId, runId, 'run_resumed', actor, {});
     });
     await this.reconciler.reconcile(5_000, runId);
+  }
+
+  /** Conductor: deletes recorded calls past their retention and the answers no call names any more. */
+  purgeExpiredRecordings(now = new Date()): Promise<{ calls: number; answers: number }> {
+    return this.recordings.purgeExpired(this.prisma, now);
   }
 
   /** Conductor: an open gate nobody decided in time cancels its run, with the reason recorded. */

@@ -79,6 +79,7 @@ export class RenderHandler implements StepHandler<'render'> {
         maxIterations: ctx.run.options.maxIterations,
         providers: ctx.run.options.searchProviders,
         ...(ctx.run.options.collection ? { collection: ctx.run.options.collection } : {}),
+        ...(ctx.run.options.replay ? { replay: ctx.run.options.replay } : {}),
       },
       intro: (frame?.introduction ?? []) as { text: string; evidenceIds: string[] }[],
       conclusion: (frame?.conclusion ?? []) as { text: string; evidenceIds: string[] }[],

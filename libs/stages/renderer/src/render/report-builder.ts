@@ -14,6 +14,8 @@ export interface ReportInputs {
     maxIterations?: number;
     collection?: string;
     providers: string[];
+    /** The run this one replays from its recording, and the node from which it called live (decision 0030). */
+    replay?: { of: string; from?: string | undefined };
   };
   intro: Sentence[];
   conclusion: Sentence[];
@@ -102,6 +104,13 @@ function withSentenceFigures(engine: string, metrics: ReportJson['metrics'], sec
     .reduce((n, [, u]) => n + u.tokensIn + u.tokensOut, 0);
   const perSentence = engine !== 'offline' && verifiedSentences > 0 ? Math.round((model / verifiedSentences) * 10) / 10 : undefined;
   return { ...metrics, verifiedSentences, ...(perSentence === undefined ? {} : { tokensPerVerifiedSentence: perSentence }) };
+}
+
+/** A replay's model use above counts only its live calls: say where the rest of its answers came from. */
+function replayText(replay: { of: string; from?: string | undefined }): string {
+  return replay.from
+    ? `Replay of run ${replay.of}: every model answer, search result and page before the first ${replay.from} step came from that run's recording; from it on, the calls were made live.`
+    : `Replay of run ${replay.of}: every model answer, search result and page came from that run's recording; no external request was made.`;
 }
 
 function verificationText(v: ReportJson['metrics']['verification'], rounds: number): string {
@@ -217,6 +226,7 @@ export function buildReport(input: ReportInputs): ReportJson {
   const stop = stopText(input.run);
   const method: Sentence[] = [
     { text: engineText(input.run.engine, metrics), evidenceIds: [] },
+    ...(input.run.replay ? [{ text: replayText(input.run.replay), evidenceIds: [] }] : []),
     {
       text: `Sources searched: ${input.run.providers.join(', ')}${input.run.collection ? ` (collection "${input.run.collection}")` : ''}; ${input.metrics.searches} queries, ${input.metrics.sourcesFetched} sources read, ${sIds.size} cited.`,
       evidenceIds: [],

@@ -1,6 +1,6 @@
 import { AgentRunner, evidenceCurator, interviewAnalyst, interviewExpert } from '@dossier/agents';
 import { ExecutionRepository, PrismaService, ResearchRepository, TenantRepository, type Prisma } from '@dossier/db';
-import { classifyError, describeError, StageStateError } from '@dossier/errors';
+import { classifyError, describeError, ReplayAnswerMissingError, StageStateError } from '@dossier/errors';
 import { assertExcerpt, fetchSnapshot, isAllowedByPolicy, searchAll, SnapshotStore, SourcePolicySchema } from '@dossier/sources';
 import { createLogger } from '@dossier/telemetry';
 import { OnStep, type StepContext, type StepHandler, type StepOutcome } from '@dossier/workflow';
@@ -95,6 +95,8 @@ export class InterviewHandler implements StepHandler<'interview'> {
           : (await fetchSnapshot(this.prisma, { tenantId, url: hit.canonicalUrl, fetcher: this.web.fetcher })).snapshot;
         if (!read.some((r) => r.id === snapshot.id)) read.push({ id: snapshot.id, title: snapshot.title, text: snapshot.text });
       } catch (err) {
+        // A replay whose recording lacks the page must stop, not go on with other sources than the original had.
+        if (err instanceof ReplayAnswerMissingError) throw err;
         this.logger.warn(
           { url: hit.canonicalUrl, err: describeError(err), retryable: classifyError(err) === 'retryable' },
           'source skipped',

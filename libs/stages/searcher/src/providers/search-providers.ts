@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { Redis } from 'ioredis';
 import { PrismaService } from '@dossier/db';
 import { REDIS } from '@dossier/queue';
-import { CorpusSearchProvider, webProvidersFromEnv, type SearchProvider } from '@dossier/sources';
+import { CorpusSearchProvider, RecordedSearchProvider, webProvidersFromEnv, type SearchProvider } from '@dossier/sources';
 import { UnknownSearchProviderError } from './unknown-provider.error';
 
 /**
@@ -15,7 +15,8 @@ export class SearchProviders {
   private readonly providers: ReadonlyMap<string, SearchProvider>;
 
   constructor(prisma: PrismaService, @Inject(REDIS) redis: Redis) {
-    const all = [new CorpusSearchProvider(prisma), ...webProvidersFromEnv(process.env, redis)];
+    // Every provider's answers are recorded against the run and replayed from a recording (decision 0030).
+    const all = [new CorpusSearchProvider(prisma), ...webProvidersFromEnv(process.env, redis)].map((p) => new RecordedSearchProvider(p));
     this.providers = new Map(all.map((p) => [p.name, p]));
   }
 

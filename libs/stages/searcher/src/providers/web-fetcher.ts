@@ -1,4 +1,6 @@
 import { Injectable } from '@nestjs/common';
+import { z } from 'zod';
+import { recorded } from '@dossier/db';
 import { fetchPolicyFromEnv, RobotsCache, SafeFetcher } from '@dossier/sources';
 
 /**
@@ -8,12 +10,13 @@ import { fetchPolicyFromEnv, RobotsCache, SafeFetcher } from '@dossier/sources';
 @Injectable()
 export class WebFetcher {
   readonly fetcher: SafeFetcher;
-  readonly robots: RobotsCache;
+  /** robots.txt verdicts, recorded against the run and replayed from a recording like every external answer (0030). */
+  readonly robots: Pick<RobotsCache, 'isAllowed'>;
 
   constructor() {
     const policy = fetchPolicyFromEnv(process.env);
     this.fetcher = new SafeFetcher(policy);
-    this.robots = new RobotsCache({
+    const cache = new RobotsCache({
       userAgent: policy.userAgent,
       fetchText: async (url) => {
         try {
@@ -25,5 +28,9 @@ export class WebFetcher {
         }
       },
     });
+    this.robots = {
+      isAllowed: (url: string) =>
+        recorded({ kind: 'robots', request: { url }, name: `robots.txt verdict for ${url}` }, z.boolean(), () => cache.isAllowed(url)),
+    };
   }
 }

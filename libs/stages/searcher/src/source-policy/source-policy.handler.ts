@@ -1,6 +1,6 @@
 import { groupNearDuplicates } from '@dossier/agents';
 import { InterventionRepository, PrismaService, ResearchRepository, TenantRepository } from '@dossier/db';
-import { classifyError, describeError } from '@dossier/errors';
+import { classifyError, describeError, ReplayAnswerMissingError } from '@dossier/errors';
 import { authorityOf, fetchSnapshot, isAllowedByPolicy, SourcePolicySchema } from '@dossier/sources';
 import { createLogger } from '@dossier/telemetry';
 import { OnStep, type StepContext, type StepHandler, type StepOutcome } from '@dossier/workflow';
@@ -68,6 +68,8 @@ export class SourcePolicyHandler implements StepHandler<'source_policy'> {
         if (got.fetched) webFetched++;
         snapshotOf.set(s.canonicalUrl, got.snapshot.id);
       } catch (err) {
+        // A replay whose recording lacks the page must stop, not go on with other sources than the original had.
+        if (err instanceof ReplayAnswerMissingError) throw err;
         // One unreachable or refused page does not fail the step; a retryable failure of every page would.
         this.logger.warn(
           { url, err: describeError(err), retryable: classifyError(err) === 'retryable' },

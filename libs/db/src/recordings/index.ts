@@ -1,0 +1,3 @@
+export * from './recording-scope';
+export * from './recording-store';
+export * from './recording-repository';
