@@ -12,7 +12,8 @@ import { cliRunner, type CliResult } from './cli-harness';
  * Floors are what the engine reached when they were set, rounded down: raise them as the engine improves (0021).
  */
 const QUESTIONS = 4;
-const FLOOR = { keyPointRecall: 0.6, sourceRecall: 0.6 };
+// keyPointRecall 0.7 since decision 0037 (0.75 measured on these 4 questions; 0.67 before).
+const FLOOR = { keyPointRecall: 0.7, sourceRecall: 0.6 };
 
 function offlineAnswer(request: FakeChatRequest): unknown {
   const role = ROLES[request.role as RoleName] as AnyAgentRole | undefined;

@@ -95,8 +95,12 @@ function disputeSubject(sides: readonly string[]): string | null {
     : null;
 }
 
-/** What stays open: the questions the research did not answer and the points the sources disagree on. */
-function openPoints(input: FramerInput): FramerOutput['conclusion'] {
+/**
+ * What stays open: the questions the research did not answer and the points the sources disagree on. Not the framer's
+ * to write: the frame step appends these sentences to the conclusion whatever engine framed it, so a model can neither
+ * leave them out nor turn "do not settle" into "settle" (decision 0037).
+ */
+export function openPoints(input: Pick<FramerInput, 'openQuestions' | 'disputes'>): FramerOutput['conclusion'] {
   const out: FramerOutput['conclusion'] = [];
   const open = input.openQuestions;
   if (open.length > 0)
@@ -165,7 +169,7 @@ function offlineFrame(input: FramerInput): FramerOutput {
     used.add(central.text);
     conclusion.push({ text: central.text, evidenceIds: [...new Set(central.evidenceIds)] });
   }
-  return { introduction, conclusion: [...conclusion, ...openPoints(input)] };
+  return { introduction, conclusion };
 }
 
 function check(input: FramerInput, output: FramerOutput): ReferenceCheck<FramerOutput> {
@@ -196,7 +200,7 @@ export const framer: AgentRole<FramerInput, FramerOutput, 'framer'> = {
       rules: [
         `Introduction: state the question, then the main findings (at most ${MAX_INTRO_FINDINGS} sentences, each the most direct answer a section gives, citing the evidence ids that section used for it), then the scope of the report. Framing sentences (question, scope) cite nothing and state no fact.`,
         'Conclusion: the key finding of each section, each sentence citing the evidence ids that section used for it; add no fact that the sections do not state.',
-        'End the conclusion with what stays open, in sentences that cite nothing: name the open questions (see "open questions") and the points the sources disagree on (see "disputes"), without taking a side; say why research stopped.',
+        'Do not write what stays open (the open questions and the disputes are given so that no finding contradicts them): the report closes the conclusion with them itself.',
       ],
       callRules: [
         ...(input.scope?.length ? ['The scope was narrowed during research (see "narrowed scope"): say so in the introduction.'] : []),

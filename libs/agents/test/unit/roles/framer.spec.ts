@@ -1,4 +1,4 @@
-import { framer } from '../../../src/roles';
+import { framer, openPoints } from '../../../src/roles';
 import { ROLE_INPUTS } from '../../fixtures/role-inputs';
 
 const base = ROLE_INPUTS.framer;
@@ -23,14 +23,17 @@ describe('framer (offline)', () => {
     expect(framing(tail)).toHaveLength(2);
   });
 
-  it('concludes with the most central cited sentence of each section the introduction did not state, then what stays open', () => {
-    expect(out.conclusion.filter((s) => s.evidenceIds.length > 0)).toEqual([
-      { text: 'The Golden Gate Bridge opened to traffic on 27 May 1937.', evidenceIds: ['E1', 'E2'] },
+  it('concludes with the most central cited sentence of each section the introduction did not state, all cited', () => {
+    expect(out.conclusion).toEqual([{ text: 'The Golden Gate Bridge opened to traffic on 27 May 1937.', evidenceIds: ['E1', 'E2'] }]);
+  });
+
+  it('what stays open (appended by the frame step, whatever the engine): the open questions by name', () => {
+    expect(openPoints(base)).toEqual([
+      {
+        text: 'The sources found do not settle this question, which stays open: "Who disputes the safety record of the bridge painters?".',
+        evidenceIds: [],
+      },
     ]);
-    expect(out.conclusion.at(-1)).toEqual({
-      text: 'The sources found do not settle this question, which stays open: "Who disputes the safety record of the bridge painters?".',
-      evidenceIds: [],
-    });
   });
 
   it('names the disputed points by what every side shares, without a side or its figures', () => {
@@ -38,7 +41,7 @@ describe('framer (offline)', () => {
       { sides: ['Irrigation withdrawals caused the decline.', 'Irrigation withdrawals did not cause the decline of Lake Varen.'] },
       { sides: ['The water level fell by 13.8 metres.', 'The water level fell by 4.2 metres, the panel found.'] },
     ];
-    const open = framer.offline({ ...base, disputes }).conclusion.at(-1)!;
+    const open = openPoints({ ...base, disputes }).at(-1)!;
     expect(open.evidenceIds).toEqual([]);
     expect(open.text).toMatch(
       /^The sources disagree on 2 points \(irrigation withdrawals and decline; water level fell and metres\), which this report leaves open/,
@@ -48,11 +51,11 @@ describe('framer (offline)', () => {
   });
 
   it('says so when nothing stays open; lists at most four open questions by name', () => {
-    expect(framer.offline({ ...base, openQuestions: [], disputes: [] }).conclusion.at(-1)!.text).toBe(
-      'No question asked stays open, and the sources found do not contradict one another.',
-    );
+    expect(openPoints({ openQuestions: [], disputes: [] })).toEqual([
+      { text: 'No question asked stays open, and the sources found do not contradict one another.', evidenceIds: [] },
+    ]);
     const many = ['Who?', 'What?', 'When?', 'Where?', 'Why?', 'How?'];
-    expect(framer.offline({ ...base, openQuestions: many }).conclusion.at(-1)!.text).toBe(
+    expect(openPoints({ openQuestions: many })[0]!.text).toBe(
       'The sources found do not settle these 6 questions, which stay open: "Who?"; "What?"; "When?"; "Where?", among others.',
     );
   });

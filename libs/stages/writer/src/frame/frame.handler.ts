@@ -1,4 +1,12 @@
-import { AgentRunner, framer, verifyAndRepair, type CheckRecord, type SentenceToVerify, type VerificationFigures } from '@dossier/agents';
+import {
+  AgentRunner,
+  framer,
+  openPoints,
+  verifyAndRepair,
+  type CheckRecord,
+  type SentenceToVerify,
+  type VerificationFigures,
+} from '@dossier/agents';
 import { InterventionRepository, ResearchRepository, RunRepository, type Prisma } from '@dossier/db';
 import { OnStep, type StepContext, type StepHandler, type StepOutcome } from '@dossier/workflow';
 import { selectDisagreements } from './disagreements';
@@ -129,9 +137,11 @@ export class FrameHandler implements StepHandler<'frame'> {
     // checked by the guard against the context.
     const toVerify = (s: Sentence): SentenceToVerify =>
       s.evidenceIds.length > 0 ? withEvidence(s) : { text: s.text, evidenceIds: [], evidence: [], context };
+    // What stays open closes the conclusion, written here from the run's facts whatever engine framed it (0037).
+    const closing = openPoints({ openQuestions: open.map((q) => q.text), disputes: shown.map((d) => ({ sides: d.sides })) });
     const parts = [
       ...out.introduction.map((s) => ({ part: 'introduction' as const, sentence: toVerify(s) })),
-      ...out.conclusion.map((s) => ({ part: 'conclusion' as const, sentence: toVerify(s) })),
+      ...[...out.conclusion, ...closing].map((s) => ({ part: 'conclusion' as const, sentence: toVerify(s) })),
     ];
     const verified = await verifyAndRepair(
       this.agents,
