@@ -77,7 +77,7 @@ export default [
       parserOptions: {
         projectService: {
           // Root-level TS files that belong to no project tsconfig (only hit by a plain `eslint .` at the root).
-          allowDefaultProject: ['prisma.config.ts', 'tools/bench/*.ts'],
+          allowDefaultProject: ['prisma.config.ts'],
         },
         tsconfigRootDir: import.meta.dirname,
       },
