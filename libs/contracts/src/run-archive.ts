@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { ReportFormat } from './entities/research';
 import { RunOptions } from './run-options';
 import { RunStatus } from './run-status';
+import { safeText } from './safe-text';
 
 /** What a recorded external call asked (decision 0030). */
 export const RecordedKind = z.enum(['model', 'embedding', 'search', 'page', 'document', 'robots']);
@@ -61,8 +62,8 @@ export type RunArchiveSummary = z.infer<typeof RunArchiveSummary>;
 
 /** `POST /v1/runs/{id}/replay`: replay the whole run, or only from the first step of `from` on. */
 export const ReplayRunBody = z.strictObject({
-  from: z
-    .string()
+  // Which node is checked against the run's graph by the replay itself (an unknown one is a 400 naming it).
+  from: safeText()
     .regex(/^[a-z_]{1,40}$/, 'a node name such as draft')
     .optional(),
 });
