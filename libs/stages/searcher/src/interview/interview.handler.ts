@@ -74,13 +74,16 @@ export class InterviewHandler implements StepHandler<'interview'> {
     );
     const questionId = stableUuid(runId, 'interview', shard, turn);
 
-    // The expert's search: every provider of the run, the analyst's question as the query.
+    // The expert's search: every provider of the run; the query is the analyst's question, in interviews mode within
+    // the research question (an offline analyst's "what do the sources say about costs …?" names little of the
+    // question's subject, and passage-level search ranks by the words the query holds: decision 0038). In hybrid mode
+    // the analyst asks from the survey's open questions, which carry their own subject.
     const tenant = await this.tenants.find(tenantId);
     const tenantPolicy = tenant?.policy as { searchProviders?: string[]; sources?: unknown } | null;
     const sourcePolicy = SourcePolicySchema.parse(tenantPolicy?.sources ?? {});
     const { hits } = await searchAll(this.providers.forRun(options.searchProviders, runId, tenantPolicy?.searchProviders), {
       tenantId,
-      query: asked.question,
+      query: options.mode === 'interviews' ? `${asked.question} ${ctx.run.question}` : asked.question,
       limit: RESULTS_PER_TURN,
       ...(options.collection ? { collection: options.collection } : {}),
     });
