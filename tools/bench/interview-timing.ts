@@ -28,6 +28,8 @@ export interface InterviewSpan {
   /** Its first turn's start → its last turn's end. */
   startedAt: number;
   durationMs: number;
+  /** Its duration less its turns' own: the time between a turn's end and the next turn's start (decide, dispatch). */
+  betweenTurnsMs: number;
 }
 
 export interface RoleUse {
@@ -92,7 +94,9 @@ export function interviewTimings(turns: readonly TurnRow[], calls: readonly Call
     .sort(([a], [b]) => a - b)
     .map(([shard, rows]): InterviewSpan => {
       const startedAt = Math.min(...rows.map((r) => r.startedAt));
-      return { shard, turns: rows.length, startedAt, durationMs: Math.max(...rows.map((r) => r.completedAt)) - startedAt };
+      const durationMs = Math.max(...rows.map((r) => r.completedAt)) - startedAt;
+      const inTurns = rows.reduce((sum, r) => sum + r.completedAt - r.startedAt, 0);
+      return { shard, turns: rows.length, startedAt, durationMs, betweenTurnsMs: durationMs - inTurns };
     });
   const wallMs = Math.max(...turns.map((t) => t.completedAt)) - Math.min(...turns.map((t) => t.startedAt));
   const slowest = interviews.reduce((a, b) => (b.durationMs > a.durationMs ? b : a));

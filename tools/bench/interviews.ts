@@ -74,13 +74,14 @@ function print(t: InterviewTimings, turns: TurnRow[]): void {
   console.log(
     `\nInterviews (simulated latency ${LATENCY_MS} ms per model request; options ${JSON.stringify(RUN_OPTIONS)}; one process per service, worker concurrency ${process.env['WORKER_CONCURRENCY'] ?? 'default (4)'})`,
   );
+  console.log(`(at most ${TURNS} turns: an interview ends earlier when its analyst closes it)`);
   const phaseStart = Math.min(...t.interviews.map((i) => i.startedAt));
-  console.log('| interview (shard) | turns | starts at s | duration s | turn durations s |');
-  console.log('|---|---|---|---|---|');
+  console.log('| interview (shard) | turns | starts at s | duration s | turn durations s | between turns s |');
+  console.log('|---|---|---|---|---|---|');
   for (const i of t.interviews) {
     const own = turns.filter((r) => r.shard === i.shard).sort((a, b) => a.turn - b.turn);
     console.log(
-      `| ${i.shard} | ${i.turns} | +${s(i.startedAt - phaseStart)} | ${s(i.durationMs)} | ${own.map((r) => s(r.completedAt - r.startedAt)).join(', ')} |`,
+      `| ${i.shard} | ${i.turns} | +${s(i.startedAt - phaseStart)} | ${s(i.durationMs)} | ${own.map((r) => s(r.completedAt - r.startedAt)).join(', ')} | ${s(i.betweenTurnsMs)} |`,
     );
   }
   console.log(

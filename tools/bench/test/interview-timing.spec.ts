@@ -15,7 +15,7 @@ describe('interviewTimings', () => {
     turn(0, 0, 0, 1000),
     turn(0, 1, 1000, 2500),
     turn(1, 0, 100, 1200),
-    turn(1, 1, 1200, 3000),
+    turn(1, 1, 1300, 3000),
     turn(2, 0, 3000, 3500),
     turn(3, 0, 900, 1100),
   ];
@@ -24,10 +24,11 @@ describe('interviewTimings', () => {
     const t = interviewTimings(turns, []);
     expect(t.wallMs).toBe(3500);
     expect(t.interviews).toEqual([
-      { shard: 0, turns: 2, startedAt: 0, durationMs: 2500 },
-      { shard: 1, turns: 2, startedAt: 100, durationMs: 2900 },
-      { shard: 2, turns: 1, startedAt: 3000, durationMs: 500 },
-      { shard: 3, turns: 1, startedAt: 900, durationMs: 200 },
+      { shard: 0, turns: 2, startedAt: 0, durationMs: 2500, betweenTurnsMs: 0 },
+      // Its second turn starts 100 ms after its first ends.
+      { shard: 1, turns: 2, startedAt: 100, durationMs: 2900, betweenTurnsMs: 100 },
+      { shard: 2, turns: 1, startedAt: 3000, durationMs: 500, betweenTurnsMs: 0 },
+      { shard: 3, turns: 1, startedAt: 900, durationMs: 200, betweenTurnsMs: 0 },
     ]);
     expect(t.slowest.shard).toBe(1);
     expect(t.wallOverSlowest).toBeCloseTo(3500 / 2900, 6);
