@@ -49,6 +49,11 @@ export interface InterviewTimings {
   slowest: InterviewSpan;
   /** 1 when the interviews ran fully at once; the number of interviews when one ran after the other. */
   wallOverSlowest: number;
+  /**
+   * Wall time over the longest time one interview spent in its own turns (its duration less the time between them).
+   * Unlike `wallOverSlowest`, it shows turns waiting for a free worker: a wait stretches the slowest interview too.
+   */
+  wallOverBusiest: number;
   /** The interviews' durations added up, over the wall time: how many ran at once on average. */
   sumOverWall: number;
   turns: number;
@@ -122,6 +127,7 @@ export function interviewTimings(turns: readonly TurnRow[], calls: readonly Call
     interviews,
     slowest,
     wallOverSlowest: slowest.durationMs === 0 ? NaN : wallMs / slowest.durationMs,
+    wallOverBusiest: wallMs / Math.max(...interviews.map((i) => i.durationMs - i.betweenTurnsMs)),
     sumOverWall: wallMs === 0 ? NaN : interviews.reduce((s, i) => s + i.durationMs, 0) / wallMs,
     turns: turns.length,
     overlappingTurns,

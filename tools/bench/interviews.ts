@@ -88,6 +88,9 @@ function print(t: InterviewTimings, turns: TurnRow[]): void {
     `interview phase wall ${s(t.wallMs)} s; slowest interview (shard ${t.slowest.shard}) ${s(t.slowest.durationMs)} s; wall / slowest ${t.wallOverSlowest.toFixed(2)} (1 = fully parallel, ${t.interviews.length} = one after the other); sum of interviews / wall ${t.sumOverWall.toFixed(2)}`,
   );
   console.log(
+    `wall / the longest time one interview spent in its own turns ${t.wallOverBusiest.toFixed(2)} (1 = no turn waited; above wall / slowest when turns waited for a free worker)`,
+  );
+  console.log(
     `turns overlapping a turn of another interview: ${t.overlappingTurns} of ${t.turns}; most turns running at once: ${t.peakConcurrentTurns}`,
   );
   console.log(`\nModel requests per interview turn (${t.turns} turns)`);

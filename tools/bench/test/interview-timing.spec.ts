@@ -32,6 +32,8 @@ describe('interviewTimings', () => {
     ]);
     expect(t.slowest.shard).toBe(1);
     expect(t.wallOverSlowest).toBeCloseTo(3500 / 2900, 6);
+    // Shard 1 spent 1100 + 1700 ms in its turns, the most of any interview.
+    expect(t.wallOverBusiest).toBeCloseTo(3500 / 2800, 6);
     expect(t.sumOverWall).toBeCloseTo(6100 / 3500, 6);
     expect(t.turns).toBe(6);
   });
@@ -47,6 +49,7 @@ describe('interviewTimings', () => {
   it('gives the ratio of interviews run one after the other as their number, with no overlap', () => {
     const t = interviewTimings([turn(0, 0, 0, 1000), turn(1, 0, 1000, 2000)], []);
     expect(t.wallOverSlowest).toBe(2);
+    expect(t.wallOverBusiest).toBe(2);
     expect(t.overlappingTurns).toBe(0);
     expect(t.peakConcurrentTurns).toBe(1);
   });
