@@ -3,7 +3,9 @@
 # recovery time, run event latency to an SSE client, report scaling, the sentence splitter against Intl.Segmenter,
 # PDF render time and size, record-and-replay times and recording sizes (decision 0030), and runs that wait on the
 # model (wall time over the critical path of model calls, fan-out start skew, throughput with one and two processes per service, tokens per verified sentence; decision 0036).
-# `npm run bench -- steps` runs the step part alone (measure it in isolation); `npm run bench -- model` the model part.
+# `npm run bench -- steps` runs the step part alone (measure it in isolation); `npm run bench -- model` the model part;
+# `npm run bench -- interviews` one run in interviews mode, its interviews' wall time beside the slowest and tokens per
+# turn (decision 0024).
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/env.sh"
 cd "$_repo_root"
@@ -11,6 +13,10 @@ cd "$_repo_root"
 bash tools/ensure-services.sh
 if [ "${1:-}" = model ]; then
   LOG_LEVEL=warn OTEL_SDK_DISABLED=true node --enable-source-maps -r ./tools/ts-register.cjs tools/bench/model-bound.ts
+  exit 0
+fi
+if [ "${1:-}" = interviews ]; then
+  LOG_LEVEL=warn OTEL_SDK_DISABLED=true node --enable-source-maps -r ./tools/ts-register.cjs tools/bench/interviews.ts
   exit 0
 fi
 LOG_LEVEL=warn OTEL_SDK_DISABLED=true node --enable-source-maps -r ./tools/ts-register.cjs tools/bench/step-overhead.ts
@@ -21,3 +27,4 @@ LOG_LEVEL=warn node --enable-source-maps -r ./tools/ts-register.cjs tools/bench/
 LOG_LEVEL=warn OTEL_SDK_DISABLED=true node --enable-source-maps -r ./tools/ts-register.cjs tools/bench/pdf-render.ts
 LOG_LEVEL=warn OTEL_SDK_DISABLED=true node --enable-source-maps -r ./tools/ts-register.cjs tools/bench/replay.ts
 LOG_LEVEL=warn OTEL_SDK_DISABLED=true node --enable-source-maps -r ./tools/ts-register.cjs tools/bench/model-bound.ts
+LOG_LEVEL=warn OTEL_SDK_DISABLED=true node --enable-source-maps -r ./tools/ts-register.cjs tools/bench/interviews.ts

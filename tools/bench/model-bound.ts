@@ -12,125 +12,29 @@
  *
  * Token use per report (by role, and per verified sentence) is read from the same runs' report.json.
  */
-import { mkdtempSync } from 'node:fs';
-import { loadavg, tmpdir } from 'node:os';
-import path from 'node:path';
-import { ROLES, type AnyAgentRole, type RoleName } from '@dossier/agents';
-import { SERVICE_NAMES, ReportJson } from '@dossier/contracts';
-import { PrismaService } from '@dossier/db';
-import { ingestPaths } from '@dossier/sources';
-import {
-  FakeOpenAIServer,
-  sql,
-  startChildService,
-  startQdrantDouble,
-  type ChildService,
-  type FakeChatRequest,
-  type TestDatabase,
-} from '@dossier/testing';
+import { loadavg } from 'node:os';
+import type { ReportJson } from '@dossier/contracts';
+import { sql, type TestDatabase } from '@dossier/testing';
 import { runCriticalPath, type RunCriticalPath } from '../../libs/workflow/src';
-import { prepareDatabase, REDIS_URL, startEngine, TENANT, uniquePrefix, type TestEngine } from '../../libs/workflow/test/fixtures/engine';
-import { waitForStatus } from '../../libs/workflow/test/fixtures/run-queries';
+import {
+  COLLECTION,
+  completedRun,
+  pct,
+  progressLog,
+  reportOf,
+  serverDelays,
+  startModelBench,
+  TENANT,
+  type ModelBench,
+} from './model-services';
 
 const LATENCY_MS = Number(process.env['BENCH_MODEL_LATENCY_MS'] ?? 500);
 const SINGLE_RUNS = Number(process.env['BENCH_MODEL_RUNS'] ?? 2);
 /** Runs per throughput batch; 0 skips the throughput part. */
 const BATCH = Number(process.env['BENCH_MODEL_BATCH'] ?? 4);
-const QUESTION = "What caused the decline of Lake Varen's water level, and how large was it?";
-const CORPUS = [
-  'encyclopedia-lake-varen.md',
-  'krwa-annual-water-report-2024.md',
-  'eskerford-university-study-summary.md',
-  'kessmark-climate-office-bulletin-2024.md',
-  'timeline-lake-varen-2014-2025.md',
-  'brennmoor-hydro-statement-release-schedule.md',
-  'tessel-growers-position-statement.md',
-].map((f) => path.resolve(__dirname, '../../examples/corpus', f));
-const RUN_OPTIONS = { engine: 'openai', collection: 'bench', maxIterations: 2, perspectives: 2 } as const;
+const RUN_OPTIONS = { engine: 'openai', collection: COLLECTION, maxIterations: 2, perspectives: 2 } as const;
 
-/**
- * The correct answer (the role's offline output), computed once per distinct input: the model server runs in this
- * process, and its offline NLP would otherwise make this one event loop, not the workers, the bound on throughput
- * (runs of the same question over the same corpus send the same inputs, ids being short and per request).
- */
-const answers = new Map<string, unknown>();
-function offlineAnswer(request: FakeChatRequest): unknown {
-  const role = ROLES[request.role as RoleName] as AnyAgentRole | undefined;
-  if (!role || request.input === undefined) throw new Error(`No echoed input for role ${request.role}`);
-  const key = `${request.role} ${JSON.stringify(request.input)}`;
-  if (!answers.has(key)) answers.set(key, role.offline(role.input.parse(request.input)));
-  return answers.get(key);
-}
-
-/** How long the model server took beyond its simulated latency (its own CPU: a bound on the bench, not the engine). */
-function serverDelays(model: FakeOpenAIServer, since: number): number[] {
-  return model.requests
-    .filter((r) => r.receivedAt >= since && r.answeredAt !== undefined && r.outcome === 200)
-    .map((r) => r.answeredAt! - r.receivedAt - LATENCY_MS);
-}
-
-/** Progress on stderr: the tables on stdout stay clean. */
-const t0 = performance.now();
-const progress = (line: string): void =>
-  void process.stderr.write(`[model bench +${((performance.now() - t0) / 1000).toFixed(0)} s] ${line}\n`);
-
-function pct(values: number[], p: number): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
-}
-
-interface System {
-  services: ChildService[];
-  replicas: number;
-  addReplica(): Promise<void>;
-  close(): Promise<void>;
-}
-
-async function startSystem(db: TestDatabase, prefix: string, model: FakeOpenAIServer, qdrantUrl: string): Promise<System> {
-  const env: Record<string, string> = {
-    DATABASE_URL: db.url,
-    // Fifteen processes on a Postgres shared with everything else on this machine (max_connections 100): small pools.
-    DATABASE_POOL_MAX: '2',
-    REDIS_URL,
-    QUEUE_PREFIX: prefix,
-    // info: each service says "<name> ready" when it consumes (the bench waits for that line).
-    LOG_LEVEL: 'info',
-    OTEL_SDK_DISABLED: 'true',
-    METRICS_PORT: '0',
-    SHUTDOWN_GRACE_MS: '5000',
-    // Shared by the replicas, as in a deployment of more than one claims process (the embedded store is one process's).
-    QDRANT_URL: qdrantUrl,
-    VECTOR_DIR: mkdtempSync(path.join(tmpdir(), 'dossier-bench-vectors-')),
-    OPENAI_BASE_URL: model.baseUrl,
-    OPENAI_API_KEY: 'sk-bench-local',
-    OPENAI_MODEL: 'fake-model',
-    OPENAI_RATE_PER_SECOND: '1000',
-    OPENAI_MAX_OUTPUT_TOKENS: '32768',
-    DOSSIER_LLM_TEST_ECHO: '1',
-  };
-  const services: ChildService[] = [];
-  const start = async (names: readonly string[], label: string): Promise<void> => {
-    const started = names.map((name) =>
-      startChildService(path.resolve(__dirname, `../../apps/${name}/src/main.ts`), env, `${name}${label}`),
-    );
-    services.push(...started);
-    await Promise.all(started.map((s, i) => s.waitForOutput(new RegExp(`${names[i]} ready`))));
-  };
-  await start(['conductor', ...SERVICE_NAMES], '');
-  const system: System = {
-    services,
-    replicas: 1,
-    addReplica: async () => {
-      system.replicas++;
-      await start(SERVICE_NAMES, `#${system.replicas}`);
-    },
-    close: async () => {
-      for (const s of services) s.kill('SIGTERM');
-      await Promise.all(services.map((s) => s.exited));
-    },
-  };
-  return system;
-}
+const progress = progressLog('model bench');
 
 /** Start skew of each fan-out (node, iteration with more than one shard): last shard started − first, in ms. */
 async function shardSkews(db: TestDatabase, runId: string): Promise<{ group: string; shards: number; skewMs: number }[]> {
@@ -164,24 +68,14 @@ async function stepOverheads(db: TestDatabase, runId: string): Promise<{ waitMs:
   return { waitMs: rows.map((r) => Number(r.wait_ms)), workMs: rows.map((r) => Math.max(0, Number(r.work_ms))) };
 }
 
-async function reportOf(db: TestDatabase, runId: string): Promise<ReportJson> {
-  const [row] = await sql<{ content: string }>(db.url, "SELECT content FROM report_artifacts WHERE run_id = $1 AND format = 'json'", [
-    runId,
-  ]);
-  if (!row) throw new Error(`run ${runId} has no report.json`);
-  return ReportJson.parse(JSON.parse(row.content));
-}
-
-async function oneRun(engine: TestEngine, db: TestDatabase, label: string): Promise<string> {
-  const run = await engine.commands.start({ tenantId: TENANT, question: QUESTION, options: RUN_OPTIONS, actor: `bench ${label}` });
-  await waitForStatus(db.url, run.id, 'completed');
-  return run.id;
+function oneRun(bench: ModelBench, label: string): Promise<string> {
+  return completedRun(bench, RUN_OPTIONS, label);
 }
 
 /** A batch of runs submitted together: runs per minute from the first submission to the last completion. */
-async function throughput(engine: TestEngine, db: TestDatabase, label: string): Promise<{ runsPerMinute: number; seconds: number }> {
+async function throughput(bench: ModelBench, label: string): Promise<{ runsPerMinute: number; seconds: number }> {
   const started = performance.now();
-  await Promise.all(Array.from({ length: BATCH }, (_, i) => oneRun(engine, db, `${label} ${i}`)));
+  await Promise.all(Array.from({ length: BATCH }, (_, i) => oneRun(bench, `${label} ${i}`)));
   const seconds = (performance.now() - started) / 1000;
   return { runsPerMinute: (BATCH / seconds) * 60, seconds };
 }
@@ -197,25 +91,13 @@ function printPath(p: RunCriticalPath, runId: string): void {
 }
 
 async function main(): Promise<void> {
-  // eslint-disable-next-line @typescript-eslint/no-require-imports -- a CommonJS helper shared with jest's global setup
-  const setup = require('../jest/global-setup.cjs') as () => Promise<void>;
-  await setup();
-  const db = await prepareDatabase();
-  const prisma = new PrismaService({ url: db.url, poolMax: 4 });
-  const model = await new FakeOpenAIServer({ answer: offlineAnswer, latencyMs: () => LATENCY_MS }).start();
-  const qdrant = await startQdrantDouble();
-  const prefix = uniquePrefix('model');
-  let system: System | undefined;
-  let engine: TestEngine | undefined;
   const load = [loadavg()[0]!];
+  const bench = await startModelBench(LATENCY_MS, progress);
+  const { db, prisma } = bench;
   try {
-    await ingestPaths(prisma, { tenantId: TENANT, collection: 'bench', paths: CORPUS });
-    progress('corpus ingested; starting the conductor and the seven stage services');
-    system = await startSystem(db, prefix, model, qdrant.url);
-    engine = await startEngine(db, prefix, []);
     progress('services ready; warm-up run');
     // Warm-up (each process compiles and connects on its first steps), not counted.
-    await oneRun(engine, db, 'warm-up');
+    await oneRun(bench, 'warm-up');
     progress('warm-up done');
 
     console.log(
@@ -230,7 +112,7 @@ async function main(): Promise<void> {
     const works: number[] = [];
     let lastPath: { path: RunCriticalPath; runId: string } | undefined;
     for (let i = 0; i < SINGLE_RUNS; i++) {
-      const runId = await oneRun(engine, db, `single ${i}`);
+      const runId = await oneRun(bench, `single ${i}`);
       progress(`single run ${i + 1} done`);
       const p = await runCriticalPath(prisma, TENANT, runId);
       const fanouts = await shardSkews(db, runId);
@@ -255,33 +137,29 @@ async function main(): Promise<void> {
       );
     }
 
-    if (BATCH > 0) await throughputs(engine, db, system, load, model);
+    if (BATCH > 0) await throughputs(bench, load);
     if (reports.length > 0) printTokens(reports);
     console.log(`load average (1 min) ${load.map((l) => l.toFixed(1)).join(' → ')} on this machine's cores`);
   } finally {
-    await engine?.close();
-    await system?.close();
-    await model.stop();
-    await qdrant.close();
-    await prisma.$disconnect();
-    await db.drop();
+    await bench.close();
   }
 }
 
 /** The same batch with one process per service, then two (BENCH_MODEL_BATCH=0 skips this). */
-async function throughputs(engine: TestEngine, db: TestDatabase, system: System, load: number[], model: FakeOpenAIServer): Promise<void> {
+async function throughputs(bench: ModelBench, load: number[]): Promise<void> {
+  const { model, system } = bench;
   progress(`throughput: ${BATCH} runs, one process per service`);
   const oneFrom = Date.now();
-  const one = await throughput(engine, db, 'x1');
-  const oneDelays = serverDelays(model, oneFrom);
+  const one = await throughput(bench, 'x1');
+  const oneDelays = serverDelays(model, oneFrom, LATENCY_MS);
   load.push(loadavg()[0]!);
   progress(`${one.seconds.toFixed(0)} s; starting a second process of each service`);
   await system.addReplica();
-  await oneRun(engine, db, 'warm-up 2');
+  await oneRun(bench, 'warm-up 2');
   progress(`throughput: ${BATCH} runs, two processes per service`);
   const twoFrom = Date.now();
-  const two = await throughput(engine, db, 'x2');
-  const twoDelays = serverDelays(model, twoFrom);
+  const two = await throughput(bench, 'x2');
+  const twoDelays = serverDelays(model, twoFrom, LATENCY_MS);
   load.push(loadavg()[0]!);
   console.log(`\nThroughput (${BATCH} runs submitted at once; ${LATENCY_MS} ms per model request)`);
   console.log('| processes per service | seconds | runs per minute | model server delay beyond latency p50 / p90 ms |');
