@@ -3,11 +3,12 @@ import { cliRunner } from './cli-harness';
 import { MATRIX, matrixCorpus, precision, recall, runRow, summarise, type RowOutcome } from './model-matrix';
 
 /*
- * Research through the CLI against the realistic model (issue 12). `npm test` runs the row with every defect at 30%;
- * `npm run test:models` (DOSSIER_MODEL_MATRIX=full) runs one row per defect kind as well, and prints the figures.
+ * Research through the CLI against the realistic model (issue 12). `npm test` runs the row with every defect at 30%
+ * and the row of unsupported sentences alone; `npm run test:models` (DOSSIER_MODEL_MATRIX=full) runs one row per
+ * defect kind as well, and prints the figures.
  */
 const FULL = process.env['DOSSIER_MODEL_MATRIX'] === 'full';
-const ROWS = FULL ? MATRIX : MATRIX.filter((r) => r.name === 'everything');
+const ROWS = FULL ? MATRIX : MATRIX.filter((r) => r.name === 'everything' || r.name === 'unsupported');
 
 describe('research against an imperfect model: runs survive, verification bites', () => {
   let db: TestDatabase;
@@ -47,7 +48,16 @@ describe('research against an imperfect model: runs survive, verification bites'
     });
 
     if (row.rates.unsupported) {
-      it('corrupted sentences are caught (every corrupted sentence checked was flagged) and really repaired', () => {
+      // With other defects too, a corrupted sentence may be dropped before verification (wrong ids, over length):
+      // whatever reached the verifier corrupted was flagged.
+      it('every corrupted sentence that reached verification was flagged', () => {
+        expect(o.corruptions).toBeGreaterThan(0);
+        expect(o.both.fn).toBe(0);
+      });
+    }
+
+    if (row.rates.unsupported && Object.keys(row.rates).length === 1) {
+      it('corrupted sentences reach verification, are caught and really repaired', () => {
         expect(o.corruptions).toBeGreaterThan(0);
         expect(o.both.tp).toBeGreaterThan(0);
         expect(recall(o.both)).toBe(1);
