@@ -29,15 +29,15 @@ export class VectorStoreClosedError extends UnrecoverableError {
   readonly code = 'vector_store_closed';
 }
 
-/** A collection file that cannot be read back: a damaged record before the tail, or a foreign file. */
+/** A collection whose stored form cannot be used: a table without our columns, or a point whose payload is not JSON. */
 export class VectorStoreCorruptError extends UnrecoverableError {
   readonly code = 'vector_store_corrupt';
 }
 
 /**
- * Another live store instance (in this process or another) owns the directory. Two writers would interleave
- * their logs, so we refuse; the owner may exit (a rolling restart), hence retryable.
+ * The embedded store (LanceDB) could not read or write its directory: a full disk, lost permissions, a file
+ * removed under it. Often passing (space freed, a volume remounted), hence retryable; the cause says which.
  */
-export class VectorStoreLockedError extends RetryableError {
-  readonly code = 'vector_store_locked';
+export class VectorStoreIoError extends RetryableError {
+  readonly code = 'vector_store_io';
 }

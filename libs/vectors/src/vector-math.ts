@@ -26,21 +26,3 @@ export function toUnitVector(vector: Float32Array | number[], collection: string
   for (let i = 0; i < dimension; i++) out[i] = out[i] * inv;
   return out;
 }
-
-/** Dot product of `dimension` floats starting at `aOffset` in `a` and `bOffset` in `b`. The hot loop of every search. */
-export function dotAt(a: Float32Array, aOffset: number, b: Float32Array, bOffset: number, dimension: number): number {
-  let s0 = 0;
-  let s1 = 0;
-  let s2 = 0;
-  let s3 = 0;
-  let i = 0;
-  const end4 = dimension - (dimension & 3);
-  for (; i < end4; i += 4) {
-    s0 += a[aOffset + i] * b[bOffset + i];
-    s1 += a[aOffset + i + 1] * b[bOffset + i + 1];
-    s2 += a[aOffset + i + 2] * b[bOffset + i + 2];
-    s3 += a[aOffset + i + 3] * b[bOffset + i + 3];
-  }
-  for (; i < dimension; i++) s0 += a[aOffset + i] * b[bOffset + i];
-  return s0 + s1 + s2 + s3;
-}

@@ -13,7 +13,7 @@ export interface VectorPayload {
 }
 
 export interface VectorPoint {
-  /** A UUID (see pointId): the one id format both the embedded store and Qdrant accept. */
+  /** A UUID (see pointId): the one id format Qdrant accepts (LanceDB would take any string). */
   id: string;
   vector: Float32Array | number[];
   payload: VectorPayload;
@@ -41,8 +41,8 @@ export interface VectorSearchOptions {
 }
 
 /**
- * The vector store port. Implementations: EmbeddedVectorStore (one machine), a Qdrant adapter (later).
- * Both must pass test/vector-store.contract.ts.
+ * The vector store port. Implementations: LanceVectorStore (embedded, one machine, any number of processes) and
+ * QdrantVectorStore (a server, several machines). Both must pass test/vector-store.contract.ts.
  */
 export interface VectorStore {
   /** Creates the collection, or checks an existing one has this dimension (VectorDimensionMismatchError if not). */
@@ -72,7 +72,7 @@ export const VectorSearchOptionsSchema = z
   .object({ filter: VectorFilterSchema, limit: z.number().int().min(1).max(10_000), minScore: z.number().optional() })
   .strict();
 
-// Collection names become file names (embedded) and URL segments (Qdrant): keep them to a safe alphabet.
+// Collection names become table folder names (LanceDB) and URL segments (Qdrant): keep them to a safe alphabet.
 export const CollectionNameSchema = z
   .string()
   .regex(/^[A-Za-z0-9][A-Za-z0-9_-]{0,127}$/, 'collection name: letters, digits, "_" and "-", at most 128');

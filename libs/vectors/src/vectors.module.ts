@@ -1,6 +1,6 @@
 import { Global, Module, type DynamicModule } from '@nestjs/common';
 import { HashingEmbedder, type Embedder } from './embedder';
-import { EmbeddedVectorStore } from './embedded/embedded-vector-store';
+import { LanceVectorStore } from './lance/lance-vector-store';
 import { QdrantVectorStore } from './qdrant/qdrant-vector-store';
 import type { VectorStore } from './vector-store';
 
@@ -8,14 +8,14 @@ export const VECTOR_STORE = Symbol('VECTOR_STORE');
 export const EMBEDDER = Symbol('EMBEDDER');
 
 export interface VectorsModuleOptions {
-  /** Directory of the embedded store (one process per directory: it is locked while open). */
+  /** Directory of the embedded LanceDB store; several processes may share it (docs/decisions/0033). */
   dir: string;
   /** Qdrant's URL: when set, Qdrant is the store (every replica shares it) and `dir` is unused. */
   qdrantUrl?: string;
   qdrantApiKey?: string;
 }
 
-/** The vector store and embedder of a process: Qdrant when configured, else the embedded store; the offline hashing embedder. */
+/** The vector store and embedder of a process: Qdrant when configured, else LanceDB embedded at `dir`; the offline hashing embedder. */
 @Global()
 @Module({})
 export class VectorsModule {
@@ -33,7 +33,7 @@ export class VectorsModule {
               });
               return Object.assign(qdrant, { onApplicationShutdown: () => qdrant.close() });
             }
-            const store = await EmbeddedVectorStore.open({ directory: options.dir });
+            const store = await LanceVectorStore.open({ directory: options.dir });
             return Object.assign(store, { onApplicationShutdown: () => store.close() });
           },
         },

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startQdrantDouble, type QdrantDouble } from '@dossier/testing';
 import { NestFactory } from '@nestjs/core';
-import { EmbeddedVectorStore, pointId, QdrantVectorStore, VECTOR_STORE, VectorsModule } from '../src';
+import { LanceVectorStore, pointId, QdrantVectorStore, VECTOR_STORE, VectorsModule } from '../src';
 import { describeVectorStoreContract } from './vector-store.contract';
 
 /**
@@ -75,7 +75,7 @@ describe('QdrantVectorStore specifics (over the double)', () => {
 });
 
 describe('VectorsModule.forRoot', () => {
-  it('selects Qdrant when a Qdrant URL is configured, the embedded store otherwise', async () => {
+  it('selects Qdrant when a Qdrant URL is configured, LanceDB in the directory otherwise', async () => {
     const withQdrant = await NestFactory.createApplicationContext(VectorsModule.forRoot({ dir: '/nonexistent', qdrantUrl: double.url }), {
       logger: false,
     });
@@ -83,8 +83,12 @@ describe('VectorsModule.forRoot', () => {
     await withQdrant.close();
     const dir = await mkdtemp(join(tmpdir(), 'dossier-vectors-'));
     const embedded = await NestFactory.createApplicationContext(VectorsModule.forRoot({ dir }), { logger: false });
-    expect(embedded.get(VECTOR_STORE)).toBeInstanceOf(EmbeddedVectorStore);
+    const store = embedded.get<LanceVectorStore>(VECTOR_STORE);
+    expect(store).toBeInstanceOf(LanceVectorStore);
+    expect(store.directory).toBe(dir);
     await embedded.close();
+    // The module closed the store on shutdown: it refuses further calls.
+    await expect(store.count('anything')).rejects.toMatchObject({ code: 'vector_store_closed' });
     await rm(dir, { recursive: true, force: true });
   });
 });
