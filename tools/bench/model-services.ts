@@ -89,7 +89,8 @@ async function startSystem(db: TestDatabase, prefix: string, model: FakeOpenAISe
     OTEL_SDK_DISABLED: 'true',
     METRICS_PORT: '0',
     SHUTDOWN_GRACE_MS: '5000',
-    // Shared by the replicas, as in a deployment of more than one claims process (the embedded store is one process's).
+    // Shared by the replicas through Qdrant (its protocol double), as in a deployment over several machines; on one
+    // machine they could share VECTOR_DIR (LanceDB, decision 0033), but the figures of decision 0036 were taken so.
     QDRANT_URL: qdrantUrl,
     VECTOR_DIR: mkdtempSync(path.join(tmpdir(), 'dossier-bench-vectors-')),
     OPENAI_BASE_URL: model.baseUrl,

@@ -39,8 +39,7 @@ export class LocalEngineModule {
             ? { conductor: { relayIntervalMs: 1_000, reconcileIntervalMs: 5_000, relayMinAgeMs: 2_000, stallWatchIntervalMs: 500 } }
             : {}),
         }),
-        // Only the stages use vectors. The embedded store locks its directory, so a client command (approve,
-        // intervene, show) opened beside a running `research` must not open it.
+        // Only the stages use vectors: a client command (approve, intervene, show) has no use for the store.
         ...(withWorkers ? [VectorsModule.forRoot({ dir: env.VECTOR_DIR }), ...STAGES] : []),
       ],
     };

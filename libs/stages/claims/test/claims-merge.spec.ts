@@ -8,7 +8,7 @@ import type { StepContext } from '@dossier/workflow';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { EmbeddedVectorStore, HashingEmbedder } from '@dossier/vectors';
+import { HashingEmbedder, LanceVectorStore } from '@dossier/vectors';
 import { ClaimsHandler } from '../src/claims/claims.handler';
 import { RunEmbedder } from '../src/embeddings/run-embedder';
 
@@ -105,7 +105,7 @@ describe('claims step: one claim per statement within an iteration (real Postgre
       limiter: { acquire: async () => undefined, pauseFor: async () => undefined },
       testEcho: true,
     });
-    const vectors = await EmbeddedVectorStore.open({ directory: mkdtempSync(path.join(tmpdir(), 'dossier-claims-merge-')) });
+    const vectors = await LanceVectorStore.open({ directory: mkdtempSync(path.join(tmpdir(), 'dossier-claims-merge-')) });
     const handler = new ClaimsHandler(
       new AgentRunner(new PrismaAgentStore(prisma), { engine }),
       new ResearchRepository(prisma),

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { OpenAIEmbedder } from '@dossier/agents';
 import { FakeOpenAIServer } from '@dossier/testing';
-import { EmbeddedVectorStore, HashingEmbedder, type Embedder } from '@dossier/vectors';
+import { HashingEmbedder, LanceVectorStore, type Embedder } from '@dossier/vectors';
 import { collectionFor } from '../src/embeddings/run-embedder';
 import { groupDuplicateEvidence } from '../src/claims/evidence-duplicates';
 import { contradictionCandidates } from '../src/contradictions/contradiction-candidates';
@@ -14,7 +14,7 @@ const UNLIMITED = { acquire: async () => undefined, pauseFor: async () => undefi
 
 describe('evidence embeddings: de-duplication across sources and contradiction candidates', () => {
   let server: FakeOpenAIServer;
-  let store: EmbeddedVectorStore;
+  let store: LanceVectorStore;
   let openai: Embedder;
   const hashing = new HashingEmbedder();
 
@@ -32,7 +32,7 @@ describe('evidence embeddings: de-duplication across sources and contradiction c
       retryBaseMs: 50,
       retryMaxMs: 200,
     });
-    store = await EmbeddedVectorStore.open({ directory: mkdtempSync(path.join(tmpdir(), 'dossier-evidence-vectors-')) });
+    store = await LanceVectorStore.open({ directory: mkdtempSync(path.join(tmpdir(), 'dossier-evidence-vectors-')) });
   });
   afterAll(async () => {
     await store?.close();

@@ -25,7 +25,7 @@ export function isTableNotFound(err: unknown): boolean {
 export function translateLanceError(err: unknown, collection: string): Error {
   if (err instanceof DossierError) return err;
   // The first line: LanceDB appends its chain of causes with source paths.
-  const detail = messageOf(err).split(/\s+Caused by:/)[0]!;
+  const detail = messageOf(err).split(/\s+Caused by:/)[0] ?? '';
   if (isTableNotFound(err)) {
     return new VectorCollectionNotFoundError(`Vector collection "${collection}" does not exist; call ensureCollection first`, {
       cause: err,
