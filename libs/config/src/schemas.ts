@@ -50,9 +50,9 @@ export const WorkerEnv = DatabaseEnv.extend(RedisEnv.shape)
     SHUTDOWN_GRACE_MS: int(25_000, 0),
     /** Port of the process's /metrics, /healthz and /readyz (0 = no server). */
     METRICS_PORT: z.coerce.number().int().min(0).max(65_535).default(9464),
-    /** Where the embedded vector store keeps its files (one machine; Qdrant replaces it at scale). */
+    /** Where the embedded vector store (LanceDB) keeps its tables: one machine, any number of processes (decision 0033). */
     VECTOR_DIR: z.string().min(1).default('.dossier/vectors'),
-    /** When set, vectors live in Qdrant (shared by every worker replica) instead of the embedded store. */
+    /** When set, vectors live in Qdrant (shared by replicas on several machines) instead of the embedded store. */
     QDRANT_URL: url(/^https?:$/).optional(),
     QDRANT_API_KEY: z.string().min(1).optional(),
   });
