@@ -5,8 +5,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { ReportJson } from '@dossier/contracts';
-import { ROLES, type AnyAgentRole, type RoleName } from '@dossier/agents';
-import { createTestDatabase, FakeOpenAIServer, sql, type FakeChatRequest, type TestDatabase } from '@dossier/testing';
+import { ROLES } from '@dossier/agents';
+import { offlineRoleAnswer, createTestDatabase, FakeOpenAIServer, sql, type TestDatabase } from '@dossier/testing';
 import { cliRunner, EXAMPLES } from './cli-harness';
 
 /**
@@ -32,11 +32,8 @@ function html(title: string, body: string): string {
   return `<!doctype html><html><head><meta charset="utf-8"><title>${title}</title></head><body><article><h1>${title}</h1><p>${body}</p></article></body></html>`;
 }
 
-function offlineAnswer(request: FakeChatRequest): unknown {
-  const role = ROLES[request.role as RoleName] as AnyAgentRole | undefined;
-  if (!role || request.input === undefined) throw new Error(`No echoed input for role ${request.role}`);
-  return role.offline(role.input.parse(request.input));
-}
+/** A correct model: each role's offline answer to the input the engine echoed. */
+const offlineAnswer = offlineRoleAnswer(ROLES);
 
 function runIdOf(output: string): string {
   const id = /Run ([0-9a-f-]{36})/.exec(output)?.[1];

@@ -4,6 +4,7 @@ export * from './child-service';
 export * from './fake-openai/fake-openai-server';
 export * from './fake-openai/fake-openai-types';
 export * from './fake-openai/realistic-model';
+export * from './fake-openai/offline-role-answer';
 export { canonicalTokens, conceptEmbedding, paraphrase, seededRandom } from './fake-openai/concepts';
 export * from './otlp-receiver';
 export * from './qdrant-double';
