@@ -1,12 +1,19 @@
-import { createServer, type Server } from 'node:http';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { ReportJson } from '@dossier/contracts';
 import { ROLES } from '@dossier/agents';
-import { offlineRoleAnswer, createTestDatabase, FakeOpenAIServer, sql, type TestDatabase } from '@dossier/testing';
+import {
+  offlineRoleAnswer,
+  createTestDatabase,
+  FakeOpenAIServer,
+  sql,
+  startFakeServer,
+  tavilyApi,
+  type FakeHttpServer,
+  type TestDatabase,
+} from '@dossier/testing';
 import { cliRunner, EXAMPLES } from './cli-harness';
 
 /**
@@ -69,18 +76,17 @@ describe('dossier replay / export / import: whole runs from their recording', ()
   let db: TestDatabase;
   let cli: ReturnType<typeof cliRunner>;
   let model: FakeOpenAIServer;
-  let pages: Server;
-  let tavily: Server;
-  let pageRequests = 0;
-  let searchRequests = 0;
+  let pages: FakeHttpServer;
+  let tavily: FakeHttpServer;
+  const searchRequests = () => tavily.requests.length;
   let original: { runId: string; out: string };
 
   function env(extra: Record<string, string> = {}): Record<string, string> {
-    const pagePort = (pages.address() as AddressInfo).port;
+    const pagePort = new URL(pages.url).port;
     return {
       NODE_ENV: 'test',
       TAVILY_API_KEY: 'tvly-test-key',
-      TAVILY_BASE_URL: `http://127.0.0.1:${(tavily.address() as AddressInfo).port}`,
+      TAVILY_BASE_URL: tavily.url,
       DOSSIER_FETCH_TEST_ALLOWLIST: `127.0.0.1:${pagePort}`,
       DOSSIER_FETCH_ALLOWED_PORTS: `80,443,${pagePort}`,
       OPENAI_BASE_URL: model.baseUrl,
@@ -93,36 +99,27 @@ describe('dossier replay / export / import: whole runs from their recording', ()
     };
   }
 
-  const counts = () => ({ model: model.counts.chatRequests, search: searchRequests, pages: pageRequests });
+  const counts = () => ({ model: model.counts.chatRequests, search: searchRequests(), pages: pages.requests.length });
 
   beforeAll(async () => {
     db = await createTestDatabase();
     cli = cliRunner(db);
     model = await new FakeOpenAIServer({ answer: offlineAnswer }).start();
-    pages = createServer((req, res) => {
-      pageRequests++;
-      const page = PAGES[(req.url ?? '').split('?')[0]!];
-      if (!page) return res.writeHead(404).end();
-      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(html(page.title, page.body));
+    pages = await startFakeServer((req) => {
+      const page = PAGES[req.url.pathname];
+      return page ? { status: 200, text: html(page.title, page.body) } : { status: 404 };
     });
-    await new Promise<void>((r) => pages.listen(0, '127.0.0.1', r));
-    const pagePort = (pages.address() as AddressInfo).port;
-    tavily = createServer((req, res) => {
-      searchRequests++;
-      let body = '';
-      req.on('data', (c: Buffer) => (body += c.toString()));
-      req.on('end', () => {
-        const { query } = JSON.parse(body) as { query: string };
-        const results = Object.entries(PAGES).map(([p, page], i) => ({
+    tavily = await startFakeServer(
+      tavilyApi(
+        'tvly-test-key',
+        Object.entries(PAGES).map(([p, page], i) => ({
           title: page.title,
-          url: `http://127.0.0.1:${pagePort}${p}`,
-          content: page.body.slice(0, 120),
+          url: `${pages.url}${p}`,
+          text: page.body.slice(0, 120),
           score: 0.9 - i * 0.1,
-        }));
-        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ query, results, response_time: 0.01 }));
-      });
-    });
-    await new Promise<void>((r) => tavily.listen(0, '127.0.0.1', r));
+        })),
+      ),
+    );
 
     const out = mkdtempSync(path.join(tmpdir(), 'dossier-recorded-'));
     const r = await cli(
@@ -152,8 +149,8 @@ describe('dossier replay / export / import: whole runs from their recording', ()
 
   afterAll(async () => {
     await model?.stop();
-    await new Promise((r) => pages?.close(r));
-    await new Promise((r) => tavily?.close(r));
+    await pages?.close();
+    await tavily?.close();
     await db?.drop();
   });
 
@@ -193,7 +190,7 @@ describe('dossier replay / export / import: whole runs from their recording', ()
 
   it('a replay from draft with another writer model re-drafts and re-verifies, and takes everything before from the recording', async () => {
     const before = model.requests.length;
-    const search = searchRequests;
+    const search = searchRequests();
     const out = mkdtempSync(path.join(tmpdir(), 'dossier-from-draft-'));
     const r = await cli(['replay', original.runId, '--from', 'draft', '--out', out], env({ OPENAI_MODEL_SECTION_WRITER: 'fake-writer-2' }));
     expect(r.code).toBe(0);
@@ -212,7 +209,7 @@ describe('dossier replay / export / import: whole runs from their recording', ()
       'outlineArchitect',
     ];
     expect([...roles].filter((role) => beforeDraft.includes(role))).toEqual([]);
-    expect(searchRequests).toBe(search);
+    expect(searchRequests()).toBe(search);
     expect(live.filter((q) => q.role === 'sectionWriter').every((q) => q.body.model === 'fake-writer-2')).toBe(true);
     // The steps from draft on are recorded anew under the replay: its own recording can be replayed in turn.
     const replayId = runIdOf(r.output);
@@ -323,10 +320,10 @@ describe('dossier replay / export / import: whole runs from their recording', ()
     const args = ['research', 'What is known about the Lake Varen drawdown?', '--search', 'tavily', '--max-iterations', '1'];
     const first = await cli([...args, '--out', mkdtempSync(path.join(tmpdir(), 'dossier-cache1-'))], env(tenant));
     expect(first.code).toBe(0);
-    const asked = searchRequests;
+    const asked = searchRequests();
     const second = await cli([...args, '--out', mkdtempSync(path.join(tmpdir(), 'dossier-cache2-'))], env(tenant));
     expect(second.code).toBe(0);
-    expect(searchRequests).toBe(asked);
+    expect(searchRequests()).toBe(asked);
     // The cached answers are in the second run's recording too: it replays like any other.
     const secondId = runIdOf(second.output);
     const [n] = await sql<{ n: string }>(db.url, "SELECT count(*) AS n FROM run_recordings WHERE run_id = $1 AND kind = 'search'", [
@@ -335,6 +332,6 @@ describe('dossier replay / export / import: whole runs from their recording', ()
     expect(Number(n!.n)).toBeGreaterThan(0);
     const fresh = await cli([...args, '--fresh-search', '--out', mkdtempSync(path.join(tmpdir(), 'dossier-cache3-'))], env(tenant));
     expect(fresh.code).toBe(0);
-    expect(searchRequests).toBeGreaterThan(asked);
+    expect(searchRequests()).toBeGreaterThan(asked);
   });
 });

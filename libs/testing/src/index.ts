@@ -5,6 +5,8 @@ export * from './fake-openai/fake-openai-server';
 export * from './fake-openai/fake-openai-types';
 export * from './fake-openai/realistic-model';
 export * from './fake-openai/offline-role-answer';
+export * from './fake-http/fake-http-server';
+export * from './fake-http/fake-search-apis';
 export { canonicalTokens, conceptEmbedding, paraphrase, seededRandom } from './fake-openai/concepts';
 export * from './otlp-receiver';
 export * from './qdrant-double';
