@@ -9,9 +9,8 @@ import {
   createTestDatabase,
   FakeOpenAIServer,
   sql,
-  startFakeServer,
-  tavilyApi,
-  type FakeHttpServer,
+  startFakeWeb,
+  type FakeWeb,
   type TestDatabase,
 } from '@dossier/testing';
 import { cliRunner, EXAMPLES } from './cli-harness';
@@ -76,19 +75,14 @@ describe('dossier replay / export / import: whole runs from their recording', ()
   let db: TestDatabase;
   let cli: ReturnType<typeof cliRunner>;
   let model: FakeOpenAIServer;
-  let pages: FakeHttpServer;
-  let tavily: FakeHttpServer;
-  const searchRequests = () => tavily.requests.length;
+  let web: FakeWeb;
+  const searchRequests = () => web.tavily.requests.length;
   let original: { runId: string; out: string };
 
   function env(extra: Record<string, string> = {}): Record<string, string> {
-    const pagePort = new URL(pages.url).port;
     return {
       NODE_ENV: 'test',
-      TAVILY_API_KEY: 'tvly-test-key',
-      TAVILY_BASE_URL: tavily.url,
-      DOSSIER_FETCH_TEST_ALLOWLIST: `127.0.0.1:${pagePort}`,
-      DOSSIER_FETCH_ALLOWED_PORTS: `80,443,${pagePort}`,
+      ...web.env(),
       OPENAI_BASE_URL: model.baseUrl,
       OPENAI_MODEL: 'fake-model',
       OPENAI_RETRY_BASE_MS: '100',
@@ -99,27 +93,13 @@ describe('dossier replay / export / import: whole runs from their recording', ()
     };
   }
 
-  const counts = () => ({ model: model.counts.chatRequests, search: searchRequests(), pages: pages.requests.length });
+  const counts = () => ({ model: model.counts.chatRequests, search: searchRequests(), pages: web.pages.requests.length });
 
   beforeAll(async () => {
     db = await createTestDatabase();
     cli = cliRunner(db);
     model = await new FakeOpenAIServer({ answer: offlineAnswer }).start();
-    pages = await startFakeServer((req) => {
-      const page = PAGES[req.url.pathname];
-      return page ? { status: 200, text: html(page.title, page.body) } : { status: 404 };
-    });
-    tavily = await startFakeServer(
-      tavilyApi(
-        'tvly-test-key',
-        Object.entries(PAGES).map(([p, page], i) => ({
-          title: page.title,
-          url: `${pages.url}${p}`,
-          text: page.body.slice(0, 120),
-          score: 0.9 - i * 0.1,
-        })),
-      ),
-    );
+    web = await startFakeWeb(PAGES, { html });
 
     const out = mkdtempSync(path.join(tmpdir(), 'dossier-recorded-'));
     const r = await cli(
@@ -149,8 +129,7 @@ describe('dossier replay / export / import: whole runs from their recording', ()
 
   afterAll(async () => {
     await model?.stop();
-    await pages?.close();
-    await tavily?.close();
+    await web?.close();
     await db?.drop();
   });
 

@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { ReportJson } from '@dossier/contracts';
-import { createTestDatabase, sql, startFakeServer, tavilyApi, type FakeHttpServer, type TestDatabase } from '@dossier/testing';
+import { createTestDatabase, sql, startFakeWeb, type FakeWeb, type TestDatabase } from '@dossier/testing';
 import { cliRunner, EXAMPLES } from './cli-harness';
 
 /** Pages of a small "web" about the same lake, served from 127.0.0.1 (reachable only through the test allowlist). */
@@ -28,45 +28,20 @@ function html(title: string, body: string): string {
 describe('dossier research --search tavily,corpus: a mixed web and private-corpus run against local test servers', () => {
   let db: TestDatabase;
   let cli: ReturnType<typeof cliRunner>;
-  let pages: FakeHttpServer;
-  let tavily: FakeHttpServer;
-  const pageHits = () => pages.requests.length;
+  let web: FakeWeb;
+  const pageHits = () => web.pages.requests.length;
 
   beforeAll(async () => {
     db = await createTestDatabase();
     cli = cliRunner(db);
-    pages = await startFakeServer((req) => {
-      const page = PAGES[req.url.pathname];
-      return page ? { status: 200, text: html(page.title, page.body) } : { status: 404 };
-    });
-    tavily = await startFakeServer(
-      tavilyApi(
-        'tvly-test-key',
-        Object.entries(PAGES).map(([p, page], i) => ({
-          title: page.title,
-          url: `${pages.url}${p}?utm_source=tavily`,
-          text: page.body.slice(0, 120),
-          score: 0.9 - i * 0.1,
-        })),
-      ),
-    );
+    web = await startFakeWeb(PAGES, { html, urlSuffix: '?utm_source=tavily' });
   });
   afterAll(async () => {
-    await pages?.close();
-    await tavily?.close();
+    await web?.close();
     await db?.drop();
   });
 
-  function webEnv(): Record<string, string> {
-    const pagePort = new URL(pages.url).port;
-    return {
-      NODE_ENV: 'test',
-      TAVILY_API_KEY: 'tvly-test-key',
-      TAVILY_BASE_URL: tavily.url,
-      DOSSIER_FETCH_TEST_ALLOWLIST: `127.0.0.1:${pagePort}`,
-      DOSSIER_FETCH_ALLOWED_PORTS: `80,443,${pagePort}`,
-    };
-  }
+  const webEnv = (): Record<string, string> => ({ NODE_ENV: 'test', ...web.env() });
 
   it('cites web and corpus sources, each labelled by origin; a second run over the same URLs fetches nothing', async () => {
     const out1 = mkdtempSync(path.join(tmpdir(), 'dossier-web1-'));
@@ -90,14 +65,15 @@ describe('dossier research --search tavily,corpus: a mixed web and private-corpu
     );
     expect(first.output).toMatch(/Report written to/);
     expect(first.code).toBe(0);
-    expect(tavily.requests.length).toBeGreaterThan(0);
-    expect(tavily.requests.map((r) => r.headers.authorization)).toEqual(tavily.requests.map(() => 'Bearer tvly-test-key'));
+    const searches = web.tavily.requests;
+    expect(searches.length).toBeGreaterThan(0);
+    expect(searches.map((r) => r.headers.authorization)).toEqual(searches.map(() => 'Bearer tvly-test-key'));
     const report = ReportJson.parse(JSON.parse(readFileSync(path.join(out1, 'report.json'), 'utf8')));
     const origins = new Set(Object.values(report.sources).map((s) => s.origin));
     expect(origins).toEqual(new Set(['web', 'corpus']));
     // Canonical URLs: the tracking parameter is gone from the cited web sources.
-    const web = Object.values(report.sources).filter((s) => s.origin === 'web');
-    expect(web.every((s) => !s.url.includes('utm_'))).toBe(true);
+    const webSources = Object.values(report.sources).filter((s) => s.origin === 'web');
+    expect(webSources.every((s) => !s.url.includes('utm_'))).toBe(true);
     const fetchedOnce = pageHits();
     expect(fetchedOnce).toBeGreaterThan(0);
 

@@ -7,6 +7,7 @@ export * from './fake-openai/realistic-model';
 export * from './fake-openai/offline-role-answer';
 export * from './fake-http/fake-http-server';
 export * from './fake-http/fake-search-apis';
+export * from './fake-http/fake-web';
 export { canonicalTokens, conceptEmbedding, paraphrase, seededRandom } from './fake-openai/concepts';
 export * from './otlp-receiver';
 export * from './qdrant-double';
