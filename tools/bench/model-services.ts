@@ -7,12 +7,13 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { ROLES, type AnyAgentRole, type RoleName } from '@dossier/agents';
+import { ROLES } from '@dossier/agents';
 import { SERVICE_NAMES, ReportJson, type RunOptionsInput } from '@dossier/contracts';
 import { PrismaService } from '@dossier/db';
 import { ingestPaths } from '@dossier/sources';
 import {
   FakeOpenAIServer,
+  offlineRoleAnswer,
   sql,
   startChildService,
   startQdrantDouble,
@@ -44,11 +45,10 @@ const CORPUS = [
  * (runs of the same question over the same corpus send the same inputs, ids being short and per request).
  */
 const answers = new Map<string, unknown>();
+const offlineOf = offlineRoleAnswer(ROLES);
 function offlineAnswer(request: FakeChatRequest): unknown {
-  const role = ROLES[request.role as RoleName] as AnyAgentRole | undefined;
-  if (!role || request.input === undefined) throw new Error(`No echoed input for role ${request.role}`);
   const key = `${request.role} ${JSON.stringify(request.input)}`;
-  if (!answers.has(key)) answers.set(key, role.offline(role.input.parse(request.input)));
+  if (!answers.has(key)) answers.set(key, offlineOf(request));
   return answers.get(key);
 }
 

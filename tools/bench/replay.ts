@@ -8,17 +8,14 @@ import { mkdtempSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { finished } from 'node:stream/promises';
-import { ROLES, type AnyAgentRole, type RoleName } from '@dossier/agents';
-import { createTestDatabase, FakeOpenAIServer, sql, startChildService, uniquePrefix, type FakeChatRequest } from '@dossier/testing';
+import { ROLES } from '@dossier/agents';
+import { offlineRoleAnswer, createTestDatabase, FakeOpenAIServer, sql, startChildService, uniquePrefix } from '@dossier/testing';
 
 const CLI = path.resolve(__dirname, '../../apps/cli/src/main.ts');
 const CORPUS = path.resolve(__dirname, '../../examples/corpus');
 
-function offlineAnswer(request: FakeChatRequest): unknown {
-  const role = ROLES[request.role as RoleName] as AnyAgentRole | undefined;
-  if (!role || request.input === undefined) throw new Error(`No echoed input for role ${request.role}`);
-  return role.offline(role.input.parse(request.input));
-}
+/** A correct model: each role's offline answer to the input the engine echoed. */
+const offlineAnswer = offlineRoleAnswer(ROLES);
 
 async function cli(env: Record<string, string>, args: string[]): Promise<string> {
   const child = startChildService(CLI, env, 'dossier', args);

@@ -1,13 +1,9 @@
-import { ROLES, type AnyAgentRole, type RoleName } from '@dossier/agents';
-import { FakeOpenAIServer, type FakeChatRequest } from '@dossier/testing';
+import { ROLES } from '@dossier/agents';
+import { offlineRoleAnswer, FakeOpenAIServer } from '@dossier/testing';
 import { Random } from './random';
 
-/** The correct answer of a request: the role's offline output for the input the engine echoed (test echo mode). */
-function offlineAnswer(request: FakeChatRequest): unknown {
-  const role = ROLES[request.role as RoleName] as AnyAgentRole | undefined;
-  if (!role || request.input === undefined) throw new Error(`No echoed input for role ${request.role}`);
-  return role.offline(role.input.parse(request.input));
-}
+/** A correct model: each role's offline answer to the input the engine echoed. */
+const offlineAnswer = offlineRoleAnswer(ROLES);
 
 /**
  * The local model server of the soak's openai runs: speaks the OpenAI API, takes 50–400 ms per answer (so kills

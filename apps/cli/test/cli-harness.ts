@@ -2,7 +2,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { finished } from 'node:stream/promises';
-import { startChildService, uniquePrefix, type TestDatabase } from '@dossier/testing';
+import { sql, startChildService, uniquePrefix, waitFor, type TestDatabase } from '@dossier/testing';
 
 export const CLI = path.resolve(__dirname, '../src/main.ts');
 export const EXAMPLES = path.resolve(__dirname, '../../../examples');
@@ -34,4 +34,23 @@ export function cliRunner(db: TestDatabase) {
     await Promise.all(streams.map((s) => finished(s).catch(() => undefined)));
     return { code: exit.code, output: child.output() };
   };
+}
+
+/**
+ * The run whose `gate` (at `revision`) is open and waits for a decision: what `--approve prompt` without a terminal
+ * leaves for `dossier approve` from another process.
+ */
+export function openGate(db: TestDatabase, gate: string, revision: number): Promise<string> {
+  return waitFor(
+    `the ${gate} gate (revision ${revision}) to open`,
+    async () =>
+      (
+        await sql<{ run_id: string }>(
+          db.url,
+          "SELECT run_id FROM approval_decisions WHERE gate = $1 AND revision = $2 AND status = 'open'",
+          [gate, revision],
+        )
+      )[0]?.run_id,
+    { intervalMs: 200 },
+  );
 }

@@ -1,9 +1,9 @@
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { ROLES, type AnyAgentRole, type RoleName } from '@dossier/agents';
+import { ROLES } from '@dossier/agents';
 import { EvalReport } from '@dossier/evals';
-import { createTestDatabase, FakeOpenAIServer, type FakeChatRequest, type TestDatabase } from '@dossier/testing';
+import { offlineRoleAnswer, createTestDatabase, FakeOpenAIServer, type TestDatabase } from '@dossier/testing';
 import { cliRunner, type CliResult } from './cli-harness';
 
 /*
@@ -15,11 +15,8 @@ const QUESTIONS = 4;
 // keyPointRecall 0.7 since decision 0037 (0.75 measured on these 4 questions; 0.67 before).
 const FLOOR = { keyPointRecall: 0.7, sourceRecall: 0.6 };
 
-function offlineAnswer(request: FakeChatRequest): unknown {
-  const role = ROLES[request.role as RoleName] as AnyAgentRole | undefined;
-  if (!role || request.input === undefined) throw new Error(`No echoed input for role ${request.role}`);
-  return role.offline(role.input.parse(request.input));
-}
+/** A correct model: each role's offline answer to the input the engine echoed. */
+const offlineAnswer = offlineRoleAnswer(ROLES);
 
 function evalJson(dir: string): EvalReport {
   return EvalReport.parse(JSON.parse(readFileSync(path.join(dir, 'eval.json'), 'utf8')));

@@ -1,14 +1,21 @@
 import { createHash } from 'node:crypto';
-import { createServer, type Server } from 'node:http';
 import { mkdtempSync, readFileSync } from 'node:fs';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { NestFactory } from '@nestjs/core';
 import type { INestApplicationContext } from '@nestjs/common';
 import { ReportJson, type Intervention } from '@dossier/contracts';
 import { RunStateError } from '@dossier/errors';
-import { createTestDatabase, sql, uniquePrefix, waitFor, type TestDatabase } from '@dossier/testing';
+import {
+  createTestDatabase,
+  sql,
+  startFakeServer,
+  tavilyApi,
+  uniquePrefix,
+  waitFor,
+  type FakeHttpServer,
+  type TestDatabase,
+} from '@dossier/testing';
 import { AuditLog, RunCommands, WorkflowModule } from '@dossier/workflow';
 import { cliRunner, EXAMPLES, type CliResult } from './cli-harness';
 
@@ -41,7 +48,7 @@ function hostIn(url: string, domain: string): boolean {
 
 describe('interventions on a live run: queued at the plan gate, applied by moderate at the loop boundary (CLI run, Tavily test server)', () => {
   let db: TestDatabase;
-  let tavily: Server;
+  let tavily: FakeHttpServer;
   let client: INestApplicationContext;
   let commands: RunCommands;
   let tenantId: string;
@@ -55,21 +62,17 @@ describe('interventions on a live run: queued at the plan gate, applied by moder
   beforeAll(async () => {
     db = await createTestDatabase();
     const cli = cliRunner(db);
-    tavily = createServer((req, res) => {
-      let body = '';
-      req.on('data', (c: Buffer) => (body += c.toString()));
-      req.on('end', () => {
-        const { query } = JSON.parse(body) as { query: string };
-        const results = PAGES.map((p, i) => ({ title: p.title, url: p.url, content: p.text.slice(0, 120), score: 0.9 - i * 0.1 }));
-        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ query, results, response_time: 0.01 }));
-      });
-    });
-    await new Promise<void>((r) => tavily.listen(0, '127.0.0.1', r));
+    tavily = await startFakeServer(
+      tavilyApi(
+        'tvly-test-key',
+        PAGES.map((p, i) => ({ title: p.title, url: p.url, text: p.text.slice(0, 120), score: 0.9 - i * 0.1 })),
+      ),
+    );
     const env = {
       QUEUE_PREFIX: prefix,
       NODE_ENV: 'test',
       TAVILY_API_KEY: 'tvly-test-key',
-      TAVILY_BASE_URL: `http://127.0.0.1:${(tavily.address() as AddressInfo).port}`,
+      TAVILY_BASE_URL: tavily.url,
     };
 
     // The tenant, and its cached copies of the web pages.
@@ -173,7 +176,7 @@ describe('interventions on a live run: queued at the plan gate, applied by moder
 
   afterAll(async () => {
     await client?.close();
-    await new Promise((r) => tavily?.close(r));
+    await tavily?.close();
     await db?.drop();
   });
 

@@ -2,8 +2,8 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { ReportJson } from '@dossier/contracts';
-import { createTestDatabase, sql, waitFor, type TestDatabase } from '@dossier/testing';
-import { cliRunner, EXAMPLES } from './cli-harness';
+import { createTestDatabase, sql, type TestDatabase } from '@dossier/testing';
+import { cliRunner, EXAMPLES, openGate } from './cli-harness';
 import { contestedInBody } from './framing-checks';
 
 const QUESTION = "What caused the decline of Lake Varen's water level, and how large was it?";
@@ -54,19 +54,7 @@ describe.each([
       '--out',
       out,
     ]);
-    const gate = (name: string, revision: number) =>
-      waitFor(
-        `the ${name} gate (revision ${revision}) to open`,
-        async () =>
-          (
-            await sql<{ run_id: string }>(
-              db.url,
-              "SELECT run_id FROM approval_decisions WHERE gate = $1 AND revision = $2 AND status = 'open'",
-              [name, revision],
-            )
-          )[0]?.run_id,
-        { intervalMs: 200 },
-      );
+    const gate = (name: string, revision: number) => openGate(db, name, revision);
     const outline = (revision: number) =>
       sql<Section>(
         db.url,

@@ -2,8 +2,9 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { ReportJson } from '@dossier/contracts';
-import { ROLES, type AnyAgentRole, type RoleName } from '@dossier/agents';
+import { ROLES } from '@dossier/agents';
 import {
+  offlineRoleAnswer,
   createTestDatabase,
   FakeOpenAIServer,
   sql,
@@ -17,12 +18,8 @@ import { contestedInBody, expectAnswerFramed } from './framing-checks';
 
 const QUESTION = "What caused the decline of Lake Varen's water level, and how large was it?";
 
-/** The correct answer of a request: the role's offline output for the input the engine echoed (test mode). */
-function offlineAnswer(request: FakeChatRequest): unknown {
-  const role = ROLES[request.role as RoleName] as AnyAgentRole | undefined;
-  if (!role || request.input === undefined) throw new Error(`No echoed input for role ${request.role}`);
-  return role.offline(role.input.parse(request.input));
-}
+/** A correct model: each role's offline answer to the input the engine echoed. */
+const offlineAnswer = offlineRoleAnswer(ROLES);
 
 function llmEnv(server: FakeOpenAIServer): Record<string, string> {
   return {

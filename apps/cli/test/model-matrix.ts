@@ -2,8 +2,8 @@ import { copyFileSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { ReportJson } from '@dossier/contracts';
-import { ROLES, type AnyAgentRole, type RoleName } from '@dossier/agents';
-import { FakeOpenAIServer, sql, type DefectRates, type FakeChatRequest, type TestDatabase } from '@dossier/testing';
+import { ROLES } from '@dossier/agents';
+import { offlineRoleAnswer, FakeOpenAIServer, sql, type DefectRates, type TestDatabase } from '@dossier/testing';
 import { EXAMPLES, type cliRunner } from './cli-harness';
 
 /*
@@ -59,12 +59,8 @@ export const MATRIX: readonly MatrixRow[] = [
   },
 ];
 
-/** The correct answer of a request: the role's offline output for the input the engine echoed (test mode). */
-export function offlineAnswer(request: FakeChatRequest): unknown {
-  const role = ROLES[request.role as RoleName] as AnyAgentRole | undefined;
-  if (!role || request.input === undefined) throw new Error(`No echoed input for role ${request.role}`);
-  return role.offline(role.input.parse(request.input));
-}
+/** A correct model: each role's offline answer to the input the engine echoed. */
+export const offlineAnswer = offlineRoleAnswer(ROLES);
 
 export function matrixCorpus(): string {
   const dir = mkdtempSync(path.join(tmpdir(), 'dossier-matrix-corpus-'));

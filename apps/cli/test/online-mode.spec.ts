@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { ReportJson } from '@dossier/contracts';
 import {
+  offlineRoleAnswer,
   createTestDatabase,
   FakeOpenAIServer,
   sql,
@@ -12,7 +13,7 @@ import {
   type FakeChatRequest,
   type TestDatabase,
 } from '@dossier/testing';
-import { ROLES, type AnyAgentRole, type RoleName } from '@dossier/agents';
+import { ROLES } from '@dossier/agents';
 import { CLI, cliRunner, EXAMPLES } from './cli-harness';
 import { contestedInBody, expectAnswerFramed } from './framing-checks';
 
@@ -29,12 +30,8 @@ const DOCS = [
   'tessel-growers-position-statement.md',
 ];
 
-/** The correct answer of a request: the role's offline output for the input the engine echoed (test mode). */
-function offlineAnswer(request: FakeChatRequest): unknown {
-  const role = ROLES[request.role as RoleName] as AnyAgentRole | undefined;
-  if (!role || request.input === undefined) throw new Error(`No echoed input for role ${request.role}`);
-  return role.offline(role.input.parse(request.input));
-}
+/** A correct model: each role's offline answer to the input the engine echoed. */
+const offlineAnswer = offlineRoleAnswer(ROLES);
 
 /** A small corpus of the example documents plus one page that tries to give the model orders. */
 function corpus(): string {

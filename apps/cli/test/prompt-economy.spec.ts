@@ -1,8 +1,8 @@
 import { copyFileSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { ROLES, type AnyAgentRole, type RoleName } from '@dossier/agents';
-import { createTestDatabase, FakeOpenAIServer, type FakeChatRequest, type TestDatabase } from '@dossier/testing';
+import { ROLES } from '@dossier/agents';
+import { offlineRoleAnswer, createTestDatabase, FakeOpenAIServer, type FakeChatRequest, type TestDatabase } from '@dossier/testing';
 import { cliRunner, EXAMPLES } from './cli-harness';
 
 /*
@@ -24,11 +24,8 @@ const DOCS = [
   'tessel-growers-position-statement.md',
 ];
 
-function offlineAnswer(request: FakeChatRequest): unknown {
-  const role = ROLES[request.role as RoleName] as AnyAgentRole | undefined;
-  if (!role || request.input === undefined) throw new Error(`No echoed input for role ${request.role}`);
-  return role.offline(role.input.parse(request.input));
-}
+/** A correct model: each role's offline answer to the input the engine echoed. */
+const offlineAnswer = offlineRoleAnswer(ROLES);
 
 const normal = (t: string): string => t.replace(/\s+/g, ' ').trim();
 

@@ -2,8 +2,8 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { ReportJson } from '@dossier/contracts';
-import { createTestDatabase, sql, waitFor, type TestDatabase } from '@dossier/testing';
-import { cliRunner, type CliResult } from './cli-harness';
+import { createTestDatabase, sql, type TestDatabase } from '@dossier/testing';
+import { cliRunner, openGate, type CliResult } from './cli-harness';
 import { matrixCorpus, QUESTION } from './model-matrix';
 
 interface Frame {
@@ -42,19 +42,7 @@ describe('the publish gate', () => {
       '--out',
       out,
     ]);
-    const gate = (name: string, revision: number) =>
-      waitFor(
-        `the ${name} gate (revision ${revision}) to open`,
-        async () =>
-          (
-            await sql<{ run_id: string }>(
-              db.url,
-              "SELECT run_id FROM approval_decisions WHERE gate = $1 AND revision = $2 AND status = 'open'",
-              [name, revision],
-            )
-          )[0]?.run_id,
-        { intervalMs: 200 },
-      );
+    const gate = (name: string, revision: number) => openGate(db, name, revision);
     runId = await gate('plan', 0);
     expect((await cli(['approve', runId, 'plan'])).code).toBe(0);
     await gate('outline', 0);

@@ -1,12 +1,18 @@
-import { createServer, type Server } from 'node:http';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { ReportJson } from '@dossier/contracts';
-import { ROLES, type AnyAgentRole, type RoleName } from '@dossier/agents';
-import { createTestDatabase, FakeOpenAIServer, sql, type FakeChatRequest, type TestDatabase } from '@dossier/testing';
+import { ROLES } from '@dossier/agents';
+import {
+  offlineRoleAnswer,
+  createTestDatabase,
+  FakeOpenAIServer,
+  sql,
+  startFakeWeb,
+  type FakeWeb,
+  type TestDatabase,
+} from '@dossier/testing';
 import { cliRunner, EXAMPLES } from './cli-harness';
 
 /**
@@ -32,11 +38,8 @@ function html(title: string, body: string): string {
   return `<!doctype html><html><head><meta charset="utf-8"><title>${title}</title></head><body><article><h1>${title}</h1><p>${body}</p></article></body></html>`;
 }
 
-function offlineAnswer(request: FakeChatRequest): unknown {
-  const role = ROLES[request.role as RoleName] as AnyAgentRole | undefined;
-  if (!role || request.input === undefined) throw new Error(`No echoed input for role ${request.role}`);
-  return role.offline(role.input.parse(request.input));
-}
+/** A correct model: each role's offline answer to the input the engine echoed. */
+const offlineAnswer = offlineRoleAnswer(ROLES);
 
 function runIdOf(output: string): string {
   const id = /Run ([0-9a-f-]{36})/.exec(output)?.[1];
@@ -72,20 +75,14 @@ describe('dossier replay / export / import: whole runs from their recording', ()
   let db: TestDatabase;
   let cli: ReturnType<typeof cliRunner>;
   let model: FakeOpenAIServer;
-  let pages: Server;
-  let tavily: Server;
-  let pageRequests = 0;
-  let searchRequests = 0;
+  let web: FakeWeb;
+  const searchRequests = () => web.tavily.requests.length;
   let original: { runId: string; out: string };
 
   function env(extra: Record<string, string> = {}): Record<string, string> {
-    const pagePort = (pages.address() as AddressInfo).port;
     return {
       NODE_ENV: 'test',
-      TAVILY_API_KEY: 'tvly-test-key',
-      TAVILY_BASE_URL: `http://127.0.0.1:${(tavily.address() as AddressInfo).port}`,
-      DOSSIER_FETCH_TEST_ALLOWLIST: `127.0.0.1:${pagePort}`,
-      DOSSIER_FETCH_ALLOWED_PORTS: `80,443,${pagePort}`,
+      ...web.env(),
       OPENAI_BASE_URL: model.baseUrl,
       OPENAI_MODEL: 'fake-model',
       OPENAI_RETRY_BASE_MS: '100',
@@ -96,36 +93,13 @@ describe('dossier replay / export / import: whole runs from their recording', ()
     };
   }
 
-  const counts = () => ({ model: model.counts.chatRequests, search: searchRequests, pages: pageRequests });
+  const counts = () => ({ model: model.counts.chatRequests, search: searchRequests(), pages: web.pages.requests.length });
 
   beforeAll(async () => {
     db = await createTestDatabase();
     cli = cliRunner(db);
     model = await new FakeOpenAIServer({ answer: offlineAnswer }).start();
-    pages = createServer((req, res) => {
-      pageRequests++;
-      const page = PAGES[(req.url ?? '').split('?')[0]!];
-      if (!page) return res.writeHead(404).end();
-      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(html(page.title, page.body));
-    });
-    await new Promise<void>((r) => pages.listen(0, '127.0.0.1', r));
-    const pagePort = (pages.address() as AddressInfo).port;
-    tavily = createServer((req, res) => {
-      searchRequests++;
-      let body = '';
-      req.on('data', (c: Buffer) => (body += c.toString()));
-      req.on('end', () => {
-        const { query } = JSON.parse(body) as { query: string };
-        const results = Object.entries(PAGES).map(([p, page], i) => ({
-          title: page.title,
-          url: `http://127.0.0.1:${pagePort}${p}`,
-          content: page.body.slice(0, 120),
-          score: 0.9 - i * 0.1,
-        }));
-        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ query, results, response_time: 0.01 }));
-      });
-    });
-    await new Promise<void>((r) => tavily.listen(0, '127.0.0.1', r));
+    web = await startFakeWeb(PAGES, { html });
 
     const out = mkdtempSync(path.join(tmpdir(), 'dossier-recorded-'));
     const r = await cli(
@@ -155,8 +129,7 @@ describe('dossier replay / export / import: whole runs from their recording', ()
 
   afterAll(async () => {
     await model?.stop();
-    await new Promise((r) => pages?.close(r));
-    await new Promise((r) => tavily?.close(r));
+    await web?.close();
     await db?.drop();
   });
 
@@ -196,7 +169,7 @@ describe('dossier replay / export / import: whole runs from their recording', ()
 
   it('a replay from draft with another writer model re-drafts and re-verifies, and takes everything before from the recording', async () => {
     const before = model.requests.length;
-    const search = searchRequests;
+    const search = searchRequests();
     const out = mkdtempSync(path.join(tmpdir(), 'dossier-from-draft-'));
     const r = await cli(['replay', original.runId, '--from', 'draft', '--out', out], env({ OPENAI_MODEL_SECTION_WRITER: 'fake-writer-2' }));
     expect(r.code).toBe(0);
@@ -215,7 +188,7 @@ describe('dossier replay / export / import: whole runs from their recording', ()
       'outlineArchitect',
     ];
     expect([...roles].filter((role) => beforeDraft.includes(role))).toEqual([]);
-    expect(searchRequests).toBe(search);
+    expect(searchRequests()).toBe(search);
     expect(live.filter((q) => q.role === 'sectionWriter').every((q) => q.body.model === 'fake-writer-2')).toBe(true);
     // The steps from draft on are recorded anew under the replay: its own recording can be replayed in turn.
     const replayId = runIdOf(r.output);
@@ -326,10 +299,10 @@ describe('dossier replay / export / import: whole runs from their recording', ()
     const args = ['research', 'What is known about the Lake Varen drawdown?', '--search', 'tavily', '--max-iterations', '1'];
     const first = await cli([...args, '--out', mkdtempSync(path.join(tmpdir(), 'dossier-cache1-'))], env(tenant));
     expect(first.code).toBe(0);
-    const asked = searchRequests;
+    const asked = searchRequests();
     const second = await cli([...args, '--out', mkdtempSync(path.join(tmpdir(), 'dossier-cache2-'))], env(tenant));
     expect(second.code).toBe(0);
-    expect(searchRequests).toBe(asked);
+    expect(searchRequests()).toBe(asked);
     // The cached answers are in the second run's recording too: it replays like any other.
     const secondId = runIdOf(second.output);
     const [n] = await sql<{ n: string }>(db.url, "SELECT count(*) AS n FROM run_recordings WHERE run_id = $1 AND kind = 'search'", [
@@ -338,6 +311,6 @@ describe('dossier replay / export / import: whole runs from their recording', ()
     expect(Number(n!.n)).toBeGreaterThan(0);
     const fresh = await cli([...args, '--fresh-search', '--out', mkdtempSync(path.join(tmpdir(), 'dossier-cache3-'))], env(tenant));
     expect(fresh.code).toBe(0);
-    expect(searchRequests).toBeGreaterThan(asked);
+    expect(searchRequests()).toBeGreaterThan(asked);
   });
 });

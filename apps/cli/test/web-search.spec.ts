@@ -1,10 +1,8 @@
-import { createServer, type Server } from 'node:http';
 import { mkdtempSync, readFileSync } from 'node:fs';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { ReportJson } from '@dossier/contracts';
-import { createTestDatabase, sql, type TestDatabase } from '@dossier/testing';
+import { createTestDatabase, sql, startFakeWeb, type FakeWeb, type TestDatabase } from '@dossier/testing';
 import { cliRunner, EXAMPLES } from './cli-harness';
 
 /** Pages of a small "web" about the same lake, served from 127.0.0.1 (reachable only through the test allowlist). */
@@ -30,58 +28,20 @@ function html(title: string, body: string): string {
 describe('dossier research --search tavily,corpus: a mixed web and private-corpus run against local test servers', () => {
   let db: TestDatabase;
   let cli: ReturnType<typeof cliRunner>;
-  let pages: Server;
-  let tavily: Server;
-  const pageHits = new Map<string, number>();
-  let tavilyRequests = 0;
-  let authHeader = '';
+  let web: FakeWeb;
+  const pageHits = () => web.pages.requests.length;
 
   beforeAll(async () => {
     db = await createTestDatabase();
     cli = cliRunner(db);
-    pages = createServer((req, res) => {
-      const route = (req.url ?? '').split('?')[0]!;
-      pageHits.set(route, (pageHits.get(route) ?? 0) + 1);
-      const page = PAGES[route];
-      if (!page) return res.writeHead(404).end();
-      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(html(page.title, page.body));
-    });
-    await new Promise<void>((r) => pages.listen(0, '127.0.0.1', r));
-    const pagePort = (pages.address() as AddressInfo).port;
-    tavily = createServer((req, res) => {
-      tavilyRequests++;
-      authHeader = req.headers.authorization ?? '';
-      let body = '';
-      req.on('data', (c: Buffer) => (body += c.toString()));
-      req.on('end', () => {
-        const { query } = JSON.parse(body) as { query: string };
-        const results = Object.entries(PAGES).map(([p, page], i) => ({
-          title: page.title,
-          url: `http://127.0.0.1:${pagePort}${p}?utm_source=tavily`,
-          content: page.body.slice(0, 120),
-          score: 0.9 - i * 0.1,
-        }));
-        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ query, results, response_time: 0.01 }));
-      });
-    });
-    await new Promise<void>((r) => tavily.listen(0, '127.0.0.1', r));
+    web = await startFakeWeb(PAGES, { html, urlSuffix: '?utm_source=tavily' });
   });
   afterAll(async () => {
-    await new Promise((r) => pages.close(r));
-    await new Promise((r) => tavily.close(r));
+    await web?.close();
     await db?.drop();
   });
 
-  function webEnv(): Record<string, string> {
-    const pagePort = (pages.address() as AddressInfo).port;
-    return {
-      NODE_ENV: 'test',
-      TAVILY_API_KEY: 'tvly-test-key',
-      TAVILY_BASE_URL: `http://127.0.0.1:${(tavily.address() as AddressInfo).port}`,
-      DOSSIER_FETCH_TEST_ALLOWLIST: `127.0.0.1:${pagePort}`,
-      DOSSIER_FETCH_ALLOWED_PORTS: `80,443,${pagePort}`,
-    };
-  }
+  const webEnv = (): Record<string, string> => ({ NODE_ENV: 'test', ...web.env() });
 
   it('cites web and corpus sources, each labelled by origin; a second run over the same URLs fetches nothing', async () => {
     const out1 = mkdtempSync(path.join(tmpdir(), 'dossier-web1-'));
@@ -105,15 +65,16 @@ describe('dossier research --search tavily,corpus: a mixed web and private-corpu
     );
     expect(first.output).toMatch(/Report written to/);
     expect(first.code).toBe(0);
-    expect(tavilyRequests).toBeGreaterThan(0);
-    expect(authHeader).toBe('Bearer tvly-test-key');
+    const searches = web.tavily.requests;
+    expect(searches.length).toBeGreaterThan(0);
+    expect(searches.map((r) => r.headers.authorization)).toEqual(searches.map(() => 'Bearer tvly-test-key'));
     const report = ReportJson.parse(JSON.parse(readFileSync(path.join(out1, 'report.json'), 'utf8')));
     const origins = new Set(Object.values(report.sources).map((s) => s.origin));
     expect(origins).toEqual(new Set(['web', 'corpus']));
     // Canonical URLs: the tracking parameter is gone from the cited web sources.
-    const web = Object.values(report.sources).filter((s) => s.origin === 'web');
-    expect(web.every((s) => !s.url.includes('utm_'))).toBe(true);
-    const fetchedOnce = [...pageHits.values()].reduce((a, b) => a + b, 0);
+    const webSources = Object.values(report.sources).filter((s) => s.origin === 'web');
+    expect(webSources.every((s) => !s.url.includes('utm_'))).toBe(true);
+    const fetchedOnce = pageHits();
     expect(fetchedOnce).toBeGreaterThan(0);
 
     const out2 = mkdtempSync(path.join(tmpdir(), 'dossier-web2-'));
@@ -122,12 +83,12 @@ describe('dossier research --search tavily,corpus: a mixed web and private-corpu
       webEnv(),
     );
     expect(second.code).toBe(0);
-    expect([...pageHits.values()].reduce((a, b) => a + b, 0)).toBe(fetchedOnce);
+    expect(pageHits()).toBe(fetchedOnce);
   });
 
   it('another tenant without the test allowlist: no cached page of the first tenant is reused, loopback pages are refused, the run completes from its corpus', async () => {
     const out = mkdtempSync(path.join(tmpdir(), 'dossier-web3-'));
-    const before = [...pageHits.values()].reduce((a, b) => a + b, 0);
+    const before = pageHits();
     const env = { ...webEnv(), DOSSIER_FETCH_TEST_ALLOWLIST: '', DOSSIER_TENANT: 'another-team' };
     const r = await cli(
       [
@@ -147,7 +108,7 @@ describe('dossier research --search tavily,corpus: a mixed web and private-corpu
       env,
     );
     expect(r.code).toBe(0);
-    expect([...pageHits.values()].reduce((a, b) => a + b, 0)).toBe(before);
+    expect(pageHits()).toBe(before);
     const report = ReportJson.parse(JSON.parse(readFileSync(path.join(out, 'report.json'), 'utf8')));
     expect(Object.values(report.sources).every((s) => s.origin === 'corpus')).toBe(true);
   });

@@ -9,8 +9,7 @@ import type {
   SettledCall,
   SpendDecision,
 } from '@dossier/agents';
-import { provideExternalAnswers } from '@dossier/agents';
-import { PrismaService, recordAnswer, recorded, replayedAnswer } from '@dossier/db';
+import { PrismaService } from '@dossier/db';
 
 /**
  * The agents' persistence ports over Postgres: calls and reservations are llm_calls rows, a run's settings come
@@ -19,15 +18,7 @@ import { PrismaService, recordAnswer, recorded, replayedAnswer } from '@dossier/
  */
 @Injectable()
 export class PrismaAgentStore implements AgentStore {
-  constructor(private readonly prisma: PrismaService) {
-    // The run's recording of external answers (decision 0030), ambient in each step's scope: lent to the agents'
-    // model hooks and embedder once per process, by the worker's store.
-    provideExternalAnswers({
-      replayed: replayedAnswer,
-      record: recordAnswer,
-      recorded: (call, schema, live) => recorded(call, schema, live),
-    });
-  }
+  constructor(private readonly prisma: PrismaService) {}
 
   async record(call: LlmCallRecord): Promise<void> {
     await this.prisma.llmCall.create({ data: call });

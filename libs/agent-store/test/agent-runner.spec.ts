@@ -1,10 +1,20 @@
 import { randomUUID } from 'node:crypto';
 import { NestFactory } from '@nestjs/core';
-import { Module, type INestApplicationContext } from '@nestjs/common';
+import { Inject, Injectable, Module, type INestApplicationContext } from '@nestjs/common';
 import { DbModule, PrismaService } from '@dossier/db';
 import { createTestDatabase, type TestDatabase } from '@dossier/testing';
-import { AgentInputError, AgentRunner, AgentsModule, countWords, director, evidenceCurator } from '@dossier/agents';
-import { PrismaAgentStore } from '../src';
+import {
+  AgentInputError,
+  AgentRunner,
+  AgentsModule,
+  countWords,
+  director,
+  evidenceCurator,
+  EXTERNAL_ANSWERS,
+  LIVE_ANSWERS,
+  type ExternalAnswers,
+} from '@dossier/agents';
+import { PrismaAgentStore, RecordedExternalAnswers } from '../src';
 import { QUESTION } from './fixtures/fake-llm';
 
 describe('AgentRunner against Postgres, through PrismaAgentStore', () => {
@@ -74,6 +84,36 @@ describe('AgentRunner against Postgres, through PrismaAgentStore', () => {
       expect(await prisma.llmCall.count({ where: { runId: ctx.runId, outcome: 'ok', engine: 'offline' } })).toBe(1);
     } finally {
       await app.close();
+    }
+  });
+
+  it("lends the run's recording explicitly: forPipeline provides its `answers` class as EXTERNAL_ANSWERS to the stage's own providers; forRoot without one is live", async () => {
+    /** Stands in for a stage provider that embeds (RunEmbedder): it gets the port by injection, not from a global. */
+    @Injectable()
+    class Consumer {
+      constructor(@Inject(EXTERNAL_ANSWERS) readonly answers: ExternalAnswers) {}
+    }
+    const none = Symbol('none');
+    @Module({
+      imports: [
+        DbModule.forRoot({ url: db.url, poolMax: 2 }),
+        AgentsModule.forPipeline({ redis: none, budgetSink: none, store: PrismaAgentStore, answers: RecordedExternalAnswers }),
+      ],
+      providers: [Consumer],
+    })
+    class StageModule {}
+    @Module({
+      imports: [DbModule.forRoot({ url: db.url, poolMax: 2 }), AgentsModule.forRoot({ engine: 'offline', store: PrismaAgentStore })],
+    })
+    class TestModule {}
+    const stage = await NestFactory.createApplicationContext(StageModule, { logger: false });
+    const test = await NestFactory.createApplicationContext(TestModule, { logger: false });
+    try {
+      expect(stage.get(Consumer).answers).toBeInstanceOf(RecordedExternalAnswers);
+      expect(test.get(EXTERNAL_ANSWERS)).toBe(LIVE_ANSWERS);
+    } finally {
+      await stage.close();
+      await test.close();
     }
   });
 });

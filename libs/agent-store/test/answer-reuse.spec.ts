@@ -1,10 +1,9 @@
-import { randomUUID } from 'node:crypto';
-import { RunOptions } from '@dossier/contracts';
 import { PrismaService } from '@dossier/db';
-import { createTestDatabase, startTcpProxy, waitFor, type FakeOpenAIServer, type TestDatabase } from '@dossier/testing';
+import { startTcpProxy, waitFor, type FakeOpenAIServer } from '@dossier/testing';
 import { AgentRunner, director } from '@dossier/agents';
 import { PrismaAgentStore } from '../src';
 import { QUESTION, startFakeLlm, testEngine } from './fixtures/fake-llm';
+import { openRunsDatabase, type RunsDatabase } from './fixtures/runs-database';
 
 const ADMIN_URL = new URL(process.env['TEST_ADMIN_DATABASE_URL'] ?? 'postgresql://postgres@127.0.0.1:5432/postgres');
 
@@ -14,19 +13,17 @@ const ADMIN_URL = new URL(process.env['TEST_ADMIN_DATABASE_URL'] ?? 'postgresql:
  * soak, where every kill of a worker in the middle of an openai step paid for that step's answers again).
  */
 describe('an answered model request is never paid for twice', () => {
-  let db: TestDatabase;
+  let runs: RunsDatabase;
   let prisma: PrismaService;
   let server: FakeOpenAIServer;
   let tenantId: string;
 
   beforeAll(async () => {
-    db = await createTestDatabase();
-    prisma = new PrismaService({ url: db.url, poolMax: 4 });
-    tenantId = (await prisma.tenant.create({ data: { name: `t-${randomUUID()}` } })).id;
+    runs = await openRunsDatabase(4);
+    ({ prisma, tenantId } = runs);
   });
   afterAll(async () => {
-    await prisma?.$disconnect();
-    await db?.drop();
+    await runs?.close();
   });
   beforeEach(async () => {
     server = await startFakeLlm();
@@ -35,18 +32,7 @@ describe('an answered model request is never paid for twice', () => {
     await server?.stop();
   });
 
-  async function openaiRun(): Promise<string> {
-    const row = await prisma.researchRun.create({
-      data: {
-        tenantId,
-        question: QUESTION,
-        status: 'running',
-        options: RunOptions.parse({ engine: 'openai' }) as object,
-        workflowVersion: 1,
-      },
-    });
-    return row.id;
-  }
+  const openaiRun = () => runs.run({ engine: 'openai' });
 
   /** A fresh runner and engine, as a new worker process has after the old one was killed. */
   function worker(store: PrismaService = prisma): AgentRunner {
@@ -112,7 +98,7 @@ describe('an answered model request is never paid for twice', () => {
 
   it('an answer that arrives while Postgres is briefly unreachable is still recorded (and so never paid again)', async () => {
     const proxy = await startTcpProxy(ADMIN_URL.hostname, Number(ADMIN_URL.port || 5432));
-    const url = new URL(db.url);
+    const url = new URL(runs.url);
     url.port = String(proxy.port);
     const store = new PrismaService({ url: url.toString(), poolMax: 2 });
     await server.stop();

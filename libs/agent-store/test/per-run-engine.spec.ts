@@ -1,27 +1,24 @@
-import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
 import type { BudgetKind, RunOptionsInput } from '@dossier/contracts';
-import { RunOptions } from '@dossier/contracts';
-import { PrismaService } from '@dossier/db';
-import { createTestDatabase, type FakeOpenAIServer, type TestDatabase } from '@dossier/testing';
+import type { PrismaService } from '@dossier/db';
+import type { FakeOpenAIServer } from '@dossier/testing';
 import { AgentRunner, director, LlmConfigError, openAIEngineFromEnv } from '@dossier/agents';
 import { PrismaAgentStore } from '../src';
 import { QUESTION, startFakeLlm, testEngine } from './fixtures/fake-llm';
+import { openRunsDatabase, type RunsDatabase } from './fixtures/runs-database';
 
 describe('AgentRunner per run: engine from the run options, budgets reserved in llm_calls', () => {
-  let db: TestDatabase;
+  let runs: RunsDatabase;
   let prisma: PrismaService;
   let server: FakeOpenAIServer;
   let tenantId: string;
 
   beforeAll(async () => {
-    db = await createTestDatabase();
-    prisma = new PrismaService({ url: db.url, poolMax: 6 });
-    tenantId = (await prisma.tenant.create({ data: { name: `t-${randomUUID()}` } })).id;
+    runs = await openRunsDatabase(6);
+    ({ prisma, tenantId } = runs);
   });
   afterAll(async () => {
-    await prisma?.$disconnect();
-    await db?.drop();
+    await runs?.close();
   });
   beforeEach(async () => {
     server = await startFakeLlm();
@@ -30,12 +27,7 @@ describe('AgentRunner per run: engine from the run options, budgets reserved in 
     await server?.stop();
   });
 
-  async function run(options: RunOptionsInput): Promise<string> {
-    const row = await prisma.researchRun.create({
-      data: { tenantId, question: QUESTION, status: 'running', options: RunOptions.parse(options) as object, workflowVersion: 1 },
-    });
-    return row.id;
-  }
+  const run = (options: RunOptionsInput) => runs.run(options);
 
   /** Stands in for RunCommands.markBudgetExhausted (tested with the workflow in the CLI budget test). */
   function sink() {

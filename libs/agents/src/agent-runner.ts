@@ -9,7 +9,7 @@ import type { CallHooks, Engine, EngineCompletion } from './engine/engine';
 import { countWords, OfflineEngine } from './engine/offline-engine';
 import { RecordedAnswer } from './engine/recorded-answer';
 import { AgentCallRecordError, AgentInputError, AgentOutputError, AgentRefusalError } from './errors';
-import { externalAnswers, type ExternalCall } from './ports/external-answers';
+import { LIVE_ANSWERS, type ExternalAnswers, type ExternalCall } from './ports/external-answers';
 import type { LlmCallLog } from './ports/llm-call-log';
 import type { RunSettingsSource } from './ports/run-settings';
 import type { SpendStore } from './ports/spend-store';
@@ -31,6 +31,11 @@ export interface AgentRunnerOptions {
   /** A fixed engine for every call ('offline' or an instance), or 'per-run': each run's options choose. */
   engine: 'offline' | 'per-run' | Engine;
   perRun?: PerRunEngines;
+  /**
+   * The run's recording of model answers (decision 0030): a worker passes its adapter's; without one (evals, tests
+   * of a role) every request goes live and nothing is recorded.
+   */
+  answers?: ExternalAnswers;
 }
 
 export const AgentCallContext = z.strictObject({ tenantId: z.uuid(), runId: z.uuid(), stepKey: z.string().min(1).max(500) });
@@ -84,6 +89,7 @@ export class AgentRunner {
   private readonly fixed: Engine | null;
   private readonly offline = new OfflineEngine();
   private readonly ledger: BudgetLedger | null;
+  private readonly answers: ExternalAnswers;
   private openaiEngine: Engine | null = null;
 
   constructor(
@@ -93,6 +99,7 @@ export class AgentRunner {
     this.fixed = options.engine === 'offline' ? this.offline : options.engine === 'per-run' ? null : options.engine;
     if (options.engine === 'per-run' && !options.perRun) throw new Error("AgentRunner: engine 'per-run' needs perRun settings");
     this.ledger = options.perRun ? new BudgetLedger(options.perRun.store, options.perRun.staleReservationMs) : null;
+    this.answers = options.answers ?? LIVE_ANSWERS;
   }
 
   /** The fixed engine's name, or 'per-run'. */
@@ -158,7 +165,7 @@ export class AgentRunner {
 
   private hooks(role: string, engine: string, ctx: AgentCallContext, limits: { tokens?: number; costUsd?: number }): CallHooks {
     const ledger = this.ledger;
-    const answers = externalAnswers();
+    const answers = this.answers;
     const call = (hash: string): ExternalCall => ({ kind: 'model', request: hash, name: `${role} request` });
     // This step's own answer to the same request (it ran before and its process died), else, in a replay, the
     // replayed run's answer — or ReplayAnswerMissingError, never the network (decision 0030).

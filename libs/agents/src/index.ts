@@ -5,7 +5,7 @@ export * from './roles';
 export { AgentRunner, AgentCallContext, type AgentRunnerOptions, type PerRunEngines } from './agent-runner';
 export { AgentsModule, type AgentPorts, type AgentStore } from './agents.module';
 export type * from './ports';
-export { externalAnswers, provideExternalAnswers } from './ports';
+export { EXTERNAL_ANSWERS, LIVE_ANSWERS } from './ports';
 export type { Engine, EngineCompletion, CallHooks, RequestEstimate, RequestRecord, RequestTicket } from './engine/engine';
 export { OfflineEngine, OFFLINE_MODEL, countWords } from './engine/offline-engine';
 export {

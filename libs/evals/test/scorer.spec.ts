@@ -1,8 +1,8 @@
 import { readdirSync } from 'node:fs';
 import { splitSentences } from '@dossier/agents';
 import type { ReportJson } from '@dossier/contracts';
-import { FakeOpenAIServer } from '@dossier/testing';
-import { ROLES, type AnyAgentRole, type RoleName } from '@dossier/agents';
+import { offlineRoleAnswer, FakeOpenAIServer } from '@dossier/testing';
+import { ROLES } from '@dossier/agents';
 import {
   loadEvalSet,
   openAIJudgeFromEnv,
@@ -149,12 +149,8 @@ describe.each(readdirSync(SETS_DIR))('fixed reports over the shipped set %s', (n
   });
 });
 
-/** The verifier's answer a correct model would give: its offline output for the input the engine echoed. */
-function offlineAnswer(request: { role: string; input?: unknown }): unknown {
-  const role = ROLES[request.role as RoleName] as AnyAgentRole | undefined;
-  if (!role || request.input === undefined) throw new Error(`No echoed input for role ${request.role}`);
-  return role.offline(role.input.parse(request.input));
-}
+/** A correct model: each role's offline answer to the input the engine echoed. */
+const offlineAnswer = offlineRoleAnswer(ROLES);
 
 describe('the judge: the verifier model through an OpenAI-compatible endpoint', () => {
   let server: FakeOpenAIServer;

@@ -6,7 +6,7 @@ import { backoffMs, registerSecret } from '@dossier/errors';
 import type { RateLimiter } from '@dossier/sources';
 import type { Embedder } from '@dossier/vectors';
 import { LlmRequestError, LlmUnavailableError } from '../errors';
-import { externalAnswers } from '../ports/external-answers';
+import { LIVE_ANSWERS, type ExternalAnswers } from '../ports/external-answers';
 import { providerName } from './provider-name';
 import { classifyRequestError, providerSaid } from './request-errors';
 
@@ -27,6 +27,8 @@ export interface OpenAIEmbedderOptions {
   retryMaxMs: number;
   /** Texts per request. */
   batchSize?: number;
+  /** The run's recording of embeddings (decision 0030); without it every batch goes live, unrecorded. */
+  answers?: ExternalAnswers;
 }
 
 /**
@@ -55,7 +57,7 @@ export class OpenAIEmbedder implements Embedder {
 
   /** One request, recorded against the run's step, or answered from the replayed run's recording (decision 0030). */
   private async recordedBatch(input: string[]): Promise<Float32Array[]> {
-    const vectors = await externalAnswers().recorded(
+    const vectors = await (this.options.answers ?? LIVE_ANSWERS).recorded(
       { kind: 'embedding', request: { model: this.name, input }, name: `${this.name} embeddings of ${input.length} texts` },
       VECTORS,
       async () => (await this.batch(input)).map((v) => [...v]),

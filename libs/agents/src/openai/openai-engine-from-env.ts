@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Redis } from 'ioredis';
+import type { ExternalAnswers } from '../ports/external-answers';
 import { openAIConfigFromEnv } from './openai-config';
 import { OpenAIEmbedder } from './openai-embedder';
 import { OpenAIEngine } from './openai-engine';
@@ -30,8 +31,15 @@ export function openAIEngineFromEnv(env: Record<string, string | undefined>, red
   return new OpenAIEngine({ config, limiter, testEcho });
 }
 
-/** The embedder of OPENAI_EMBEDDINGS_*, or null when no embeddings model is configured; rate limit shared per endpoint. */
-export function openAIEmbedderFromEnv(env: Record<string, string | undefined>, redis: Redis | null): OpenAIEmbedder | null {
+/**
+ * The embedder of OPENAI_EMBEDDINGS_*, or null when no embeddings model is configured; rate limit shared per endpoint.
+ * `answers` records its batches in the run's recording (decision 0030); without it they go live, unrecorded.
+ */
+export function openAIEmbedderFromEnv(
+  env: Record<string, string | undefined>,
+  redis: Redis | null,
+  answers?: ExternalAnswers,
+): OpenAIEmbedder | null {
   const config = openAIConfigFromEnv(env);
   const e = config.embeddings;
   if (!e) return null;
@@ -51,5 +59,6 @@ export function openAIEmbedderFromEnv(env: Record<string, string | undefined>, r
     maxRetries: config.maxRetries,
     retryBaseMs: config.retryBaseMs,
     retryMaxMs: config.retryMaxMs,
+    ...(answers ? { answers } : {}),
   });
 }

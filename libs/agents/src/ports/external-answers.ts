@@ -12,8 +12,9 @@ export interface ExternalCall {
 /**
  * Port: the run's recording of external answers (decision 0030). Inside a step the adapter (@dossier/agent-store,
  * over @dossier/db's recording scope) records every answer the run consumes and, in a replay, answers from the
- * replayed run's recording instead of the network. Outside one — and in a process with no adapter (evals, tests of
- * a role) — every call goes live and nothing is recorded.
+ * replayed run's recording instead of the network. Outside one — and wherever no adapter is passed (evals, tests of
+ * a role) — every call goes live and nothing is recorded. Passed explicitly: `AgentRunnerOptions.answers`,
+ * `OpenAIEmbedderOptions.answers`, and in Nest the EXTERNAL_ANSWERS provider of AgentsModule.
  */
 export interface ExternalAnswers {
   /** The replayed run's answer when this step replays; null when it goes live. Throws when a replay lacks it. */
@@ -24,22 +25,12 @@ export interface ExternalAnswers {
   recorded<T>(call: ExternalCall, schema: z.ZodType<T>, live: () => Promise<T>): Promise<T>;
 }
 
-const LIVE: ExternalAnswers = {
+/** No recording: every call goes live. What a runner or embedder built without an adapter uses. */
+export const LIVE_ANSWERS: ExternalAnswers = {
   replayed: () => Promise.resolve(null),
   record: () => Promise.resolve(),
   recorded: (_call, _schema, live) => live(),
 };
 
-let current: ExternalAnswers = LIVE;
-
-/**
- * Lends the process's recording to the agents. The recording is ambient (a step's scope, set by the step runner), so
- * the port is one per process, not one per runner: the adapter provides it when a worker builds its agent store.
- */
-export function provideExternalAnswers(answers: ExternalAnswers): void {
-  current = answers;
-}
-
-export function externalAnswers(): ExternalAnswers {
-  return current;
-}
+/** Nest token of the process's ExternalAnswers, provided and exported by AgentsModule (the embedder of claims injects it). */
+export const EXTERNAL_ANSWERS = Symbol('EXTERNAL_ANSWERS');

@@ -1,6 +1,7 @@
 import type { FakeOpenAIServer } from '@dossier/testing';
 import { openAIEmbedderFromEnv } from '../../src/openai/openai-engine-from-env';
 import { startFakeLlm } from '../fixtures/fake-llm';
+import { MemoryExternalAnswers } from '../fixtures/memory-external-answers';
 
 describe('OpenAIEmbedder against the local server’s /v1/embeddings', () => {
   let server: FakeOpenAIServer;
@@ -29,6 +30,21 @@ describe('OpenAIEmbedder against the local server’s /v1/embeddings', () => {
     expect(await embedder.embed([texts[7]!])).toEqual([vectors[7]]);
     expect(server.counts.embeddingRequests).toBe(4);
     expect(embedder.name).toBe('openai:embed:32');
+  });
+
+  it("records each batch in the run's recording it is given, and a replay embeds from it without a request", async () => {
+    const recording = new MemoryExternalAnswers();
+    const embedder = openAIEmbedderFromEnv(env(), null, recording)!;
+    const before = server.counts.embeddingRequests;
+    const vectors = await embedder.embed(['alpha', 'beta']);
+    expect(server.counts.embeddingRequests).toBe(before + 1);
+    expect([...recording.answers.keys()]).toEqual(['embedding {"model":"openai:embed:32","input":["alpha","beta"]}']);
+
+    recording.replaying = true;
+    expect(await openAIEmbedderFromEnv(env(), null, recording)!.embed(['alpha', 'beta'])).toEqual(vectors);
+    expect(server.counts.embeddingRequests).toBe(before + 1);
+    await expect(embedder.embed(['gamma'])).rejects.toThrow(/No recorded answer/);
+    expect(server.counts.embeddingRequests).toBe(before + 1);
   });
 
   it('no embeddings model, no embedder; a wrong dimension is named', async () => {

@@ -7,6 +7,7 @@ import { director } from '../../src/roles';
 import { startFakeLlm, testEngine } from '../fixtures/fake-llm';
 import { QUESTION } from '../fixtures/golden-gate';
 import { MemoryAgentStore } from '../fixtures/memory-agent-store';
+import { MemoryExternalAnswers } from '../fixtures/memory-external-answers';
 
 /**
  * The agents know no database (docs/decisions/0034): a role, the offline engine and the OpenAI-compatible engine
@@ -46,8 +47,12 @@ describe('agents with no database: roles and engines over in-memory ports', () =
   }
 
   /** A fresh runner and engine over the same store, as a new worker process has. */
-  function worker(env: Record<string, string> = {}, budgetSink = sink()): AgentRunner {
-    return new AgentRunner(store, { engine: 'per-run', perRun: { store, openai: () => testEngine(server, env), budgetSink } });
+  function worker(env: Record<string, string> = {}, budgetSink = sink(), answers?: MemoryExternalAnswers): AgentRunner {
+    return new AgentRunner(store, {
+      engine: 'per-run',
+      perRun: { store, openai: () => testEngine(server, env), budgetSink },
+      ...(answers ? { answers } : {}),
+    });
   }
 
   it("each run's options choose its engine: an openai run asks the model (one row per request), an offline run does not", async () => {
@@ -122,6 +127,35 @@ describe('agents with no database: roles and engines over in-memory ports', () =
     // Another step asks the model.
     await worker().run(director, { question: QUESTION }, { ...ctx, stepKey: `${runId}.scope.1.0` });
     expect(server.counts.chatRequests).toBe(3);
+  });
+
+  it("the run's recording is the runner's own port: its answers are recorded there and replayed from it; a runner without one is untouched", async () => {
+    const recording = new MemoryExternalAnswers();
+    const first = run({ engine: 'openai' });
+    const answer = await worker({}, sink(), recording).run(
+      director,
+      { question: QUESTION },
+      { tenantId, runId: first, stepKey: `${first}.scope.0.0` },
+    );
+    expect(server.counts.chatRequests).toBe(1);
+    expect([...recording.answers.keys()]).toEqual([expect.stringMatching(/^model "[0-9a-f]{64}"$/)]);
+
+    // A replay (another run) is answered from the recording: the model is not asked.
+    recording.replaying = true;
+    const replay = run({ engine: 'openai' });
+    const replayed = await worker({}, sink(), recording).run(
+      director,
+      { question: QUESTION },
+      { tenantId, runId: replay, stepKey: `${replay}.scope.0.0` },
+    );
+    expect(replayed).toEqual(answer);
+    expect(server.counts.chatRequests).toBe(1);
+
+    // No process-wide state: a runner built without the port, beside one replaying, goes live and records nothing.
+    const live = run({ engine: 'openai' });
+    await worker().run(director, { question: QUESTION }, { tenantId, runId: live, stepKey: `${live}.scope.0.0` });
+    expect(server.counts.chatRequests).toBe(2);
+    expect(recording.answers.size).toBe(1);
   });
 });
 

@@ -8,8 +8,17 @@ import {
   SearchRateLimitedError,
   SearchResponseError,
 } from '../../src';
-import { exposedText, scripted, startFakeServer, type FakeHttpServer, type Reply } from './fake-http-server';
-import { BRAVE_RATE_LIMITED, BRAVE_UNAUTHORIZED, braveApi, type FakeResult } from './fake-search-apis';
+import {
+  exposedText,
+  scripted,
+  startFakeServer,
+  type FakeHttpServer,
+  type Reply,
+  BRAVE_RATE_LIMITED,
+  BRAVE_UNAUTHORIZED,
+  braveApi,
+  type FakeResult,
+} from '@dossier/testing';
 
 const KEY = 'BSA-brave-0123456789-SECRET';
 const tenantId = randomUUID();

@@ -8,7 +8,7 @@ import {
   type RateLimiter,
 } from '../../src';
 import { backoffMs } from '@dossier/errors';
-import { startFakeServer, type FakeHttpServer } from './fake-http-server';
+import { startFakeServer, type FakeHttpServer } from '@dossier/testing';
 
 const Schema = z.object({ ok: z.literal(true) });
 const FAST = { baseDelayMs: 10, maxDelayMs: 40 };

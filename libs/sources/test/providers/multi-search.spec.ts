@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { BraveSearchProvider, searchAll, SearchAuthError, TavilySearchProvider, type SearchHit, type SearchProvider } from '../../src';
-import { startFakeServer, type FakeHttpServer } from './fake-http-server';
-import { braveApi, tavilyApi } from './fake-search-apis';
+import { startFakeServer, type FakeHttpServer, braveApi, tavilyApi } from '@dossier/testing';
 
 const tenantId = randomUUID();
 

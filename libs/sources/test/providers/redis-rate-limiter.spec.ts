@@ -1,8 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { InProcessRateLimiter, RedisRateLimiter, TavilySearchProvider, type RateLimiter } from '../../src';
-import { scripted, startFakeServer } from './fake-http-server';
-import { tavilyApi } from './fake-search-apis';
+import { scripted, startFakeServer, tavilyApi } from '@dossier/testing';
 
 const REDIS_URL = process.env['REDIS_URL'] ?? 'redis://127.0.0.1:6379';
 

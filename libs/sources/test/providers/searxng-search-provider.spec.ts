@@ -1,8 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { ConfigError } from '@dossier/errors';
 import { SearchAuthError, SearchProviderError, SearchResponseError, SearxngSearchProvider } from '../../src';
-import { exposedText, scripted, startFakeServer, type FakeHttpServer, type Reply } from './fake-http-server';
-import { searxngApi, type FakeResult } from './fake-search-apis';
+import { exposedText, scripted, startFakeServer, type FakeHttpServer, type Reply, searxngApi, type FakeResult } from '@dossier/testing';
 
 const tenantId = randomUUID();
 const FAST = { baseDelayMs: 10, maxDelayMs: 40 };

@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { SearchAuthError, SearchProviderError, SearchRateLimitedError, SearchResponseError, TavilySearchProvider } from '../../src';
-import { exposedText, scripted, startFakeServer, type FakeHttpServer, type Reply } from './fake-http-server';
-import { tavilyApi, type FakeResult } from './fake-search-apis';
+import { exposedText, scripted, startFakeServer, type FakeHttpServer, type Reply, tavilyApi, type FakeResult } from '@dossier/testing';
 
 const KEY = 'tvly-dev-9f8e7d6c5b4a3210SECRET';
 const tenantId = randomUUID();

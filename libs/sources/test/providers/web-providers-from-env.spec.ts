@@ -2,8 +2,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import { ConfigError } from '@dossier/errors';
 import { Redis } from 'ioredis';
 import { BraveSearchProvider, TavilySearchProvider, webProvidersFromEnv } from '../../src';
-import { startFakeServer, type FakeHttpServer } from './fake-http-server';
-import { braveApi, searxngApi, tavilyApi, type FakeResult } from './fake-search-apis';
+import { startFakeServer, type FakeHttpServer, braveApi, searxngApi, tavilyApi, type FakeResult } from '@dossier/testing';
 
 const REDIS_URL = process.env['REDIS_URL'] ?? 'redis://127.0.0.1:6379';
 const tenantId = randomUUID();

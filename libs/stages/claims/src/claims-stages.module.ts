@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
 import { AgentsModule } from '@dossier/agents';
-import { PrismaAgentStore } from '@dossier/agent-store';
+import { PrismaAgentStore, RecordedExternalAnswers } from '@dossier/agent-store';
 import { REDIS } from '@dossier/queue';
 import { RunCommands } from '@dossier/workflow';
 import { ClaimsHandler } from './claims/claims.handler';
@@ -12,7 +12,7 @@ import { RunEmbedder } from './embeddings/run-embedder';
 
 /** The claims service's nodes: claims, contradictions, coverage, moderate. Needs VectorsModule.forRoot in the app. */
 @Module({
-  imports: [AgentsModule.forPipeline({ redis: REDIS, budgetSink: RunCommands, store: PrismaAgentStore })],
+  imports: [AgentsModule.forPipeline({ redis: REDIS, budgetSink: RunCommands, store: PrismaAgentStore, answers: RecordedExternalAnswers })],
   // Step handlers are the microservice's controllers (their message pattern is the node, decision 0035).
   controllers: [ClaimsHandler, ContradictionsHandler, CoverageHandler, ModerateHandler],
   providers: [InterventionApplier, RunEmbedder],

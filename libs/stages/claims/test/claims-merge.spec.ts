@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { AgentRunner, openAIConfigFromEnv, OpenAIEngine } from '@dossier/agents';
+import { AgentRunner, LIVE_ANSWERS, openAIConfigFromEnv, OpenAIEngine } from '@dossier/agents';
 import { PrismaAgentStore } from '@dossier/agent-store';
 import { RunOptions } from '@dossier/contracts';
 import { PrismaService, ResearchRepository } from '@dossier/db';
@@ -110,7 +110,7 @@ describe('claims step: one claim per statement within an iteration (real Postgre
       new AgentRunner(new PrismaAgentStore(prisma), { engine }),
       new ResearchRepository(prisma),
       vectors,
-      new RunEmbedder(new HashingEmbedder()),
+      new RunEmbedder(new HashingEmbedder(), LIVE_ANSWERS),
     );
     const ctx: StepContext<'claims'> = {
       job: { tenantId, runId, node: 'claims', iteration: 1, shard: 0 },

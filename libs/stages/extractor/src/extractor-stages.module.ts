@@ -1,13 +1,13 @@
 import { Module } from '@nestjs/common';
 import { AgentsModule } from '@dossier/agents';
-import { PrismaAgentStore } from '@dossier/agent-store';
+import { PrismaAgentStore, RecordedExternalAnswers } from '@dossier/agent-store';
 import { REDIS } from '@dossier/queue';
 import { RunCommands } from '@dossier/workflow';
 import { ExtractHandler } from './extract/extract.handler';
 
 /** The extractor service's node: extract (fan-out per selected source). */
 @Module({
-  imports: [AgentsModule.forPipeline({ redis: REDIS, budgetSink: RunCommands, store: PrismaAgentStore })],
+  imports: [AgentsModule.forPipeline({ redis: REDIS, budgetSink: RunCommands, store: PrismaAgentStore, answers: RecordedExternalAnswers })],
   controllers: [ExtractHandler],
 })
 export class ExtractorStagesModule {}

@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
 import { AgentsModule } from '@dossier/agents';
-import { PrismaAgentStore } from '@dossier/agent-store';
+import { PrismaAgentStore, RecordedExternalAnswers } from '@dossier/agent-store';
 import { REDIS } from '@dossier/queue';
 import { RunCommands } from '@dossier/workflow';
 import { PerspectivesHandler } from './perspectives/perspectives.handler';
@@ -9,7 +9,7 @@ import { ScopeHandler } from './scope/scope.handler';
 
 /** The planner service's nodes: scope, perspectives, questions. */
 @Module({
-  imports: [AgentsModule.forPipeline({ redis: REDIS, budgetSink: RunCommands, store: PrismaAgentStore })],
+  imports: [AgentsModule.forPipeline({ redis: REDIS, budgetSink: RunCommands, store: PrismaAgentStore, answers: RecordedExternalAnswers })],
   controllers: [ScopeHandler, PerspectivesHandler, QuestionsHandler],
 })
 export class PlannerStagesModule {}

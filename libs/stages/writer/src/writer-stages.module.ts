@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
 import { AgentsModule } from '@dossier/agents';
-import { PrismaAgentStore } from '@dossier/agent-store';
+import { PrismaAgentStore, RecordedExternalAnswers } from '@dossier/agent-store';
 import { REDIS } from '@dossier/queue';
 import { RunCommands } from '@dossier/workflow';
 import { DraftHandler } from './draft/draft.handler';
@@ -11,7 +11,7 @@ import { RepairHandler } from './repair/repair.handler';
 
 /** The writer service's nodes: outline, draft (fan-out per section), repair, frame. */
 @Module({
-  imports: [AgentsModule.forPipeline({ redis: REDIS, budgetSink: RunCommands, store: PrismaAgentStore })],
+  imports: [AgentsModule.forPipeline({ redis: REDIS, budgetSink: RunCommands, store: PrismaAgentStore, answers: RecordedExternalAnswers })],
   controllers: [OutlineHandler, DraftHandler, RepairHandler, FrameHandler],
   providers: [Redrafter],
 })

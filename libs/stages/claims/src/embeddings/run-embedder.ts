@@ -1,6 +1,6 @@
 import { Inject, Injectable, Optional } from '@nestjs/common';
 import type { Redis } from 'ioredis';
-import { openAIEmbedderFromEnv } from '@dossier/agents';
+import { EXTERNAL_ANSWERS, openAIEmbedderFromEnv, type ExternalAnswers } from '@dossier/agents';
 import type { RunOptions } from '@dossier/contracts';
 import { REDIS } from '@dossier/queue';
 import { EMBEDDER, type Embedder } from '@dossier/vectors';
@@ -9,7 +9,8 @@ import { EMBEDDER, type Embedder } from '@dossier/vectors';
  * The embedder of a run (decision 0020): the OpenAI-compatible embeddings endpoint (OPENAI_EMBEDDINGS_*) for openai
  * runs when this worker configures one, the offline feature-hashing embedder otherwise — an offline run makes no
  * network request. Vectors of different embedders live in different collections (`collection`), so switching the
- * embedder never mixes vector spaces or dimensions.
+ * embedder never mixes vector spaces or dimensions. The remote embedder's batches go through the run's recording
+ * (`answers`, AgentsModule's EXTERNAL_ANSWERS: decision 0030), so a replay embeds without the network.
  */
 @Injectable()
 export class RunEmbedder {
@@ -17,6 +18,7 @@ export class RunEmbedder {
 
   constructor(
     @Inject(EMBEDDER) private readonly offline: Embedder,
+    @Inject(EXTERNAL_ANSWERS) private readonly answers: ExternalAnswers,
     @Optional() @Inject(REDIS) private readonly redis?: Redis,
   ) {}
 
@@ -24,7 +26,7 @@ export class RunEmbedder {
     if (options.engine !== 'openai') return this.offline;
     if (this.remote === undefined) {
       const env = process.env;
-      this.remote = env['OPENAI_EMBEDDINGS_MODEL'] ? openAIEmbedderFromEnv(env, this.redis ?? null) : null;
+      this.remote = env['OPENAI_EMBEDDINGS_MODEL'] ? openAIEmbedderFromEnv(env, this.redis ?? null, this.answers) : null;
     }
     return this.remote ?? this.offline;
   }

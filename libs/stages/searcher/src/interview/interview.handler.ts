@@ -77,7 +77,12 @@ export class InterviewHandler implements StepHandler<'interview'> {
     // The expert's search: every provider of the run; the query is the analyst's question, in interviews mode within
     // the research question (an offline analyst's "what do the sources say about costs …?" names little of the
     // question's subject, and passage-level search ranks by the words the query holds: decision 0038). In hybrid mode
-    // the analyst asks from the survey's open questions, which carry their own subject.
+    // the analyst asks from the survey's open questions, which carry their own subject. Kept as a mode rule after
+    // measuring the alternatives (decision 0038, "Interview queries"): without it, each offline analyst tried that carried
+    // more of the research question's words lowered a recall on lake-varen or failed a demo test (no interview citing
+    // both sides of a dispute); appended in hybrid too, the regulator's memo of the demo run kept no uncontested claim
+    // (hybrid's later turns must stay on the analyst's angle). There is no shared query builder to move it into: the
+    // query planner's anchoring is inside a role, and calling that role per turn would add a model request.
     const tenant = await this.tenants.find(tenantId);
     const tenantPolicy = tenant?.policy as { searchProviders?: string[]; sources?: unknown } | null;
     const sourcePolicy = SourcePolicySchema.parse(tenantPolicy?.sources ?? {});
