@@ -3,7 +3,9 @@ import { DossierError, WriteConflictError } from '@dossier/errors';
 import { VectorCollectionNotFoundError, VectorStoreIoError } from '../errors';
 
 // LanceDB's native errors carry no code: its messages are all there is to tell them apart.
-const COMMIT_CONFLICT = /commit conflict|preempted by concurrent transaction|Please retry/i;
+// "Incompatible transaction … concurrent transaction Overwrite": a merge-insert racing the commit of another process's
+// table creation (seen in CI, four writers creating one table at once); re-read and retried like the others.
+const COMMIT_CONFLICT = /commit conflict|preempted by concurrent transaction|incompatible with concurrent transaction|Please retry/i;
 const TABLE_NOT_FOUND = /Table '[^']*' was not found|Dataset at path .* was not found/i;
 
 /** The message of a native error: made in Node's own realm, it is not `instanceof Error` inside a Jest sandbox. */
