@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { DossierError, WriteConflictError } from '@dossier/errors';
+import { backoffMs, DossierError, WriteConflictError } from '@dossier/errors';
 import { VectorCollectionNotFoundError, VectorStoreIoError } from '../errors';
 
 // LanceDB's native errors carry no code: its messages are all there is to tell them apart.
@@ -46,7 +46,7 @@ const ATTEMPTS = 8;
 /**
  * Runs a table write again when another writer committed first. LanceDB commits optimistically and retries some
  * conflicts itself (concurrent appends); the rest (two creations of a table, a compaction rewriting fragments a
- * merge-insert touches) surface as "Please retry", which is what this does, with a growing, jittered pause.
+ * merge-insert touches) surface as "Please retry", which is what this does, with the project's jittered backoff.
  */
 export async function retryOnCommitConflict<T>(write: () => Promise<T>): Promise<T> {
   for (let attempt = 1; ; attempt++) {
@@ -54,7 +54,7 @@ export async function retryOnCommitConflict<T>(write: () => Promise<T>): Promise
       return await write();
     } catch (err) {
       if (!isCommitConflict(err) || attempt >= ATTEMPTS) throw err;
-      await sleep(5 * 2 ** attempt * (0.5 + Math.random()));
+      await sleep(backoffMs(attempt, 15, 1_000));
     }
   }
 }
