@@ -73,13 +73,16 @@ export async function expectAnswerFramed(r: ReportJson, dbUrl: string): Promise<
   const conclusion = sentencesOf(r, 'conclusion');
   expect(conclusion.some((s) => s.evidenceIds.length > 0)).toBe(true);
   const closing = conclusion.filter((s) => s.evidenceIds.length === 0).map((s) => s.text);
-  const open = await sql<{ text: string }>(
-    dbUrl,
-    `SELECT q.text FROM research_questions q WHERE q.run_id = $1 AND q.status IN ('open', 'partial')
-       AND (q.parent_id IS NULL OR q.id IN (SELECT question_id FROM interview_turns WHERE run_id = $1))
-     ORDER BY q.iteration, q.priority DESC, q.text`,
-    [r.runId],
-  );
+  // A question two analysts both asked is one open question.
+  const open = (
+    await sql<{ text: string }>(
+      dbUrl,
+      `SELECT q.text FROM research_questions q WHERE q.run_id = $1 AND q.status IN ('open', 'partial')
+         AND (q.parent_id IS NULL OR q.id IN (SELECT question_id FROM interview_turns WHERE run_id = $1))
+       ORDER BY q.iteration, q.priority DESC, q.text`,
+      [r.runId],
+    )
+  ).filter((q, i, all) => all.findIndex((o) => o.text.trim().toLowerCase() === q.text.trim().toLowerCase()) === i);
   if (open.length > 0) {
     const named = closing.find((t) => t.startsWith('The sources found do not settle'));
     expect(named).toBeDefined();

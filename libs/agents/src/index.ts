@@ -64,6 +64,7 @@ export {
 export { entails, SUPPORT_THRESHOLD, type EntailmentResult, type EntailmentVerdict } from './offline/nlp/entailment';
 export { negationCues, statementStems, stripCitations, normalizeWhitespace } from './offline/nlp/statement-terms';
 export { isBoilerplate } from './offline/nlp/boilerplate';
+export { excerptContexts } from './offline/passage-relevance';
 export { statesStatement } from './offline/nlp/states-statement';
 
 // Verification: the deterministic guard (numbers, dates, units, names, negations), shared with the eval system.

@@ -13,6 +13,8 @@ import { QUESTION_FILLER } from './topics';
 const FILLER_STEMS = new Set([...QUESTION_FILLER].map(stem));
 /** Share of the score given to a statement that has what the question's kind asks for. */
 const ASPECT_BONUS = 0.35;
+/** The kind bonus is given in full from this coverage of the question's terms, in proportion below it. */
+const FULL_BONUS_COVERAGE = 0.5;
 
 interface Aspect {
   asks: RegExp;
@@ -39,11 +41,54 @@ const ASPECTS: readonly Aspect[] = [
   },
 ];
 
+/** Where a statement stands in its source, when known: what it is scored with besides its own words. */
+export interface Surroundings {
+  /** The label above it and the sentence before it (passageContexts). */
+  context?: string;
+  /** The term line or heading whose first sentence it is: what it defines. */
+  defines?: string;
+}
+
 export interface RelevanceModel {
   /** 0..1+: weighted coverage of the question's terms plus the aspect bonus. */
-  score(question: string, statement: string): number;
+  score(question: string, statement: string, around?: Surroundings): number;
   /** Weighted coverage of the question's terms alone, 0..1. */
-  coverage(question: string, statement: string): number;
+  coverage(question: string, statement: string, around?: Surroundings): number;
+  /**
+   * Coverage of the question's terms without its setting — the proper names it mentions in passing ("Lake Varen" in
+   * "What caused the decline of Lake Varen's water level"): what makes a statement an answer is the rest.
+   */
+  topicalCoverage(question: string, statement: string, around?: Surroundings): number;
+}
+
+/** A question term found only in the statement's context (the label it stands under, the sentence before) counts this much. */
+const CONTEXT_CREDIT = 0.5;
+/** A question term in the label a statement defines ("--amend" above "Replace the tip of …") counts this much. */
+const DEFINES_CREDIT = 1;
+/**
+ * A term the question writes as a name — an option, a call, a dotted or snake_case identifier, an all-capitals word
+ * ("--amend", "lru_cache", "subprocess.run", "VACUUM") — names what is asked about: it weighs this much more than a
+ * word of the question's phrasing ("fix", "content", "last").
+ */
+const NAMED_BOOST = 2;
+const NAMED =
+  /(?:^|[\s(`'"])(-{1,2}[A-Za-z][\w-]*|[A-Za-z_][\w]*(?:[._][\w]+)+(?:\(\))?|[A-Za-z_]\w*\(\)|[A-Za-z_]\w*=\w+|[A-Z][A-Z0-9_]{2,})(?=$|[\s),.;:?!`'"])/g;
+
+/** Stems of the terms a question writes as names. */
+export function namedStems(question: string): Set<string> {
+  const out = new Set<string>();
+  for (const m of question.matchAll(NAMED)) for (const t of statementStems(m[1]!)) out.add(t);
+  return out;
+}
+
+// A capitalised word that does not open a sentence: a proper name ("Lake Varen", "Eskerford").
+const PROPER_NAME = /(?<![.?!:]\s|^)\b[A-Z][a-z]+(?:'s|’s)?\b/g;
+
+/** Stems of the proper names a question mentions: its setting. */
+export function settingStems(question: string): Set<string> {
+  const out = new Set<string>();
+  for (const m of question.matchAll(PROPER_NAME)) for (const t of statementStems(m[0])) out.add(t);
+  return out;
 }
 
 /** A relevance model whose term weights come from `statements` (the run's claims). */
@@ -58,20 +103,38 @@ export function relevanceModel(statements: readonly string[]): RelevanceModel {
   for (const s of statements) for (const t of termsOf(s)) df.set(t, (df.get(t) ?? 0) + 1);
   const n = Math.max(1, statements.length);
   const weight = (t: string) => Math.log(1 + n / (df.get(t) ?? 0.5));
-  const questionTerms = (q: string) => [...termsOf(q)].filter((t) => !FILLER_STEMS.has(t));
+  const namedOf = new Map<string, Set<string>>();
+  const questionTerms = (q: string) => {
+    let named = namedOf.get(q);
+    if (!named) namedOf.set(q, (named = namedStems(q)));
+    const names = named;
+    return [...termsOf(q)].filter((t) => !FILLER_STEMS.has(t)).map((t) => ({ t, w: weight(t) * (names.has(t) ? NAMED_BOOST : 1) }));
+  };
 
-  const coverage = (question: string, statement: string) => {
-    const terms = questionTerms(question);
-    const total = terms.reduce((sum, t) => sum + weight(t), 0);
+  const coverage = (question: string, statement: string, around: Surroundings = {}, counts: (t: string) => boolean = () => true) => {
+    const all = questionTerms(question);
+    const kept = all.filter(({ t }) => counts(t));
+    const terms = kept.length > 0 ? kept : all;
+    const total = terms.reduce((sum, { w }) => sum + w, 0);
     if (total === 0) return 0;
     const own = termsOf(statement);
-    return terms.reduce((sum, t) => sum + (own.has(t) ? weight(t) : 0), 0) / total;
+    const defined = around.defines ? termsOf(around.defines) : null;
+    const context = around.context ? termsOf(around.context) : null;
+    const credit = (t: string) => (own.has(t) ? 1 : defined?.has(t) ? DEFINES_CREDIT : context?.has(t) ? CONTEXT_CREDIT : 0);
+    return terms.reduce((sum, { t, w }) => sum + credit(t) * w, 0) / total;
   };
   return {
     coverage,
-    score(question, statement) {
-      const bonus = ASPECTS.some((a) => a.asks.test(question) && a.answers(statement)) ? ASPECT_BONUS : 0;
-      return coverage(question, statement) + bonus;
+    topicalCoverage(question, statement, around) {
+      const setting = settingStems(question);
+      return coverage(question, statement, around, (t) => !setting.has(t));
+    },
+    score(question, statement, around) {
+      // A figure answers "how large" only as far as the statement is about what is asked: a restocking release's
+      // "180,000 fry released into Lake Varen" is no answer to how far the lake fell.
+      const covered = coverage(question, statement, around);
+      const answers = ASPECTS.some((a) => a.asks.test(question) && a.answers(statement));
+      return covered + (answers ? ASPECT_BONUS * Math.min(1, covered / FULL_BONUS_COVERAGE) : 0);
     },
   };
 }

@@ -1,5 +1,5 @@
 import { Bm25Index } from './nlp/bm25';
-import type { Unit } from './nlp/sentences';
+import { splitUnits, type Unit } from './nlp/sentences';
 import { contentStems, contentWords, stem, tokenize, STOPWORDS } from './nlp/tokens';
 
 /*
@@ -10,6 +10,8 @@ import { contentStems, contentWords, stem, tokenize, STOPWORDS } from './nlp/tok
  * - BM25 of the sentence itself;
  * - BM25 of its context (the label it stands under — the nearest heading, table row or short term line above it in
  *   the same passage — and the sentence before it in its paragraph), at CONTEXT_WEIGHT;
+ * - for the first sentence under a label (its definition: "Replace the tip of the current branch …" under "--amend"),
+ *   DEFINITION_WEIGHT times the idf of each question term the label names (docs/decisions/0039);
  * - a proximity bonus for each phrase of the question (two content words next to each other in the question, "root
  *   logger", "untracked files") that the sentence holds within PROXIMITY_WINDOW words, weighted by the words' rarity;
  * - expansion from the source's own vocabulary: the words the question's best sentences share and the question does
@@ -40,6 +42,9 @@ export interface PassageHit {
   matched: number;
 }
 
+/** A question term in the label a sentence opens (its definition: "--amend" above "Replace the tip of …") counts this much of its idf. */
+const DEFINITION_WEIGHT = 0.5;
+
 /** A blank line between two offsets ends a paragraph. */
 function paragraphBreak(text: string, from: number, to: number): boolean {
   return /\n[ \t]*\n/.test(text.slice(from, to));
@@ -64,6 +69,36 @@ export function passageContexts(text: string, units: readonly Unit[]): string[] 
     if (previous && previous.kind === 'sentence' && !isLabel(previous) && !paragraphBreak(text, previous.end, u.start))
       parts.push(previous.text);
     return parts.join('\n');
+  });
+}
+
+/**
+ * Where excerpts of a text (each given by its offsets) stand in it: the passage context of the sentence an excerpt ends
+ * with, and the label it defines when it is the first sentence under one. For scoring what was excerpted from a
+ * source as the curator scored it.
+ */
+export function excerptContexts(
+  text: string,
+  excerpts: readonly { start: number; end: number }[],
+): { context: string; defines: string | null }[] {
+  const units = splitUnits(text);
+  const contexts = passageContexts(text, units);
+  const defined = definedLabels(units);
+  return excerpts.map((e) => {
+    const i = units.findIndex((u) => u.start < e.end && e.end <= u.end);
+    return i >= 0 ? { context: contexts[i]!, defines: defined[i]! } : { context: '', defines: null };
+  });
+}
+
+/**
+ * The label each unit opens, when it is the first sentence under it (the label is the unit right before it): the
+ * definition of a term line, the first sentence of a section. Null for other units.
+ */
+export function definedLabels(units: readonly Unit[]): (string | null)[] {
+  return units.map((u, i) => {
+    const before = units[i - 1];
+    if (!before || !isLabel(before) || u.kind === 'heading' || u.kind === 'table-row' || isLabel(u)) return null;
+    return before.text;
   });
 }
 
@@ -103,7 +138,7 @@ export class PassageScorer {
   private readonly contexts = new Bm25Index<string>();
   private readonly positions: Map<string, number[]>[];
 
-  constructor(private readonly units: readonly { text: string; context: string }[]) {
+  constructor(private readonly units: readonly { text: string; context: string; defines?: string | null }[]) {
     units.forEach((u, i) => {
       this.sentences.add(String(i), u.text);
       this.contexts.add(String(i), u.context);
@@ -131,6 +166,18 @@ export class PassageScorer {
         if (near(own.get(a), own.get(b))) e.score += (PROXIMITY_WEIGHT * (this.sentences.idf(a) + this.sentences.idf(b))) / 2;
       }
     }
+    // A definition: the first sentence under a label that names a question term answers what that term does.
+    this.units.forEach((u, i) => {
+      if (!u.defines) return;
+      const named = new Set(contentStems(u.defines));
+      const hits = terms.filter((t) => named.has(t));
+      if (hits.length === 0) return;
+      const e = entry(i);
+      for (const t of hits) {
+        e.score += DEFINITION_WEIGHT * this.sentences.idf(t);
+        e.matched.add(t);
+      }
+    });
     const expansion = this.expansion(byIndex, new Set(terms));
     if (expansion.length > 0) {
       for (const hit of this.sentences.search(expansion.join(' '))) {

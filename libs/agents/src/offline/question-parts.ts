@@ -16,6 +16,15 @@ const CLAUSE_BREAK = new RegExp(
 const LEADING_WH = new RegExp(`^(?:${WH})\\b\\s*`, 'i');
 const LEADING_AUX = new RegExp(`^(?:${AUX})\\b\\s*`, 'i');
 const PRONOUN = /\b(?:it|they|them|this|these)\b/gi;
+// The asker ("how do I …", "can we …"): never what a question is about.
+const ASKER = /^(?:i|we|you|one|me|us)$/i;
+// "When I backport a fix, how do I …": a leading clause that sets the scene (a conjunction and a subject, no inverted
+// auxiliary), or one that opens with no question word at all ("In an interactive rebase, what …"), is context for the
+// question that follows, not a question of its own.
+const SCENE = new RegExp(`^(?:when|where|if|once|after|before|while)\\s+(?!(?:${AUX})\\b)`, 'i');
+// "For how long can …", "By how much did …": a preposition can come before the question word.
+const LEADING_PREPOSITION = new RegExp(`^(?:for|in|by|to|from|at|on|of|with|since|until|after|before)\\s+(?=(?:${WH})\\b)`, 'i');
+const OPENS_QUESTION = new RegExp(`^(?:(?:for|in|by|to|from|at|on|of|with|since|until|after|before)\\s+)?(?:${WH}|${AUX})\\b`, 'i');
 const MAX_FOCUS_WORDS = 12;
 
 export interface QuestionParts {
@@ -49,9 +58,31 @@ function leadingNounPhrase(words: readonly string[]): string[] {
   return words.slice(0, i);
 }
 
+// "… with git restore", "… using argparse and …": what a how-to question works with, up to a conjunction or a comma.
+const INSTRUMENT = /\b(?:with|using|via)\s+/gi;
+const INSTRUMENT_END = /\s+(?:but|and|or|to|so|when|if|while|because|instead)\b|[,;:]/i;
+const MAX_INSTRUMENT_WORDS = 6;
+
+/**
+ * What a question asked by its asker ("How do I unstage a file with git restore", "Why do I get blank lines when
+ * writing a CSV file with Python's csv module") is about: the tool it names last with "with", "using" or "via"; null
+ * when it names none.
+ */
+function instrumentOf(body: string): string | null {
+  const last = [...body.matchAll(INSTRUMENT)].at(-1);
+  if (last === undefined) return null;
+  const after = body.slice(last.index + last[0].length);
+  const named = after.slice(0, after.search(INSTRUMENT_END) >= 0 ? after.search(INSTRUMENT_END) : after.length).trim();
+  const words = named.split(/\s+/).filter((w) => w.length > 0);
+  return words.length > 0 && words.length <= MAX_INSTRUMENT_WORDS ? named : null;
+}
+
 /** The subject a clause asks about, or null when none is found by its shape. */
 function subjectOf(clause: string): string | null {
-  const body = clause.trim().replace(/[?.!]+$/, '');
+  const body = clause
+    .trim()
+    .replace(/[?.!]+$/, '')
+    .replace(LEADING_PREPOSITION, '');
   if (!LEADING_WH.test(body)) return null;
   let rest = body.replace(LEADING_WH, '');
   // "How large was X", "How far below average was X": skip what the question word qualifies, up to the auxiliary.
@@ -80,7 +111,8 @@ function subjectOf(clause: string): string | null {
   } else return null;
   words = words.filter((w) => w.length > 0);
   if (words.length === 0 || words.length > MAX_FOCUS_WORDS) return null;
-  // A subject that is only a pronoun ("how does it work") names nothing.
+  // A subject that is only a pronoun ("how does it work") names nothing, nor does the asker ("how do I …").
+  if (words.length === 1 && ASKER.test(words[0])) return instrumentOf(body);
   if (words.length === 1 && /^(?:it|they|them|this|these)$/i.test(words[0])) return null;
   return words.join(' ');
 }
@@ -92,7 +124,16 @@ export function questionParts(question: string): QuestionParts {
     .split(CLAUSE_BREAK)
     .map((c) => c.trim())
     .filter((c) => c.split(/\s+/).length >= 2);
-  const focus = (raw[0] && subjectOf(raw[0])) ?? topicPhrases(text, 1)[0] ?? text.replace(/[?.!]+$/, '');
+  // "I lost a commit after a reset. For how long …": what is asked is in the clause's last sentence.
+  const lastSentence = (c: string) => c.split(/(?<=[.!?])\s+/).at(-1) ?? c;
+  // A leading clause that only sets the scene goes with the question after it.
+  const lead = raw.length > 1 ? lastSentence(raw[0] ?? '') : '';
+  if (raw.length > 1 && (SCENE.test(lead) || !OPENS_QUESTION.test(lead))) {
+    const [scene, next] = raw.splice(0, 2);
+    raw.unshift(`${scene}, ${next}`);
+  }
+  const asked = raw[0] && lastSentence(raw[0]);
+  const focus = (asked && subjectOf(asked)) ?? topicPhrases(text, 1)[0] ?? text.replace(/[?.!]+$/, '');
   if (raw.length <= 1) return { clauses: [asQuestion(text)], focus };
   const clauses = raw.map((c, i) => asQuestion(i === 0 ? c : c.replace(PRONOUN, focus)));
   return { clauses, focus };

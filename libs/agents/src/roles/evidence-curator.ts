@@ -1,8 +1,9 @@
 import { z } from 'zod';
 import { buildPrompt, listWithIds } from '../prompt/build-prompt';
 import { isBoilerplate } from '../offline/nlp/boilerplate';
+import { isUnattributedQuote } from '../offline/nlp/quotation';
 import { mmr } from '../offline/nlp/mmr';
-import { PassageScorer, passageContexts } from '../offline/passage-relevance';
+import { PassageScorer, definedLabels, passageContexts } from '../offline/passage-relevance';
 import { extractQuantities } from '../offline/nlp/quantities';
 import { listMarkerLength, splitUnits, type Unit as TextUnit } from '../offline/nlp/sentences';
 import { normalizeWhitespace } from '../offline/nlp/statement-terms';
@@ -63,7 +64,7 @@ function eligible(u: TextUnit): boolean {
   if (u.kind === 'list-item' && words < MIN_LIST_WORDS) return false;
   // A sentence ends like one: running heads, page footers and title lines of extracted PDFs do not.
   if (u.kind === 'sentence' && !SENTENCE_END.test(u.text)) return false;
-  return words >= MIN_WORDS && words <= MAX_WORDS && !isBoilerplate(u.text);
+  return words >= MIN_WORDS && words <= MAX_WORDS && !isBoilerplate(u.text) && !isUnattributedQuote(u.text);
 }
 
 function offline(input: EvidenceCuratorInput): EvidenceCuratorOutput {
@@ -79,7 +80,10 @@ function offline(input: EvidenceCuratorInput): EvidenceCuratorOutput {
   if (candidates.length === 0) return { fragments: [] };
 
   const contexts = passageContexts(source, units);
-  const scorer = new PassageScorer(candidates.map((c) => ({ text: c.unit.text, context: contexts[c.position]! })));
+  const defined = definedLabels(units);
+  const scorer = new PassageScorer(
+    candidates.map((c) => ({ text: c.unit.text, context: contexts[c.position]!, defines: defined[c.position] })),
+  );
   // The source's title is not part of the query: a long title (":mod:`functools` --- Higher-order functions and operations
   // on callable objects") made the sentences that repeat it outrank the ones that answer, and the floor cut those.
   const queries: { id: string | null; text: string }[] = [{ id: null, text: input.question }, ...input.questions];

@@ -18,7 +18,22 @@ export const OutlineArchitectInput = z
   .strictObject({
     question: Question,
     questions: z.array(z.strictObject({ id: Id, text: text(2000) })),
-    claims: z.array(z.strictObject({ id: Id, statement: text(4000), questionId: Id.nullable() })),
+    claims: z.array(
+      z.strictObject({
+        id: Id,
+        statement: text(4000),
+        questionId: Id.nullable(),
+        /** The sources (snapshots) its evidence comes from: a claim from the page that answers a question counts for more. */
+        sourceIds: z.array(Id).max(50).optional(),
+        /**
+         * What its evidence stands under in its source (the term line or heading above it, the sentence before it): a
+         * manual's "Any changes … are discarded" answers a question about --hard only with its label "--hard".
+         */
+        context: z.string().max(4000).optional(),
+        /** The term line or heading its evidence is the first sentence under: what it defines. */
+        defines: z.string().max(400).optional(),
+      }),
+    ),
     /**
      * Interview memos (issue 14): one section per analyst, formed from what its expert cited. Their claims are in
      * `claims` too, so a reviewer's request can move one; each memo stays a section of its own, in its analyst's voice.
@@ -43,16 +58,31 @@ export const OutlineArchitectOutput = z.strictObject({
 export type OutlineArchitectOutput = z.infer<typeof OutlineArchitectOutput>;
 
 /** The offline outline gives a section at most this many claims, its most direct answers first. */
-export const MAX_CLAIMS_PER_SECTION = 12;
+export const MAX_CLAIMS_PER_SECTION = 30;
+/** The offline outline's claims, at most: the most relevant to the question, wherever they are placed. */
+export const MAX_OUTLINE_CLAIMS = 40;
 /**
  * A claim that covers less than this (weighted) share of the main question's terms, and answers no sub-question by
  * its kind either, is off topic: a fish-restocking announcement does not answer a question about water levels.
  */
 const MIN_RELEVANCE = 0.2;
-/** A section keeps claims scoring at least this share of its best claim: the tail that only shares a figure goes. */
-const SECTION_FLOOR = 0.4;
+/** The outline keeps claims scoring at least this share of the best claim's relevance: the tail that only shares a word goes. */
+const RELEVANCE_FLOOR = 0.3;
 /** A claim's own question (the one its evidence was found for) counts this much in its favour. */
 const OWN_QUESTION_BONUS = 0.1;
+/** A claim's source's standing for a question (the mean of its best claims' scores) counts this much in its favour. */
+const SOURCE_WEIGHT = 0.5;
+/** How well a claim answers its best sub-question counts this much beside how well it answers the question itself. */
+const SUB_QUESTION_WEIGHT = 0.25;
+/**
+ * A claim from a source standing at least this high for the question is on topic whatever its own words: the page
+ * that answers states some facts without the question's words ("The new commit has the same parents and author").
+ */
+const SOURCE_ON_TOPIC = 0.5;
+/** The share of its relevance a claim keeps when its own words name only the questions' setting (their proper names). */
+const SETTING_ONLY_SHARE = 0.5;
+/** A source's standing is the mean of this many of its best claims' scores (missing ones count 0). */
+const SOURCE_CLAIMS = 3;
 /** Claims this similar (token Jaccard, figures included) say the same thing: the report states it once. */
 const SAME_STATEMENT = 0.7;
 
@@ -87,9 +117,11 @@ const sameQuestion = (a: string, b: string) => normalizeWhitespace(a).toLowerCas
 
 /**
  * One section per sub-question, titled by it, in the order the questions were asked (the question's own clauses
- * first, then the perspectives'); the main question has a section of its own only when nothing else was asked. Each
- * claim goes to the sub-question it answers best; off-topic claims and restatements are left out; within a section
- * the most direct answers come first. Interview memos follow, each a section of its own with its claims. A reviewer's
+ * first, then the perspectives'); the main question has a section of its own only when nothing else was asked. The
+ * report keeps the MAX_OUTLINE_CLAIMS claims most relevant to the question itself (its sub-questions count a quarter),
+ * each scored with what it stands under in its source and its source's standing (docs/decisions/0039); each goes to
+ * the sub-question it answers best; off-topic claims and restatements are left out; within a section the most direct
+ * answers come first. Interview memos follow, each a section of its own with its claims. A reviewer's
  * feedback applies to both: a phrase that names a memo (its analyst, role or focus) moves that memo to the front; any
  * other phrase gets a section of its own, before the rest, holding the claims that state it, taken from the
  * sub-questions and the memos alike.
@@ -118,7 +150,43 @@ function offline(input: OutlineArchitectInput): OutlineArchitectOutput {
   ];
   const questionGroup = (i: number) => groups[requested.length + i];
   const taken = new Set<string>();
+  // Questions scored: the main question (index asked.length) and each asked one.
+  const scored = [...asked, { id: '', text: input.question }];
+  const mainIndex = asked.length;
+  const ownScores = scored.map(
+    (q) =>
+      new Map(
+        input.claims.map((c) => [
+          c.id,
+          model.score(q.text, c.statement, c) + (q.id !== '' && q.id === c.questionId ? OWN_QUESTION_BONUS : 0),
+        ]),
+      ),
+  );
+  const own = (i: number, c: Claim) => ownScores[i]?.get(c.id) ?? 0;
+  // A source's standing for each question: the mean of its best claims' scores. The page that answers a question holds
+  // several answering sentences, one of which may share no word with the question (the description under a term
+  // line); a page found for one incidental sentence has one.
+  const bySource = new Map<string, Claim[]>();
+  for (const c of input.claims) for (const s of new Set(c.sourceIds ?? [])) bySource.set(s, [...(bySource.get(s) ?? []), c]);
+  const standingsBy = (value: (i: number, c: Claim) => number) =>
+    scored.map((_, i) => {
+      const m = new Map<string, number>();
+      for (const [s, cs] of bySource) {
+        const top = cs
+          .map((c) => value(i, c))
+          .sort((a, b) => b - a)
+          .slice(0, SOURCE_CLAIMS);
+        m.set(s, top.reduce((a, b) => a + b, 0) / SOURCE_CLAIMS);
+      }
+      return m;
+    });
+  const standings = standingsBy(own);
+  // Whether a source is about the question goes by how well its best claims cover the question's terms, without the
+  // kind bonus: a release full of figures is no more about a "how large" question for having them.
+  const coverages = standingsBy((i, c) => model.coverage(scored[i]!.text, c.statement, c));
+  const standing = (i: number, c: Claim) => Math.max(0, ...(c.sourceIds ?? []).map((s) => standings[i]?.get(s) ?? 0));
 
+  const candidates: { claim: Claim; relevance: number; section: number; score: number }[] = [];
   for (const claim of input.claims) {
     const stems = statementStems(claim.statement);
     const wanted = requested.findIndex((p) =>
@@ -132,27 +200,57 @@ function offline(input: OutlineArchitectInput): OutlineArchitectOutput {
       continue;
     }
     if (memoOf.has(claim.id)) continue;
-    const scores = asked.map((q) => model.score(q.text, claim.statement) + (q.id === claim.questionId ? OWN_QUESTION_BONUS : 0));
+    const scores = asked.map((_, i) => own(i, claim) + SOURCE_WEIGHT * standing(i, claim));
     const best = scores.reduce((bi, sc, i) => (sc > scores[bi] ? i : bi), 0);
     const onTopic =
-      model.coverage(input.question, claim.statement) >= MIN_RELEVANCE ||
-      model.coverage(asked[best].text, claim.statement) >= MIN_RELEVANCE;
-    if (onTopic) questionGroup(best).claims.push({ claim, score: scores[best] });
+      model.coverage(input.question, claim.statement, claim) >= MIN_RELEVANCE ||
+      model.coverage(asked[best].text, claim.statement, claim) >= MIN_RELEVANCE ||
+      Math.max(0, ...(claim.sourceIds ?? []).map((s) => coverages[mainIndex]?.get(s) ?? 0)) >= SOURCE_ON_TOPIC;
+    if (!onTopic) continue;
+    // What the report keeps is chosen by how well a claim answers the question itself (its sub-questions second):
+    // each sub-question taking its own best claims filled the sections of broad perspective questions ("Why do sources
+    // report different figures for …") with claims sharing one word, and capped the sections that answer.
+    // A claim whose own words name nothing of the questions but their setting ("the authority released 180,000 fry
+    // into Lake Varen", in a run on the lake's water level) answers only through its context and the names every claim
+    // shares: it counts half.
+    const itself = claim.defines ? { defines: claim.defines } : {};
+    const topical = scored.some((q) => model.topicalCoverage(q.text, claim.statement, itself) > 0);
+    const relevance =
+      (own(mainIndex, claim) +
+        SOURCE_WEIGHT * standing(mainIndex, claim) +
+        SUB_QUESTION_WEIGHT * Math.max(...asked.map((_, i) => own(i, claim)))) *
+      (topical ? 1 : SETTING_ONLY_SHARE);
+    candidates.push({ claim, relevance, section: best, score: scores[best] });
   }
-
+  candidates.sort((a, b) => b.relevance - a.relevance);
+  const floor = (candidates[0]?.relevance ?? 0) * RELEVANCE_FLOOR;
   const stated: Set<string>[] = [];
-  const grouped = groups.flatMap((g) => {
-    const kept: Claim[] = [];
-    const ranked = [...g.claims].sort((a, b) => b.score - a.score);
-    const floor = (ranked[0]?.score ?? 0) * SECTION_FLOOR;
-    for (const { claim, score } of ranked) {
-      if (kept.length >= MAX_CLAIMS_PER_SECTION || score < floor) break;
-      const tokens = tokenSet(claim.statement);
-      if (stated.some((t) => restates(t, tokens))) continue;
+  // What the reviewer asked for comes first, once.
+  for (const g of groups.slice(0, requested.length)) {
+    const first: Group['claims'] = [];
+    for (const c of g.claims) {
+      const tokens = tokenSet(c.claim.statement);
+      if (first.length >= MAX_CLAIMS_PER_SECTION || stated.some((t) => restates(t, tokens))) continue;
       stated.push(tokens);
-      kept.push(claim);
+      first.push(c);
     }
-    return kept.length > 0 ? [{ title: g.title, purpose: g.purpose, claimIds: kept.map((c) => c.id) }] : [];
+    g.claims = first;
+  }
+  let kept = 0;
+  for (const c of candidates) {
+    if (kept >= MAX_OUTLINE_CLAIMS || c.relevance < floor) break;
+    const group = questionGroup(c.section);
+    if (group.claims.length >= MAX_CLAIMS_PER_SECTION) continue;
+    const tokens = tokenSet(c.claim.statement);
+    if (stated.some((t) => restates(t, tokens))) continue;
+    stated.push(tokens);
+    group.claims.push({ claim: c.claim, score: c.score });
+    kept++;
+  }
+  const grouped = groups.flatMap((g) => {
+    // Within a section, the most direct answer to its question first.
+    const ranked = [...g.claims].sort((a, b) => b.score - a.score).slice(0, MAX_CLAIMS_PER_SECTION);
+    return ranked.length > 0 ? [{ title: g.title, purpose: g.purpose, claimIds: ranked.map((c) => c.claim.id) }] : [];
   });
   // Every memo stays a section (its analyst's interview is in the report), less what a requested section took.
   const memoSection = (i: number) => ({ ...memos[i]!, claimIds: memos[i]!.claimIds.filter((id) => !taken.has(id)) });

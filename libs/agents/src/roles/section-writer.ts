@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { buildPrompt, listWithIds } from '../prompt/build-prompt';
 import { isBoilerplate } from '../offline/nlp/boilerplate';
+import { isUnattributedQuote } from '../offline/nlp/quotation';
 import { splitUnits } from '../offline/nlp/sentences';
 import { normalizeWhitespace, statementStems } from '../offline/nlp/statement-terms';
 import { statesStatement } from '../offline/nlp/states-statement';
@@ -93,7 +94,7 @@ function offline(input: SectionWriterInput): SectionWriterOutput {
       sentences.forEach((s, index) => {
         // A sentence of an uncontested claim's excerpt can still state a disputed position: that goes to the
         // disagreements section, so the claim is written from another of its sentences or not at all.
-        if (isBoilerplate(s) || statesContested(input, s)) return;
+        if (isBoilerplate(s) || isUnattributedQuote(s) || statesContested(input, s)) return;
         const score = overlap(claimWords, s);
         if (best === null || score > best.score) best = { id, sentences, index, score };
       });

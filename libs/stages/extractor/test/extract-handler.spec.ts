@@ -4,7 +4,7 @@ import { PrismaService, ResearchRepository } from '@dossier/db';
 import { StageStateError } from '@dossier/errors';
 import { createTestDatabase, seedRun, sql, stepContext, type TestDatabase } from '@dossier/testing';
 import type { SeededRun } from '@dossier/testing';
-import { ExtractHandler } from '../src/extract/extract.handler';
+import { ExtractHandler, FRAGMENTS_PER_DEEP_SOURCE, FRAGMENTS_PER_SOURCE } from '../src/extract/extract.handler';
 
 /**
  * The extract handler on its own against real Postgres (the offline engine plays the Evidence Curator): every
@@ -34,7 +34,7 @@ describe('extract handler (real Postgres)', () => {
     await db?.drop();
   });
 
-  async function selectedSource(run: SeededRun, shard: number): Promise<string> {
+  async function selectedSource(run: SeededRun, shard: number, text = TEXT, rank = 1): Promise<string> {
     const question = await prisma.researchQuestion.create({
       data: { tenantId: run.tenantId, runId: run.id, iteration: 0, text: 'What limits the range of electric ferries?', priority: 1 },
     });
@@ -54,8 +54,8 @@ describe('extract handler (real Postgres)', () => {
         tenantId: run.tenantId,
         url: 'https://example.org/ferries',
         title: 'Ferries',
-        contentHash: 'h1',
-        text: TEXT,
+        contentHash: `h-${run.id}-${shard}`,
+        text,
         mediaType: 'text/plain',
       },
     });
@@ -70,7 +70,7 @@ describe('extract handler (real Postgres)', () => {
         title: snapshot.title,
         snippet: '',
         origin: 'corpus',
-        rank: 1,
+        rank,
         selected: true,
         extractShard: shard,
         snapshotId: snapshot.id,
@@ -106,5 +106,21 @@ describe('extract handler (real Postgres)', () => {
     expect((err as StageStateError).runId).toBe(run.id);
     expect((err as Error).message).toMatch(/No selected source for extract shard 3 of iteration 0/);
     expect(await sql(db.url, 'SELECT id FROM evidence_fragments WHERE run_id = $1', [run.id])).toHaveLength(0);
+  });
+
+  it('reads the best-ranked sources and every first hit of a query deeper than the rest', async () => {
+    // Sixty sentences that each answer a little: how many the curator keeps is the depth it was asked for.
+    const long = Array.from(
+      { length: 60 },
+      (_, i) => `Electric ferry number ${i + 1} has a range limited by its battery of ${100 + i} kWh and its charging time.`,
+    ).join(' ');
+    const count = async (shard: number, rank: number) => {
+      const run = await seedRun(db.url, 'What limits the range of electric ferries?');
+      await selectedSource(run, shard, long, rank);
+      return (await handler.execute(stepContext(run, 'extract', { shard }))).result.evidence;
+    };
+    expect(await count(0, 3)).toBe(FRAGMENTS_PER_DEEP_SOURCE);
+    expect(await count(5, 1)).toBe(FRAGMENTS_PER_DEEP_SOURCE);
+    expect(await count(5, 2)).toBe(FRAGMENTS_PER_SOURCE);
   });
 });

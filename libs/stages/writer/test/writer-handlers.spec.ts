@@ -82,6 +82,47 @@ describe('writer handlers (real Postgres)', () => {
       for (const id of used) expect(claimIds).toContain(id);
     });
 
+    it('gives the architect what each claim stands under in its source: the description under "--amend" answers a question about --amend', async () => {
+      const run = await seedRun(db.url, 'What does git commit --amend do?');
+      const base = { tenantId: run.tenantId, runId: run.id };
+      const text =
+        '--amend\n\nReplaces the tip of the current branch by a new one.\n\n--dry-run\n\nShows the paths that would be recorded.';
+      const snapshot = await prisma.sourceSnapshot.create({
+        data: {
+          tenantId: run.tenantId,
+          url: 'https://example.org/git-commit',
+          title: 'git-commit',
+          contentHash: 'g',
+          text,
+          mediaType: 'text/plain',
+        },
+      });
+      const claimIds: string[] = [];
+      for (const excerpt of ['Replaces the tip of the current branch by a new one.', 'Shows the paths that would be recorded.']) {
+        const start = text.indexOf(excerpt);
+        const e = await prisma.evidenceFragment.create({
+          data: {
+            ...base,
+            snapshotId: snapshot.id,
+            iteration: 0,
+            excerpt,
+            start,
+            end: start + excerpt.length,
+            statement: excerpt,
+            confidence: 0.9,
+          },
+        });
+        const c = await prisma.claim.create({ data: { ...base, iteration: 0, statement: excerpt, subject: 'git', status: 'reported' } });
+        await prisma.claimEvidence.create({ data: { claimId: c.id, evidenceId: e.id } });
+        claimIds.push(c.id);
+      }
+      const outcome = await new OutlineHandler(offline, research).execute(stepContext(run, 'outline'));
+      await prisma.$transaction((tx) => outcome.write!(tx));
+      // Neither sentence shares a word with the question; the first is the definition of the option it asks about.
+      const used = (await research.latestOutline(run.tenantId, run.id)).flatMap((s) => s.claimIds as string[]);
+      expect(used).toEqual([claimIds[0]]);
+    });
+
     it('a model answer of the wrong shape: AgentOutputError with the run id, no sections', async () => {
       const { run } = await researchedRun();
       const err = await new OutlineHandler(new AgentRunner(new PrismaAgentStore(prisma), { engine: unusableEngine }), research)

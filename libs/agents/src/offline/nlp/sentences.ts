@@ -205,7 +205,7 @@ const TERMINATORS = '.!?\u2026';
 const CLOSERS = '"\'\u201d\u2019)]}\u00bb';
 const OPENERS = '"\'\u201c\u2018([{\u00ab';
 
-const LIST_MARKER = /^(?:[-*\u2022\u2023\u25e6\u2043\u2219]|\d{1,3}[.)]|[a-zA-Z][.)])\s+/;
+const LIST_MARKER = /^(?:[-*+\u2022\u2023\u25e6\u2043\u2219]|\d{1,3}[.)]|[a-zA-Z][.)])\s+/;
 const MARKDOWN_HEADING = /^#{1,6}(?:\s|$)/;
 const RULE_LINE = /^(?:[-=*_~]\s*){3,}$/;
 const HEADING_MAX_WORDS = 12;

@@ -92,12 +92,13 @@ describe('splitSentences', () => {
 
   it('makes list items units of their own', () => {
     const input =
-      'Findings:\n- first item here\n* second item\n• third item\n1. numbered one\n2) numbered two\na) lettered item\nB. upper lettered';
+      'Findings:\n- first item here\n* second item\n• third item\n+ plus item (reStructuredText)\n1. numbered one\n2) numbered two\na) lettered item\nB. upper lettered';
     expect(texts(input)).toEqual([
       'Findings:',
       '- first item here',
       '* second item',
       '• third item',
+      '+ plus item (reStructuredText)',
       '1. numbered one',
       '2) numbered two',
       'a) lettered item',
@@ -187,6 +188,7 @@ describe('splitSentences', () => {
 describe('listMarkerLength', () => {
   it('measures list markers and nothing else', () => {
     expect(listMarkerLength('- item')).toBe(2);
+    expect(listMarkerLength('+ item')).toBe(2);
     expect(listMarkerLength('12. item')).toBe(4);
     expect(listMarkerLength('a) item')).toBe(3);
     expect(listMarkerLength('plain text')).toBe(0);

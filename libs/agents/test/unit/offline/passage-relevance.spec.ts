@@ -1,5 +1,5 @@
 import { splitUnits } from '../../../src/offline/nlp/sentences';
-import { PassageScorer, passageContexts, queryPhrases } from '../../../src/offline/passage-relevance';
+import { PassageScorer, definedLabels, excerptContexts, passageContexts, queryPhrases } from '../../../src/offline/passage-relevance';
 
 // A manual's option list: each description stands under its term line and does not repeat it.
 const MANUAL = [
@@ -57,5 +57,56 @@ describe('passage relevance', () => {
     const soft = hits.find((h) => h.index === 2)!;
     expect(soft.matched).toBe(2);
     expect(scorer(MANUAL).scorer.score('marmalade orchestra')).toEqual([]);
+  });
+
+  it('says which label a sentence defines: the first sentence under a term line or heading, no other', () => {
+    const units = splitUnits(MANUAL);
+    const defined = definedLabels(units);
+    const at = (start: string) => defined[units.findIndex((u) => u.text.startsWith(start))];
+    expect(at('Does not touch')).toBe('--soft');
+    expect(at('This leaves')).toBeNull();
+    expect(at('Resets the index')).toBe('--hard');
+    expect(at('Some further text')).toBeNull();
+  });
+
+  it('ranks the definition of a term the question names above sentences that only repeat the question’s other words', () => {
+    const text = [
+      '--amend',
+      'Replace the tip of the current branch by creating a new commit.',
+      '--fixup=<commit>',
+      'Create a new commit which fixes up the given commit when it is applied by a rebase with --autosquash.',
+      '--reset-author',
+      'When used with -C/-c/--amend options, declare that the authorship of the resulting commit now belongs to the committer.',
+      '--dry-run',
+      'Do not create a commit, but show a list of paths that are to be committed.',
+      '--no-verify',
+      'This option bypasses the pre-commit and commit-msg hooks of the commit.',
+      '--allow-empty',
+      'Usually recording a commit that has the exact same tree as its sole parent commit is a mistake.',
+    ].join('\n\n');
+    const definitions = (text: string) => {
+      const units = splitUnits(text);
+      const contexts = passageContexts(text, units);
+      const defined = definedLabels(units);
+      const candidates = units
+        .map((u, i) => ({ text: u.text, context: contexts[i]!, defines: defined[i] }))
+        .filter((c) => c.text.split(' ').length >= 5);
+      return new PassageScorer(candidates)
+        .score('How do I change the message of my last commit with git commit --amend?')
+        .sort((a, b) => b.score - a.score)
+        .map((h) => candidates[h.index]!.text);
+    };
+    expect(definitions(text)[0]).toBe('Replace the tip of the current branch by creating a new commit.');
+  });
+
+  it('finds where excerpts stand in their text: the context of the sentence each ends with, and the label it defines', () => {
+    const start = MANUAL.indexOf('Resets the index');
+    const end = MANUAL.indexOf('discarded.') + 'discarded.'.length;
+    const [first, second] = excerptContexts(MANUAL, [
+      { start, end: MANUAL.indexOf('tree.', start) + 'tree.'.length },
+      { start, end },
+    ]);
+    expect(first).toEqual({ context: '--hard', defines: '--hard' });
+    expect(second).toEqual({ context: '--hard\nResets the index and working tree.', defines: null });
   });
 });

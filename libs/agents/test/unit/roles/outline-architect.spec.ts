@@ -1,4 +1,4 @@
-import { outlineArchitect } from '../../../src/roles';
+import { MAX_OUTLINE_CLAIMS, outlineArchitect } from '../../../src/roles';
 import { ROLE_INPUTS } from '../../fixtures/role-inputs';
 
 const base = ROLE_INPUTS.outlineArchitect;
@@ -83,6 +83,77 @@ describe('outlineArchitect (offline)', () => {
     expect(ids).not.toContain('C2');
     // A different figure is a different statement (a disagreement, not a repeat).
     expect(ids).toContain('C3');
+  });
+
+  describe('which claims the report keeps (docs/decisions/0039)', () => {
+    const question = 'What does git commit --amend do, and is it safe to amend a commit I already pushed?';
+    const questions = [
+      { id: 'Q1', text: 'What does git commit --amend do?' },
+      { id: 'Q2', text: 'Is git commit amend safe to amend a commit I already pushed?' },
+      { id: 'Q3', text: 'Why do sources report different figures for git commit amend?' },
+    ];
+
+    it('scores a claim with what it stands under in its source: a definition under the term line the question names', () => {
+      // The description under "--amend" shares no word with the question: alone it is off topic.
+      const claim = { id: 'C1', statement: 'Replaces the tip of the current branch by creating a new one.', questionId: null };
+      const placed = (c: typeof claim & { defines?: string; context?: string }) =>
+        outlineArchitect.offline({ question, questions, claims: [c], feedback: null }).sections.flatMap((s) => s.claimIds);
+      expect(placed(claim)).toEqual([]);
+      expect(placed({ ...claim, defines: '--amend', context: '--amend' })).toEqual(['C1']);
+    });
+
+    it('keeps the claims that answer the question itself, however many, before those a broad sub-question shares words with', () => {
+      const answers = Array.from({ length: 16 }, (_, i) => ({
+        id: `A${i}`,
+        statement: `Running git commit --amend replaces the last commit with a new commit (case ${i + 1}).`,
+        questionId: null,
+      }));
+      // Each shares the methodologist's "different figures" question's words and little of the question itself: each
+      // sub-question taking its own best claims gave them a section of twelve and cut the answers to twelve.
+      const noise = Array.from({ length: 30 }, (_, i) => ({
+        id: `N${i}`,
+        statement: `The figures for git commit differ between the tables of chapter ${i + 3}.`,
+        questionId: null,
+      }));
+      const { sections } = outlineArchitect.offline({ question, questions, claims: [...answers, ...noise], feedback: null });
+      const ids = sections.flatMap((s) => s.claimIds);
+      expect(ids.filter((id) => id.startsWith('A')).sort()).toEqual(answers.map((a) => a.id).sort());
+      expect(ids.length).toBeLessThanOrEqual(MAX_OUTLINE_CLAIMS);
+    });
+
+    it('counts a claim’s source: the page whose other claims answer the question lifts its terse ones', () => {
+      const page = (source: string, prefix: string) => [
+        {
+          id: `${prefix}1`,
+          statement: 'git commit --amend replaces the tip of the current branch.',
+          questionId: null,
+          sourceIds: [source],
+        },
+        {
+          id: `${prefix}2`,
+          statement: 'Amending a commit that was already pushed rewrites published history.',
+          questionId: null,
+          sourceIds: [source],
+        },
+        {
+          id: `${prefix}3`,
+          statement: 'Amending with git commit --amend is safe only for a commit nobody has pulled.',
+          questionId: null,
+          sourceIds: [source],
+        },
+      ];
+      const terse = (id: string, source: string) => ({
+        id,
+        statement: 'The new commit has the same parents and author.',
+        questionId: null,
+        sourceIds: [source],
+      });
+      const claims = [...page('S1', 'P'), terse('T1', 'S1'), terse('T2', 'S2')];
+      // T1 and T2 say the same; only T1 comes from the page that answers, so it is the one kept (the other restates it).
+      const ids = outlineArchitect.offline({ question, questions, claims, feedback: null }).sections.flatMap((s) => s.claimIds);
+      expect(ids).toContain('T1');
+      expect(ids).not.toContain('T2');
+    });
   });
 
   it('makes a section for what the feedback asks about', () => {

@@ -6,11 +6,13 @@ import { OnStep, type StepContext, type StepHandler, type StepOutcome } from '@d
 
 export const FRAGMENTS_PER_SOURCE = 12;
 /**
- * The best-ranked sources of an iteration (extract shards are numbered in rank order) are read twice as deeply: in a
- * manual, the page that answers the question holds most of the answer's facts, and 12 sentences of it were too few.
+ * The best-ranked sources of an iteration (extract shards are numbered in rank order), and every source that was the
+ * first hit of one of its queries, are read four times as deeply: in a manual, the page that answers the question
+ * holds most of the answer's facts, and 12 sentences of it were too few. Fused rank favours a page found by many
+ * queries, so the page that is every on-topic query's first hit can come fourth (docs/decisions/0039).
  */
 export const DEEP_READ_SOURCES = 2;
-export const FRAGMENTS_PER_DEEP_SOURCE = 24;
+export const FRAGMENTS_PER_DEEP_SOURCE = 48;
 
 /**
  * Evidence Curator over one selected source (one shard): exact excerpts with their offsets. Every excerpt
@@ -38,7 +40,7 @@ export class ExtractHandler implements StepHandler<'extract'> {
         question: ctx.run.question,
         questions: questions.map((q) => ({ id: q.id, text: q.text })),
         source: { id: snapshot.id, title: snapshot.title, text: snapshot.text },
-        maxFragments: shard < DEEP_READ_SOURCES ? FRAGMENTS_PER_DEEP_SOURCE : FRAGMENTS_PER_SOURCE,
+        maxFragments: shard < DEEP_READ_SOURCES || record.rank === 1 ? FRAGMENTS_PER_DEEP_SOURCE : FRAGMENTS_PER_SOURCE,
       },
       ctx.call,
     );

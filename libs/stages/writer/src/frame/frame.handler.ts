@@ -63,7 +63,15 @@ export class FrameHandler implements StepHandler<'frame'> {
     // What stays open: the plan's questions and the analysts' (an interview's questions chain from one another), not
     // the research loop's follow-ups, which count for the question they follow up.
     const asked = new Set(turns.map((t) => t.questionId));
-    const open = unanswered.filter((q) => q.parentId === null || asked.has(q.id));
+    // Two analysts can ask the same question: it is named, and counted, once.
+    const seenText = new Set<string>();
+    const open = unanswered.filter((q) => {
+      if (q.parentId !== null && !asked.has(q.id)) return false;
+      const key = q.text.trim().toLowerCase();
+      if (seenText.has(key)) return false;
+      seenText.add(key);
+      return true;
+    });
     // The redraft's sections, not yet committed, replace their stored versions.
     const sections = stored.map((s) => redraft?.sections.get(s.sectionId) ?? s);
     const stopReason = run?.stopReason ?? 'research complete';

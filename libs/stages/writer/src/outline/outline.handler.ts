@@ -1,10 +1,11 @@
-import { AgentRunner, outlineArchitect } from '@dossier/agents';
-import { ResearchRepository, type ClaimRow, type InterviewTurnRow } from '@dossier/db';
+import { AgentRunner, excerptContexts, MAX_CLAIMS_PER_SECTION, outlineArchitect } from '@dossier/agents';
+import { ResearchRepository, type ClaimRow, type EvidenceRow, type InterviewTurnRow } from '@dossier/db';
 import { InterviewAnswer } from '@dossier/contracts';
 import { OnStep, type StepContext, type StepHandler, type StepOutcome } from '@dossier/workflow';
 import { contestedClaimIds } from '../frame/disagreements';
 
-export const CLAIMS_PER_SECTION = 12;
+/** A section's claims, at most, whatever engine drew the outline: the offline architect's own limit. */
+export const CLAIMS_PER_SECTION = MAX_CLAIMS_PER_SECTION;
 
 const clipTitle = (t: string) => (t.length <= 400 ? t : `${t.slice(0, 399)}…`);
 
@@ -48,6 +49,8 @@ export class OutlineHandler implements StepHandler<'outline'> {
     const questionOf = new Map(evidence.map((e) => [e.id, rootOf(e.questionId)]));
     // An interview's questions are its memo's, not sub-questions of the plan.
     const interviewQuestions = new Set(turns.map((t) => t.questionId));
+    const contextOf = await this.evidenceContexts(tenantId, evidence);
+    const evidenceById = new Map(evidence.map((e) => [e.id, e]));
     const out =
       claims.length === 0 && memos.length === 0
         ? { sections: [] }
@@ -59,11 +62,19 @@ export class OutlineHandler implements StepHandler<'outline'> {
                 ctx.run.options.mode === 'interviews'
                   ? []
                   : questions.filter((q) => q.parentId === null && !interviewQuestions.has(q.id)).map((q) => ({ id: q.id, text: q.text })),
-              claims: claims.map((c) => ({
-                id: c.id,
-                statement: c.statement,
-                questionId: c.evidenceIds.map((e) => questionOf.get(e)).find((q) => q) ?? null,
-              })),
+              claims: claims.map((c) => {
+                // The evidence the claim's statement was taken from (its lead), else its first.
+                const lead = c.evidenceIds.find((id) => evidenceById.get(id)?.statement === c.statement) ?? c.evidenceIds[0];
+                const around = lead === undefined ? undefined : contextOf.get(lead);
+                return {
+                  id: c.id,
+                  statement: c.statement,
+                  questionId: c.evidenceIds.map((e) => questionOf.get(e)).find((q) => q) ?? null,
+                  sourceIds: [...new Set(c.evidenceIds.flatMap((id) => evidenceById.get(id)?.snapshotId ?? []))].slice(0, 50),
+                  ...(around?.context ? { context: around.context.slice(0, 4000) } : {}),
+                  ...(around?.defines ? { defines: around.defines.slice(0, 400) } : {}),
+                };
+              }),
               ...(memos.length > 0 ? { memos } : {}),
               feedback: await ctx.rejectionFeedback(),
             },
@@ -98,6 +109,28 @@ export class OutlineHandler implements StepHandler<'outline'> {
         });
       },
     };
+  }
+
+  /**
+   * What each evidence fragment stands under in its source (the label above it, the sentence before it), for the
+   * offline architect to score a claim as the curator scored its sentence (docs/decisions/0039).
+   */
+  private async evidenceContexts(
+    tenantId: string,
+    evidence: readonly EvidenceRow[],
+  ): Promise<Map<string, { context: string; defines: string | null }>> {
+    const bySnapshot = new Map<string, EvidenceRow[]>();
+    for (const e of evidence) bySnapshot.set(e.snapshotId, [...(bySnapshot.get(e.snapshotId) ?? []), e]);
+    const snapshots = await this.research.snapshots(tenantId, [...bySnapshot.keys()]);
+    const out = new Map<string, { context: string; defines: string | null }>();
+    for (const snapshot of snapshots) {
+      const rows = bySnapshot.get(snapshot.id) ?? [];
+      excerptContexts(snapshot.text, rows).forEach((context, i) => {
+        const row = rows[i];
+        if (row) out.set(row.id, context);
+      });
+    }
+    return out;
   }
 
   /**

@@ -1,0 +1,53 @@
+import { namedStems, relevanceModel, settingStems } from '../../../src/offline/answer-relevance';
+
+describe('answer relevance', () => {
+  it('finds the terms a question writes as names: options, calls, identifiers, all-capitals words', () => {
+    expect([...namedStems('How do I fix my last commit with git commit --amend?')]).toEqual(['amend']);
+    expect([...namedStems('How big is the cache of functools.lru_cache by default?')].sort()).toEqual(['cach', 'functool', 'lru']);
+    expect([...namedStems('Why does logging.basicConfig() do nothing, and what does frozen=True do?')].sort()).toEqual(
+      ['basicconfig', 'frozen', 'log', 'true'].sort(),
+    );
+    expect([...namedStems('When does VACUUM reclaim storage?')]).toEqual(['vacuum']);
+    expect([...namedStems('How far did the water level of Lake Varen fall?')]).toEqual([]);
+  });
+
+  it('weighs a named term twice a word of the phrasing that is as rare', () => {
+    const statements = ['The option is called amend here.', 'The word fix appears here.', 'Other text about branches.'];
+    const model = relevanceModel(statements);
+    const question = 'What does --amend fix?';
+    expect(model.coverage(question, statements[0]!)).toBeCloseTo(2 / 3);
+    expect(model.coverage(question, statements[1]!)).toBeCloseTo(1 / 3);
+  });
+
+  it('credits a term the statement defines fully, one in its context in part, as its own words', () => {
+    const model = relevanceModel(['Replaces the tip of the current branch.', 'Other text.', 'More text.']);
+    const question = 'What does --amend do?';
+    const bare = model.coverage(question, 'Replaces the tip of the current branch.');
+    const context = model.coverage(question, 'Replaces the tip of the current branch.', { context: '--amend' });
+    const defines = model.coverage(question, 'Replaces the tip of the current branch.', { context: '--amend', defines: '--amend' });
+    expect(bare).toBe(0);
+    expect(context).toBeGreaterThan(bare);
+    expect(defines).toBeGreaterThan(context);
+  });
+});
+
+describe('the setting of a question', () => {
+  it('is the proper names it mentions, not the word that opens it', () => {
+    expect([...settingStems("What caused the decline of Lake Varen's water level, and how large was it?")].sort()).toEqual([
+      'lake',
+      'varen',
+    ]);
+    expect([...settingStems('When did construction of the Golden Gate Bridge begin?')].sort()).toEqual(['bridg', 'gate', 'golden']);
+    expect([...settingStems('How do I undo the last commit with git reset?')]).toEqual([]);
+  });
+
+  it('does not count towards topical coverage: a claim naming only the lake covers none of a question about its level', () => {
+    const statements = ['The authority released 180,000 fry into Lake Varen.', 'The water level of Lake Varen fell by 4.2 metres.'];
+    const model = relevanceModel(statements);
+    const question = 'How far did the water level of Lake Varen fall?';
+    expect(model.coverage(question, statements[0]!)).toBeGreaterThan(0);
+    expect(model.topicalCoverage(question, statements[0]!)).toBe(0);
+    // "water" and "level" are the question's topic ("fell" is not "fall" to the stemmer).
+    expect(model.topicalCoverage(question, statements[1]!)).toBeGreaterThan(0.3);
+  });
+});

@@ -1,0 +1,41 @@
+import { questionParts } from '../../../src/offline/question-parts';
+
+describe('questionParts', () => {
+  it('splits a question into its clauses and resolves their pronouns to the first clause’s subject', () => {
+    expect(questionParts("What caused the decline of Lake Varen's water level, and how large was it?")).toEqual({
+      clauses: ["What caused the decline of Lake Varen's water level?", "How large was the decline of Lake Varen's water level?"],
+      focus: "the decline of Lake Varen's water level",
+    });
+  });
+
+  it('never takes the asker for the subject: "how do I … with X" is about X', () => {
+    expect(questionParts('How can I rotate the nginx logs with logrotate, and how do I test it without waiting a day?')).toEqual({
+      clauses: ['How can I rotate the nginx logs with logrotate?', 'How do I test logrotate without waiting a day?'],
+      focus: 'logrotate',
+    });
+    expect(questionParts('Why do I get empty lines when I write rows using the csv module, and how do I stop it?').focus).toBe(
+      'the csv module',
+    );
+    // Naming no tool, the asker's question falls back to its key phrase, never to "I".
+    expect(questionParts('How do I make a shallow clone of a big repository, and how do I deepen it later?').focus).not.toMatch(
+      /^(?:I|you|we)$/i,
+    );
+  });
+
+  it('keeps a leading clause that sets the scene with the question it introduces', () => {
+    expect(questionParts('In a bare repository, what does git gc prune, and how often should I run git gc?').clauses).toEqual([
+      'In a bare repository, what does git gc prune?',
+      'How often should I run git gc?',
+    ]);
+    expect(questionParts('When I rebase a shared branch, how do I warn the others, and can I undo the rebase?').clauses).toEqual([
+      'When I rebase a shared branch, how do I warn the others?',
+      'Can I undo the rebase?',
+    ]);
+  });
+
+  it('reads a question that opens with a preposition or follows a statement as a question', () => {
+    const parts = questionParts('My disk filled up overnight. For how long does journald keep its logs, and where are they stored?');
+    expect(parts.clauses).toEqual(['My disk filled up overnight. For how long does journald keep its logs?', 'Where are journald stored?']);
+    expect(parts.focus).toBe('journald');
+  });
+});
