@@ -141,7 +141,15 @@ describe('dossier research --mode interviews --engine openai', () => {
       mkdtempSync(path.join(tmpdir(), 'dossier-ik-out-')),
     ]);
     const runId = /Run ([0-9a-f-]{36})/.exec(await first.waitForOutput(/Run [0-9a-f-]{36}/))![1]!;
-    // Kill once some turns are committed and a turn still running has received an answer and waits for another.
+    // Kill once some turns are committed and a turn still running has recorded an answer and waits for another. What
+    // counts as received is what the worker recorded (llm_calls.answer), never a time margin: an answer that arrived
+    // but was not yet recorded dies with the worker, and asking it again is then correct.
+    const recordedAnswers = async () =>
+      sql<{ id: string; step_key: string }>(
+        db.url,
+        "SELECT id, step_key FROM llm_calls WHERE run_id = $1 AND step_key LIKE '%.interview.%' AND answer IS NOT NULL",
+        [runId],
+      );
     await waitFor(
       'a turn part-way through its model calls',
       async () => {
@@ -152,11 +160,10 @@ describe('dossier research --mode interviews --engine openai', () => {
         );
         if (done.length < 2) return undefined;
         const completed = new Set(done.map((d) => d.step_key));
-        const partway = [...new Set(server.requests.map((r) => r.stepKey))].some((k) => {
-          if (!k?.includes('.interview.') || completed.has(k)) return false;
-          const rs = server.requestsForStep(k);
-          return rs.some((r) => r.outcome === 200) && rs.some((r) => r.outcome === undefined);
-        });
+        const recordedSteps = new Set((await recordedAnswers()).map((r) => r.step_key));
+        const partway = [...recordedSteps].some(
+          (k) => !completed.has(k) && server.requestsForStep(k).some((r) => r.outcome === undefined),
+        );
         return partway || undefined;
       },
       { intervalMs: 20 },
@@ -164,6 +171,7 @@ describe('dossier research --mode interviews --engine openai', () => {
     first.kill('SIGKILL');
     const killedAt = Date.now();
     await first.exited;
+    const recordedAtKill = await recordedAnswers();
     const committed = await sql<{ step_key: string }>(
       db.url,
       "SELECT step_key FROM node_executions WHERE run_id = $1 AND status = 'completed'",
@@ -179,21 +187,21 @@ describe('dossier research --mode interviews --engine openai', () => {
     expect(resumed.code).toBe(0);
     // Committed turns were not run again…
     for (const [key, n] of before) expect({ key, requests: server.requestsForStep(key).length }).toEqual({ key, requests: n });
-    // …and the turn that was cut off reused every answer it had received before the kill: none was asked for again. (A
-    // request in flight at the kill was never received by the killed worker; the resumed one asks it once more. An answer
-    // is recorded a few milliseconds after it arrives: one sent in the last 100 ms may have died with the worker.)
+    // …and the turn that was cut off reused every answer the killed worker had recorded: none was asked for again. (A
+    // request in flight at the kill, or answered but not yet recorded, is asked once more by the resumed worker.)
     const keyOf = (r: FakeChatRequest) => `${r.stepKey} ${JSON.stringify(r.body.messages)}`;
-    const received = new Set(
-      server.requests.filter((r) => r.outcome === 200 && r.answeredAt! < killedAt - 100 && r.stepKey?.includes('.interview.')).map(keyOf),
-    );
-    expect(received.size).toBeGreaterThan(0);
+    const recordedIds = new Set(recordedAtKill.map((r) => r.id));
+    // Each llm_calls row is one request the server saw (its X-Dossier-Call-Id); a reused answer adds no row.
+    const answered = server.requests.filter((r) => r.callId !== undefined && recordedIds.has(r.callId));
+    expect(answered.length).toBe(recordedIds.size);
+    const received = new Set(answered.map(keyOf));
     const again = server.requests.filter((r) => r.receivedAt > killedAt && received.has(keyOf(r)));
     expect(again.map((r) => `${r.role} ${r.stepKey}`)).toEqual([]);
-    // The interrupted turn did pick up where it was: some of its requests were answered before the kill.
-    const interrupted = [
-      ...new Set(server.requests.filter((r) => r.receivedAt > killedAt && r.stepKey?.includes('.interview.')).map((r) => r.stepKey)),
-    ];
-    expect(interrupted.some((k) => server.requestsForStep(k!).some((r) => r.answeredAt! < killedAt && r.outcome === 200))).toBe(true);
+    // The interrupted turn did pick up where it was: it had recorded answers at the kill and asked again after it.
+    const interrupted = new Set(
+      server.requests.filter((r) => r.receivedAt > killedAt && r.stepKey?.includes('.interview.')).map((r) => r.stepKey),
+    );
+    expect(recordedAtKill.some((r) => interrupted.has(r.step_key))).toBe(true);
     const turns = await sql<{ n: string }>(db.url, 'SELECT count(DISTINCT shard) AS n FROM interview_turns WHERE run_id = $1', [runId]);
     expect(Number(turns[0]!.n)).toBe(4);
   });
