@@ -58,6 +58,7 @@ if [ $# -gt 0 ]; then
   jest_status=$?
   echo '{"numPassedTests":0,"numFailedTests":0}' > tmp/jest-soak.json
   results=(tmp/jest-results.json tmp/jest-soak.json)
+  logs=(- -)
 else
   # Two cores, and the suites mostly wait (on Postgres, Redis, child processes, simulated model latency): three
   # streams at once. Shard 1 of the jest files on the machine's Redis and Postgres; the small chaos soak (its own
@@ -92,8 +93,8 @@ else
   ) &
   stream2_pid=$!
   echo "== jest shard 1 of 2 (${#shard1[@]} files; shard 2's ${#shard2[@]} files and the small chaos soak run beside it, printed after)"
-  jest_run tmp/jest-results-1.json --runTestsByPath "${shard1[@]}"
-  jest_status=$?
+  jest_run tmp/jest-results-1.json --runTestsByPath "${shard1[@]}" 2>&1 | tee tmp/checks/shard1-jest.log
+  jest_status=${PIPESTATUS[0]}
   wait "$stream2_pid"; stream2_status=$?
   echo "== chaos soak (small), beside the other suites"
   cat tmp/checks/soak-jest.log
@@ -103,17 +104,38 @@ else
   wait "$checks_pid"
   for name in "${CHECKS[@]}"; do report_check "$name"; done
   results=(tmp/jest-results-1.json tmp/jest-results-2.json tmp/jest-soak.json)
+  logs=(tmp/checks/shard1-jest.log tmp/checks/shard2-jest.log tmp/checks/soak-jest.log)
   # The next run balances its shards by this one's times.
   node tools/jest/shards.cjs record "${results[@]}" 2>/dev/null || true
 fi
 
+# Totals from each jest run's JSON; when a run wrote none (seen once in CI: jest printed its summary but left no file),
+# from the summary it printed ("Tests: 1 failed, 953 passed, 954 total"), so the line always counts what ran. Only a
+# run with neither counts as one failure.
 node -e '
   const fs = require("fs");
-  let p = 0, f = 0;
-  for (const file of process.argv.slice(4)) {
-    try { const r = JSON.parse(fs.readFileSync(file, "utf8")); p += r.numPassedTests; f += r.numFailedTests + (r.numRuntimeErrorTestSuites || 0); }
-    catch { f += 1; console.error(`jest wrote no ${file} (exit status ${process.argv[3]}): counted as one failure`); }
+  const [checksPassed, checksFailed, status, ...pairs] = process.argv.slice(1);
+  let p = Number(checksPassed), f = Number(checksFailed);
+  for (let i = 0; i < pairs.length; i += 2) {
+    const [file, log] = [pairs[i], pairs[i + 1]];
+    try {
+      const r = JSON.parse(fs.readFileSync(file, "utf8"));
+      p += r.numPassedTests; f += r.numFailedTests + (r.numRuntimeErrorTestSuites || 0);
+      continue;
+    } catch (e) {
+      console.log(`jest wrote no readable ${file} (${e.code ?? e.message}; exit status ${status})`);
+    }
+    const text = log === "-" ? "" : (() => { try { return fs.readFileSync(log, "utf8"); } catch { return ""; } })();
+    const summary = [...text.matchAll(/^Tests:\s+(.*\btotal)$/gm)].pop();
+    const count = (word) => Number((summary?.[1].match(new RegExp(`(\\d+) ${word}`)) ?? [0, 0])[1]);
+    if (summary) {
+      p += count("passed"); f += count("failed");
+      console.log(`  counted from the summary in ${log}: ${summary[1]}`);
+    } else {
+      f += 1;
+      console.log("  and printed no summary: counted as one failure");
+    }
   }
-  console.log(`${p + Number(process.argv[1])} passed, ${f + Number(process.argv[2])} failed`);
-' "$checks_passed" "$checks_failed" "$jest_status" "${results[@]}"
+  console.log(`${p} passed, ${f} failed`);
+' "$checks_passed" "$checks_failed" "$jest_status" $(for i in "${!results[@]}"; do echo "${results[$i]}" "${logs[$i]}"; done)
 [ "$jest_status" -eq 0 ] && [ "$checks_failed" -eq 0 ]
