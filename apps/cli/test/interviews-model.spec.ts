@@ -161,9 +161,7 @@ describe('dossier research --mode interviews --engine openai', () => {
         if (done.length < 2) return undefined;
         const completed = new Set(done.map((d) => d.step_key));
         const recordedSteps = new Set((await recordedAnswers()).map((r) => r.step_key));
-        const partway = [...recordedSteps].some(
-          (k) => !completed.has(k) && server.requestsForStep(k).some((r) => r.outcome === undefined),
-        );
+        const partway = [...recordedSteps].some((k) => !completed.has(k) && server.requestsForStep(k).some((r) => r.outcome === undefined));
         return partway || undefined;
       },
       { intervalMs: 20 },
