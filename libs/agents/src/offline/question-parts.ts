@@ -1,3 +1,4 @@
+import { namedStems } from './answer-relevance';
 import { topicPhrases } from './topics';
 
 /*
@@ -137,4 +138,16 @@ export function questionParts(question: string): QuestionParts {
   if (raw.length <= 1) return { clauses: [asQuestion(text)], focus };
   const clauses = raw.map((c, i) => asQuestion(i === 0 ? c : c.replace(PRONOUN, focus)));
   return { clauses, focus };
+}
+
+// The asker as a word of the question ("How do I …", "my program", "can we …", "should you …").
+const ASKER_WORD = /\b(?:I|[Mm]y|[Mm]e|[Ww]e|[Oo]ur|us|[Yy]ou|[Yy]our)\b/;
+
+/**
+ * Whether a question is about using a tool or an interface rather than about the world: its asker wants to do
+ * something ("How do I unstage a file …", "Why does … seem to do nothing in my program"), or it names what a manual
+ * documents — an option, a call, an identifier, a command in capitals ("--force-with-lease", "json.loads()", "VACUUM").
+ */
+export function asksAboutTool(question: string): boolean {
+  return ASKER_WORD.test(question) || namedStems(question).size > 0;
 }

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { buildPrompt, listWithIds } from '../prompt/build-prompt';
 import { groupNearDuplicates } from '../offline/nlp/near-duplicates';
 import { normalizeWhitespace } from '../offline/nlp/statement-terms';
-import { questionParts } from '../offline/question-parts';
+import { asksAboutTool, questionParts } from '../offline/question-parts';
 import { clip, feedbackPhrases, topicPhrases } from '../offline/topics';
 import { unknownIdIssues } from './grounding';
 import type { AgentRole, ReferenceCheck } from './role';
@@ -23,17 +23,52 @@ export type QuestionArchitectOutput = z.infer<typeof QuestionArchitectOutput>;
 /**
  * What each kind of analyst asks about the question's focus: a perspective changes which sub-questions are asked.
  * A perspective is matched to an aspect by the words of its name and focus; one that matches none asks what its
- * own focus says about the subject.
+ * own focus says about the subject. `ask` is for a question about the world (a lake, a market, a policy);
+ * `askTool` for one about using a tool or an interface (a manual's question: the asker wants to do something, or it
+ * names options, calls or identifiers), where "How is VACUUM measured?" or "When did git restore begin?" asks
+ * nothing a manual answers, while its defaults, pitfalls and version changes are what such questions turn on.
  */
-const ASPECTS: readonly { cue: RegExp; ask: (focus: string) => string }[] = [
-  { cue: /scien|mechanism|measurement|primary stud/i, ask: (f) => `How is ${f} measured, and what mechanisms explain it?` },
-  { cue: /regulat|official|rules|standard|enforcement/i, ask: (f) => `What do official figures and rules say about ${f}?` },
-  { cue: /econom|cost|market|industry/i, ask: (f) => `What does ${f} cost, and who bears the cost?` },
-  { cue: /communit|people|affected|social/i, ask: (f) => `How does ${f} affect the people and communities concerned?` },
-  { cue: /method|skeptic|sceptic|uncertain|conflicting/i, ask: (f) => `Why do sources report different figures for ${f}?` },
-  { cue: /histor|timeline|key events|journalis/i, ask: (f) => `When did ${f} begin, and what were the key events?` },
-  { cue: /practi|engineer|implementation|operation/i, ask: (f) => `How is ${f} handled in practice?` },
-  { cue: /ethic|rights|fairness|accountab|legal/i, ask: (f) => `Who is accountable for ${f}, and what risks does it carry?` },
+const ASPECTS: readonly { cue: RegExp; ask: (focus: string) => string; askTool: (focus: string) => string }[] = [
+  {
+    cue: /scien|mechanism|measurement|primary stud/i,
+    ask: (f) => `How is ${f} measured, and what mechanisms explain it?`,
+    askTool: (f) => `How does ${f} work?`,
+  },
+  {
+    cue: /regulat|official|rules|standard|enforcement/i,
+    ask: (f) => `What do official figures and rules say about ${f}?`,
+    askTool: (f) => `What options and defaults does the documentation give for ${f}?`,
+  },
+  {
+    cue: /econom|cost|market|industry/i,
+    ask: (f) => `What does ${f} cost, and who bears the cost?`,
+    askTool: (f) => `What does ${f} cost in time or resources, and what are the alternatives?`,
+  },
+  {
+    cue: /communit|people|affected|social/i,
+    ask: (f) => `How does ${f} affect the people and communities concerned?`,
+    askTool: (f) => `What problems do users commonly run into with ${f}?`,
+  },
+  {
+    cue: /method|skeptic|sceptic|uncertain|conflicting/i,
+    ask: (f) => `Why do sources report different figures for ${f}?`,
+    askTool: (f) => `What are the limitations and pitfalls of ${f}?`,
+  },
+  {
+    cue: /histor|timeline|key events|journalis/i,
+    ask: (f) => `When did ${f} begin, and what were the key events?`,
+    askTool: (f) => `How has ${f} changed between versions?`,
+  },
+  {
+    cue: /practi|engineer|implementation|operation/i,
+    ask: (f) => `How is ${f} handled in practice?`,
+    askTool: (f) => `How is ${f} used in practice, step by step?`,
+  },
+  {
+    cue: /ethic|rights|fairness|accountab|legal/i,
+    ask: (f) => `Who is accountable for ${f}, and what risks does it carry?`,
+    askTool: (f) => `When is ${f} unsafe, and what risks does it carry?`,
+  },
 ];
 const MAIN_PRIORITY = 100;
 const FEEDBACK_PRIORITY = 95;
@@ -53,14 +88,14 @@ function angleOf(perspective: { name: string; focus: string }): string {
   return items.length > 0 ? clip(items.slice(0, 2).join(' and '), 120) : `the view of ${perspective.name.toLowerCase()}`;
 }
 
-function perspectiveQuestion(p: { name: string; focus: string }, focus: string, used: Set<number>): string {
+function perspectiveQuestion(p: { name: string; focus: string }, focus: string, tool: boolean, used: Set<number>): string {
   const text = `${p.name} ${p.focus.split(/\s+concerning\b/)[0]}`;
   // A second perspective of the same kind ("Regulator 2") takes the next aspect it matches, so it asks something new.
   const matching = ASPECTS.map((a, i) => (a.cue.test(text) ? i : -1)).filter((i) => i >= 0);
   const pick = matching.find((i) => !used.has(i));
   if (pick === undefined) return `What do ${angleOf(p)} say about ${focus}?`;
   used.add(pick);
-  return ASPECTS[pick].ask(focus);
+  return tool ? ASPECTS[pick].askTool(focus) : ASPECTS[pick].ask(focus);
 }
 
 /**
@@ -86,10 +121,11 @@ function offline(input: QuestionArchitectInput): QuestionArchitectOutput {
     parts.clauses.forEach((c, i) => candidates.push({ perspectiveId: null, text: clip(c, 2000), priority: CLAUSE_PRIORITY - i }));
   }
   const used = new Set<number>();
+  const tool = asksAboutTool(main);
   input.perspectives.forEach((p, i) => {
     candidates.push({
       perspectiveId: p.id,
-      text: clip(perspectiveQuestion(p, parts.focus, used), 2000),
+      text: clip(perspectiveQuestion(p, parts.focus, tool, used), 2000),
       priority: Math.max(10, PERSPECTIVE_PRIORITY - 2 * i),
     });
   });

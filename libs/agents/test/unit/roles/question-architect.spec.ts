@@ -31,19 +31,39 @@ describe('questionArchitect (offline)', () => {
   });
 
   it('perspectives change which sub-questions are asked', () => {
-    const question = 'How does VACUUM reclaim storage?';
+    const question = 'What caused the decline of the tidal fishery?';
     const ask = (names: string[]) =>
       questionArchitect
         .offline({ ...base, question, topics: [], perspectives: names.map((name, i) => ({ id: `P${i}`, name, focus: name })) })
         .questions.slice(1)
         .map((q) => q.text);
     expect(ask(['Industry Economist', 'Historian'])).toEqual([
-      'What does VACUUM cost, and who bears the cost?',
-      'When did VACUUM begin, and what were the key events?',
+      'What does the decline of the tidal fishery cost, and who bears the cost?',
+      'When did the decline of the tidal fishery begin, and what were the key events?',
     ]);
     expect(ask(['Methodologist', 'Practitioner'])).toEqual([
-      'Why do sources report different figures for VACUUM?',
-      'How is VACUUM handled in practice?',
+      'Why do sources report different figures for the decline of the tidal fishery?',
+      'How is the decline of the tidal fishery handled in practice?',
+    ]);
+  });
+
+  it("a question about using a tool gets a manual's aspects: defaults, pitfalls, versions, never its history or measurement", () => {
+    const ask = (question: string, names: string[]) =>
+      questionArchitect
+        .offline({ ...base, question, topics: [], perspectives: names.map((name, i) => ({ id: `P${i}`, name, focus: name })) })
+        .questions.filter((q) => q.perspectiveId !== null)
+        .map((q) => q.text);
+    // Named as a command in capitals…
+    expect(ask('How does VACUUM reclaim storage?', ['Domain Scientist', 'Historian', 'Methodologist', 'Regulator'])).toEqual([
+      'How does VACUUM work?',
+      'How has VACUUM changed between versions?',
+      'What are the limitations and pitfalls of VACUUM?',
+      'What options and defaults does the documentation give for VACUUM?',
+    ]);
+    // …or asked by someone who wants to do something with it.
+    expect(ask('How do I unstage a file with git restore?', ['Industry Economist', 'Practitioner'])).toEqual([
+      'What does git restore cost in time or resources, and what are the alternatives?',
+      'How is git restore used in practice, step by step?',
     ]);
   });
 
