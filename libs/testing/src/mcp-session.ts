@@ -14,16 +14,31 @@ export interface ToolAnswer {
 }
 
 /**
+ * The progress notifications each client's transport delivered, in arrival order, before the SDK handles them. The
+ * SDK (1.32) runs a notification's handler a microtask later but drops the request's progress handler as soon as the
+ * response is read: when the last notification and the response arrive in one read (a busy client), the SDK loses
+ * that notification. Tests assert what the server sent, so they read the wire.
+ */
+const wire = new WeakMap<Client, { progressToken: unknown; progress: number; message?: string | undefined }[]>();
+
+/**
  * Calls a tool through a real SDK client, collecting its progress notifications. Long calls reset the client's
- * request timeout on each notification (a run that reports nothing for 10 minutes is stuck).
+ * request timeout on each notification (a run that reports nothing for 10 minutes is stuck). One call at a time per
+ * client: the notifications are those delivered while the call ran.
  */
 export async function callTool(client: Client, name: string, args: Record<string, unknown>): Promise<ToolAnswer> {
-  const progress: ToolAnswer['progress'] = [];
+  const log = wire.get(client);
+  if (!log) throw new Error('callTool needs a client from connectMcp');
+  const from = log.length;
   const result = (await client.callTool({ name, arguments: args }, undefined, {
-    onprogress: (p) => progress.push({ progress: p.progress, message: p.message }),
+    // Asks the server for progress (the SDK sends a progress token only with a handler); read from the wire below.
+    onprogress: () => undefined,
     timeout: 10 * 60_000,
     resetTimeoutOnProgress: true,
   })) as CallToolResult;
+  const received = log.slice(from);
+  if (new Set(received.map((n) => n.progressToken)).size > 1) throw new Error(`callTool(${name}): another call ran on this client`);
+  const progress = received.map((n) => ({ progress: n.progress, message: n.message }));
   const text = result.content.map((c) => (c.type === 'text' ? c.text : '')).join('');
   let json: unknown;
   try {
@@ -42,5 +57,15 @@ export async function callTool(client: Client, name: string, args: Record<string
 export async function connectMcp(transport: Transport): Promise<Client> {
   const client = new Client({ name: 'dossier-test', version: '1.0.0' });
   await client.connect(transport, { timeout: HANG_GUARD_MS });
+  const log: { progressToken: unknown; progress: number; message?: string | undefined }[] = [];
+  wire.set(client, log);
+  const deliver = transport.onmessage;
+  transport.onmessage = (message, extra) => {
+    if ('method' in message && message.method === 'notifications/progress' && message.params) {
+      const { progressToken, progress, message: text } = message.params as { progressToken: unknown; progress: number; message?: string };
+      log.push({ progressToken, progress, message: text });
+    }
+    deliver?.(message, extra);
+  };
   return client;
 }
