@@ -34,6 +34,45 @@ describe('writer handlers (real Postgres)', () => {
     await db?.drop();
   });
 
+  /**
+   * One evidence fragment per excerpt of the snapshot's text (at its offsets) and one claim stating it; the ids in
+   * order.
+   */
+  async function claimsOn(
+    run: SeededRun,
+    snapshotId: string,
+    excerpts: readonly string[],
+    text: string,
+    extra: { questionId?: string; subject: string },
+  ): Promise<{ claimIds: string[]; evidenceIds: string[] }> {
+    const base = { tenantId: run.tenantId, runId: run.id };
+    const claimIds: string[] = [];
+    const evidenceIds: string[] = [];
+    for (const excerpt of excerpts) {
+      const start = text.indexOf(excerpt);
+      const e = await prisma.evidenceFragment.create({
+        data: {
+          ...base,
+          snapshotId,
+          ...(extra.questionId ? { questionId: extra.questionId } : {}),
+          iteration: 0,
+          excerpt,
+          start,
+          end: start + excerpt.length,
+          statement: excerpt,
+          confidence: 0.9,
+        },
+      });
+      const c = await prisma.claim.create({
+        data: { ...base, iteration: 0, statement: excerpt, subject: extra.subject, status: 'reported' },
+      });
+      await prisma.claimEvidence.create({ data: { claimId: c.id, evidenceId: e.id } });
+      claimIds.push(c.id);
+      evidenceIds.push(e.id);
+    }
+    return { claimIds, evidenceIds };
+  }
+
   /** A run with one question, three evidence fragments and one claim per fragment. */
   async function researchedRun(): Promise<{ run: SeededRun; claimIds: string[]; evidenceIds: string[] }> {
     const run = await seedRun(db.url, 'What limits the range of electric ferries?');
@@ -43,29 +82,7 @@ describe('writer handlers (real Postgres)', () => {
     const snapshot = await prisma.sourceSnapshot.create({
       data: { tenantId: run.tenantId, url: 'https://example.org/f', title: 'Ferries', contentHash: 'f', text, mediaType: 'text/plain' },
     });
-    const claimIds: string[] = [];
-    const evidenceIds: string[] = [];
-    for (const excerpt of EXCERPTS) {
-      const start = text.indexOf(excerpt);
-      const e = await prisma.evidenceFragment.create({
-        data: {
-          ...base,
-          snapshotId: snapshot.id,
-          questionId: question.id,
-          iteration: 0,
-          excerpt,
-          start,
-          end: start + excerpt.length,
-          statement: excerpt,
-          confidence: 0.9,
-        },
-      });
-      const c = await prisma.claim.create({ data: { ...base, iteration: 0, statement: excerpt, subject: 'ferries', status: 'reported' } });
-      await prisma.claimEvidence.create({ data: { claimId: c.id, evidenceId: e.id } });
-      claimIds.push(c.id);
-      evidenceIds.push(e.id);
-    }
-    return { run, claimIds, evidenceIds };
+    return { run, ...(await claimsOn(run, snapshot.id, EXCERPTS, text, { questionId: question.id, subject: 'ferries' })) };
   }
 
   describe('outline', () => {
@@ -84,7 +101,6 @@ describe('writer handlers (real Postgres)', () => {
 
     it('gives the architect what each claim stands under in its source: the description under "--amend" answers a question about --amend', async () => {
       const run = await seedRun(db.url, 'What does git commit --amend do?');
-      const base = { tenantId: run.tenantId, runId: run.id };
       const text =
         '--amend\n\nReplaces the tip of the current branch by a new one.\n\n--dry-run\n\nShows the paths that would be recorded.';
       const snapshot = await prisma.sourceSnapshot.create({
@@ -97,25 +113,13 @@ describe('writer handlers (real Postgres)', () => {
           mediaType: 'text/plain',
         },
       });
-      const claimIds: string[] = [];
-      for (const excerpt of ['Replaces the tip of the current branch by a new one.', 'Shows the paths that would be recorded.']) {
-        const start = text.indexOf(excerpt);
-        const e = await prisma.evidenceFragment.create({
-          data: {
-            ...base,
-            snapshotId: snapshot.id,
-            iteration: 0,
-            excerpt,
-            start,
-            end: start + excerpt.length,
-            statement: excerpt,
-            confidence: 0.9,
-          },
-        });
-        const c = await prisma.claim.create({ data: { ...base, iteration: 0, statement: excerpt, subject: 'git', status: 'reported' } });
-        await prisma.claimEvidence.create({ data: { claimId: c.id, evidenceId: e.id } });
-        claimIds.push(c.id);
-      }
+      const { claimIds } = await claimsOn(
+        run,
+        snapshot.id,
+        ['Replaces the tip of the current branch by a new one.', 'Shows the paths that would be recorded.'],
+        text,
+        { subject: 'git' },
+      );
       const outcome = await new OutlineHandler(offline, research).execute(stepContext(run, 'outline'));
       await prisma.$transaction((tx) => outcome.write!(tx));
       // Neither sentence shares a word with the question; the first is the definition of the option it asks about.
