@@ -27,11 +27,11 @@ export class InterventionRepository {
     return tx.runIntervention.create({ data: { ...data, status: 'pending' } });
   }
 
-  /** In the order they were queued (ties by id, so a replayed read gives the same order). */
+  /** In the order they were queued: seq, not created_at, which ties within a millisecond. */
   list(tenantId: string, runId: string, db: Db = this.prisma, status?: string[]): Promise<InterventionRow[]> {
     return db.runIntervention.findMany({
       where: { tenantId, runId, ...(status ? { status: { in: status } } : {}) },
-      orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
+      orderBy: { seq: 'asc' },
     });
   }
 
@@ -43,7 +43,7 @@ export class InterventionRepository {
   applied(tenantId: string, runId: string, db: Db = this.prisma): Promise<InterventionRow[]> {
     return db.runIntervention.findMany({
       where: { tenantId, runId, status: 'applied' },
-      orderBy: [{ appliedIteration: 'asc' }, { createdAt: 'asc' }, { id: 'asc' }],
+      orderBy: [{ appliedIteration: 'asc' }, { seq: 'asc' }],
     });
   }
 

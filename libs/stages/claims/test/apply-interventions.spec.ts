@@ -106,6 +106,7 @@ describe('InterventionApplier (real Postgres)', () => {
     await claim('onlyN', ['eN1']);
     await prisma.contradiction.create({ data: { ...base, claimAId: ids['onlyA']!, claimBId: ids['onlyN']!, kind: 'numeric', note: 'n' } });
     await prisma.contradiction.create({ data: { ...base, claimAId: ids['aAndC']!, claimBId: ids['onlyN']!, kind: 'numeric', note: 'n' } });
+    const queuedAt = new Date();
     for (const [type, payload] of [
       ['exclude_source', { sourceId: ids['a2'] }],
       ['exclude_domain', { domain: 'b.example' }],
@@ -113,7 +114,8 @@ describe('InterventionApplier (real Postgres)', () => {
       ['add_question', { question: 'existing QUESTION?' }],
       ['add_question', { question: 'A new question?' }],
     ] as const) {
-      await prisma.runIntervention.create({ data: { ...base, type, payload, createdBy: 'alice' } });
+      // All in one millisecond, as a burst of posts can be: the queue's order must still be the order posted.
+      await prisma.runIntervention.create({ data: { ...base, type, payload, createdBy: 'alice', createdAt: queuedAt } });
     }
   });
   afterAll(async () => {
