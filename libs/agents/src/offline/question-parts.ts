@@ -24,8 +24,9 @@ const ASKER = /^(?:i|we|you|one|me|us)$/i;
 // question that follows, not a question of its own.
 const SCENE = new RegExp(`^(?:when|where|if|once|after|before|while)\\s+(?!(?:${AUX})\\b)`, 'i');
 // "For how long can …", "By how much did …": a preposition can come before the question word.
-const LEADING_PREPOSITION = new RegExp(`^(?:for|in|by|to|from|at|on|of|with|since|until|after|before)\\s+(?=(?:${WH})\\b)`, 'i');
-const OPENS_QUESTION = new RegExp(`^(?:(?:for|in|by|to|from|at|on|of|with|since|until|after|before)\\s+)?(?:${WH}|${AUX})\\b`, 'i');
+const PREPOSITION = 'for|in|by|to|from|at|on|of|with|since|until|after|before';
+const LEADING_PREPOSITION = new RegExp(`^(?:${PREPOSITION})\\s+(?=(?:${WH})\\b)`, 'i');
+const OPENS_QUESTION = new RegExp(`^(?:(?:${PREPOSITION})\\s+)?(?:${WH}|${AUX})\\b`, 'i');
 const MAX_FOCUS_WORDS = 12;
 
 export interface QuestionParts {
