@@ -23,18 +23,7 @@ const PATTERNS: readonly RegExp[] = [
   // Bylines, publication and bulletin lines, photo credits.
   /^(?:published|posted|updated|last (?:updated|modified)|written|photo(?:graph)?|image|illustration)(?: on)?\s*(?:\d|by\b|:|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b)/i,
   /^[A-Z][\w&' -]{2,80},\s*(?:bulletin|report|note|paper|press release|working paper)\s+no\.?\s*[\w/.-]+\.?$/i,
-  // "Eskerford University Hydrology Group, Working Paper 23-07, revision 2 (March 2025).": a series line.
-  /^[A-Z][\w&' -]{2,80},\s*(?:bulletin|report|note|paper|working paper|technical (?:report|note))\s+(?:no\.?\s*)?[\w/.-]*\d[\w/.-]*(?:,\s*(?:revision|rev\.|version)\s*\d+)?(?:\s*\([^)]{3,30}\))?\.?$/i,
   /^this (?:article|story|page|post) (?:is based on|was (?:first )?published|first appeared|was updated)\b/i,
-  // A document describing itself rather than its subject: "This note explains how …", "This timeline collects …",
-  // "It is meant as a reference for readers …". True of the source, never a finding about the world.
-  /^(?:this|the present) (?:note|report|timeline|document|paper|page|guide|summary|chapter|section|overview|bulletin|brief(?:ing)?)\s+(?:(?:also|briefly|only)\s+)?(?:explains|describes|collects|presents|sets out|summari[sz]es|outlines|covers|lists|is (?:meant|intended|organi[sz]ed|divided))\b/i,
-  /^(?:it|this) is (?:meant|intended|written) (?:as|to (?:be|serve as)) (?:a |an )?(?:reference|guide|overview|introduction|primer|summary)\b/i,
-  // A sentence its own source flags as unsupported ("The causes are disputed.[citation needed]").
-  /\[(?:citation|clarification|verification|source) needed\]|\[(?:dubious|unreliable source|who|when|according to whom)\??[^\]]{0,30}\]/i,
-  // A list's lead-in ("Three explanations are commonly given:", "… are as follows:"): what it announces is in the
-  // items, not in it. Only announcing phrasings: in a manual many sentences that end in a colon state a fact.
-  /\b(?:(?:the )?following|as follows|(?:are|is) (?:commonly |usually |often |generally )?(?:given|listed|quoted|cited|proposed)|differs? between (?:the )?(?:sources|reports|studies))\s*:$/i,
   // A title cut off by the extractor ("Irrigation, Climate and Regulation in the Decline of Lake...").
   /\w(?:\.\.\.|…)$/,
 ];

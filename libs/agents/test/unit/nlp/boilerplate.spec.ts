@@ -25,16 +25,6 @@ const BOILERPLATE = [
   'Lake Varen Water Balance 2015–2024: Technical Report TR-2…',
   'Skip to main content',
   'Back to top',
-  'Eskerford University Hydrology Group, Working Paper 23-07, revision 2 (March 2025).',
-  'This note explains how water level, surface area and abstraction at Lake Varen are measured.',
-  "This timeline collects the main events in the story of Lake Varen's falling water level.",
-  "This report presents the authority's water balance for Lake Varen for the hydrological years 2015 to 2024.",
-  'It is meant as a reference for readers following the debate, not as a verdict on its causes.',
-  'The causes of the decline are disputed.[citation needed]',
-  'The lake is said to be the deepest in the region.[who?]',
-  'Three explanations are commonly given:',
-  'Figures for the size and timing of the decline differ between sources:',
-  'The configuration options are as follows:',
 ];
 
 /** Content that shares words with the patterns above and must stay selectable. */
@@ -49,13 +39,6 @@ const CONTENT = [
   'Next, the planner estimates the cost of each path and keeps the cheapest.',
   'See the results for yourself: the lake is lower than at any time since records began.',
   'The 2016 change to the Brennmoor Dam release schedule reduced inflow to Lake Varen in summer.',
-  'This study found that irrigation explains about 60% of the storage deficit.',
-  'The report explains the decline by a 12% shortfall in rainfall.',
-  "Our conclusion differs from the authority's mainly for three reasons: (i) canal losses; (ii) upland rainfall.",
-  'Two figures are quoted: 4.2 m (annual means) and 6.1 m (spring high to autumn low).',
-  'Kessmark Regional Water Authority, Annual Water Resources Report 2024, states a 4.2-metre fall in the annual mean level.',
-  'It is meant to reduce evaporation losses from the canal by about a third.',
-  'By default, this module does not raise an exception; instead, it ignores all but the last pair for a given name:',
 ];
 
 describe('isBoilerplate', () => {
