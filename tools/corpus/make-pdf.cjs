@@ -64,16 +64,6 @@ function pdfString(text) {
   return out + ')';
 }
 
-// A text string outside the content stream (/Info /Title): PDFDocEncoding or UTF-16BE with a byte-order mark
-// (PDF 1.7, 7.9.2.2), never WinAnsi: PDFDocEncoding differs from WinAnsi above 0x7F, so a WinAnsi en dash (0x96)
-// read back as "Œ". ASCII is the same in every one of them.
-function textString(text) {
-  if (/^[\x20-\x7e]*$/.test(text)) return pdfString(text);
-  let hex = 'FEFF';
-  for (let i = 0; i < text.length; i++) hex += text.charCodeAt(i).toString(16).toUpperCase().padStart(4, '0');
-  return `<${hex}>`;
-}
-
 function wrap(text, width) {
   const words = text.split(/\s+/).filter(Boolean);
   const lines = [];
@@ -172,7 +162,7 @@ function makePdf(source) {
   objects[2] = `<< /Type /Pages /Kids [${pageIds.map((id) => `${id} 0 R`).join(' ')}] /Count ${pageIds.length} >>`;
   objects[3] = '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>';
   objects[4] = '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica-Bold /Encoding /WinAnsiEncoding >>';
-  objects[5] = `<< /Title ${textString(title)} /Producer (Dossier tools/corpus/make-pdf.cjs) >>`;
+  objects[5] = `<< /Title ${pdfString(title)} /Producer (Dossier tools/corpus/make-pdf.cjs) >>`;
   streams.forEach((content, i) => {
     const pageId = pageIds[i];
     objects[pageId] =

@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { decodeText, extractBytes, ExtractionError, normalizeText, type ExtractionFailureCode } from '../../src';
 import { articlePage } from '../fixtures/html-pages';
@@ -138,26 +138,6 @@ describe('pdf', () => {
       mediaType: 'application/pdf',
     });
     expect(await extractBytes(Buffer.from(pdf), 'levels.pdf')).toEqual(result);
-  });
-
-  it("reads each shipped example PDF's title as written, non-ASCII included (tools/corpus/make-pdf.cjs)", async () => {
-    const src = join(__dirname, '../../../../examples/corpus-src');
-    const titles = await Promise.all(
-      readdirSync(src)
-        .filter((f) => f.endsWith('.txt'))
-        .map(async (f) => {
-          const pdf = readFileSync(join(src, '../corpus', f.replace(/\.txt$/, '.pdf')));
-          return [
-            (await extractBytes(pdf, 'x.pdf')).title,
-            readFileSync(join(src, f), 'utf8')
-              .split('\n', 1)[0]!
-              .replace(/^#+\s*/, ''),
-          ];
-        }),
-    );
-    expect(titles).toHaveLength(6);
-    for (const [read, written] of titles) expect(read).toBe(written);
-    expect(titles.map(([read]) => read)).toContain('Lake Varen Water Balance 2015–2024: Technical Report TR-2024-09');
   });
 
   it('takes the first line as title when the PDF has no Title', async () => {
