@@ -15,7 +15,7 @@
 import { loadavg } from 'node:os';
 import type { ReportJson } from '@dossier/contracts';
 import { sql, type TestDatabase } from '@dossier/testing';
-import { runCriticalPath, type RunCriticalPath } from '../../libs/workflow/src';
+import { runCriticalPath, type RunCriticalPath } from '../../libs/db/src';
 import {
   COLLECTION,
   completedRun,

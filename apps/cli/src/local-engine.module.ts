@@ -8,6 +8,7 @@ import { SearcherStagesModule } from '@dossier/stage-searcher';
 import { VerifierStagesModule } from '@dossier/stage-verifier';
 import { WriterStagesModule } from '@dossier/stage-writer';
 import { VectorsModule } from '@dossier/vectors';
+import { RunsModule } from '@dossier/runs';
 import { engineSettingsFromEnv, WorkflowModule } from '@dossier/workflow';
 import type { CliEnv } from './cli-env';
 
@@ -39,6 +40,7 @@ export class LocalEngineModule {
             ? { conductor: { relayIntervalMs: 1_000, reconcileIntervalMs: 5_000, relayMinAgeMs: 2_000, stallWatchIntervalMs: 500 } }
             : {}),
         }),
+        RunsModule,
         // Only the stages use vectors: a client command (approve, intervene, show) has no use for the store.
         ...(withWorkers ? [VectorsModule.forRoot({ dir: env.VECTOR_DIR }), ...STAGES] : []),
       ],

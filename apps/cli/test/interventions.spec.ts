@@ -16,7 +16,8 @@ import {
   type FakeHttpServer,
   type TestDatabase,
 } from '@dossier/testing';
-import { AuditLog, RunCommands, WorkflowModule } from '@dossier/workflow';
+import { RunCommands, RunsModule } from '@dossier/runs';
+import { AuditLog, WorkflowModule } from '@dossier/workflow';
 import { cliRunner, EXAMPLES, type CliResult } from './cli-harness';
 
 const QUESTION = "What caused the decline of Lake Varen's water level, and how large was it?";
@@ -88,18 +89,24 @@ describe('interventions on a live run: queued at the plan gate, applied by moder
 
     // A client context like the gateway's: the engine's commands, no workers, the run's queues.
     client = await NestFactory.createApplicationContext(
-      WorkflowModule.forRoot({
-        databaseUrl: db.url,
-        databasePoolMax: 2,
-        redisUrl: process.env['REDIS_URL'] ?? 'redis://127.0.0.1:6379',
-        queuePrefix: prefix,
-        consume: [],
-        concurrency: 1,
-        stepLockMs: 30_000,
-        stalledIntervalMs: 30_000,
-        attempts: 3,
-        backoffMs: 1_000,
-      }),
+      {
+        module: class InterventionsClient {},
+        imports: [
+          WorkflowModule.forRoot({
+            databaseUrl: db.url,
+            databasePoolMax: 2,
+            redisUrl: process.env['REDIS_URL'] ?? 'redis://127.0.0.1:6379',
+            queuePrefix: prefix,
+            consume: [],
+            concurrency: 1,
+            stepLockMs: 30_000,
+            stalledIntervalMs: 30_000,
+            attempts: 3,
+            backoffMs: 1_000,
+          }),
+          RunsModule,
+        ],
+      },
       { logger: false },
     );
     await client.init();

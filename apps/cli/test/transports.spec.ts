@@ -161,7 +161,7 @@ describe('dossier: every command in both transports (local and --api)', () => {
           : await cli([...args, ...opts], { DOSSIER_TENANT: 'acme' });
       expect(research.output).toMatch(/Report written to/);
       expect(research.code).toBe(0);
-      expect(research.output).toMatch(/iteration 0 {2}scope/);
+      expect(research.output).toMatch(/iteration 0 {2}Scope/);
       expect(research.output).toMatch(/research stopped after iteration \d/);
       for (const f of ['report.md', 'report.html', 'report.json']) expect(existsSync(path.join(dir, f))).toBe(true);
       const report = ReportJson.parse(JSON.parse(readFileSync(path.join(dir, 'report.json'), 'utf8')));

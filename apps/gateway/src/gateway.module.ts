@@ -1,5 +1,6 @@
 import { Module, type DynamicModule, type ModuleMetadata } from '@nestjs/common';
 import type { ServiceName } from '@dossier/contracts';
+import { RunsModule } from '@dossier/runs';
 import { engineSettingsFromEnv, WorkflowModule, type EngineSettings } from '@dossier/workflow';
 import { ApprovalsController } from './approvals/approvals.controller';
 import { ApiKeyGuard } from './auth/api-key.guard';
@@ -16,6 +17,7 @@ import { HealthController } from './health/health.controller';
 import { InterventionsController } from './interventions/interventions.controller';
 import { McpController } from './mcp/mcp.controller';
 import { MeController } from './me/me.controller';
+import { NodesController } from './nodes/nodes.controller';
 import { ResultsController } from './results/results.controller';
 import { RunLookup } from './runs/run-lookup';
 import { SourcesController } from './sources/sources.controller';
@@ -39,6 +41,7 @@ export class GatewayModule {
           ...engineSettingsFromEnv(env, hosting.consume ?? []),
           ...(hosting.conductor ? { conductor: hosting.conductor } : {}),
         }),
+        RunsModule,
         ...(hosting.imports ?? []),
       ],
       controllers: [
@@ -52,6 +55,7 @@ export class GatewayModule {
         HealthController,
         DocsController,
         MeController,
+        NodesController,
         McpController,
       ],
       providers: [

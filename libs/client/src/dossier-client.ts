@@ -9,9 +9,9 @@ import type {
   RunArchiveSummary,
   RunOptionsInput,
   RunView,
+  SequencedEvent,
   SourceTextView,
 } from '@dossier/contracts';
-import type { RunProgress, SequencedEvent } from '@dossier/workflow';
 
 /** One document sent as content (MCP `add_document`): text, or base64 for pdf; the file name picks the extractor. */
 export interface DocumentUpload {
@@ -52,8 +52,6 @@ export interface DossierClient {
   follow(runId: string, onEvent: (e: SequencedEvent) => Promise<void>, signal?: AbortSignal): Promise<RunView>;
   run(runId: string): Promise<RunView>;
   runs(limit: number): Promise<RunView[]>;
-  /** Step and research counts, where the transport can give them. */
-  progress(runId: string): Promise<RunProgress | null>;
   approvals(runId: string): Promise<ApprovalView[]>;
   decide(runId: string, gate: GateName, decision: ApprovalDecision): Promise<void>;
   intervene(runId: string, input: InterventionInput): Promise<Intervention>;

@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { z } from 'zod';
 import { RunEventData, TERMINAL_RUN_STATUSES, type RunStatus, type RunView } from '@dossier/contracts';
-import type { SequencedEvent } from '@dossier/workflow';
+import type { SequencedEvent } from '@dossier/contracts';
 import { GatewayRequestError, type GatewayHttp } from './gateway-http';
 
 function retryable(err: unknown): boolean {

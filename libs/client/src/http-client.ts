@@ -16,7 +16,7 @@ import {
   type SourceTextView,
 } from '@dossier/contracts';
 import { GateNotOpenError, ValidationError } from '@dossier/errors';
-import type { SequencedEvent } from '@dossier/workflow';
+import type { SequencedEvent } from '@dossier/contracts';
 import type { DocumentUpload, DossierClient, IngestSummary } from './dossier-client';
 import { followEvents } from './event-stream';
 import type { GatewayHttp } from './gateway-http';
@@ -118,11 +118,6 @@ export class HttpClient implements DossierClient {
 
   async runs(limit: number): Promise<RunView[]> {
     return (await this.http.json<RunList>('GET', `/v1/runs?limit=${limit}`)).items;
-  }
-
-  /** The API has no step counts yet. */
-  async progress(): Promise<null> {
-    return null;
   }
 
   async approvals(runId: string): Promise<ApprovalView[]> {

@@ -1,4 +1,9 @@
-import type { RunEventData } from '@dossier/contracts';
+import { NODES, type RunEventData } from '@dossier/contracts';
+
+/** A node's label from the node table (libs/contracts NODES); a node of another table (a test's) by its name. */
+function nodeLabel(node: string): string {
+  return NODES.has(node) ? NODES.rows[node].label : node;
+}
 
 /**
  * The progress line of one run event (`null`: nothing to say). `repeats` counts completions of a node within an
@@ -13,7 +18,7 @@ export function progressLine(e: RunEventData, repeats: Map<string, number>): str
       const detail = Object.entries(e.result)
         .map(([k, v]) => `${k} ${String(v)}`)
         .join(', ');
-      return `iteration ${e.iteration}  ${e.node}${e.shard > 0 || n > 1 ? ` #${n}` : ''}  ${detail}`;
+      return `iteration ${e.iteration}  ${nodeLabel(e.node)}${e.shard > 0 || n > 1 ? ` #${n}` : ''}  ${detail}`;
     }
     case 'gate_opened':
       return `gate ${e.gate} is open (revision ${e.revision})`;

@@ -1,6 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { SequencedEvent } from '@dossier/workflow';
+import type { SequencedEvent } from '@dossier/contracts';
 import { followEvents } from '../src/event-stream';
 import { GatewayHttp, GatewayRequestError } from '../src/gateway-http';
 

@@ -57,3 +57,9 @@ export const RunEvent = z.strictObject({
   data: RunEventData,
 });
 export type RunEvent = z.infer<typeof RunEvent>;
+
+/** One event of a run's durable log, with its sequence number (the SSE event id). */
+export interface SequencedEvent {
+  seq: number;
+  data: RunEventData;
+}

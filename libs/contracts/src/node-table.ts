@@ -6,7 +6,16 @@ import { STEP_BASE } from './step-base';
  * One node of the workflow, declared once (docs/decisions/0013). Everything else about a node (its name's
  * type, its queue, whether it fans out, its step-job schema, its result schema) is derived from its row.
  */
+/** Where a node sits in a run, for people: the web app's timeline, the CLI's progress lines, the architecture doc. */
+export const NODE_PHASES = ['plan', 'research', 'interviews', 'write'] as const;
+export type NodePhase = (typeof NODE_PHASES)[number];
+
 export interface NodeRow {
+  /** What a person reads for the node (the web app's timeline, the CLI's progress lines): a few words. */
+  readonly label: string;
+  readonly phase: NodePhase;
+  /** One line on what the node produces (the architecture doc's node table is generated from it). */
+  readonly description: string;
   /** The service (queue) whose workers run the node. */
   readonly service: ServiceName;
   /** A fan-out node runs once per shard; the node after it runs once, when the last shard completes (the join). */
@@ -77,6 +86,8 @@ export class NodeTable<const R extends NodeRows> {
       if (!(row.result instanceof z.ZodObject)) throw new NodeTableError(`${where}: the result schema must be a zod object`);
       if (row.roles.some((r) => typeof r !== 'string' || r.length === 0))
         throw new NodeTableError(`${where}: role names must be non-empty`);
+      if (!row.label?.trim() || !row.description?.trim()) throw new NodeTableError(`${where}: a node needs a label and a description`);
+      if (!(NODE_PHASES as readonly string[]).includes(row.phase)) throw new NodeTableError(`${where}: unknown phase ${String(row.phase)}`);
     }
     this.names = Object.freeze(names);
     this.nodeName = z.enum(names as [NodeNameOf<R>, ...NodeNameOf<R>[]]) as unknown as z.ZodType<NodeNameOf<R>>;

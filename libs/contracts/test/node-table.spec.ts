@@ -125,7 +125,17 @@ describe('the core node table and what derives from it', () => {
 });
 
 describe('extending a table (a test, or a next version, declares more nodes without editing this one)', () => {
-  const extended = NODES.extend({ annotate: { service: 'claims', fanout: true, roles: [], result: z.strictObject({ notes: count }) } });
+  const extended = NODES.extend({
+    annotate: {
+      label: 'Test annotate',
+      phase: 'research',
+      description: 'a test node',
+      service: 'claims',
+      fanout: true,
+      roles: [],
+      result: z.strictObject({ notes: count }),
+    },
+  });
 
   it('adds the row and everything derived from it, leaving the core table alone', () => {
     expect(extended.names).toEqual([...NODE_NAMES, 'annotate']);
@@ -141,13 +151,31 @@ describe('extending a table (a test, or a next version, declares more nodes with
   });
 
   it('refuses a node that is already declared', () => {
-    const again = { claims: { service: 'claims', fanout: false, roles: [], result: z.strictObject({ claims: count }) } } as const;
+    const again = {
+      claims: {
+        label: 'Test claims',
+        phase: 'research',
+        description: 'a test node',
+        service: 'claims',
+        fanout: false,
+        roles: [],
+        result: z.strictObject({ claims: count }),
+      },
+    } as const;
     // @ts-expect-error a node is declared once: `claims` is in the core table
     expect(() => NODES.extend(again)).toThrow(new NodeTableError('node(s) claims are already declared'));
   });
 
   it('refuses rows that would break step keys, queues or results', () => {
-    const row = { service: 'claims', fanout: false, roles: [], result: z.strictObject({ n: count }) } as const;
+    const row = {
+      label: 'Row',
+      phase: 'research',
+      description: 'a test node',
+      service: 'claims',
+      fanout: false,
+      roles: [],
+      result: z.strictObject({ n: count }),
+    } as const;
     expect(() => nodeTable({ 'bad.name': row })).toThrow(/lower_snake_case/);
     expect(() => nodeTable({ Upper: row })).toThrow(/lower_snake_case/);
     // @ts-expect-error not a service
@@ -155,5 +183,9 @@ describe('extending a table (a test, or a next version, declares more nodes with
     // @ts-expect-error a result is a zod object
     expect(() => nodeTable({ ok: { ...row, result: z.number() } })).toThrow(/must be a zod object/);
     expect(() => nodeTable({})).toThrow(/at least one node/);
+    // What people read of a node is declared with it: the web app, the CLI and the docs read it from here.
+    expect(() => nodeTable({ ok: { ...row, label: ' ' } })).toThrow(/needs a label and a description/);
+    // @ts-expect-error not a phase
+    expect(() => nodeTable({ ok: { ...row, phase: 'later' } })).toThrow(/unknown phase later/);
   });
 });

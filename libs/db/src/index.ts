@@ -6,4 +6,7 @@ export * from './insert-or-find';
 export * from './views/verification-figures';
 export * from './views/publish-preview';
 export * from './views/platform-totals';
+export * from './views/run-view';
+export * from './views/intervention-view';
+export * from './views/critical-path';
 export * from './recordings';

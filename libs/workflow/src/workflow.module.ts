@@ -13,11 +13,8 @@ import { WorkerLivenessLocks } from './runner/worker-liveness-locks';
 import { StepRunner } from './runner/step-runner';
 import { TransitionWriter } from './runner/transition-writer';
 import { WORKFLOWS, type WorkflowGraphs } from './graph/workflow-graphs';
-import { GateEdits } from './runs/gate-edits';
-import { RunArchives } from './runs/run-archives';
-import { RunCommands } from './runs/run-commands';
-import { RunQueries } from './runs/run-queries';
-import { RunTotals } from './runs/run-totals';
+import { RunExpiry } from './conductor/run-expiry';
+import { BudgetMarks } from './runner/budget-marks';
 import { WORKFLOW_GRAPHS, WORKFLOW_OPTIONS } from './workflow-options';
 
 /** The settings a process needs to host the engine; apps map their validated env onto this. */
@@ -48,11 +45,8 @@ const ENGINE = [
   WorkerLivenessLocks,
   StepRunner,
   TransitionWriter,
-  RunCommands,
-  RunArchives,
-  RunQueries,
-  GateEdits,
-  RunTotals,
+  BudgetMarks,
+  RunExpiry,
 ];
 
 @Module({})

@@ -17,7 +17,8 @@ import {
 import { openAIConfigFromEnv } from '@dossier/agents';
 import { RunStateError } from '@dossier/errors';
 import { findCollection, ingestPaths, listCollections } from '@dossier/sources';
-import { packArchive, RunArchives, RunCommands, RunQueries, unpackArchive, type SequencedEvent } from '@dossier/workflow';
+import type { SequencedEvent } from '@dossier/contracts';
+import { packArchive, RunArchives, RunCommands, RunQueries, unpackArchive } from '@dossier/runs';
 import { openContext, type CliContext } from '../cli-context';
 import type { DocumentUpload, DossierClient, IngestSummary } from '@dossier/client';
 
@@ -110,10 +111,6 @@ export class LocalClient implements DossierClient {
 
   async runs(limit: number): Promise<RunView[]> {
     return (await this.queries.page(this.tenantId, { limit })).items;
-  }
-
-  progress(runId: string) {
-    return this.queries.progress(this.tenantId, runId);
   }
 
   approvals(runId: string) {

@@ -15,7 +15,7 @@ export const showCommand = defineCommand({
       `  status       ${run.status}${run.awaitingGate ? ` (gate ${run.awaitingGate})` : ''}${run.failureReason ? ` — ${run.failureReason}` : ''}`,
     );
     out.line(`  current node ${run.currentNode ?? '-'}; research stopped: ${run.stopReason ?? '-'}`);
-    const progress = await c.progress(runId);
+    const progress = run.progress;
     if (progress) {
       const steps = Object.entries(progress.steps).map(([status, n]) => `${n} ${status}`);
       out.line(`  steps        ${steps.join(', ') || 'none'}`);

@@ -2,7 +2,7 @@ import { Body, Controller, Get, HttpCode, Param, Post, UseGuards } from '@nestjs
 import { z } from 'zod';
 import { ApprovalDecision, RunIdParams, type ApprovalView } from '@dossier/contracts';
 import { GateNotOpenError } from '@dossier/errors';
-import { RunCommands, RunQueries } from '@dossier/workflow';
+import { RunCommands, RunQueries } from '@dossier/runs';
 import { ApiKeyGuard } from '../auth/api-key.guard';
 import { CurrentCaller, type Caller } from '../auth/identity';
 import { NotFoundError } from '../common/http-errors';

@@ -13,6 +13,7 @@ import {
   Intervention,
   ListRunsQuery,
   MeView,
+  NodeList,
   ReplayRunBody,
   RunArchiveExport,
   RunArchiveFile,
@@ -59,6 +60,12 @@ export const API_ROUTES: ApiRoute[] = [
     summary:
       "Who the key acts for: principal, role, tenant, and the tenant's effective policy (allowed engines and providers, caps, forced gates)",
     ok: { status: 200, schema: MeView, description: 'The caller' },
+  },
+  {
+    method: 'get',
+    path: '/v1/nodes',
+    summary: "The workflow's nodes: name, label, phase, one-line description, service and whether it fans out (the timeline's labels)",
+    ok: { status: 200, schema: NodeList, description: 'The node table' },
   },
   {
     method: 'post',

@@ -1,6 +1,6 @@
 import { Body, Controller, Get, HttpCode, Param, Post, UseGuards } from '@nestjs/common';
 import { InterventionInput, RunIdParams, type Intervention } from '@dossier/contracts';
-import { RunCommands } from '@dossier/workflow';
+import { RunCommands } from '@dossier/runs';
 import { ApiKeyGuard } from '../auth/api-key.guard';
 import { CurrentCaller, type Caller } from '../auth/identity';
 import { parse } from '../common/parse';

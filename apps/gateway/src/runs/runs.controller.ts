@@ -13,7 +13,8 @@ import {
   type RunView,
 } from '@dossier/contracts';
 import { Prisma, RunRepository, type RunRow } from '@dossier/db';
-import { packArchive, RunArchives, RunCommands, RunQueries, RunTotals, unpackArchive } from '@dossier/workflow';
+import { RunViews } from '@dossier/db';
+import { packArchive, RunArchives, RunCommands, RunQueries, unpackArchive } from '@dossier/runs';
 import { ApiKeyGuard } from '../auth/api-key.guard';
 import { CurrentCaller, type Caller } from '../auth/identity';
 import { parse } from '../common/parse';
@@ -28,7 +29,7 @@ export class RunsController {
     private readonly commands: RunCommands,
     private readonly runs: RunRepository,
     private readonly queries: RunQueries,
-    private readonly views: RunTotals,
+    private readonly views: RunViews,
     private readonly archives: RunArchives,
   ) {}
 

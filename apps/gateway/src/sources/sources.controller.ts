@@ -1,6 +1,6 @@
 import { Controller, Get, Param, UseGuards } from '@nestjs/common';
 import { SourceTextParams, type SourceTextView } from '@dossier/contracts';
-import { RunQueries } from '@dossier/workflow';
+import { RunQueries } from '@dossier/runs';
 import { ApiKeyGuard } from '../auth/api-key.guard';
 import { CurrentCaller, type Caller } from '../auth/identity';
 import { parse } from '../common/parse';

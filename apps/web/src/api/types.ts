@@ -6,6 +6,8 @@ export type {
   Intervention,
   InterventionInput,
   MeView,
+  NodeList,
+  NodeView,
   OutlineSubject,
   PlanSubject,
   PlanPerspective,

@@ -26,24 +26,4 @@ export const STATUS_LABEL: Record<string, string> = {
   cancelled: 'Cancelled',
 };
 
-export const NODE_LABEL: Record<string, string> = {
-  scope: 'Scope',
-  perspectives: 'Analysts',
-  questions: 'Questions',
-  search_plan: 'Search plan',
-  retrieve: 'Retrieve',
-  source_policy: 'Source policy',
-  extract: 'Extract evidence',
-  claims: 'Claims',
-  contradictions: 'Contradictions',
-  coverage: 'Coverage',
-  moderate: 'Moderate',
-  outline: 'Outline',
-  draft: 'Draft section',
-  verify: 'Verify section',
-  repair: 'Repair',
-  frame: 'Frame',
-  render: 'Render',
-};
-
 export const GATE_LABEL: Record<string, string> = { plan: 'plan', outline: 'outline', publish: 'publish' };

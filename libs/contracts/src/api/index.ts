@@ -2,3 +2,4 @@ export * from './api-error';
 export * from './runs-api';
 export * from './collections-api';
 export * from './me-api';
+export * from './nodes-api';

@@ -56,6 +56,8 @@ export const RunView = z.strictObject({
    */
   progress: z
     .strictObject({
+      /** The run's steps by status (`dossier show`). */
+      steps: z.record(z.string(), z.int().min(0)),
       /** Sources selected to be read (and not excluded by an intervention). */
       sources: z.int().min(0),
       evidence: z.int().min(0),

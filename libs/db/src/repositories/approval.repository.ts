@@ -39,6 +39,11 @@ export class ApprovalRepository {
     return db.approvalDecision.findFirst({ where: { tenantId, runId, gate, status: 'rejected' }, orderBy: { revision: 'desc' } });
   }
 
+  /** One approval by its id within a tenant, or null (another tenant's is null too). */
+  find(tenantId: string, id: string, db: Db = this.prisma): Promise<ApprovalRow | null> {
+    return db.approvalDecision.findFirst({ where: { id, tenantId } });
+  }
+
   list(tenantId: string, runId: string, db: Db = this.prisma): Promise<ApprovalRow[]> {
     return db.approvalDecision.findMany({ where: { tenantId, runId }, orderBy: { openedAt: 'asc' } });
   }

@@ -214,4 +214,15 @@ export class ResearchRepository {
   snapshots(tenantId: string, ids: string[], db: Db = this.prisma): Promise<Row<'SourceSnapshot'>[]> {
     return db.sourceSnapshot.findMany({ where: { tenantId, id: { in: ids } } });
   }
+
+  /** At most `take` of the tenant's snapshots whose id is `id` or whose content hash starts with `hashPrefix`. */
+  snapshotsByIdOrHash(
+    tenantId: string,
+    ref: { id: string } | { hashPrefix: string },
+    take: number,
+    db: Db = this.prisma,
+  ): Promise<Row<'SourceSnapshot'>[]> {
+    const where = 'id' in ref ? { id: ref.id } : { contentHash: { startsWith: ref.hashPrefix } };
+    return db.sourceSnapshot.findMany({ where: { tenantId, ...where }, take });
+  }
 }

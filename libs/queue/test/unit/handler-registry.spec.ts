@@ -114,7 +114,17 @@ describe('buildHandlerRegistry', () => {
   });
 
   it("checks against the process's node table: an extended table's nodes are owned and need handlers", () => {
-    const table = NODES.extend({ echo: { service: 'planner', fanout: false, roles: [], result: z.strictObject({ n: z.int() }) } });
+    const table = NODES.extend({
+      echo: {
+        label: 'Test echo',
+        phase: 'research',
+        description: 'a test node',
+        service: 'planner',
+        fanout: false,
+        roles: [],
+        result: z.strictObject({ n: z.int() }),
+      },
+    });
     const planner = handlersFor(nodesOfService('planner'));
     const err = registryError(() => buildHandlerRegistry(['planner'], planner, table as unknown as typeof NODES));
     expect(err.details).toEqual({ missing: ['echo'], services: ['planner'] });

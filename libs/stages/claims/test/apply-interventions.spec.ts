@@ -1,6 +1,14 @@
-import { AuditRepository, InterventionRepository, PrismaService, ResearchRepository, RunEventRepository, RunRepository } from '@dossier/db';
+import {
+  AuditRepository,
+  InterventionRepository,
+  PrismaService,
+  ResearchRepository,
+  RunEventRepository,
+  RunRepository,
+  interventionInput,
+} from '@dossier/db';
 import { createTestDatabase, sql, type TestDatabase } from '@dossier/testing';
-import { AuditLog, interventionInput } from '@dossier/workflow';
+import { AuditLog } from '@dossier/workflow';
 import { InterventionApplier, questionsToAdd } from '../src/moderate/apply-interventions';
 
 const TENANT = '00000000-0000-4000-8000-0000000000a1';

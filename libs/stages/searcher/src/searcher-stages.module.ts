@@ -2,7 +2,7 @@ import { Module } from '@nestjs/common';
 import { AgentsModule } from '@dossier/agents';
 import { PrismaAgentStore, RecordedExternalAnswers } from '@dossier/agent-store';
 import { REDIS } from '@dossier/queue';
-import { RunCommands } from '@dossier/workflow';
+import { BudgetMarks } from '@dossier/workflow';
 import { SearchProviders } from './providers/search-providers';
 import { WebFetcher } from './providers/web-fetcher';
 import { InterviewHandler } from './interview/interview.handler';
@@ -12,7 +12,7 @@ import { SourcePolicyHandler } from './source-policy/source-policy.handler';
 
 /** The searcher service's nodes: search_plan, retrieve (fan-out per query), source_policy, interview (fan-out per analyst, a step per turn). */
 @Module({
-  imports: [AgentsModule.forPipeline({ redis: REDIS, budgetSink: RunCommands, store: PrismaAgentStore, answers: RecordedExternalAnswers })],
+  imports: [AgentsModule.forPipeline({ redis: REDIS, budgetSink: BudgetMarks, store: PrismaAgentStore, answers: RecordedExternalAnswers })],
   controllers: [SearchPlanHandler, RetrieveHandler, SourcePolicyHandler, InterviewHandler],
   providers: [SearchProviders, WebFetcher],
 })

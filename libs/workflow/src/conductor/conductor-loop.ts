@@ -3,7 +3,7 @@ import { describeError } from '@dossier/errors';
 import { createLogger } from '@dossier/telemetry';
 import { Reconciler } from '../outbox/reconciler';
 import { StallWatch } from './stall-watch';
-import { RunCommands } from '../runs/run-commands';
+import { RunExpiry } from './run-expiry';
 
 export interface ConductorOptions {
   relayIntervalMs: number;
@@ -32,7 +32,7 @@ export class ConductorLoop implements OnApplicationBootstrap, BeforeApplicationS
   constructor(
     @Inject(CONDUCTOR_OPTIONS) private readonly options: ConductorOptions,
     private readonly reconciler: Reconciler,
-    private readonly commands: RunCommands,
+    private readonly expiry: RunExpiry,
     private readonly stallWatch: StallWatch,
   ) {}
 
@@ -45,12 +45,12 @@ export class ConductorLoop implements OnApplicationBootstrap, BeforeApplicationS
     });
     this.every('reconcile', this.options.reconcileIntervalMs, async () => {
       await this.reconciler.reconcile();
-      await this.commands.expireGates();
-      await this.commands.expireDeadlines();
+      await this.expiry.expireGates();
+      await this.expiry.expireDeadlines();
     });
     // Recordings past their tenant's retention (decision 0030): hourly is enough for a limit counted in days.
     this.every('recording retention', RECORDING_PURGE_INTERVAL_MS, async () => {
-      const purged = await this.commands.purgeExpiredRecordings();
+      const purged = await this.expiry.purgeExpiredRecordings();
       if (purged.calls > 0) this.logger.info(purged, 'purged expired recordings');
     });
     this.logger.info(this.options, 'conductor started');

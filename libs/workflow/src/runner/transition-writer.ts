@@ -26,7 +26,7 @@ import { injectTraceCarrier } from '@dossier/telemetry';
 import { AuditLog } from '../audit/audit-log';
 import type { WorkflowGraphs } from '../graph/workflow-graphs';
 import { WORKFLOW_GRAPHS } from '../workflow-options';
-import type { Decision, RouterState } from '../graph/router';
+import { route, type Decision, type RouterEvent, type RouterState } from '../graph/router';
 
 /**
  * Writes a routing decision inside the caller's transaction (which holds the run lock): the next steps
@@ -147,8 +147,18 @@ export class TransitionWriter {
   }
 
   /**
+   * Moves a run on an event from outside a step (the run's start, a gate decision), inside the caller's transaction
+   * that holds the run lock: the run's own graph decides from the persisted state. Returns the outbox rows to send
+   * after commit (`OutboxSender.send`).
+   */
+  async routeEvent(tx: Db, run: RunRow, event: RouterEvent, causeKey: string, events: RunEventData[]): Promise<OutboxRowData[]> {
+    const decision = route(this.workflows.get(run.workflowVersion, run.id), await this.loadState(tx, run), event);
+    return this.apply(tx, run, decision, causeKey, events);
+  }
+
+  /**
    * Research ended: an intervention queued after the last `moderate` read its queue has no boundary left
-   * to apply it. It is discarded, visibly, rather than left pending forever (RunCommands.intervene refuses
+   * to apply it. It is discarded, visibly, rather than left pending forever (the run application's intervene refuses
    * new ones from here on).
    */
   private async discardPendingInterventions(tx: Db, run: RunRow, reason: string): Promise<RunEventData[]> {

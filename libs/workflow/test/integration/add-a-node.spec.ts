@@ -22,7 +22,15 @@ import { completedSteps, outputsByStep, runStatus, waitForStatus } from '../fixt
 
 /** The row. */
 const TEST_NODES = NODES.extend({
-  annotate: { service: 'claims', fanout: true, roles: [], result: z.strictObject({ notes: z.int().min(0) }) },
+  annotate: {
+    label: 'Test annotate',
+    phase: 'research',
+    description: 'a test node',
+    service: 'claims',
+    fanout: true,
+    roles: [],
+    result: z.strictObject({ notes: z.int().min(0) }),
+  },
 });
 type TestRows = (typeof TEST_NODES)['rows'];
 

@@ -1,5 +1,5 @@
 import { sql, type TestDatabase } from '@dossier/testing';
-import { runCriticalPath, stepDependencies } from '../../src';
+import { runCriticalPath, stepDependencies } from '@dossier/db';
 import { prepareDatabase, startEngine, TENANT, uniquePrefix, type TestEngine } from '../fixtures/engine';
 
 /**

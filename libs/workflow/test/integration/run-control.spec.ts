@@ -56,7 +56,7 @@ describe('run control: cancel, resume, gate expiry, wall-time deadline (real Red
     });
     await waitForStatus(db.url, run.id, 'awaiting_approval');
     await new Promise((r) => setTimeout(r, 300));
-    expect(await engine!.commands.expireGates()).toBe(1);
+    expect(await engine!.expiry.expireGates()).toBe(1);
     const status = await runStatus(db.url, run.id);
     expect(status).toMatchObject({ status: 'cancelled', failure_reason: 'gate plan expired without a decision' });
     await expect(engine!.commands.decideGate(TENANT, run.id, 'plan', { decision: 'approve' }, 'late')).rejects.toThrow(/not open/);
@@ -70,7 +70,7 @@ describe('run control: cancel, resume, gate expiry, wall-time deadline (real Red
       options: { maxIterations: 5, budgets: { wallTimeMs: 300 } },
       actor: 'test',
     });
-    await waitFor('the deadline to pass', async () => (await engine!.commands.expireDeadlines()) > 0 || undefined);
+    await waitFor('the deadline to pass', async () => (await engine!.expiry.expireDeadlines()) > 0 || undefined);
     await waitForStatus(db.url, run.id, 'completed');
     expect((await runStatus(db.url, run.id)).stop_reason).toBe('budget_exhausted');
     expect((await completedSteps(db.url, run.id)).filter((k) => k.includes('.moderate.'))).toHaveLength(1);

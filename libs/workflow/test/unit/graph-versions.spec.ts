@@ -11,7 +11,17 @@ import { OnStep, STEP_METHOD } from '../../src/runner/on-step';
 import type { StepContext, StepHandler, StepOutcome } from '../../src/runner/step-handler';
 
 const count = z.int().min(0);
-const EXTENDED = NODES.extend({ annotate: { service: 'claims', fanout: true, roles: [], result: z.strictObject({ notes: count }) } });
+const EXTENDED = NODES.extend({
+  annotate: {
+    label: 'Test annotate',
+    phase: 'research',
+    description: 'a test node',
+    service: 'claims',
+    fanout: true,
+    roles: [],
+    result: z.strictObject({ notes: count }),
+  },
+});
 const { goto, fanout, defineGraph, nodesOf } = graphsOver(EXTENDED);
 const core = graphsOver(NODES);
 
@@ -120,7 +130,17 @@ describe('WorkflowGraphs: the versions a process knows', () => {
     expect(() => new WorkflowGraphs(NODES, [WORKFLOW_V1, WORKFLOW_V1])).toThrow(/declared twice/);
     expect(() => new WorkflowGraphs(NODES, [WORKFLOW_V1, v2])).toThrow(/declares node annotate differently/);
     expect(() => new WorkflowGraphs(NODES, [WORKFLOW_V1], 2)).toThrow(/current workflow version 2 is not declared/);
-    const redeclared = NODES.extend({ other: { service: 'claims', fanout: false, roles: [], result: z.strictObject({ n: count }) } });
+    const redeclared = NODES.extend({
+      other: {
+        label: 'Test other',
+        phase: 'research',
+        description: 'a test node',
+        service: 'claims',
+        fanout: false,
+        roles: [],
+        result: z.strictObject({ n: count }),
+      },
+    });
     const copy = { ...redeclared, rows: { ...redeclared.rows, claims: { ...NODES.rows.claims } } };
     expect(() => new WorkflowGraphs(copy as unknown as typeof NODES, [])).toThrow(/must extend the core table \(node claims\)/);
   });

@@ -1,6 +1,6 @@
 import { AgentRunner, moderator } from '@dossier/agents';
-import { InterventionRepository, ResearchRepository } from '@dossier/db';
-import { OnStep, interventionInput, type StepContext, type StepHandler, type StepOutcome } from '@dossier/workflow';
+import { InterventionRepository, ResearchRepository, interventionInput } from '@dossier/db';
+import { OnStep, type StepContext, type StepHandler, type StepOutcome } from '@dossier/workflow';
 import { ADDED_QUESTION_PRIORITY, InterventionApplier, questionsToAdd } from './apply-interventions';
 
 export const MAX_FOLLOW_UPS = 4;

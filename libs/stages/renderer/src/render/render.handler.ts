@@ -1,11 +1,17 @@
 import { InterviewAnswer, LlmCallNotes, type BudgetKind, type LlmUsage, type ModelOutputMetrics } from '@dossier/contracts';
-import { PrismaService, ReportArtifactRepository, ResearchRepository, RunRepository, verificationFigures } from '@dossier/db';
+import {
+  PrismaService,
+  ReportArtifactRepository,
+  ResearchRepository,
+  RunRepository,
+  verificationFigures,
+  interventionInput,
+} from '@dossier/db';
 import { StageStateError } from '@dossier/errors';
 import { renderAll } from '@dossier/render';
 import { OnStep, type StepContext, type StepHandler, type StepOutcome } from '@dossier/workflow';
 import type { InterventionInput } from '@dossier/contracts';
 import { InterventionRepository, type SourceRecordRow } from '@dossier/db';
-import { interventionInput } from '@dossier/workflow';
 import { buildReport } from './report-builder';
 
 /** One applied intervention in words, for the report's method section. */

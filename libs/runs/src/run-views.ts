@@ -1,28 +1,6 @@
-import { ApprovalStatus, GateName, RunStatus, type ApprovalView, type RunView } from '@dossier/contracts';
+import { ApprovalStatus, GateName, type ApprovalView } from '@dossier/contracts';
 import type { ApprovalRow, RunRow } from '@dossier/db';
-import { redactSecrets, ValidationError } from '@dossier/errors';
-
-/** A run's own columns as clients see them; the gateway's run views add `usage` (and `progress`) from other tables. */
-export type RunColumnsView = Omit<RunView, 'usage' | 'progress'>;
-
-/** A run as clients see it (the gateway's JSON and the CLI print the same fields). */
-export function runView(row: RunRow): RunColumnsView {
-  return {
-    id: row.id,
-    question: row.question,
-    status: RunStatus.parse(row.status),
-    options: row.options as Record<string, unknown>,
-    currentNode: row.currentNode,
-    awaitingGate: row.awaitingGate,
-    budgetExhausted: row.budgetExhausted,
-    stopReason: row.stopReason,
-    // Redacted again on the way out: rows written before secrets were redacted at the source may still hold one.
-    failureReason: row.failureReason === null ? null : redactSecrets(row.failureReason),
-    createdAt: row.createdAt.toISOString(),
-    updatedAt: row.updatedAt.toISOString(),
-    completedAt: row.completedAt?.toISOString() ?? null,
-  };
-}
+import { ValidationError } from '@dossier/errors';
 
 /** An approval row with what its gate asks to approve (`subject`: only while it is open). */
 export function approvalView(r: ApprovalRow, subject: ApprovalView['subject']): ApprovalView {

@@ -22,7 +22,7 @@ import {
   type RunRow,
 } from '@dossier/db';
 import { RunArchiveError, RunNotFoundError, RunStateError } from '@dossier/errors';
-import { AuditLog } from '../audit/audit-log';
+import { AuditLog } from '@dossier/workflow';
 
 /** An archive file: gzip of the archive's JSON, at most this large unpacked (a real run's is a few MB). */
 export const MAX_ARCHIVE_BYTES = 256 * 1024 * 1024;

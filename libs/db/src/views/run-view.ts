@@ -1,13 +1,17 @@
 import { Injectable } from '@nestjs/common';
-import type { RunProgress, RunUsage, RunView } from '@dossier/contracts';
-import { PrismaService, type RunRow } from '@dossier/db';
-import { runView } from './run-views';
+import { RunStatus, type RunProgress, type RunUsage, type RunView } from '@dossier/contracts';
+import { redactSecrets } from '@dossier/errors';
+import { PrismaService } from '../prisma.service';
+import type { RunRow } from '../repositories/run.repository';
 
 const NO_USAGE: RunUsage = { llmCalls: 0, tokensIn: 0, tokensOut: 0, costUsd: 0 };
 
-/** Run views with their model use (one grouped query per page) and, for a single run, its live counters. */
+/**
+ * The one read model of a run as clients see it (`RunView`: the gateway's JSON, the CLI, the web app): the run's
+ * own columns, its model use (one grouped query per page) and, for a single run, its live progress.
+ */
 @Injectable()
-export class RunTotals {
+export class RunViews {
   constructor(private readonly prisma: PrismaService) {}
 
   async page(tenantId: string, rows: RunRow[]): Promise<RunView[]> {
@@ -15,12 +19,12 @@ export class RunTotals {
       tenantId,
       rows.map((r) => r.id),
     );
-    return rows.map((r) => ({ ...runView(r), usage: usage.get(r.id) ?? NO_USAGE }));
+    return rows.map((r) => ({ ...runColumns(r), usage: usage.get(r.id) ?? NO_USAGE }));
   }
 
   async one(row: RunRow): Promise<RunView> {
     const [usage, progress] = await Promise.all([this.usage(row.tenantId, [row.id]), this.progress(row.tenantId, row.id)]);
-    return { ...runView(row), usage: usage.get(row.id) ?? NO_USAGE, progress };
+    return { ...runColumns(row), usage: usage.get(row.id) ?? NO_USAGE, progress };
   }
 
   private async usage(tenantId: string, runIds: string[]): Promise<Map<string, RunUsage>> {
@@ -47,7 +51,8 @@ export class RunTotals {
 
   private async progress(tenantId: string, runId: string): Promise<RunProgress> {
     const where = { tenantId, runId };
-    const [sources, evidence, claims, contradictions, last] = await Promise.all([
+    const [steps, sources, evidence, claims, contradictions, last] = await Promise.all([
+      this.prisma.nodeExecution.groupBy({ by: ['status'], where, _count: true }),
       this.prisma.sourceRecord.count({ where: { ...where, selected: true, excludedBy: null } }),
       this.prisma.evidenceFragment.count({ where }),
       this.prisma.claim.count({ where }),
@@ -59,6 +64,32 @@ export class RunTotals {
       : [];
     const checked = verdicts.reduce((n, v) => n + v._count._all, 0);
     const supported = verdicts.find((v) => v.verdict === 'supported')?._count._all ?? 0;
-    return { sources, evidence, claims, contradictions, verification: { checked, supported, rounds: last?.round ?? 0 } };
+    return {
+      steps: Object.fromEntries(steps.map((s) => [s.status, s._count])),
+      sources,
+      evidence,
+      claims,
+      contradictions,
+      verification: { checked, supported, rounds: last?.round ?? 0 },
+    };
   }
+}
+
+/** A run's own columns as clients see them; `usage` and `progress` come from other tables. */
+function runColumns(row: RunRow): Omit<RunView, 'usage' | 'progress'> {
+  return {
+    id: row.id,
+    question: row.question,
+    status: RunStatus.parse(row.status),
+    options: row.options as Record<string, unknown>,
+    currentNode: row.currentNode,
+    awaitingGate: row.awaitingGate,
+    budgetExhausted: row.budgetExhausted,
+    stopReason: row.stopReason,
+    // Redacted again on the way out: rows written before secrets were redacted at the source may still hold one.
+    failureReason: row.failureReason === null ? null : redactSecrets(row.failureReason),
+    createdAt: row.createdAt.toISOString(),
+    updatedAt: row.updatedAt.toISOString(),
+    completedAt: row.completedAt?.toISOString() ?? null,
+  };
 }

@@ -1,4 +1,4 @@
-import type { Db } from '@dossier/db';
+import type { Db } from '../prisma.service';
 import { RunNotFoundError, StageStateError } from '@dossier/errors';
 
 /** One decided step, as its outbox row records it: the step and the step (or start, gate, resume) that decided it. */

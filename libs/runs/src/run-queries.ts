@@ -7,6 +7,7 @@ import {
   type RunList,
   type RunStatus,
   type RunView,
+  type SequencedEvent,
   type SourceTextView,
 } from '@dossier/contracts';
 import {
@@ -17,26 +18,12 @@ import {
   ResearchRepository,
   RunEventRepository,
   RunRepository,
+  RunViews,
   type ApprovalRow,
 } from '@dossier/db';
 import { RunNotFoundError, RunStateError, ValidationError } from '@dossier/errors';
 import { GateEdits } from './gate-edits';
-import { RunTotals } from './run-totals';
 import { approvalView, decodeRunCursor, encodeRunCursor } from './run-views';
-
-/** Counts that say how far a run got (`dossier show`). */
-export interface RunProgress {
-  steps: Record<string, number>;
-  evidence: number;
-  claims: number;
-  contradictions: number;
-}
-
-/** One event of a run's durable log, with its sequence number (the SSE event id). */
-export interface SequencedEvent {
-  seq: number;
-  data: RunEventData;
-}
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -53,14 +40,14 @@ export class RunQueries {
     private readonly research: ResearchRepository,
     private readonly eventRows: RunEventRepository,
     private readonly gateEdits: GateEdits,
-    private readonly totals: RunTotals,
+    private readonly views: RunViews,
     private readonly artifacts: ReportArtifactRepository,
   ) {}
 
   async run(tenantId: string, runId: string): Promise<RunView> {
     const row = await this.runs.find(tenantId, runId);
     if (!row) throw new RunNotFoundError(`Run ${runId} not found`, { details: { runId } });
-    return this.totals.one(row);
+    return this.views.one(row);
   }
 
   /** Newest first, after an opaque cursor (the `nextCursor` of the previous page). */
@@ -71,7 +58,7 @@ export class RunQueries {
       ...(q.cursor ? { after: decodeRunCursor(q.cursor) } : {}),
     });
     const page = rows.slice(0, q.limit);
-    return { items: await this.totals.page(tenantId, page), nextCursor: rows.length > q.limit ? encodeRunCursor(page.at(-1)!) : null };
+    return { items: await this.views.page(tenantId, page), nextCursor: rows.length > q.limit ? encodeRunCursor(page.at(-1)!) : null };
   }
 
   async approvals(tenantId: string, runId: string): Promise<ApprovalView[]> {
@@ -82,7 +69,7 @@ export class RunQueries {
 
   /** One approval by its id, or null (another tenant's is null too). */
   async approval(tenantId: string, approvalId: string): Promise<ApprovalView | null> {
-    const row = await this.prisma.approvalDecision.findFirst({ where: { id: approvalId, tenantId } });
+    const row = await this.approvalRows.find(tenantId, approvalId);
     return row ? approvalView(row, row.status === 'open' ? await this.subjectOf(row) : null) : null;
   }
 
@@ -104,18 +91,6 @@ export class RunQueries {
     return file;
   }
 
-  async progress(tenantId: string, runId: string): Promise<RunProgress> {
-    await this.run(tenantId, runId);
-    const where = { tenantId, runId };
-    const [steps, evidence, claims, contradictions] = await Promise.all([
-      this.prisma.nodeExecution.groupBy({ by: ['status'], where, _count: true }),
-      this.prisma.evidenceFragment.count({ where }),
-      this.prisma.claim.count({ where }),
-      this.prisma.contradiction.count({ where }),
-    ]);
-    return { steps: Object.fromEntries(steps.map((s) => [s.status, s._count])), evidence, claims, contradictions };
-  }
-
   /** A source snapshot's text by id or by (at least 8 characters of) its content hash, as report.json lists them. */
   async sourceText(tenantId: string, idOrHash: string): Promise<SourceTextView> {
     const id = idOrHash.trim();
@@ -124,8 +99,7 @@ export class RunQueries {
         'Give a source snapshot id, or at least 8 hex characters of its content hash (report.json sources[].contentHash)',
       );
     }
-    const where = UUID.test(id) ? { id } : { contentHash: { startsWith: id.toLowerCase() } };
-    const found = await this.prisma.sourceSnapshot.findMany({ where: { tenantId, ...where }, take: 2 });
+    const found = await this.research.snapshotsByIdOrHash(tenantId, UUID.test(id) ? { id } : { hashPrefix: id.toLowerCase() }, 2);
     if (found.length === 0) throw new RunNotFoundError(`No source ${id}`, { details: { source: id } });
     if (found.length > 1) throw new ValidationError(`"${id}" matches more than one source: give more of the hash`);
     const s = found[0]!;

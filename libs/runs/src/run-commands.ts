@@ -1,26 +1,29 @@
 import { Inject, Injectable } from '@nestjs/common';
 import {
+  InterventionInput,
   RunOptions,
   TERMINAL_RUN_STATUSES,
   type ApprovalDecision,
-  type BudgetKind,
   type GateName,
+  type Intervention,
   type RunOptionsInput,
   type RunStatus,
 } from '@dossier/contracts';
-import { ApprovalRepository, PrismaService, RunEventRepository, RunRepository, type Prisma, type RunRow } from '@dossier/db';
+import {
+  ApprovalRepository,
+  InterventionRepository,
+  PrismaService,
+  RecordingRepository,
+  ResearchRepository,
+  RunEventRepository,
+  RunRepository,
+  interventionView,
+  type Prisma,
+  type RunRow,
+} from '@dossier/db';
 import { GateNotOpenError, RunNotFoundError, RunStateError, ValidationError } from '@dossier/errors';
-import { AuditLog } from '../audit/audit-log';
-import { route } from '../graph/router';
-import type { WorkflowGraphs } from '../graph/workflow-graphs';
-import { OutboxSender } from '../outbox/outbox-sender';
-import { Reconciler } from '../outbox/reconciler';
-import { TransitionWriter } from '../runner/transition-writer';
-import { InterventionInput, type Intervention } from '@dossier/contracts';
-import { InterventionRepository, RecordingRepository, ResearchRepository } from '@dossier/db';
-import { WORKFLOW_GRAPHS } from '../workflow-options';
+import { AuditLog, OutboxSender, Reconciler, TransitionWriter, WORKFLOW_GRAPHS, type WorkflowGraphs } from '@dossier/workflow';
 import { GateEdits, isEmptyDiff } from './gate-edits';
-import { interventionView } from './intervention-view';
 
 export interface StartRunInput {
   tenantId: string;
@@ -33,7 +36,10 @@ export interface StartRunInput {
   actor: string;
 }
 
-/** The commands that move a run from outside a step: start, gate decisions, interventions, cancel, resume, expiry. */
+/**
+ * The commands that move a run from outside a step: start, replay, gate decisions, interventions, cancel, resume.
+ * The engine decides where the run goes (`TransitionWriter.routeEvent`); these check who may ask and record it.
+ */
 @Injectable()
 export class RunCommands {
   constructor(
@@ -81,9 +87,7 @@ export class RunCommands {
         options,
         workflowVersion: created.workflowVersion,
       });
-      const graph = this.workflows.get(created.workflowVersion, created.id);
-      const decision = route(graph, await this.transitions.loadState(tx, created), { type: 'start' });
-      const toSend = await this.transitions.apply(tx, created, decision, 'start', [{ type: 'run_created', question }]);
+      const toSend = await this.transitions.routeEvent(tx, created, { type: 'start' }, 'start', [{ type: 'run_created', question }]);
       return { run: created, rows: toSend };
     });
     await this.sender.send(rows);
@@ -168,13 +172,8 @@ export class RunCommands {
         feedback,
         ...(edited ? { edited } : {}),
       });
-      const routed = route(this.workflows.get(run.workflowVersion, run.id), await this.transitions.loadState(tx, run), {
-        type: 'gate_decided',
-        gate,
-        revision: approval.revision,
-        decision: decision.decision,
-      });
-      return this.transitions.apply(tx, run, routed, `gate.${gate}.${approval.revision}`, [
+      const event = { type: 'gate_decided', gate, revision: approval.revision, decision: decision.decision } as const;
+      return this.transitions.routeEvent(tx, run, event, `gate.${gate}.${approval.revision}`, [
         {
           type: 'gate_decided',
           gate,
@@ -264,61 +263,6 @@ export class RunCommands {
       await this.audit.appendLocked(tx, tenantId, runId, 'run_resumed', actor, {});
     });
     await this.reconciler.reconcile(5_000, runId);
-  }
-
-  /** Conductor: deletes recorded calls past their retention and the answers no call names any more. */
-  purgeExpiredRecordings(now = new Date()): Promise<{ calls: number; answers: number }> {
-    return this.recordings.purgeExpired(this.prisma, now);
-  }
-
-  /** Conductor: an open gate nobody decided in time cancels its run, with the reason recorded. */
-  async expireGates(now = new Date()): Promise<number> {
-    let expired = 0;
-    for (const approval of await this.approvals.expired(now)) {
-      await this.prisma.$transaction(async (tx) => {
-        const run = await this.runs.lock(tx, approval.tenantId, approval.runId);
-        if (!run || !(await this.approvals.findOpen(tx, approval.tenantId, approval.runId, approval.gate as GateName))) return;
-        await this.approvals.decide(tx, approval.id, 'expired', null, 'conductor');
-        const reason = `gate ${approval.gate} expired without a decision`;
-        if (!TERMINAL_RUN_STATUSES.includes(run.status as RunStatus)) {
-          await this.runs.update(tx, run.tenantId, run.id, { status: 'cancelled', failureReason: reason });
-        }
-        await this.events.append(tx, run.tenantId, run.id, [
-          { type: 'gate_decided', gate: approval.gate as GateName, revision: approval.revision, decision: 'expired' },
-          { type: 'run_cancelled', reason },
-        ]);
-        await this.audit.appendLocked(tx, run.tenantId, run.id, 'gate_expired', 'conductor', {
-          gate: approval.gate,
-          revision: approval.revision,
-        });
-        expired++;
-      });
-    }
-    return expired;
-  }
-
-  /** Conductor: a run past its wall-time budget is marked; the router ends research at the next loop boundary. */
-  async expireDeadlines(now = new Date()): Promise<number> {
-    let marked = 0;
-    for (const run of await this.runs.pastDeadline(now)) {
-      if (await this.markBudgetExhausted(run.tenantId, run.id, 'wall_time', 'conductor')) marked++;
-    }
-    return marked;
-  }
-
-  /**
-   * A budget of the run ran out (wall time from the conductor; tokens or cost from the agents): marked once, with
-   * an event and an audit row; the router ends research at the next loop boundary. False if already marked.
-   */
-  async markBudgetExhausted(tenantId: string, runId: string, budget: BudgetKind, actor: string): Promise<boolean> {
-    return this.prisma.$transaction(async (tx) => {
-      const locked = await this.runs.lock(tx, tenantId, runId);
-      if (!locked || locked.budgetExhausted) return false;
-      await this.runs.update(tx, tenantId, runId, { budgetExhausted: budget });
-      await this.events.append(tx, tenantId, runId, [{ type: 'budget_exhausted', budget }]);
-      await this.audit.appendLocked(tx, tenantId, runId, 'budget_exhausted', actor, { budget });
-      return true;
-    });
   }
 
   private async mustLock(tx: Prisma.TransactionClient, tenantId: string, runId: string): Promise<RunRow> {

@@ -1,5 +1,5 @@
 import { Intervention, InterventionInput, InterventionStatus } from '@dossier/contracts';
-import type { InterventionRow } from '@dossier/db';
+import type { InterventionRow } from '../repositories/intervention.repository';
 import { StageStateError } from '@dossier/errors';
 
 /** The stored input of an intervention row (its `type` column and `payload`), validated again on the way out. */

@@ -1,0 +1,1 @@
+module.exports = { displayName: 'docs', preset: '../../jest.preset.js', rootDir: __dirname };
