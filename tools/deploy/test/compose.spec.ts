@@ -79,9 +79,9 @@ describe('docker-compose.yml', () => {
     const published = Object.entries(services).flatMap(([name, s]) => (s.ports ?? []).map((p) => ({ name, address: hostAddress(p) })));
     expect(published.map((p) => p.name).sort()).toEqual(['gateway', 'jaeger', 'jaeger']);
     for (const p of published) expect(p).toEqual({ name: p.name, address: '127.0.0.1' });
-    // The development addition publishes Redis and Postgres for `npm test`, on loopback only.
+    // The development addition publishes the data services for `npm test` and the live Qdrant tests, on loopback only.
     const dev = readCompose('docker-compose.dev.yml').services;
-    expect(Object.keys(dev).sort()).toEqual(['postgres', 'redis']);
+    expect(Object.keys(dev).sort()).toEqual(['postgres', 'qdrant', 'redis']);
     for (const s of Object.values(dev)) for (const p of s.ports ?? []) expect(hostAddress(p)).toBe('127.0.0.1');
   });
 
