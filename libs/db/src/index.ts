@@ -10,3 +10,4 @@ export * from './views/run-view';
 export * from './views/intervention-view';
 export * from './views/critical-path';
 export * from './recordings';
+export * from './schema/schema-version';

@@ -1,7 +1,18 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { ReportJson } from '@dossier/contracts';
-import {
+import type { EvalReport, Judge, LoadedEvalSet, QuestionScore } from '@dossier/evals';
+import { CliUsageError } from '../cli-error';
+import type { DossierClient } from '@dossier/client';
+import { ingestInto } from '../commands/ingest.command';
+import type { Output } from '../output';
+import { progressLine } from '@dossier/client';
+import { runOptionsFor } from '../research/research-flags';
+
+// This module is itself loaded only by `dossier eval` (eval.command.ts): @dossier/evals is a lazy library for the CLI,
+// so it is required here rather than imported (Nx forbids a static import of a library loaded lazily elsewhere).
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const {
   EvalSetError,
   evalReport,
   failedQuestion,
@@ -11,17 +22,7 @@ import {
   openAIJudgeFromEnv,
   renderEvalReport,
   scoreQuestion,
-  type EvalReport,
-  type Judge,
-  type LoadedEvalSet,
-  type QuestionScore,
-} from '@dossier/evals';
-import { CliUsageError } from '../cli-error';
-import type { DossierClient } from '@dossier/client';
-import { ingestInto } from '../commands/ingest.command';
-import type { Output } from '../output';
-import { progressLine } from '@dossier/client';
-import { runOptionsFor } from '../research/research-flags';
+} = require('@dossier/evals') as typeof import('@dossier/evals');
 
 export interface EvalFlags {
   collection?: string;

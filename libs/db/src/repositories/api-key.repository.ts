@@ -89,6 +89,11 @@ export class ApiKeyRepository {
     };
   }
 
+  /** The keys of one principal of a tenant that still work, oldest first. */
+  activeOf(tenantId: string, principalName: string, db: Db = this.prisma): Promise<ApiKeyRow[]> {
+    return db.apiKey.findMany({ where: { tenantId, revokedAt: null, principal: { name: principalName } }, orderBy: { createdAt: 'asc' } });
+  }
+
   list(tenantId: string, db: Db = this.prisma): Promise<ApiKeyRow[]> {
     return db.apiKey.findMany({ where: { tenantId }, orderBy: { createdAt: 'asc' } });
   }
