@@ -1,5 +1,12 @@
 import { InterviewAnswer, type BudgetKind } from '@dossier/contracts';
-import { PrismaService, ReportArtifactRepository, ResearchRepository, RunRepository, verificationFigures, interventionInput } from '@dossier/db';
+import {
+  PrismaService,
+  ReportArtifactRepository,
+  ResearchRepository,
+  RunRepository,
+  verificationFigures,
+  interventionInput,
+} from '@dossier/db';
 import { StageStateError } from '@dossier/errors';
 import { renderAll } from '@dossier/render';
 import { OnStep, type StepContext, type StepHandler, type StepOutcome } from '@dossier/workflow';
