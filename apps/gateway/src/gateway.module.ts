@@ -2,7 +2,10 @@ import { Module, type DynamicModule, type ModuleMetadata } from '@nestjs/common'
 import type { ServiceName } from '@dossier/contracts';
 import { engineSettingsFromEnv, WorkflowModule, type EngineSettings } from '@dossier/workflow';
 import { ApprovalsController } from './approvals/approvals.controller';
+import { ActivityController } from './activity/activity.controller';
+import { RunActivityQuery } from './activity/run-activity.query';
 import { ApiKeyGuard } from './auth/api-key.guard';
+import { CapabilitiesController } from './capabilities/capabilities.controller';
 import { AuthFailureLimiter } from './auth/auth-failure-limiter';
 import { TenantRateLimiter } from './auth/tenant-rate-limiter';
 import { CollectionsController } from './collections/collections.controller';
@@ -52,6 +55,8 @@ export class GatewayModule {
         HealthController,
         DocsController,
         MeController,
+        CapabilitiesController,
+        ActivityController,
         McpController,
       ],
       providers: [
@@ -61,6 +66,7 @@ export class GatewayModule {
         TenantRateLimiter,
         AuthFailureLimiter,
         RunLookup,
+        RunActivityQuery,
         GatewayMetrics,
       ],
     };
