@@ -74,8 +74,9 @@ export function ReportScreen({ runId }: { runId: string }) {
   };
   const v = run.progress?.verification;
   const m = report.metrics;
-  // The offline engine calls no model: its report has no model figures to show (its "calls" are the engine's own steps).
-  const usesModel = report.engine !== 'offline';
+  // Model figures only where a model was asked: report.json counts the requests the endpoint received (0040); a
+  // report written before that count existed is judged by its engine (the offline engine asks no model).
+  const usesModel = m.modelRequests !== undefined ? m.modelRequests > 0 : report.engine !== 'offline';
 
   return (
     <OpenSourceContext.Provider value={setViewing}>
@@ -181,6 +182,12 @@ export function ReportScreen({ runId }: { runId: string }) {
                 <dt>Supported</dt>
                 <dd data-figure="supported">{formatInt(v?.supported ?? 0)}</dd>
               </div>
+              {m.verification?.judgedByModel !== undefined && (
+                <div>
+                  <dt>Judged by the model</dt>
+                  <dd data-figure="judged-by-model">{formatInt(m.verification.judgedByModel)}</dd>
+                </div>
+              )}
               <div>
                 <dt>Repair rounds</dt>
                 <dd>{formatInt(v?.rounds ?? 0)}</dd>
@@ -196,8 +203,8 @@ export function ReportScreen({ runId }: { runId: string }) {
               {usesModel && (
                 <>
                   <div>
-                    <dt>Model calls</dt>
-                    <dd data-figure="model-calls">{formatInt(m.llmCalls)}</dd>
+                    <dt>Model requests</dt>
+                    <dd data-figure="model-requests">{formatInt(m.modelRequests ?? m.llmCalls)}</dd>
                   </div>
                   <div>
                     <dt>Tokens</dt>
@@ -214,7 +221,7 @@ export function ReportScreen({ runId }: { runId: string }) {
                 <dd>{formatDuration(m.wallMs)}</dd>
               </div>
             </dl>
-            {!usesModel && <p className="muted small-print">Offline engine: no model was called.</p>}
+            {!usesModel && <p className="muted small-print">No model was asked: no model requests, tokens or cost to show.</p>}
           </section>
           <section aria-labelledby="sources-title">
             <h2 id="sources-title">Sources ({sources.length})</h2>
