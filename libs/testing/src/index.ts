@@ -17,3 +17,4 @@ export * from './tcp-proxy';
 export * from './stage-fixture';
 export * from './pdf-reader';
 export * from './mcp-session';
+export * from './hostile-pdf';
