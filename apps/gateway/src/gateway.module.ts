@@ -4,6 +4,8 @@ import { engineSettingsFromEnv, WorkflowModule, type EngineSettings } from '@dos
 import { ApprovalsController } from './approvals/approvals.controller';
 import { ApiKeyGuard } from './auth/api-key.guard';
 import { AuthFailureLimiter } from './auth/auth-failure-limiter';
+import { EventStreamLeases } from './limits/event-stream-leases';
+import { TenantLimits } from './limits/tenant-limits';
 import { TenantRateLimiter } from './auth/tenant-rate-limiter';
 import { CollectionsController } from './collections/collections.controller';
 import { DocsController } from './docs/docs.controller';
@@ -60,6 +62,8 @@ export class GatewayModule {
         ApiKeyGuard,
         TenantRateLimiter,
         AuthFailureLimiter,
+        EventStreamLeases,
+        TenantLimits,
         RunLookup,
         GatewayMetrics,
       ],
