@@ -4,6 +4,7 @@
 # PDF render time and size, record-and-replay times and recording sizes (decision 0030), and runs that wait on the
 # model (wall time over the critical path of model calls, fan-out start skew, throughput with one and two processes per service, tokens per verified sentence; decision 0036).
 # `npm run bench -- steps` runs the step part alone (measure it in isolation); `npm run bench -- model` the model part;
+# both take `--cpu-prof` (where the CPU went, by category: tools/bench/cpu-profile.ts) and `--json FILE` (steps: the figures);
 # `npm run bench -- interviews` one run in interviews mode, its interviews' wall time beside the slowest and tokens per
 # turn (decision 0024); `npm run bench -- hostile` /healthz latency under hostile imports and uploads (issue 30); `npm run bench -- vectors` the embedded vector store (LanceDB) at 100k points (decision 0033).
 set -euo pipefail
@@ -12,7 +13,7 @@ cd "$_repo_root"
 [ -d node_modules/.bin ] || npm ci --no-audit --no-fund --loglevel=error
 bash tools/ensure-services.sh
 if [ "${1:-}" = model ]; then
-  LOG_LEVEL=warn OTEL_SDK_DISABLED=true node --enable-source-maps -r ./tools/ts-register.cjs tools/bench/model-bound.ts
+  LOG_LEVEL=warn OTEL_SDK_DISABLED=true node --enable-source-maps -r ./tools/ts-register.cjs tools/bench/model-bound.ts "${@:2}"
   exit 0
 fi
 if [ "${1:-}" = vectors ]; then
@@ -29,8 +30,11 @@ if [ "${1:-}" = interviews ]; then
   LOG_LEVEL=warn OTEL_SDK_DISABLED=true node --enable-source-maps -r ./tools/ts-register.cjs tools/bench/interviews.ts
   exit 0
 fi
+if [ "${1:-}" = steps ]; then
+  LOG_LEVEL=warn OTEL_SDK_DISABLED=true node --enable-source-maps -r ./tools/ts-register.cjs tools/bench/step-overhead.ts "${@:2}"
+  exit 0
+fi
 LOG_LEVEL=warn OTEL_SDK_DISABLED=true node --enable-source-maps -r ./tools/ts-register.cjs tools/bench/step-overhead.ts
-[ "${1:-}" = steps ] && exit 0
 LOG_LEVEL=warn OTEL_SDK_DISABLED=true node --enable-source-maps -r ./tools/ts-register.cjs tools/bench/event-latency.ts
 LOG_LEVEL=warn OTEL_SDK_DISABLED=true node --enable-source-maps -r ./tools/ts-register.cjs tools/bench/report-scaling.ts
 LOG_LEVEL=warn node --enable-source-maps -r ./tools/ts-register.cjs tools/bench/sentence-splitter.ts

@@ -11,8 +11,14 @@
  *   the workers run at once, not by this machine's two cores.
  *
  * Token use per report (by role, and per verified sentence) is read from the same runs' report.json.
+ *
+ * `--cpu-prof [--cpu-prof-dir DIR]`: every service process is profiled (`node --cpu-prof`, 200 µs sampling, boot
+ * included) and the bench prints where their CPU went, all services together and per service, per step run.
  */
+import { readdirSync } from 'node:fs';
 import { loadavg } from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
 import type { ReportJson } from '@dossier/contracts';
 import { sql, type TestDatabase } from '@dossier/testing';
 import { runCriticalPath, type RunCriticalPath } from '../../libs/workflow/src';
@@ -27,6 +33,10 @@ import {
   TENANT,
   type ModelBench,
 } from './model-services';
+import { formatSummary, mergeProfiles, readProfile, summariseProfile } from './cpu-profile';
+
+const { values: args } = parseArgs({ options: { 'cpu-prof': { type: 'boolean', default: false }, 'cpu-prof-dir': { type: 'string' } } });
+const PROFILE_DIR = args['cpu-prof'] ? path.resolve(args['cpu-prof-dir'] ?? 'out/bench/model-profiles') : undefined;
 
 const LATENCY_MS = Number(process.env['BENCH_MODEL_LATENCY_MS'] ?? 500);
 const SINGLE_RUNS = Number(process.env['BENCH_MODEL_RUNS'] ?? 2);
@@ -92,8 +102,9 @@ function printPath(p: RunCriticalPath, runId: string): void {
 
 async function main(): Promise<void> {
   const load = [loadavg()[0]!];
-  const bench = await startModelBench(LATENCY_MS, progress);
+  const bench = await startModelBench(LATENCY_MS, progress, PROFILE_DIR);
   const { db, prisma } = bench;
+  let steps: number | undefined;
   try {
     progress('services ready; warm-up run');
     // Warm-up (each process compiles and connects on its first steps), not counted.
@@ -140,8 +151,29 @@ async function main(): Promise<void> {
     if (BATCH > 0) await throughputs(bench, load);
     if (reports.length > 0) printTokens(reports);
     console.log(`load average (1 min) ${load.map((l) => l.toFixed(1)).join(' → ')} on this machine's cores`);
+    const [row] = await sql<{ n: number }>(db.url, "SELECT count(*)::int AS n FROM node_executions WHERE status = 'completed'");
+    steps = row?.n ?? 0;
   } finally {
     await bench.close();
+  }
+  if (PROFILE_DIR) printProfiles(PROFILE_DIR, steps ?? 0);
+}
+
+/** The services' CPU profiles (written as they exited), all together and the busy time of each, per step. */
+function printProfiles(dir: string, steps: number): void {
+  const perService = readdirSync(dir, { withFileTypes: true })
+    .filter((d) => d.isDirectory())
+    .map((d) => {
+      const files = readdirSync(path.join(dir, d.name)).filter((f) => f.endsWith('.cpuprofile'));
+      return { service: d.name, profile: mergeProfiles(files.map((f) => readProfile(path.join(dir, d.name, f)))) };
+    });
+  const all = summariseProfile(mergeProfiles(perService.map((p) => p.profile)), 40);
+  console.log(formatSummary(`every service process (boot included), ${dir}`, all, steps));
+  console.log('\n| service process | busy ms | busy µs per step |');
+  console.log('|---|---|---|');
+  for (const p of perService) {
+    const s = summariseProfile(p.profile, 0);
+    console.log(`| ${p.service} | ${s.busyMs.toFixed(0)} | ${steps > 0 ? Math.round((s.busyMs * 1000) / steps) : '-'} |`);
   }
 }
 

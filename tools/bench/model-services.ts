@@ -77,7 +77,13 @@ export interface System {
   close(): Promise<void>;
 }
 
-async function startSystem(db: TestDatabase, prefix: string, model: FakeOpenAIServer, qdrantUrl: string): Promise<System> {
+async function startSystem(
+  db: TestDatabase,
+  prefix: string,
+  model: FakeOpenAIServer,
+  qdrantUrl: string,
+  profileDir: string | undefined,
+): Promise<System> {
   const env: Record<string, string> = {
     DATABASE_URL: db.url,
     // Fifteen processes on a Postgres shared with everything else on this machine (max_connections 100): small pools.
@@ -103,7 +109,14 @@ async function startSystem(db: TestDatabase, prefix: string, model: FakeOpenAISe
   const services: ChildService[] = [];
   const start = async (names: readonly string[], label: string): Promise<void> => {
     const started = names.map((name) =>
-      startChildService(path.resolve(__dirname, `../../apps/${name}/src/main.ts`), env, `${name}${label}`),
+      startChildService(
+        path.resolve(__dirname, `../../apps/${name}/src/main.ts`),
+        // A profiled process writes its profile when it exits (SIGTERM: startService closes the app and exits 0).
+        profileDir
+          ? { ...env, NODE_OPTIONS: `--cpu-prof --cpu-prof-interval 200 --cpu-prof-dir=${path.join(profileDir, `${name}${label}`)}` }
+          : env,
+        `${name}${label}`,
+      ),
     );
     services.push(...started);
     await Promise.all(started.map((s, i) => s.waitForOutput(new RegExp(`${names[i]} ready`))));
@@ -135,7 +148,8 @@ export interface ModelBench {
 }
 
 /** The test database with the corpus ingested, the model server, the services and an engine to start runs with. */
-export async function startModelBench(latencyMs: number, progress: (line: string) => void): Promise<ModelBench> {
+/** `profileDir`: every service process writes a V8 CPU profile there (`<dir>/<service>/…cpuprofile`) when it exits. */
+export async function startModelBench(latencyMs: number, progress: (line: string) => void, profileDir?: string): Promise<ModelBench> {
   // eslint-disable-next-line @typescript-eslint/no-require-imports -- a CommonJS helper shared with jest's global setup
   const setup = require('../jest/global-setup.cjs') as () => Promise<void>;
   await setup();
@@ -157,7 +171,7 @@ export async function startModelBench(latencyMs: number, progress: (line: string
     const prefix = uniquePrefix('model');
     await ingestPaths(prisma, { tenantId: TENANT, collection: COLLECTION, paths: CORPUS });
     progress('corpus ingested; starting the conductor and the seven stage services');
-    system = await startSystem(db, prefix, model, qdrant.url);
+    system = await startSystem(db, prefix, model, qdrant.url, profileDir);
     engine = await startEngine(db, prefix, []);
     return { db, prisma, model, system, engine, close };
   } catch (err) {

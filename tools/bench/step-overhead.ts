@@ -1,37 +1,67 @@
 /**
- * `npm run bench`: step overhead of the durable engine beside a bare BullMQ hop, measured in the same
- * run on the same Redis; and recovery time after a worker is killed with SIGKILL.
+ * `npm run bench -- steps`: step overhead of the durable engine beside its floors (a bare BullMQ hop, a bare
+ * Postgres commit), measured in the same run on the same Redis and Postgres, one run at a time and `BENCH_RUNS` runs
+ * at once; the engine's CPU per step; and recovery time after a worker is killed with SIGKILL.
  *
  * Overhead of a step = (when Redis acknowledged the first step it decided) − (when the transport was handed it), in µs
- * on this process's monotonic clock: everything the engine adds around a handler that does nothing (step
- * lock, attempt record, the one transaction with checkpoint, events, routing and outbox, then the enqueue
- * after commit). The floors, measured in the same run: the same interval for a BullMQ processor that only
- * adds the next job, and one single-row Postgres INSERT committed on its own. A step cannot be faster than
- * one commit plus one enqueue, so the ratio to their sum is the figure to watch on a busy machine.
+ * on this process's monotonic clock: everything the engine adds around a handler that does nothing (the step's start,
+ * the one transaction with checkpoint, events, routing and outbox, then the enqueue after commit). The floors: the
+ * same interval for a BullMQ processor that only adds the next job, and one single-row Postgres INSERT committed on its
+ * own, each with as many chains / connections at once as the engine has runs at once. A step cannot be faster than
+ * one commit plus one enqueue, so the ratio to their sum is the figure to watch.
+ *
+ * CPU per step: `process.cpuUsage` over the engine's window (this process hosts the engine, its empty handlers and
+ * the bench's own polling, one query every 20 ms) over the steps the engine ran in it.
+ *
+ * Options: `--json FILE` writes the figures (tools/bench/step-report.ts); `--cpu-prof [--cpu-prof-dir DIR]` profiles
+ * each engine window with the inspector (100 µs sampling) and prints where the CPU went (tools/bench/cpu-profile.ts);
+ * its figures then include the profiler's own cost. Sizes: BENCH_RUNS (12), BENCH_HOPS (600), BENCH_COMMITS (600);
+ * BENCH_SKIP_KILL=1 skips the SIGKILL part.
  */
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { loadavg, tmpdir } from 'node:os';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { Session } from 'node:inspector/promises';
+import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
+import { parseArgs } from 'node:util';
 import { Queue, Worker, type Job } from 'bullmq';
 import { Redis } from 'ioredis';
 import { Client } from 'pg';
 import { SERVICE_NAMES, stepKey, type StepRef } from '@dossier/contracts';
 import { BullMqServer, StepQueues } from '@dossier/queue';
-import { sql, startChildService, waitFor } from '@dossier/testing';
-import { prepareDatabase, processEnv, REDIS_URL, startEngine, TENANT, uniquePrefix } from '../../libs/workflow/test/fixtures/engine';
+import { startChildService, waitFor, type TestDatabase } from '@dossier/testing';
+import {
+  prepareDatabase,
+  processEnv,
+  REDIS_URL,
+  settingsFor,
+  startEngine,
+  TENANT,
+  uniquePrefix,
+  type TestEngine,
+} from '../../libs/workflow/test/fixtures/engine';
 import { waitForStatus } from '../../libs/workflow/test/fixtures/run-queries';
+import { formatSummary, summariseProfile, type CpuProfile } from './cpu-profile';
+import {
+  percentiles,
+  StepBenchReport,
+  type ConcurrencyFigures,
+  type EngineFigures,
+  type FloorFigures,
+  type Percentiles,
+  type Window,
+} from './step-report';
 
 const RUNS = Number(process.env['BENCH_RUNS'] ?? 12);
 const HOPS = Number(process.env['BENCH_HOPS'] ?? 600);
 const COMMITS = Number(process.env['BENCH_COMMITS'] ?? 600);
 
+const { values: args } = parseArgs({
+  options: { json: { type: 'string' }, 'cpu-prof': { type: 'boolean', default: false }, 'cpu-prof-dir': { type: 'string' } },
+});
+const PROFILE_DIR = args['cpu-prof'] ? path.resolve(args['cpu-prof-dir'] ?? 'out/bench/profiles') : undefined;
+
 /** Microseconds on the process's monotonic clock: every interval below is measured in this one process. */
 const micros = (): number => Math.round(performance.now() * 1000);
-
-function pct(values: number[], p: number): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
-}
 
 /**
  * Records, per step key, when the BullMQ transport was handed the job and when the step was first enqueued. The engine
@@ -59,74 +89,161 @@ function instrumentEngine(): { started: Map<string, number>; enqueued: Map<strin
   return { started, enqueued };
 }
 
-async function engineOverhead(): Promise<{ overhead: number[]; hop: number[]; steps: number }> {
-  const db = await prepareDatabase();
-  const prefix = uniquePrefix('bench');
-  process.env['TEST_SCRIPT'] = JSON.stringify({ queries: 2, sources: 2, sections: 2, gains: [0.9, 0.9] });
-  delete process.env['TEST_LOG'];
-  const { started, enqueued } = instrumentEngine();
-  const engine = await startEngine(db, prefix, SERVICE_NAMES);
-  const overhead: number[] = [];
-  const hop: number[] = [];
-  let steps = 0;
+/** The inspector's sampling profiler around one window (only with --cpu-prof). */
+async function profiled<T>(name: string, body: () => Promise<T>): Promise<{ value: T; profile?: { file: string; profile: CpuProfile } }> {
+  if (!PROFILE_DIR) return { value: await body() };
+  const session = new Session();
+  session.connect();
+  await session.post('Profiler.enable');
+  await session.post('Profiler.setSamplingInterval', { interval: 100 });
+  await session.post('Profiler.start');
   try {
-    // Warm-up run (connections, JIT), not counted.
-    const warm = await engine.commands.start({ tenantId: TENANT, question: 'warm-up', options: { maxIterations: 1 }, actor: 'bench' });
-    await waitForStatus(db.url, warm.id, 'completed');
-    for (let r = 0; r < RUNS; r++) {
-      const run = await engine.commands.start({ tenantId: TENANT, question: `bench ${r}`, options: { maxIterations: 2 }, actor: 'bench' });
-      await waitForStatus(db.url, run.id, 'completed');
-      const rows = await sql<{ step_key: string; cause_key: string }>(db.url, 'SELECT step_key, cause_key FROM outbox WHERE run_id = $1', [
-        run.id,
-      ]);
-      const byCause = new Map<string, string[]>();
-      for (const row of rows) byCause.set(row.cause_key, [...(byCause.get(row.cause_key) ?? []), row.step_key]);
-      for (const row of rows) {
-        const decided = byCause.get(row.step_key);
-        const self = started.get(row.step_key);
-        if (!decided || self === undefined) continue;
-        const firstEnqueued = Math.min(...decided.map((k) => enqueued.get(k) ?? Infinity));
-        const firstStarted = Math.min(...decided.map((k) => started.get(k) ?? Infinity));
-        if (Number.isFinite(firstEnqueued)) overhead.push(firstEnqueued - self);
-        if (Number.isFinite(firstStarted)) hop.push(firstStarted - self);
-        steps++;
-      }
-    }
+    const value = await body();
+    const { profile } = await session.post('Profiler.stop');
+    mkdirSync(PROFILE_DIR, { recursive: true });
+    const file = path.join(PROFILE_DIR, `${name}.cpuprofile`);
+    writeFileSync(file, JSON.stringify(profile));
+    return { value, profile: { file, profile: profile as unknown as CpuProfile } };
   } finally {
-    await engine.close();
-    await db.drop();
+    session.disconnect();
   }
-  return { overhead, hop, steps };
 }
 
-async function bareBullmq(): Promise<{ overhead: number[]; hop: number[] }> {
+/** Waits until every run is completed, on one connection, one query every 20 ms (the bench's own CPU stays small). */
+async function waitCompleted(client: Client, runIds: readonly string[]): Promise<void> {
+  for (;;) {
+    const { rows } = await client.query<{ status: string; n: number }>(
+      'SELECT status, count(*)::int AS n FROM research_runs WHERE id = ANY($1::uuid[]) GROUP BY status',
+      [runIds],
+    );
+    const bad = rows.find((r) => r.status === 'failed' || r.status === 'cancelled');
+    if (bad) throw new Error(`a bench run is ${bad.status}`);
+    if (rows.find((r) => r.status === 'completed')?.n === runIds.length) return;
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+/** RUNS runs, `atOnce` at a time, through the engine in this process; their per-step overhead and CPU. */
+async function engineWindow(
+  engine: TestEngine,
+  db: TestDatabase,
+  tracker: ReturnType<typeof instrumentEngine>,
+  atOnce: number,
+): Promise<{ figures: EngineFigures; profile?: { file: string; profile: CpuProfile } }> {
+  const client = new Client({ connectionString: db.url });
+  await client.connect();
+  try {
+    const runIds: string[] = [];
+    const from = Date.now();
+    const cpu0 = process.cpuUsage();
+    const t0 = performance.now();
+    const { profile } = await profiled(`steps-${atOnce}-at-once`, async () => {
+      for (let r = 0; r < RUNS; r += atOnce) {
+        const batch = await Promise.all(
+          Array.from({ length: Math.min(atOnce, RUNS - r) }, (_, i) =>
+            engine.commands.start({
+              tenantId: TENANT,
+              question: `bench ${atOnce} ${r + i}`,
+              options: { maxIterations: 2 },
+              actor: 'bench',
+            }),
+          ),
+        );
+        runIds.push(...batch.map((run) => run.id));
+        await waitCompleted(
+          client,
+          batch.map((run) => run.id),
+        );
+      }
+    });
+    const wall = performance.now() - t0;
+    const cpu = process.cpuUsage(cpu0);
+    const to = Date.now();
+
+    const { rows } = await client.query<{ step_key: string; cause_key: string }>(
+      'SELECT step_key, cause_key FROM outbox WHERE run_id = ANY($1::uuid[])',
+      [runIds],
+    );
+    const [{ n: steps } = { n: 0 }] = (
+      await client.query<{ n: number }>(
+        "SELECT count(*)::int AS n FROM node_executions WHERE run_id = ANY($1::uuid[]) AND status = 'completed'",
+        [runIds],
+      )
+    ).rows;
+    const byCause = new Map<string, string[]>();
+    for (const row of rows) byCause.set(row.cause_key, [...(byCause.get(row.cause_key) ?? []), row.step_key]);
+    const overhead: number[] = [];
+    const hop: number[] = [];
+    for (const row of rows) {
+      const decided = byCause.get(row.step_key);
+      const self = tracker.started.get(row.step_key);
+      if (!decided || self === undefined) continue;
+      const firstEnqueued = Math.min(...decided.map((k) => tracker.enqueued.get(k) ?? Infinity));
+      const firstStarted = Math.min(...decided.map((k) => tracker.started.get(k) ?? Infinity));
+      if (Number.isFinite(firstEnqueued)) overhead.push(firstEnqueued - self);
+      if (Number.isFinite(firstStarted)) hop.push(firstStarted - self);
+    }
+    return {
+      figures: {
+        window: { from, to },
+        runs: runIds.length,
+        steps,
+        overhead: percentiles(overhead),
+        hop: percentiles(hop),
+        cpuMicrosPerStep: Math.round((cpu.user + cpu.system) / steps),
+        wallMicrosPerStep: Math.round((wall * 1000) / steps),
+      },
+      ...(profile ? { profile } : {}),
+    };
+  } finally {
+    await client.end();
+  }
+}
+
+/** Skipped at the start of each chain / connection: connections, JIT. */
+const warmUp = (n: number): number => Math.min(20, Math.floor(n / 4));
+
+/** `chains` bare BullMQ chains at once, HOPS hops in all: a processor that only adds the next job of its chain. */
+async function bareBullmq(chains: number): Promise<{ overhead: number[]; hop: number[] }> {
   const prefix = uniquePrefix('bare');
+  const perChain = Math.max(8, Math.floor(HOPS / chains));
   const connection = new Redis(REDIS_URL, { maxRetriesPerRequest: null });
   const queue = new Queue('bare', { connection, prefix });
-  const started = new Map<number, number>();
-  const enqueued = new Map<number, number>();
+  const started = new Map<string, number>();
+  const enqueued = new Map<string, number>();
+  let open = chains;
   let done!: () => void;
   const finished = new Promise<void>((r) => (done = r));
   const workerConnection = new Redis(REDIS_URL, { maxRetriesPerRequest: null });
+  const id = (c: number, n: number): string => `hop.${c}.${n}`;
   const worker = new Worker(
     'bare',
-    async (job: Job<{ n: number }>) => {
-      started.set(job.data.n, micros());
-      if (job.data.n >= HOPS) return done();
-      await queue.add('hop', { n: job.data.n + 1 }, { jobId: `hop.${job.data.n + 1}`, removeOnComplete: { count: HOPS * 2 } });
-      enqueued.set(job.data.n + 1, micros());
+    async (job: Job<{ c: number; n: number }>) => {
+      const { c, n } = job.data;
+      started.set(id(c, n), micros());
+      if (n >= perChain) {
+        if (--open === 0) done();
+        return;
+      }
+      await queue.add('hop', { c, n: n + 1 }, { jobId: id(c, n + 1), removeOnComplete: { count: HOPS * 2 } });
+      enqueued.set(id(c, n + 1), micros());
     },
-    { connection: workerConnection, prefix, concurrency: 4 },
+    { connection: workerConnection, prefix, concurrency: Math.max(4, chains) },
   );
-  await queue.add('hop', { n: 0 }, { jobId: 'hop.0', removeOnComplete: { count: HOPS * 2 } });
+  await Promise.all(
+    Array.from({ length: chains }, (_, c) => queue.add('hop', { c, n: 0 }, { jobId: id(c, 0), removeOnComplete: { count: HOPS * 2 } })),
+  );
   await finished;
+  // Closing waits for the processors still running: the last enqueue times are recorded after their add returns.
+  await worker.close();
   const overhead: number[] = [];
   const hop: number[] = [];
-  for (let n = 20; n < HOPS; n++) {
-    overhead.push(enqueued.get(n + 1)! - started.get(n)!);
-    hop.push(started.get(n + 1)! - started.get(n)!);
+  for (let c = 0; c < chains; c++) {
+    for (let n = warmUp(perChain); n < perChain; n++) {
+      overhead.push(enqueued.get(id(c, n + 1))! - started.get(id(c, n))!);
+      hop.push(started.get(id(c, n + 1))! - started.get(id(c, n))!);
+    }
   }
-  await worker.close();
   await queue.obliterate({ force: true });
   await queue.close();
   await workerConnection.quit();
@@ -134,24 +251,36 @@ async function bareBullmq(): Promise<{ overhead: number[]; hop: number[] }> {
   return { overhead, hop };
 }
 
-/** The Postgres floor: one single-row INSERT committed on its own (one round trip and one WAL flush). */
-async function bareCommit(): Promise<number[]> {
-  const db = await prepareDatabase();
-  const client = new Client({ connectionString: db.url });
-  await client.connect();
+/** The Postgres floor: single-row INSERTs committed on their own (one round trip and one WAL flush), on `connections` at once. */
+async function bareCommit(db: TestDatabase, connections: number): Promise<number[]> {
+  const perConnection = Math.max(8, Math.floor(COMMITS / connections));
+  const clients = Array.from({ length: connections }, () => new Client({ connectionString: db.url }));
+  await Promise.all(clients.map((c) => c.connect()));
   const times: number[] = [];
   try {
-    await client.query('CREATE TABLE bench_commit (id bigserial PRIMARY KEY, v int NOT NULL, at timestamptz NOT NULL DEFAULT now())');
-    for (let i = 0; i < COMMITS + 20; i++) {
-      const t = micros();
-      await client.query('INSERT INTO bench_commit (v) VALUES ($1)', [i]);
-      if (i >= 20) times.push(micros() - t);
-    }
+    await clients[0]!.query(
+      'CREATE TABLE IF NOT EXISTS bench_commit (id bigserial PRIMARY KEY, v int NOT NULL, at timestamptz NOT NULL DEFAULT now())',
+    );
+    await Promise.all(
+      clients.map(async (client) => {
+        for (let i = 0; i < perConnection; i++) {
+          const t = micros();
+          await client.query('INSERT INTO bench_commit (v) VALUES ($1)', [i]);
+          if (i >= warmUp(perConnection)) times.push(micros() - t);
+        }
+      }),
+    );
   } finally {
-    await client.end();
-    await db.drop();
+    await Promise.all(clients.map((c) => c.end()));
   }
   return times;
+}
+
+async function floorsAt(db: TestDatabase, atOnce: number): Promise<FloorFigures> {
+  const from = Date.now();
+  const commit = await bareCommit(db, atOnce);
+  const bare = await bareBullmq(atOnce);
+  return { window: { from, to: Date.now() }, commit: percentiles(commit), enqueue: percentiles(bare.overhead), hop: percentiles(bare.hop) };
 }
 
 async function sigkillRecovery(): Promise<{ lockMs: number; stalledMs: number; watchMs: number; recoveryMs: number }> {
@@ -199,38 +328,98 @@ async function sigkillRecovery(): Promise<{ lockMs: number; stalledMs: number; w
   return { ...settings, recoveryMs };
 }
 
+const ratio = (engine: Percentiles, floors: FloorFigures): ConcurrencyFigures['ratio'] => {
+  const r = (p: 'p50' | 'p90' | 'p99'): number => Math.round((engine[p] / (floors.commit[p] + floors.enqueue[p])) * 10) / 10;
+  return { p50: r('p50'), p90: r('p90'), p99: r('p99') };
+};
+
+function printFigures(c: ConcurrencyFigures): void {
+  const { engine, floors } = c;
+  console.log(
+    `\nStep overhead, ${c.runsAtOnce === 1 ? 'one run at a time' : `${c.runsAtOnce} runs at once`} (empty handlers; ${engine.steps} engine steps over ${engine.runs} runs; floors with ${c.runsAtOnce} connection(s) / chain(s) at once; µs)`,
+  );
+  console.log('| measure | n | p50 | p90 | p99 |');
+  console.log('|---|---|---|---|---|');
+  const rows: [string, Percentiles][] = [
+    ['bare Postgres: one-row INSERT committed', floors.commit],
+    ['bare BullMQ: dequeue → next enqueued', floors.enqueue],
+    ['engine step: dequeue → commit → next enqueued', engine.overhead],
+    ['bare BullMQ: dequeue → next dequeued', floors.hop],
+    ['engine step: dequeue → next dequeued', engine.hop],
+  ];
+  for (const [name, v] of rows) console.log(`| ${name} | ${v.n} | ${v.p50} | ${v.p90} | ${v.p99} |`);
+  console.log(
+    `engine step / floor (bare commit + bare enqueue, same percentile): p50 ${c.ratio.p50}x, p90 ${c.ratio.p90}x, p99 ${c.ratio.p99}x`,
+  );
+  console.log(
+    `engine CPU per step: ${engine.cpuMicrosPerStep} µs (process.cpuUsage over the window); wall per step ${engine.wallMicrosPerStep} µs`,
+  );
+}
+
 async function main(): Promise<void> {
   // eslint-disable-next-line @typescript-eslint/no-require-imports -- a CommonJS helper shared with jest's global setup
   const setup = require('../jest/global-setup.cjs') as () => Promise<void>;
   await setup();
+  const from = Date.now();
   const loadBefore = loadavg()[0]!;
-  const commit = await bareCommit();
-  const bare = await bareBullmq();
-  const engine = await engineOverhead();
+  const db = await prepareDatabase();
+  const prefix = uniquePrefix('bench');
+  process.env['TEST_SCRIPT'] = JSON.stringify({ queries: 2, sources: 2, sections: 2, gains: [0.9, 0.9] });
+  delete process.env['TEST_LOG'];
+  const tracker = instrumentEngine();
+  const engine = await startEngine(db, prefix, SERVICE_NAMES);
+  const settings = settingsFor(db, prefix);
+  const concurrency: ConcurrencyFigures[] = [];
+  const profiles: StepBenchReport['profiles'] = [];
+  try {
+    // Warm-up run (connections, JIT), not counted.
+    const warm = await engine.commands.start({ tenantId: TENANT, question: 'warm-up', options: { maxIterations: 1 }, actor: 'bench' });
+    await waitForStatus(db.url, warm.id, 'completed');
+    for (const atOnce of [...new Set([1, RUNS])]) {
+      const floors = await floorsAt(db, atOnce);
+      const { figures, profile } = await engineWindow(engine, db, tracker, atOnce);
+      const c: ConcurrencyFigures = { runsAtOnce: atOnce, floors, engine: figures, ratio: ratio(figures.overhead, floors) };
+      concurrency.push(c);
+      printFigures(c);
+      if (profile) {
+        const summary = summariseProfile(profile.profile);
+        console.log(formatSummary(`${atOnce} run(s) at once, ${profile.file}`, summary, figures.steps));
+        profiles.push({ runsAtOnce: atOnce, file: profile.file, busyMicrosPerStep: Math.round((summary.busyMs * 1000) / figures.steps) });
+      }
+    }
+  } finally {
+    await engine.close();
+    await db.drop();
+  }
   const loadAfter = loadavg()[0]!;
-  const rows = [
-    ['bare Postgres: one-row INSERT committed', commit],
-    ['bare BullMQ: dequeue → next enqueued', bare.overhead],
-    ['engine step: dequeue → commit → next enqueued', engine.overhead],
-    ['bare BullMQ: dequeue → next dequeued', bare.hop],
-    ['engine step: dequeue → next dequeued', engine.hop],
-  ] as const;
-  console.log(
-    `\nStep overhead (empty handlers; ${engine.steps} engine steps over ${RUNS} runs, ${bare.overhead.length} bare hops, ${commit.length} bare commits; µs)`,
-  );
-  console.log(`load average (1 min) ${loadBefore.toFixed(1)} before, ${loadAfter.toFixed(1)} after, on this machine's cores`);
-  console.log('| measure | n | p50 | p90 | p99 |');
-  console.log('|---|---|---|---|---|');
-  for (const [name, v] of rows) console.log(`| ${name} | ${v.length} | ${pct(v, 50)} | ${pct(v, 90)} | ${pct(v, 99)} |`);
-  const floor = (p: number): number => pct(commit, p) + pct(bare.overhead, p);
-  const ratio = (p: number): string => (pct(engine.overhead, p) / floor(p)).toFixed(1);
-  console.log(`engine step / floor (bare commit + bare enqueue, same percentile): p50 ${ratio(50)}x, p90 ${ratio(90)}x, p99 ${ratio(99)}x`);
+  console.log(`\nload average (1 min) ${loadBefore.toFixed(1)} before, ${loadAfter.toFixed(1)} after, on ${availableParallelism()} cores`);
+  let recovery: StepBenchReport['recovery'];
   if (process.env['BENCH_SKIP_KILL'] !== '1') {
-    const k = await sigkillRecovery();
+    recovery = await sigkillRecovery();
     console.log(
-      `\nSIGKILL recovery (lock ${k.lockMs} ms, stalled check every ${k.stalledMs} ms, stall watch every ${k.watchMs} ms, standby worker running): ${k.recoveryMs} ms from kill to the step restarting on another worker`,
+      `\nSIGKILL recovery (lock ${recovery.lockMs} ms, stalled check every ${recovery.stalledMs} ms, stall watch every ${recovery.watchMs} ms, standby worker running): ${recovery.recoveryMs} ms from kill to the step restarting on another worker`,
     );
   }
+  const window: Window = { from, to: Date.now() };
+  const report = StepBenchReport.parse({
+    bench: 'steps',
+    pid: process.pid,
+    window,
+    node: process.version,
+    cores: availableParallelism(),
+    load: { before: loadBefore, after: loadAfter },
+    settings: {
+      hops: HOPS,
+      commits: COMMITS,
+      workerConcurrency: settings.concurrency,
+      databasePoolMax: settings.databasePoolMax,
+      profiled: PROFILE_DIR !== undefined,
+    },
+    concurrency,
+    profiles,
+    ...(recovery ? { recovery } : {}),
+  });
+  if (args.json) writeFileSync(args.json, JSON.stringify(report, null, 2));
 }
 
 main().then(

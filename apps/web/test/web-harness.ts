@@ -122,19 +122,7 @@ export async function startWebStack(): Promise<WebStack> {
     await gateway.waitForOutput(/gateway listening/);
     proxy = new CuttingProxy(gatewayUrl);
     const url = await proxy.start();
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: [
-        '--no-sandbox',
-        '--headless',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-      ],
-    });
+    browser = await launchChromium();
     const ctx = workers;
     return {
       url,
@@ -157,6 +145,23 @@ export async function startWebStack(): Promise<WebStack> {
     await close();
     throw err;
   }
+}
+
+/** Debian's Chromium, headless, with nothing that would call out of the machine. */
+export function launchChromium(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    args: [
+      '--no-sandbox',
+      '--headless',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+  });
 }
 
 /** A JSON client for the test's own calls to the API. */
@@ -203,12 +208,22 @@ export async function uploadCorpus(api: ReturnType<typeof apiClient>, name: stri
  * leaves the origin (the app must work air-gapped).
  */
 export async function openApp(stack: WebStack, key: string): Promise<{ context: BrowserContext; page: Page; problems: string[] }> {
-  const context = await stack.browser.newContext({ viewport: { width: 1280, height: 800 } });
+  return openAppAt(stack.browser, stack.url, key);
+}
+
+/** openApp for any browser and app URL (a `dossier serve` the test started, for one). */
+export async function openAppAt(
+  browser: Browser,
+  url: string,
+  key: string,
+  viewport = { width: 1280, height: 800 },
+): Promise<{ context: BrowserContext; page: Page; problems: string[] }> {
+  const context = await browser.newContext({ viewport });
   // Generous: the suite shares two cores with everything else CI runs; nothing here measures speed.
   context.setDefaultTimeout(120_000);
   const page = await context.newPage();
   const problems: string[] = [];
-  const origin = new URL(stack.url).origin;
+  const origin = new URL(url).origin;
   page.on('pageerror', (err) => problems.push(`page error: ${err.message}`));
   page.on('console', (msg) => {
     if (/Content.Security.Policy|Refused to|Trusted ?Type/i.test(msg.text())) problems.push(`CSP: ${msg.text()}`);
@@ -217,7 +232,7 @@ export async function openApp(stack: WebStack, key: string): Promise<{ context: 
     const url = req.url();
     if (!url.startsWith(origin) && !url.startsWith('data:') && !url.startsWith('blob:')) problems.push(`external request: ${url}`);
   });
-  await page.goto(`${stack.url}/`);
+  await page.goto(`${url}/`);
   await page.getByLabel('API key').fill(key);
   await page.getByRole('button', { name: 'Sign in' }).click();
   await page.getByRole('heading', { level: 1, name: 'Runs' }).waitFor();

@@ -1,2 +1,3 @@
 export * from './load-config';
 export * from './schemas';
+export * from './queue-prefix';

@@ -21,11 +21,14 @@ export const DatabaseEnv = z.object({
 
 export const RedisEnv = z.object({
   REDIS_URL: url(/^rediss?:$/),
-  /** Every queue key starts with this; tests give each file its own. */
+  /**
+   * Every queue key starts with this; tests give each file its own. Unset: derived from DATABASE_URL
+   * (`defaultQueuePrefix`), so two databases sharing a Redis never share jobs.
+   */
   QUEUE_PREFIX: z
     .string()
     .regex(/^[a-zA-Z0-9_-]+$/, 'letters, digits, - and _ only')
-    .default('dossier'),
+    .optional(),
 });
 
 export const LogEnv = z.object({

@@ -21,7 +21,6 @@ describe('loadConfig', () => {
     expect(loadConfig(WorkerEnv, { ...VALID })).toEqual({
       ...VALID,
       DATABASE_POOL_MAX: 10,
-      QUEUE_PREFIX: 'dossier',
       LOG_LEVEL: 'info',
       WORKER_CONCURRENCY: 4,
       STEP_LOCK_MS: 30_000,

@@ -1,5 +1,5 @@
 import { TenantPolicy } from '@dossier/contracts';
-import type { Prisma } from '@dossier/db';
+import { isKeyRole, type Prisma } from '@dossier/db';
 import type { AdminRepositories } from './admin-repositories';
 import { CliUsageError } from '../cli-error';
 import { defineCommand, type CommandSpec } from '../framework/command-spec';
@@ -75,11 +75,9 @@ const setPolicy = defineCommand({
   },
 });
 
-const ROLES = ['admin', 'member', 'viewer'] as const;
-
 const createKey = defineCommand<{ name: string; role: string }>({
   name: 'create-key',
-  description: 'Create an API key for a tenant; the key is printed once (only its SHA-256 is stored)',
+  description: "Create an API key for a tenant with the role asked for (the key's own, whatever its principal's); printed once",
   arguments: [{ name: 'tenant', description: 'the tenant name', required: true }],
   options: [
     { flags: '--name <principal>', description: 'who the key is for', default: 'default' },
@@ -87,13 +85,16 @@ const createKey = defineCommand<{ name: string; role: string }>({
   ],
   async run({ args, opts, out }) {
     const name = required(args[0] as string, 'The tenant name');
-    if (!(ROLES as readonly string[]).includes(opts.role))
-      throw new CliUsageError(`--role must be admin, member or viewer, got "${opts.role}"`);
+    const role = opts.role;
+    if (!isKeyRole(role)) throw new CliUsageError(`--role must be admin, member or viewer, got "${role}"`);
     await withRepositories(async ({ tenants, keys }) => {
       const t = await tenants.findByName(name);
       if (!t) throw new CliUsageError(`No tenant "${name}": create it first (dossier admin create-tenant ${name})`);
-      const { key, row } = await keys.create(t.id, opts.name, opts.role);
-      out.line(`Key ${row.prefix} for ${t.name} (principal ${opts.name}). It is shown only now; store it safely:`);
+      const { key, row } = await keys.create(t.id, opts.name, role);
+      const may = row.role === 'viewer' ? 'read only' : 'read and write';
+      out.line(
+        `Key ${row.prefix} for ${t.name} (principal ${opts.name}), role ${row.role} (${may}). It is shown only now; store it safely:`,
+      );
       out.line(key);
     });
   },

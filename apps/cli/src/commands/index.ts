@@ -13,6 +13,7 @@ import { replayCommand } from './replay.command';
 import { reportCommand } from './report.command';
 import { resumeCommand } from './resume.command';
 import { runsCommand } from './runs.command';
+import { serveCommand } from './serve.command';
 import { showCommand } from './show.command';
 import { sourceTextCommand } from './source-text.command';
 
@@ -34,5 +35,6 @@ export const COMMANDS = [
   demoCommand,
   evalCommand,
   mcpCommand,
+  serveCommand,
   adminCommand,
 ] as CommandSpec<never>[];

@@ -62,7 +62,7 @@ export class ApiKeyGuard implements CanActivate {
     // Tenancy decides what a key can see (404 outside it); the role only whether it may change anything.
     const writes = req.method !== 'GET' && req.method !== 'HEAD';
     if (identity.role === 'viewer' && writes && !this.reflector.get<boolean>(WRITES_CHECKED_DOWNSTREAM, context.getHandler())) {
-      throw new ForbiddenError(`The key ${identity.prefix} belongs to a viewer, who can read but not ${req.method} here`, {
+      throw new ForbiddenError(`The key ${identity.prefix} is a viewer key: it can read but not ${req.method} here`, {
         details: { role: identity.role },
       });
     }

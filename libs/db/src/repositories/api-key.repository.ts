@@ -15,6 +15,14 @@ export interface KeyIdentity {
   role: string;
 }
 
+/** What a key may do; the key's own role, chosen when it is created (a principal may hold keys of several roles). */
+export const KEY_ROLES = ['admin', 'member', 'viewer'] as const;
+export type KeyRole = (typeof KEY_ROLES)[number];
+
+export function isKeyRole(value: string): value is KeyRole {
+  return (KEY_ROLES as readonly string[]).includes(value);
+}
+
 /** Don't write last_used_at on every request: once a minute per key is enough to see whether it is used. */
 const LAST_USED_RESOLUTION_MS = 60_000;
 
@@ -22,8 +30,19 @@ const LAST_USED_RESOLUTION_MS = 60_000;
 export class ApiKeyRepository {
   constructor(private readonly prisma: PrismaService) {}
 
-  /** Creates a key for a principal (created on first use). The returned `key` is the only copy of the secret. */
-  async create(tenantId: string, principalName: string, role = 'member', db: Db = this.prisma): Promise<{ key: string; row: ApiKeyRow }> {
+  /**
+   * Creates a key for a principal (created on first use) with the role asked for: the key's role, whatever role
+   * the principal was created with (a viewer key for an existing member principal is a viewer key). The returned
+   * `key` is the only copy of the secret.
+   */
+  async create(
+    tenantId: string,
+    principalName: string,
+    role: KeyRole = 'member',
+    db: Db = this.prisma,
+  ): Promise<{ key: string; row: ApiKeyRow }> {
+    // The type does not reach plain-JS callers or a CLI flag: a role outside the set would be a CHECK violation.
+    if (!isKeyRole(role)) throw new RangeError(`A key's role is admin, member or viewer, not "${String(role)}"`);
     // Atomic: two keys created at once for a new principal share it (a read-then-insert gave one of them P2002).
     const { row: principal } = await insertOrFind(
       `principal "${principalName}"`,
@@ -32,7 +51,7 @@ export class ApiKeyRepository {
     );
     const generated = generateApiKey();
     const row = await db.apiKey.create({
-      data: { tenantId, principalId: principal.id, prefix: generated.prefix, secretHash: generated.secretHash },
+      data: { tenantId, principalId: principal.id, prefix: generated.prefix, secretHash: generated.secretHash, role },
     });
     return { key: generated.key, row };
   }
@@ -65,8 +84,14 @@ export class ApiKeyRepository {
       tenantId: row.tenantId,
       principalId: row.principalId,
       principalName: row.principal.name,
-      role: row.principal.role,
+      // The key's role, never its principal's: a read-only key stays read-only whoever holds it.
+      role: row.role,
     };
+  }
+
+  /** The keys of one principal of a tenant that still work, oldest first. */
+  activeOf(tenantId: string, principalName: string, db: Db = this.prisma): Promise<ApiKeyRow[]> {
+    return db.apiKey.findMany({ where: { tenantId, revokedAt: null, principal: { name: principalName } }, orderBy: { createdAt: 'asc' } });
   }
 
   list(tenantId: string, db: Db = this.prisma): Promise<ApiKeyRow[]> {

@@ -1,4 +1,5 @@
 import { buildReport, type ReportInputs } from '../src/render/report-builder';
+import { llmUsage } from '../src/render/usage-metrics';
 
 function inputs(run: Partial<ReportInputs['run']>, metrics: Partial<ReportInputs['metrics']> = {}): ReportInputs {
   return {
@@ -114,5 +115,33 @@ describe('the method section names the budget that ended research', () => {
     expect(text).toContain(
       'Model output: 4 answers mended locally (fences, prose, truncated JSON, enum case, extra keys, null lists); 3 repair requests; 2 values trimmed to their limits; 1 unknown or wrong-kind ids dropped; optional roles skipped for a step: counterEvidence ×1; required roles played by the offline engine for one call: claimBuilder ×2.',
     );
+  });
+});
+
+describe('honest counts (decision 0040)', () => {
+  const group = (role: string, engine: string, calls: number, tokens: number) => ({
+    role,
+    model: engine === 'offline' ? 'offline-nlp-1' : 'gpt-x',
+    engine,
+    _count: { _all: calls },
+    _sum: { tokensIn: tokens, tokensOut: tokens, costUsd: engine === 'offline' ? 0 : 0.01 },
+  });
+
+  it('model requests and their tokens apart from offline plays, which count no tokens', () => {
+    const usage = llmUsage([
+      group('verifier', 'openai', 5, 100),
+      group('claimBuilder', 'offline', 2, 700),
+      group('verifier', 'offline', 1, 50),
+    ]);
+    expect(usage.total).toMatchObject({ llmCalls: 5, modelRequests: 5, tokensIn: 100, tokensOut: 100 });
+    expect(usage.total.offlinePlays).toEqual({ total: 3, byRole: { claimBuilder: 2, verifier: 1 } });
+    expect(usage.byRole).toEqual({ verifier: { calls: 5, tokensIn: 100, tokensOut: 100, costUsd: 0.01 } });
+    expect(usage.byEngine['offline']).toEqual({ calls: 3, tokensIn: 0, tokensOut: 0, costUsd: 0 });
+  });
+
+  it('an offline run: no model request, no tokens', () => {
+    const usage = llmUsage([group('director', 'offline', 1, 30), group('evidenceCurator', 'offline', 40, 54_000)]);
+    expect(usage.total).toMatchObject({ llmCalls: 0, modelRequests: 0, tokensIn: 0, tokensOut: 0, costUsd: 0 });
+    expect(usage.total.offlinePlays.total).toBe(41);
   });
 });

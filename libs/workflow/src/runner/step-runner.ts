@@ -155,9 +155,12 @@ export class StepRunner implements StepProcessor {
     control: JobControl,
   ): Promise<StepRunResult> {
     const { run, lock } = await this.runAndLock(job, key);
-    if (!run || TERMINAL_RUN_STATUSES.includes(run.status as RunStatus)) {
+    if (!run) {
       await lock?.release();
-      if (!run) throw new RunNotFoundError(`Run ${job.runId} not found for step ${key}`, { runId: job.runId });
+      throw this.seen(await this.refuseForeign(job, key, control));
+    }
+    if (TERMINAL_RUN_STATUSES.includes(run.status as RunStatus)) {
+      await lock?.release();
       return { status: 'skipped', reason: `run ${run.status}` };
     }
     if (!lock) throw this.seen(await control.postpone(this.options.busyRetryMs));
@@ -213,6 +216,19 @@ export class StepRunner implements StepProcessor {
     } finally {
       await lock.release();
     }
+  }
+
+  /**
+   * A job whose run this database does not have belongs to another deployment that shares the queue prefix (two
+   * databases, one Redis, one QUEUE_PREFIX): failing it would lose that deployment's step. It goes back to the queue
+   * for a worker of the database that has the run, without using an attempt (docs/decisions/0077).
+   */
+  private async refuseForeign(job: StepJob, key: string, control: JobControl): Promise<Error> {
+    this.logger.warn(
+      { runId: job.runId, step: key },
+      `step ${key} left on the queue: its run is not in this worker's database (does another database's deployment use the same QUEUE_PREFIX?)`,
+    );
+    return control.postpone(this.options.busyRetryMs);
   }
 
   /**

@@ -115,7 +115,18 @@ function replayText(replay: { of: string; from?: string | undefined }): string {
 
 function verificationText(v: ReportJson['metrics']['verification'], rounds: number): string {
   if (!v) return `Verification: every cited sentence was checked against its excerpts (${rounds} repair round(s)).`;
-  return `Verification: ${v.checked} sentence checks against the cited passages (body, conclusion, disagreements and introduction), each by a deterministic guard (figures, dates, units, names, negations) and by the verifier; ${v.failedByGuard} failed the guard, ${v.failedByJudge} the verifier; ${v.repaired} sentences were repaired and ${v.removed} removed after ${rounds} repair round(s) of the body. No sentence that failed verification is in this report.`;
+  return `Verification: ${v.checked} sentence checks against the cited passages (body, conclusion, disagreements and introduction), each by a deterministic guard (figures, dates, units, names, negations) and by the verifier${judgedText(v)}; ${v.failedByGuard} failed the guard, ${v.failedByJudge} the verifier; ${v.repaired} sentences were repaired and ${v.removed} removed after ${rounds} repair round(s) of the body. No sentence that failed verification is in this report.`;
+}
+
+/** Who judged the checks (decision 0040): the model, the offline engine in its place, the guard alone. */
+function judgedText(v: NonNullable<ReportJson['metrics']['verification']>): string {
+  if (v.judgedByModel === undefined) return '';
+  const parts = [
+    ...(v.judgedByModel > 0 ? [`${v.judgedByModel} judged by the verifier model`] : []),
+    ...((v.judgedOffline ?? 0) > 0 ? [`${v.judgedOffline} by the offline engine${v.judgedByModel > 0 ? ' in its place' : ''}`] : []),
+    ...((v.guardOnly ?? 0) > 0 ? [`${v.guardOnly} by the guard alone (framing sentences that cite nothing)`] : []),
+  ];
+  return parts.length > 0 ? ` (${parts.join(', ')})` : '';
 }
 
 function byRole(counts: Record<string, number>): string {

@@ -1,0 +1,84 @@
+/**
+ * The figures of `npm run bench -- steps` (tools/bench/step-overhead.ts) as data: `--json FILE` writes this, and the
+ * bench's own test (tools/bench/test/step-bench.spec.ts) parses it. Every interval is in µs on the bench process's
+ * monotonic clock; every window is epoch ms, so a reader can check that the floors were measured in the same run as
+ * the engine they are compared with.
+ */
+import { z } from 'zod';
+
+export const Percentiles = z.object({
+  n: z.number().int().positive(),
+  p50: z.number().nonnegative(),
+  p90: z.number().nonnegative(),
+  p99: z.number().nonnegative(),
+});
+export type Percentiles = z.infer<typeof Percentiles>;
+
+export const Window = z.object({ from: z.number(), to: z.number() }).refine((w) => w.to >= w.from, 'a window ends after it starts');
+export type Window = z.infer<typeof Window>;
+
+export const EngineFigures = z.object({
+  window: Window,
+  runs: z.number().int().positive(),
+  /** Steps the engine ran in the window (completed executions of the measured runs). */
+  steps: z.number().int().positive(),
+  /** Dequeue (the transport handed the job) → the first step it decided acknowledged by Redis. */
+  overhead: Percentiles,
+  /** Dequeue → the first step it decided dequeued. */
+  hop: Percentiles,
+  /** This process's CPU (user + system, `process.cpuUsage`) over the window, per step: the engine and its handlers. */
+  cpuMicrosPerStep: z.number().nonnegative(),
+  /** The window's wall time per step. */
+  wallMicrosPerStep: z.number().nonnegative(),
+});
+export type EngineFigures = z.infer<typeof EngineFigures>;
+
+export const FloorFigures = z.object({
+  window: Window,
+  /** One single-row INSERT committed on its own, this many connections at once. */
+  commit: Percentiles,
+  /** A bare BullMQ processor that only adds the next job: dequeue → next enqueued, this many chains at once. */
+  enqueue: Percentiles,
+  /** Dequeue → next dequeued, bare. */
+  hop: Percentiles,
+});
+export type FloorFigures = z.infer<typeof FloorFigures>;
+
+export const ConcurrencyFigures = z.object({
+  /** Runs in flight at once (1: one run after another; its fan-outs still run their shards together). */
+  runsAtOnce: z.number().int().positive(),
+  floors: FloorFigures,
+  engine: EngineFigures,
+  /** Engine overhead over (bare commit + bare enqueue) at the same percentile. */
+  ratio: z.object({ p50: z.number(), p90: z.number(), p99: z.number() }),
+});
+export type ConcurrencyFigures = z.infer<typeof ConcurrencyFigures>;
+
+export const StepBenchReport = z.object({
+  bench: z.literal('steps'),
+  pid: z.number().int(),
+  window: Window,
+  node: z.string(),
+  cores: z.number().int().positive(),
+  load: z.object({ before: z.number(), after: z.number() }),
+  /** Sizes and settings the figures were taken with. */
+  settings: z.object({
+    hops: z.number().int(),
+    commits: z.number().int(),
+    workerConcurrency: z.number().int(),
+    databasePoolMax: z.number().int(),
+    /** True when a CPU profiler ran during the engine windows: CPU and wall figures include its cost. */
+    profiled: z.boolean(),
+  }),
+  concurrency: z.array(ConcurrencyFigures).min(1),
+  profiles: z.array(z.object({ runsAtOnce: z.number().int(), file: z.string(), busyMicrosPerStep: z.number() })),
+  recovery: z.object({ lockMs: z.number(), stalledMs: z.number(), watchMs: z.number(), recoveryMs: z.number() }).optional(),
+});
+export type StepBenchReport = z.infer<typeof StepBenchReport>;
+
+export function percentiles(values: readonly number[]): Percentiles {
+  if (values.length === 0) throw new Error('no values to take percentiles of');
+  const sorted = [...values].sort((a, b) => a - b);
+  const at = (p: number): number => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+  return { n: sorted.length, p50: at(50), p90: at(90), p99: at(99) };
+}
