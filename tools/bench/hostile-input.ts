@@ -18,7 +18,10 @@ function pct(values: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? NaN;
 }
 
-async function probeWhile(base: string, work: () => Promise<{ status: number }>): Promise<{ healthz: number[]; work: number[]; statuses: number[] }> {
+async function probeWhile(
+  base: string,
+  work: () => Promise<{ status: number }>,
+): Promise<{ healthz: number[]; work: number[]; statuses: number[] }> {
   const healthz: number[] = [];
   const times: number[] = [];
   const statuses: number[] = [];
@@ -57,8 +60,14 @@ async function main(): Promise<void> {
     );
     const cases: [string, () => Promise<{ status: number }>][] = [
       ['idle (a cheap authenticated GET)', () => api('GET', '/v1/me')],
-      ['import: gzip bomb (0.5 MiB -> 512 MiB)', () => api('POST', '/v1/runs/import', { archive: gzipSync(Buffer.alloc(512 * 1024 * 1024, 0x20), { level: 9 }).toString('base64') })],
-      ['import: 64 MiB report string', () => api('POST', '/v1/runs/import', { archive: archiveFile(archiveOf({ reportContent: 'A'.repeat(64 * 1024 * 1024) })) })],
+      [
+        'import: gzip bomb (0.5 MiB -> 512 MiB)',
+        () => api('POST', '/v1/runs/import', { archive: gzipSync(Buffer.alloc(512 * 1024 * 1024, 0x20), { level: 9 }).toString('base64') }),
+      ],
+      [
+        'import: 64 MiB report string',
+        () => api('POST', '/v1/runs/import', { archive: archiveFile(archiveOf({ reportContent: 'A'.repeat(64 * 1024 * 1024) })) }),
+      ],
       ['import: answer nested 200,000 deep', () => api('POST', '/v1/runs/import', { archive: archiveFile({ json: deep }) })],
       [
         'upload: PDF inflating to 64 MiB',
@@ -70,7 +79,9 @@ async function main(): Promise<void> {
           }),
       ],
     ];
-    process.stdout.write(`\nhostile input: /healthz while the gateway is fed hostile requests (${ROUNDS} each; load ${load.toFixed(2)}, 2 shared cores)\n`);
+    process.stdout.write(
+      `\nhostile input: /healthz while the gateway is fed hostile requests (${ROUNDS} each; load ${load.toFixed(2)}, 2 shared cores)\n`,
+    );
     process.stdout.write('| case | statuses | request p50 ms | /healthz n | p50 ms | p99 ms | max ms |\n|---|---|---|---|---|---|---|\n');
     for (const [name, work] of cases) {
       const r = await probeWhile(gw.url, work);

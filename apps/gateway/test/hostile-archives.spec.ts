@@ -147,7 +147,9 @@ describe('security round 2: bounded work on hostile archives', () => {
     expect(probes.healthz.length).toBeGreaterThan(0);
     expect(new Set([...probes.healthz, ...probes.other])).toEqual(new Set([200]));
     expect(await runsOf(gw, attacker.id)).toBe(0);
-    expect(Number((await sql<{ n: string }>(gw.db.url, 'SELECT count(*) AS n FROM recorded_answers WHERE tenant_id = $1', [attacker.id]))[0]!.n)).toBe(0);
+    expect(
+      Number((await sql<{ n: string }>(gw.db.url, 'SELECT count(*) AS n FROM recorded_answers WHERE tenant_id = $1', [attacker.id]))[0]!.n),
+    ).toBe(0);
   }
 
   it('a report of 64 MiB of "A" (a small request) is a 422 naming the string bound, before the string is ever built', async () => {
@@ -172,7 +174,12 @@ describe('security round 2: bounded work on hostile archives', () => {
     ]) {
       await hostile(archiveFile(archiveOf(parts)), 422, 'run_archive_invalid', /a NUL character in a string/);
     }
-    await hostile(archiveFile(archiveOf({ answerBody: { content: 'half a pair \ud800' } })), 422, 'run_archive_invalid', /lone UTF-16 surrogate/);
+    await hostile(
+      archiveFile(archiveOf({ answerBody: { content: 'half a pair \ud800' } })),
+      422,
+      'run_archive_invalid',
+      /lone UTF-16 surrogate/,
+    );
   });
 
   it('an answer nested 5,000 or 200,000 deep is a 422 naming the depth bound, not a stack overflow', async () => {

@@ -28,11 +28,19 @@ describe('security round 2: hostile uploads', () => {
     const bomb = flatePdf(64 * 1024 * 1024);
     expect(bomb.length).toBeLessThan(128 * 1024);
     const { result, probes } = await whileInFlight(gw.url, bystander.key, () =>
-      api('POST', `/v1/collections/${collection}/documents`, { filename: 'bomb.pdf', content: bomb.toString('base64'), encoding: 'base64' }),
+      api('POST', `/v1/collections/${collection}/documents`, {
+        filename: 'bomb.pdf',
+        content: bomb.toString('base64'),
+        encoding: 'base64',
+      }),
     );
     expect(result.status).toBe(400);
     expect(result.json.details.failed).toEqual([
-      expect.objectContaining({ path: 'bomb.pdf', code: 'too_large', reason: expect.stringMatching(/inflate to more than 33554432 bytes/) }),
+      expect.objectContaining({
+        path: 'bomb.pdf',
+        code: 'too_large',
+        reason: expect.stringMatching(/inflate to more than 33554432 bytes/),
+      }),
     ]);
     expect(probes.healthz.length).toBeGreaterThan(0);
     expect(new Set([...probes.healthz, ...probes.other])).toEqual(new Set([200]));
@@ -48,12 +56,15 @@ describe('security round 2: hostile uploads', () => {
     expect(pdf.status).toBe(201);
     const html = await api('POST', `/v1/collections/${collection}/documents`, {
       filename: 'page.html',
-      content: '<html><head><title>A page</title></head><body><h1>Heading</h1><p>Some text of the page, long enough to read.</p></body></html>',
+      content:
+        '<html><head><title>A page</title></head><body><h1>Heading</h1><p>Some text of the page, long enough to read.</p></body></html>',
     });
     expect(html.status).toBe(201);
-    const rows = await sql<{ path: string; text: string }>(gw.db.url, 'SELECT path, text FROM documents WHERE tenant_id = $1 ORDER BY path', [
-      attacker.id,
-    ]);
+    const rows = await sql<{ path: string; text: string }>(
+      gw.db.url,
+      'SELECT path, text FROM documents WHERE tenant_id = $1 ORDER BY path',
+      [attacker.id],
+    );
     expect(rows.map((r) => r.path)).toEqual(['fine.pdf', 'page.html']);
     expect(rows[0]!.text).toMatch(/^Compressed line/);
     expect(rows[1]!.text).toMatch(/Some text of the page/);

@@ -81,7 +81,7 @@ describe('security round 2: the queue dashboard counts wrong admin keys', () => 
     // The stream of a run that waits in its queue never ends: read the head only, then let go.
     const head = async (url: string, headers: Record<string, string> = {}) => {
       const res = await fetch(url, { headers: { authorization: `Bearer ${key}`, ...headers } });
-      const body = res.headers.get('content-type')?.startsWith('application/json') ? await res.json() : undefined;
+      const body = res.headers.get('content-type')?.startsWith('application/json') ? ((await res.json()) as any) : undefined;
       if (!body) await res.body?.cancel();
       return { status: res.status, body, type: res.headers.get('content-type') };
     };

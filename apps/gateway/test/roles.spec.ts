@@ -9,7 +9,12 @@ import { client, QUESTION, startGateway, uploadCorpus, type Gateway, type Reply 
 
 type Role = 'viewer' | 'member' | 'admin';
 const ROLES: Role[] = ['viewer', 'member', 'admin'];
-const GATED = { collection: 'varen', perspectives: 2, maxIterations: 1, gates: { plan: 'required', outline: 'required', publish: 'required' } };
+const GATED = {
+  collection: 'varen',
+  perspectives: 2,
+  maxIterations: 1,
+  gates: { plan: 'required', outline: 'required', publish: 'required' },
+};
 
 /**
  * Issue 30, item 1: a key's role is the one it was created with, whatever its principal's. One principal holds a key of
@@ -43,7 +48,9 @@ describe('security round 2: roles hold on every write route and MCP write tool',
       counts[table] = (await sql<{ n: string }>(gw.db.url, `SELECT count(*) AS n FROM ${table} WHERE tenant_id = $1`, [tenantId]))[0]!.n;
     }
     counts['statuses'] = (
-      await sql<{ s: string }>(gw.db.url, `SELECT string_agg(status, ',' ORDER BY id) AS s FROM research_runs WHERE tenant_id = $1`, [tenantId])
+      await sql<{ s: string }>(gw.db.url, `SELECT string_agg(status, ',' ORDER BY id) AS s FROM research_runs WHERE tenant_id = $1`, [
+        tenantId,
+      ])
     )[0]!.s;
     return counts;
   };
@@ -71,7 +78,11 @@ describe('security round 2: roles hold on every write route and MCP write tool',
   it('/v1/me and every key say the role each key was created with', async () => {
     for (const role of ROLES) {
       const me = MeView.parse((await api[role]('GET', '/v1/me')).json);
-      expect({ role: me.principal.role, canWrite: me.canWrite, name: me.principal.name }).toEqual({ role, canWrite: role !== 'viewer', name: 'pat' });
+      expect({ role: me.principal.role, canWrite: me.canWrite, name: me.principal.name }).toEqual({
+        role,
+        canWrite: role !== 'viewer',
+        name: 'pat',
+      });
     }
   });
 
@@ -103,7 +114,10 @@ describe('security round 2: roles hold on every write route and MCP write tool',
     const intervention = { type: 'add_question', question: 'What did the dam change?' };
     await refusedToViewer('intervene', () => api.viewer('POST', `/v1/runs/${runs.admin}/interventions`, intervention));
     for (const role of ['member', 'admin'] as const) {
-      expect({ role, status: (await api[role]('POST', `/v1/runs/${runs.admin}/interventions`, intervention)).status }).toEqual({ role, status: 201 });
+      expect({ role, status: (await api[role]('POST', `/v1/runs/${runs.admin}/interventions`, intervention)).status }).toEqual({
+        role,
+        status: 201,
+      });
     }
 
     route('post', '/v1/runs/{id}/cancel');
@@ -133,7 +147,10 @@ describe('security round 2: roles hold on every write route and MCP write tool',
     route('post', '/v1/runs/import');
     await refusedToViewer('import', () => api.viewer('POST', '/v1/runs/import', { archive: archiveFile(archiveOf()) }));
     for (const role of ['member', 'admin'] as const) {
-      expect({ role, status: (await api[role]('POST', '/v1/runs/import', { archive: archiveFile(archiveOf()) })).status }).toEqual({ role, status: 201 });
+      expect({ role, status: (await api[role]('POST', '/v1/runs/import', { archive: archiveFile(archiveOf()) })).status }).toEqual({
+        role,
+        status: 201,
+      });
     }
 
     route('post', '/v1/collections');
@@ -161,7 +178,9 @@ describe('security round 2: roles hold on every write route and MCP write tool',
     const mcp = {} as Record<Role, Client>;
     for (const role of ROLES) {
       mcp[role] = await connectMcp(
-        new StreamableHTTPClientTransport(new URL(`${gw.url}/mcp`), { requestInit: { headers: { authorization: `Bearer ${keys[role]}` } } }),
+        new StreamableHTTPClientTransport(new URL(`${gw.url}/mcp`), {
+          requestInit: { headers: { authorization: `Bearer ${keys[role]}` } },
+        }),
       );
     }
     try {
@@ -170,7 +189,11 @@ describe('security round 2: roles hold on every write route and MCP write tool',
         const answer = await callTool(mcp[role], 'start_research', { question: QUESTION, options: GATED, waitSeconds: 600 });
         expect({ role, isError: answer.isError, gate: answer.json?.run?.awaitingGate }).toEqual({ role, isError: false, gate: 'plan' });
         started[role] = answer.json.run.id;
-        const doc = await callTool(mcp[role], 'add_document', { collection: 'varen', filename: `mcp-${role}.md`, content: `# By ${role} over MCP` });
+        const doc = await callTool(mcp[role], 'add_document', {
+          collection: 'varen',
+          filename: `mcp-${role}.md`,
+          content: `# By ${role} over MCP`,
+        });
         expect({ role, isError: doc.isError }).toEqual({ role, isError: false });
       }
       const before = await footprint();
@@ -184,7 +207,12 @@ describe('security round 2: roles hold on every write route and MCP write tool',
       }
       expect(await footprint()).toEqual(before);
       for (const role of ['member', 'admin'] as const) {
-        const approved = await callTool(mcp[role], 'approve_gate', { runId: started[role], gate: 'plan', decision: { decision: 'approve' }, waitSeconds: 0 });
+        const approved = await callTool(mcp[role], 'approve_gate', {
+          runId: started[role],
+          gate: 'plan',
+          decision: { decision: 'approve' },
+          waitSeconds: 0,
+        });
         expect({ role, isError: approved.isError }).toEqual({ role, isError: false });
         await api[role]('POST', `/v1/runs/${started[role]}/cancel`, {});
       }

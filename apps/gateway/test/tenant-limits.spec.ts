@@ -32,7 +32,9 @@ describe('security round 2: limits per tenant and per key', () => {
     const tenant = await gw.tenant('eager');
     const api = client(gw.url, tenant.key);
     const answers = await Promise.all(
-      Array.from({ length: 40 }, (_, i) => api('POST', '/v1/runs', { question: `Question ${i}?`, options: { perspectives: 8, maxIterations: 20 } })),
+      Array.from({ length: 40 }, (_, i) =>
+        api('POST', '/v1/runs', { question: `Question ${i}?`, options: { perspectives: 8, maxIterations: 20 } }),
+      ),
     );
     const statuses = answers.map((a) => a.status).sort();
     expect(statuses.filter((s) => s === 201)).toHaveLength(10);

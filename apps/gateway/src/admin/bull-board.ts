@@ -41,7 +41,9 @@ export async function mountBullBoard(app: NestFastifyApplication, adminKey: stri
           sendError(reply, limited);
           return reply;
         }
-        const { status, body } = mapError(new AuthenticationError('The admin key is required (ADMIN_API_KEY as Bearer token or Basic password)'));
+        const { status, body } = mapError(
+          new AuthenticationError('The admin key is required (ADMIN_API_KEY as Bearer token or Basic password)'),
+        );
         // Basic, not the API's Bearer challenge: a browser then asks for the key by itself.
         return reply.status(status).header('www-authenticate', 'Basic realm="dossier-admin", charset="UTF-8"').send(body);
       });

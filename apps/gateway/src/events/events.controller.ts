@@ -1,7 +1,7 @@
 import { Controller, Get, Headers, Inject, Param, Query, Res, UseGuards, type OnModuleDestroy } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
 import { z } from 'zod';
-import { RunIdParams, TERMINAL_RUN_STATUSES, type RunStatus } from '@dossier/contracts';
+import { RunIdParams, safeText, TERMINAL_RUN_STATUSES, type RunStatus } from '@dossier/contracts';
 import { RunEventRepository, RunRepository } from '@dossier/db';
 import { describeError, redactDeep } from '@dossier/errors';
 import { createLogger } from '@dossier/telemetry';
@@ -21,8 +21,7 @@ const logger = createLogger('gateway');
  * An event's seq as a client sends it back (`Last-Event-ID`, `?lastEventId=`): decimal digits only. A coercing
  * number parse read `0x10` as 16 and ` 1` as 1, so a malformed id resumed somewhere the client never was.
  */
-const Seq = z
-  .string()
+const Seq = safeText()
   .regex(/^[0-9]{1,10}$/, 'decimal digits only (the id of an event this stream sent)')
   .transform(Number)
   .pipe(z.int().min(0).max(2_147_483_647));

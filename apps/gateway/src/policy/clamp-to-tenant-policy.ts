@@ -14,7 +14,8 @@ function allowedEngine(allowed: readonly Engine[]): Engine {
 export function clampToTenantPolicy(options: RunOptions, policy: TenantPolicy): { options: RunOptions; clamped: ClampedOption[] } {
   const clamped: ClampedOption[] = [];
   const change = <T>(option: string, from: T, to: T): T => {
-    if (JSON.stringify(from) !== JSON.stringify(to)) clamped.push({ option, from: (from ?? null) as ClampedOption['from'], to: to as ClampedOption['to'] });
+    if (JSON.stringify(from) !== JSON.stringify(to))
+      clamped.push({ option, from: (from ?? null) as ClampedOption['from'], to: to as ClampedOption['to'] });
     return to;
   };
   let { engine, searchProviders } = options;

@@ -58,7 +58,11 @@ export class RecordingRepository {
    * text into jsonb, so a large answer costs the caller's event loop no parse and no serialisation. Answers the
    * tenant already holds are kept as they are.
    */
-  async insertAnswerTexts(db: Db, tenantId: string, answers: readonly { hash: string; kind: string; json: string; bytes: number }[]): Promise<void> {
+  async insertAnswerTexts(
+    db: Db,
+    tenantId: string,
+    answers: readonly { hash: string; kind: string; json: string; bytes: number }[],
+  ): Promise<void> {
     if (answers.length === 0) return;
     await db.$executeRaw`
       INSERT INTO recorded_answers (tenant_id, hash, kind, body, bytes)

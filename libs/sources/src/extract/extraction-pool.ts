@@ -33,7 +33,10 @@ class ExtractionThread {
     const worker = this.ensureWorker();
     const timer = setTimeout(() => {
       this.fail(
-        new ExtractionError('too_large', `extraction took longer than ${this.limits.timeoutMs} ms (the document is too large or malformed)`),
+        new ExtractionError(
+          'too_large',
+          `extraction took longer than ${this.limits.timeoutMs} ms (the document is too large or malformed)`,
+        ),
       );
     }, this.limits.timeoutMs);
     this.current = { ...job, timer };

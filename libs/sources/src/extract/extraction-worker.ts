@@ -25,7 +25,12 @@ parentPort?.on('message', (task: ExtractionTask) => {
       const answer: ExtractionAnswer =
         err instanceof ExtractionError
           ? { id: task.id, ok: false, reason: err.reason, message: err.message }
-          : { id: task.id, ok: false, reason: 'extraction_error', message: err instanceof Error ? `${err.name}: ${err.message}` : String(err) };
+          : {
+              id: task.id,
+              ok: false,
+              reason: 'extraction_error',
+              message: err instanceof Error ? `${err.name}: ${err.message}` : String(err),
+            };
       parentPort!.postMessage(answer);
     },
   );

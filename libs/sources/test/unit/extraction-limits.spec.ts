@@ -40,13 +40,17 @@ describe('extraction limits', () => {
   it('past its time limit a worker is stopped and the document is too_large; the next document gets a fresh worker', async () => {
     const pool = new ExtractionPool(1, { ...EXTRACTION_LIMITS, timeoutMs: 1 });
     // 8 MiB of operators take PDF.js far longer than a millisecond.
-    expect(await reasonOf(pool.extract('pdf', flatePdf(8 * 1024 * 1024), 'slow.pdf'))).toMatch(/^too_large: extraction took longer than 1 ms/);
+    expect(await reasonOf(pool.extract('pdf', flatePdf(8 * 1024 * 1024), 'slow.pdf'))).toMatch(
+      /^too_large: extraction took longer than 1 ms/,
+    );
     const patient = new ExtractionPool(1, EXTRACTION_LIMITS);
     expect((await patient.extract('pdf', flatePdf(1024), 'quick.pdf')).text).toMatch(/^Compressed line/);
   });
 
   it('past its heap limit a worker is stopped and the document is too_large', async () => {
     const pool = new ExtractionPool(1, { ...EXTRACTION_LIMITS, maxHeapMb: 16, maxInflatedBytes: 256 * 1024 * 1024 });
-    expect(await reasonOf(pool.extract('pdf', flatePdf(64 * 1024 * 1024), 'hungry.pdf'))).toMatch(/^too_large: extraction needs more than 16 MB/);
+    expect(await reasonOf(pool.extract('pdf', flatePdf(64 * 1024 * 1024), 'hungry.pdf'))).toMatch(
+      /^too_large: extraction needs more than 16 MB/,
+    );
   });
 });

@@ -109,13 +109,7 @@ export class RunCommands {
    * gates stay required, budgets and counts within the caps, an engine the tenant may not use refused); the original
    * may have been imported, or started under an older policy.
    */
-  async replay(
-    tenantId: string,
-    runId: string,
-    from: string | undefined,
-    actor: string,
-    limits: ReplayLimits = {},
-  ): Promise<RunRow> {
+  async replay(tenantId: string, runId: string, from: string | undefined, actor: string, limits: ReplayLimits = {}): Promise<RunRow> {
     const original = await this.runs.find(tenantId, runId);
     if (!original) throw new RunNotFoundError(`Run ${runId} not found`, { runId });
     if (!TERMINAL_RUN_STATUSES.includes(original.status as RunStatus)) {

@@ -3,8 +3,7 @@ import { ArchiveRefusal, unpackArchiveWithin, type ArchiveContents } from './unp
 
 /** What the worker answers: the checked archive, or why it was refused (an error object does not cross threads whole). */
 export type ArchiveAnswer =
-  | { ok: true; archive: ArchiveContents }
-  | { ok: false; reason: ArchiveRefusal['reason'] | 'failed'; message: string };
+  { ok: true; archive: ArchiveContents } | { ok: false; reason: ArchiveRefusal['reason'] | 'failed'; message: string };
 
 // The worker's main: reads the one file it is sent, answers, and is then stopped by read-archive.ts.
 parentPort?.once('message', (bytes: Uint8Array) => {

@@ -33,13 +33,17 @@ export function readArchive(bytes: Uint8Array): Promise<ArchiveContents> {
       fn();
     };
     const timer = setTimeout(
-      () => settle(() => reject(new RunArchiveTooLargeError(`Reading the archive took longer than ${timeoutMs} ms; it is too large to import`))),
+      () =>
+        settle(() =>
+          reject(new RunArchiveTooLargeError(`Reading the archive took longer than ${timeoutMs} ms; it is too large to import`)),
+        ),
       timeoutMs,
     );
     worker.on('message', (answer: ArchiveAnswer) =>
       settle(() => {
         if (answer.ok) return resolve(answer.archive);
-        if (answer.reason === 'too_large') return reject(new RunArchiveTooLargeError(answer.message, { details: { limit: maxUnpackedBytes } }));
+        if (answer.reason === 'too_large')
+          return reject(new RunArchiveTooLargeError(answer.message, { details: { limit: maxUnpackedBytes } }));
         reject(new RunArchiveError(answer.message, { details: { reason: answer.reason } }));
       }),
     );

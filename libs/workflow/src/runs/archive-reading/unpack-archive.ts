@@ -93,7 +93,10 @@ export async function unpackArchiveWithin(bytes: Uint8Array): Promise<ArchiveCon
   const answers: ArchivedAnswer[] = [];
   for (const answer of archive.recording.answers) {
     if (sha256(canonicalJson(answer.body)) !== answer.hash) {
-      throw new ArchiveRefusal('corrupt', `Corrupt run archive: the ${answer.kind} answer ${answer.hash.slice(0, 12)} does not match its hash`);
+      throw new ArchiveRefusal(
+        'corrupt',
+        `Corrupt run archive: the ${answer.kind} answer ${answer.hash.slice(0, 12)} does not match its hash`,
+      );
     }
     if (held.has(answer.hash)) continue;
     held.add(answer.hash);
