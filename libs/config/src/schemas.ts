@@ -51,8 +51,8 @@ export const WorkerEnv = DatabaseEnv.extend(RedisEnv.shape)
     STEP_ATTEMPTS: int(5, 1),
     STEP_BACKOFF_MS: int(2_000, 10),
     SHUTDOWN_GRACE_MS: int(25_000, 0),
-    /** Port of the process's /metrics, /healthz and /readyz (0 = no server). */
-    METRICS_PORT: z.coerce.number().int().min(0).max(65_535).default(9464),
+    /** Port of the process's /metrics, /healthz and /readyz (0 = no server); unset: the service's own (OPS_PORTS). */
+    METRICS_PORT: z.coerce.number().int().min(0).max(65_535).optional(),
     /** Where the embedded vector store (LanceDB) keeps its tables: one machine, any number of processes (decision 0033). */
     VECTOR_DIR: z.string().min(1).default('.dossier/vectors'),
     /** When set, vectors live in Qdrant (shared by replicas on several machines) instead of the embedded store. */
