@@ -180,6 +180,7 @@ export class FakeOpenAIServer {
       });
     }
 
+    if (this.options.gate) await this.options.gate(request);
     const latency = this.options.latencyMs?.(request) ?? 0;
     if (latency > 0 && !(await this.wait(res, latency))) return this.aborted(res);
     const reply = this.nextReply(role);
