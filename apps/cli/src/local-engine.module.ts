@@ -1,25 +1,27 @@
 import { Module, type DynamicModule } from '@nestjs/common';
 import { SERVICE_NAMES } from '@dossier/contracts';
-import { ClaimsStagesModule } from '@dossier/stage-claims';
-import { ExtractorStagesModule } from '@dossier/stage-extractor';
-import { PlannerStagesModule } from '@dossier/stage-planner';
-import { RendererStagesModule } from '@dossier/stage-renderer';
-import { SearcherStagesModule } from '@dossier/stage-searcher';
-import { VerifierStagesModule } from '@dossier/stage-verifier';
-import { WriterStagesModule } from '@dossier/stage-writer';
-import { VectorsModule } from '@dossier/vectors';
 import { engineSettingsFromEnv, WorkflowModule } from '@dossier/workflow';
 import type { CliEnv } from './cli-env';
 
-const STAGES = [
-  PlannerStagesModule,
-  SearcherStagesModule,
-  ExtractorStagesModule,
-  ClaimsStagesModule,
-  WriterStagesModule,
-  VerifierStagesModule,
-  RendererStagesModule,
-];
+/**
+ * The stage modules and the vector store, loaded only by a process that hosts workers: they bring every agent, source
+ * adapter and LanceDB's native library, which a command that only reads (runs, show, report) has no use for (issue 28).
+ */
+function workerImports(env: CliEnv): DynamicModule['imports'] {
+  /* eslint-disable @typescript-eslint/no-require-imports -- lazy loads, see above */
+  const { VectorsModule } = require('@dossier/vectors') as typeof import('@dossier/vectors');
+  return [
+    VectorsModule.forRoot({ dir: env.VECTOR_DIR }),
+    (require('@dossier/stage-planner') as typeof import('@dossier/stage-planner')).PlannerStagesModule,
+    (require('@dossier/stage-searcher') as typeof import('@dossier/stage-searcher')).SearcherStagesModule,
+    (require('@dossier/stage-extractor') as typeof import('@dossier/stage-extractor')).ExtractorStagesModule,
+    (require('@dossier/stage-claims') as typeof import('@dossier/stage-claims')).ClaimsStagesModule,
+    (require('@dossier/stage-writer') as typeof import('@dossier/stage-writer')).WriterStagesModule,
+    (require('@dossier/stage-verifier') as typeof import('@dossier/stage-verifier')).VerifierStagesModule,
+    (require('@dossier/stage-renderer') as typeof import('@dossier/stage-renderer')).RendererStagesModule,
+  ];
+  /* eslint-enable @typescript-eslint/no-require-imports */
+}
 
 /**
  * Local mode: every stage service in this one process, from the same modules the services use, plus
@@ -40,7 +42,7 @@ export class LocalEngineModule {
             : {}),
         }),
         // Only the stages use vectors: a client command (approve, intervene, show) has no use for the store.
-        ...(withWorkers ? [VectorsModule.forRoot({ dir: env.VECTOR_DIR }), ...STAGES] : []),
+        ...(withWorkers ? (workerImports(env) ?? []) : []),
       ],
     };
   }

@@ -21,11 +21,14 @@ export const DatabaseEnv = z.object({
 
 export const RedisEnv = z.object({
   REDIS_URL: url(/^rediss?:$/),
-  /** Every queue key starts with this; tests give each file its own. */
+  /**
+   * Every queue key starts with this; tests give each file its own. Unset: derived from DATABASE_URL
+   * (`defaultQueuePrefix`), so two databases sharing a Redis never share jobs.
+   */
   QUEUE_PREFIX: z
     .string()
     .regex(/^[a-zA-Z0-9_-]+$/, 'letters, digits, - and _ only')
-    .default('dossier'),
+    .optional(),
 });
 
 export const LogEnv = z.object({
@@ -49,8 +52,8 @@ export const WorkerEnv = DatabaseEnv.extend(RedisEnv.shape)
     STEP_ATTEMPTS: int(5, 1),
     STEP_BACKOFF_MS: int(2_000, 10),
     SHUTDOWN_GRACE_MS: int(25_000, 0),
-    /** Port of the process's /metrics, /healthz and /readyz (0 = no server). */
-    METRICS_PORT: z.coerce.number().int().min(0).max(65_535).default(9464),
+    /** Port of the process's /metrics, /healthz and /readyz (0 = no server); unset: the service's own (OPS_PORTS). */
+    METRICS_PORT: z.coerce.number().int().min(0).max(65_535).optional(),
     /** Where the embedded vector store (LanceDB) keeps its tables: one machine, any number of processes (decision 0033). */
     VECTOR_DIR: z.string().min(1).default('.dossier/vectors'),
     /** When set, vectors live in Qdrant (shared by replicas on several machines) instead of the embedded store. */

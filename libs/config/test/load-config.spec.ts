@@ -21,7 +21,6 @@ describe('loadConfig', () => {
     expect(loadConfig(WorkerEnv, { ...VALID })).toEqual({
       ...VALID,
       DATABASE_POOL_MAX: 10,
-      QUEUE_PREFIX: 'dossier',
       LOG_LEVEL: 'info',
       WORKER_CONCURRENCY: 4,
       STEP_LOCK_MS: 30_000,
@@ -29,7 +28,6 @@ describe('loadConfig', () => {
       STEP_ATTEMPTS: 5,
       STEP_BACKOFF_MS: 2_000,
       SHUTDOWN_GRACE_MS: 25_000,
-      METRICS_PORT: 9464,
       VECTOR_DIR: '.dossier/vectors',
     });
   });

@@ -73,6 +73,7 @@ export class BullMqServer extends Server<WorkerEvents> implements CustomTranspor
     for (const worker of this.workers) {
       worker.run().catch((err: unknown) => this.log.error({ err: (err as Error).message, queue: worker.name }, 'worker stopped'));
     }
+    this.log.info({ queues: options.consume, prefix: options.prefix, concurrency: options.concurrency }, 'workers started');
   }
 
   private createWorker(service: string, options: QueueOptions): Worker {

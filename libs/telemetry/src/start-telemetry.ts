@@ -1,7 +1,4 @@
-import { NodeSDK } from '@opentelemetry/sdk-node';
-import { HttpInstrumentation } from '@opentelemetry/instrumentation-http';
-import { IORedisInstrumentation } from '@opentelemetry/instrumentation-ioredis';
-import { PgInstrumentation } from '@opentelemetry/instrumentation-pg';
+import type { NodeSDK } from '@opentelemetry/sdk-node';
 
 let sdk: NodeSDK | undefined;
 
@@ -21,6 +18,15 @@ export function startTelemetry(serviceName: string, env: NodeJS.ProcessEnv = pro
   // Metrics and logs go through Prometheus and pino, not OTLP (issue 7 decides otherwise if needed).
   env['OTEL_METRICS_EXPORTER'] ??= 'none';
   env['OTEL_LOGS_EXPORTER'] ??= 'none';
+  // The SDK and the instrumentations are loaded here, not with this library: every module that logs imports it, and
+  // a process that never starts telemetry (the CLI's --help, a test) should not pay for loading them.
+  /* eslint-disable @typescript-eslint/no-require-imports -- lazy loads, see above */
+  const { NodeSDK } = require('@opentelemetry/sdk-node') as typeof import('@opentelemetry/sdk-node');
+  const { HttpInstrumentation } = require('@opentelemetry/instrumentation-http') as typeof import('@opentelemetry/instrumentation-http');
+  const { IORedisInstrumentation } =
+    require('@opentelemetry/instrumentation-ioredis') as typeof import('@opentelemetry/instrumentation-ioredis');
+  const { PgInstrumentation } = require('@opentelemetry/instrumentation-pg') as typeof import('@opentelemetry/instrumentation-pg');
+  /* eslint-enable @typescript-eslint/no-require-imports */
   sdk = new NodeSDK({
     serviceName: env['OTEL_SERVICE_NAME'],
     instrumentations: [new HttpInstrumentation(), new IORedisInstrumentation(), new PgInstrumentation()],

@@ -1,4 +1,4 @@
-import type { ConductorEnv, WorkerEnv } from '@dossier/config';
+import { defaultQueuePrefix, type ConductorEnv, type WorkerEnv } from '@dossier/config';
 import type { ServiceName } from '@dossier/contracts';
 import type { EngineSettings } from './workflow.module';
 
@@ -8,7 +8,7 @@ export function engineSettingsFromEnv(env: WorkerEnv, consume: readonly ServiceN
     databaseUrl: env.DATABASE_URL,
     databasePoolMax: env.DATABASE_POOL_MAX,
     redisUrl: env.REDIS_URL,
-    queuePrefix: env.QUEUE_PREFIX,
+    queuePrefix: env.QUEUE_PREFIX ?? defaultQueuePrefix(env.DATABASE_URL),
     consume,
     concurrency: env.WORKER_CONCURRENCY,
     stepLockMs: env.STEP_LOCK_MS,

@@ -14,15 +14,20 @@ import {
   type RunStatus,
   type RunView,
 } from '@dossier/contracts';
-import { openAIConfigFromEnv } from '@dossier/agents';
 import { RunStateError } from '@dossier/errors';
-import { findCollection, ingestPaths, listCollections } from '@dossier/sources';
 import { packArchive, RunArchives, RunCommands, RunQueries, unpackArchive, type SequencedEvent } from '@dossier/workflow';
 import { openContext, type CliContext } from '../cli-context';
+import type { WorkerMode } from '../framework/command-spec';
 import type { DocumentUpload, DossierClient, IngestSummary } from '@dossier/client';
 
 const ACTOR = 'cli';
 const POLL_MS = 200;
+
+/** Ingestion and collections: loaded by the commands that use them (its HTML and PDF parsers are large; issue 28: runs, show). */
+function sources(): typeof import('@dossier/sources') {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- a lazy load, see above
+  return require('@dossier/sources') as typeof import('@dossier/sources');
+}
 
 /**
  * The local transport: the engine's own use cases (RunCommands, RunQueries, ingestion) in this process, on the
@@ -32,10 +37,26 @@ const POLL_MS = 200;
 export class LocalClient implements DossierClient {
   readonly transport = 'local';
 
-  private constructor(private readonly ctx: CliContext) {}
+  /** The context that hosts the workers, when this process has them (opened with them, or on the first run it starts). */
+  private workers?: Promise<CliContext>;
 
-  static async open(workers: boolean): Promise<LocalClient> {
-    return new LocalClient(await openContext(workers));
+  private constructor(
+    private readonly ctx: CliContext,
+    private readonly mode: WorkerMode,
+  ) {
+    if (mode === true) this.workers = Promise.resolve(ctx);
+  }
+
+  static async open(workers: WorkerMode): Promise<LocalClient> {
+    return new LocalClient(await openContext(workers === true), workers);
+  }
+
+  /**
+   * `'on-demand'` (dossier mcp): the first run this process starts, resumes or replays brings up the workers and the
+   * conductor's loops, in a context of their own beside the one the commands use; until then nothing is consumed.
+   */
+  private async ensureWorkers(): Promise<void> {
+    if (this.mode === 'on-demand') await (this.workers ??= openContext(true));
   }
 
   private get tenantId(): string {
@@ -49,7 +70,7 @@ export class LocalClient implements DossierClient {
   }
 
   async ingest(paths: string[], collection: string, onProgress: (done: number, total: number) => void): Promise<IngestSummary> {
-    const report = await ingestPaths(this.ctx.prisma, {
+    const report = await sources().ingestPaths(this.ctx.prisma, {
       tenantId: this.tenantId,
       collection,
       paths,
@@ -59,11 +80,11 @@ export class LocalClient implements DossierClient {
   }
 
   async collectionSize(collection: string): Promise<number> {
-    return (await findCollection(this.ctx.prisma, this.tenantId, { name: collection }))?.documents ?? 0;
+    return (await sources().findCollection(this.ctx.prisma, this.tenantId, { name: collection }))?.documents ?? 0;
   }
 
   collections(): Promise<CollectionView[]> {
-    return listCollections(this.ctx.prisma, this.tenantId);
+    return sources().listCollections(this.ctx.prisma, this.tenantId);
   }
 
   /** As the gateway's upload: the content staged as a file named as given, then the same ingestion as `ingest`. */
@@ -79,6 +100,7 @@ export class LocalClient implements DossierClient {
   }
 
   async start(question: string, options: RunOptionsInput): Promise<RunView> {
+    await this.ensureWorkers();
     const run = await this.commands.start({ tenantId: this.tenantId, question, options, actor: ACTOR });
     return this.queries.run(this.tenantId, run.id);
   }
@@ -143,6 +165,7 @@ export class LocalClient implements DossierClient {
    * reconciler take up its unfinished steps, so there is nothing to change. A failed or cancelled run is resumed.
    */
   async resume(runId: string): Promise<RunView> {
+    await this.ensureWorkers();
     const run = await this.queries.run(this.tenantId, runId);
     if (run.status === 'completed') {
       throw new RunStateError(`Run ${runId} is completed; only a failed or cancelled run can be resumed`, { runId });
@@ -152,6 +175,7 @@ export class LocalClient implements DossierClient {
   }
 
   async replay(runId: string, from?: string): Promise<RunView> {
+    await this.ensureWorkers();
     await this.queries.run(this.tenantId, runId);
     const run = await this.commands.replay(this.tenantId, runId, from, ACTOR);
     return this.queries.run(this.tenantId, run.id);
@@ -178,10 +202,14 @@ export class LocalClient implements DossierClient {
 
   /** This process's workers will play the run: a model engine's missing setting is named now, before anything is ingested. */
   async checkEngine(engine: 'offline' | 'openai'): Promise<void> {
-    if (engine === 'openai') openAIConfigFromEnv(process.env);
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- the agents are loaded with the workers (local-engine.module.ts)
+    if (engine === 'openai') (require('@dossier/agents') as typeof import('@dossier/agents')).openAIConfigFromEnv(process.env);
   }
 
-  close(): Promise<void> {
-    return this.ctx.close();
+  async close(): Promise<void> {
+    // A worker context that failed to open has nothing to close (its error went to the command that asked for it).
+    const workers = this.mode === 'on-demand' ? await this.workers?.catch(() => undefined) : undefined;
+    await this.ctx.close();
+    await workers?.close();
   }
 }

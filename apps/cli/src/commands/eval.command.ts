@@ -1,11 +1,17 @@
 import { readFile } from 'node:fs/promises';
-import { EvalReportError, formatComparison, parseEvalReport } from '@dossier/evals';
 import { CliUsageError } from '../cli-error';
-import { runEval, type EvalFlags } from '../eval/run-eval';
+import type { EvalFlags } from '../eval/run-eval';
 import { defineCommand } from '../framework/command-spec';
 import { oneOf, positiveInt } from '../framework/option-parsers';
 
+/** The eval library (scorers, report writers) is loaded when an eval command runs, not for every `dossier` (issue 28: --help, runs). */
+function evals(): typeof import('@dossier/evals') {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- a lazy load, see above
+  return require('@dossier/evals') as typeof import('@dossier/evals');
+}
+
 async function readReport(file: string) {
+  const { EvalReportError, parseEvalReport } = evals();
   let text: string;
   try {
     text = await readFile(file, 'utf8');
@@ -30,7 +36,7 @@ const compareCommand = defineCommand({
   async run({ args, out }) {
     const a = await readReport(args[0] as string);
     const b = await readReport(args[1] as string);
-    for (const line of formatComparison(a, b)) out.line(line);
+    for (const line of evals().formatComparison(a, b)) out.line(line);
   },
 });
 
@@ -70,6 +76,8 @@ export const evalCommand = defineCommand<EvalFlags>({
   async run({ args, opts, out, client }) {
     const ref = (args[0] as string | undefined)?.trim();
     if (!ref) throw new CliUsageError('eval needs a SET: a set name under evals/sets or the path of a set folder');
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- a lazy load, as `evals()`
+    const { runEval } = require('../eval/run-eval') as typeof import('../eval/run-eval');
     await runEval(await client(), out, ref, opts);
   },
 });

@@ -2,7 +2,8 @@ import { Argument, Command, CommanderError, Option } from 'commander';
 import { CliUsageError } from '../cli-error';
 import { GatewayHttp, type DossierClient } from '@dossier/client';
 import { Output } from '../output';
-import type { CommandSpec, Transport } from './command-spec';
+import { startCliTelemetry } from '../tracing';
+import type { CommandSpec, Transport, WorkerMode } from './command-spec';
 
 export interface GlobalOptions {
   api?: string;
@@ -23,13 +24,18 @@ export function chooseTransport(global: GlobalOptions, env: NodeJS.ProcessEnv): 
  * The local transport boots the whole engine (every stage module, Prisma, BullMQ): loaded only when a command
  * uses it, so help, usage errors and --api commands start in a fraction of the time.
  */
-async function openLocal(workers: boolean): Promise<DossierClient> {
-  // eslint-disable-next-line @typescript-eslint/no-require-imports -- a lazy load, see above
+async function openLocal(workers: WorkerMode): Promise<DossierClient> {
+  /* eslint-disable @typescript-eslint/no-require-imports -- lazy loads, see above */
+  // Postgres and Redis first: unreachable, the command says so in seconds, before the engine is loaded (issue 28).
+  await (require('../service-check') as typeof import('../service-check')).checkLocalServices();
+  startCliTelemetry();
   const { LocalClient } = require('../client/local-client') as typeof import('../client/local-client');
+  /* eslint-enable @typescript-eslint/no-require-imports */
   return LocalClient.open(workers);
 }
 
 function openHttp(http: GatewayHttp): DossierClient {
+  startCliTelemetry();
   // eslint-disable-next-line @typescript-eslint/no-require-imports -- a lazy load: ingestion's file walker is large
   const { openHttpClient } = require('../client/http-transport') as typeof import('../client/http-transport');
   return openHttpClient(http);

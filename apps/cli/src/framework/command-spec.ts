@@ -3,6 +3,8 @@ import type { Output } from '../output';
 
 export type Transport = 'local' | 'api';
 
+export type WorkerMode = boolean | 'on-demand';
+
 export interface ArgumentSpec {
   name: string;
   description: string;
@@ -44,8 +46,12 @@ export interface CommandSpec<O = Record<string, unknown>> {
   options?: OptionSpec[];
   /** Extra help text (examples) shown after the options. */
   help?: string;
-  /** Local transport: host every stage worker in this process (commands that run research). */
-  workers?: boolean;
+  /**
+   * Local transport: host every stage worker and the conductor's loops in this process — from the start (`true`:
+   * commands that run research), or once the command starts or resumes a run (`'on-demand'`: `mcp`, whose own startup
+   * and read-only tools need none). Default: none (commands that only read or decide).
+   */
+  workers?: WorkerMode;
   /** Transports the command works over (default both). */
   transports?: readonly Transport[];
   subcommands?: CommandSpec<never>[];

@@ -1,3 +1,4 @@
+import type { MisbehaviourOptions } from './misbehaviour';
 import type { RealisticModelOptions } from './realistic-options';
 
 /** One recorded chat request, as the fake server received it. */
@@ -85,6 +86,22 @@ export interface FakeOpenAIOptions {
    * comparing sentences with passages, and embeddings carry meaning. Corrupted sentences are in `corruptions`.
    */
   realistic?: RealisticModelOptions;
+  /**
+   * The model's context window, enforced like real servers do (issue 24): a prompt over it is refused, and so is a
+   * prompt plus `max_tokens` over it, with the server's own wording (`contextStyle`). Prompt tokens are counted with
+   * o200k_base, like the engine's estimate, times `tokenizerRatio` (default 1: a server with another tokenizer counts more).
+   */
+  contextTokens?: number;
+  /**
+   * How a size refusal reads: `openai` (and vLLM) name the window and the request's tokens; `llamacpp` names neither
+   * ("the request exceeds the available context size").
+   */
+  contextStyle?: 'openai' | 'llamacpp';
+  tokenizerRatio?: number;
+  /** Answer 404 on /v1/embeddings, as chat-only servers do. */
+  noEmbeddings?: boolean;
+  /** Misbehaviours of real endpoints at a rate (issue 24): HTTP faults, hangs, and answers wrong in shape or text. */
+  misbehaviour?: MisbehaviourOptions;
 }
 
 export interface FakeOpenAICounts {
@@ -97,6 +114,8 @@ export interface FakeOpenAICounts {
   embeddingTokens: number;
   /** Requests answered 429 because they went over `requestsPerSecond`. */
   rateLimited: number;
+  /** Requests refused 400 as too large for `contextTokens`. */
+  sizeRefusals: number;
   /** The most chat requests that arrived within any one-second window. */
   maxPerSecond: number;
   byRole: Record<string, number>;

@@ -147,7 +147,10 @@ export class StepRunner implements StepProcessor {
     try {
       // One statement: the run (locked, read), and unless it ended, the attempt, the step's lease and step_started.
       const start = await this.executions.start(this.prisma, job, key, this.leases.lease);
-      if (!start) throw new RunNotFoundError(`Run ${job.runId} not found for step ${key}`, { runId: job.runId });
+      if (!start) {
+        held = true;
+        throw this.seen(await this.refuseForeign(job, key, control));
+      }
       const { run } = start;
       if (TERMINAL_RUN_STATUSES.includes(run.status as RunStatus)) return { status: 'skipped', reason: `run ${run.status}` };
       if (start.attempt === null) {
@@ -165,6 +168,19 @@ export class StepRunner implements StepProcessor {
     } finally {
       this.leases.release(key);
     }
+  }
+
+  /**
+   * A job whose run this database does not have belongs to another deployment that shares the queue prefix (two
+   * databases, one Redis, one QUEUE_PREFIX): failing it would lose that deployment's step. It goes back to the queue
+   * for a worker of the database that has the run, without using an attempt (docs/decisions/0077).
+   */
+  private async refuseForeign(job: StepJob, key: string, control: JobControl): Promise<Error> {
+    this.logger.warn(
+      { runId: job.runId, step: key },
+      `step ${key} left on the queue: its run is not in this worker's database (does another database's deployment use the same QUEUE_PREFIX?)`,
+    );
+    return control.postpone(this.options.busyRetryMs);
   }
 
   /** The handler, its result checked, and the completing transaction (fenced by `attempt`), then the enqueue. */
