@@ -7,6 +7,8 @@ import { RunActivityQuery } from './activity/run-activity.query';
 import { ApiKeyGuard } from './auth/api-key.guard';
 import { CapabilitiesController } from './capabilities/capabilities.controller';
 import { AuthFailureLimiter } from './auth/auth-failure-limiter';
+import { EventStreamLeases } from './limits/event-stream-leases';
+import { TenantLimits } from './limits/tenant-limits';
 import { TenantRateLimiter } from './auth/tenant-rate-limiter';
 import { CollectionsController } from './collections/collections.controller';
 import { DocsController } from './docs/docs.controller';
@@ -65,6 +67,8 @@ export class GatewayModule {
         ApiKeyGuard,
         TenantRateLimiter,
         AuthFailureLimiter,
+        EventStreamLeases,
+        TenantLimits,
         RunLookup,
         RunActivityQuery,
         GatewayMetrics,

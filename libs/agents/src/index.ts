@@ -42,6 +42,19 @@ export { BudgetLedger, decide as decideSpend, type SpendLimits } from './budget/
 export { BudgetExhaustedSignal } from './budget/budget-exhausted';
 export type { BudgetExhaustionSink } from './budget/budget-exhaustion-sink';
 export { planBatches, draftSectionInBatches } from './writing/batch-section';
+// The text gate of model text (decision 0041): its detectors are shared with the report lint.
+export {
+  leakedText,
+  fragmentOf,
+  headingProblem,
+  nearDuplicate,
+  SeenSentences,
+  addHygiene,
+  NO_HYGIENE,
+  type HygieneCounts,
+  type HygieneKind,
+} from './writing/model-text';
+export { gateModelText, scrubbed, type GateResult } from './writing/text-gate';
 
 // Prompts.
 export { buildPrompt, listWithIds, type Prompt, type PromptSpec } from './prompt/build-prompt';

@@ -87,6 +87,16 @@ export type ModelOutputMetrics = z.infer<typeof ModelOutputMetrics>;
 /** Role calls the offline engine played (no request, no tokens): in total and by role (decision 0040). */
 export const OfflinePlays = z.strictObject({ total: count, byRole: z.record(z.string(), count) });
 
+/** Counts of the text gate's kinds (decision 0041). */
+export const HygieneFigures = z.strictObject({ leaked: count, duplicates: count, fragments: count });
+
+/**
+ * Text hygiene of a model run (decision 0041): what the report still holds of model text that leaked prompt markers,
+ * ids, instructions or JSON, of repeated sentences and of fragments (0 after the gate), and what the gate removed.
+ */
+export const HygieneMetrics = HygieneFigures.extend({ dropped: HygieneFigures });
+export type HygieneMetrics = z.infer<typeof HygieneMetrics>;
+
 export const ReportMetrics = z.strictObject({
   iterations: z.int().min(0),
   /** The same figure as `modelRequests` (kept for readers of older reports, where it also counted offline plays). */
@@ -115,6 +125,7 @@ export const ReportMetrics = z.strictObject({
   byEngine: z.record(z.string(), LlmUsage).optional(),
   verification: VerificationMetrics.optional(),
   modelOutput: ModelOutputMetrics.optional(),
+  hygiene: HygieneMetrics.optional(),
 });
 
 /**

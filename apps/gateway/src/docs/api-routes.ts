@@ -11,6 +11,7 @@ import {
   CreateCollectionBody,
   CreateRunBody,
   InterventionInput,
+  ImportedRunView,
   Intervention,
   ListRunsQuery,
   MeView,
@@ -144,9 +145,9 @@ export const API_ROUTES: ApiRoute[] = [
   {
     method: 'post',
     path: '/v1/runs/import',
-    summary: 'Add a run archive as a new, finished run of this tenant (reports and recording)',
+    summary: "Add a run archive as a new, finished run of this tenant (reports and recording), its options within the tenant's policy",
     body: RunArchiveFile,
-    ok: { status: 201, schema: RunView, description: 'The imported run' },
+    ok: { status: 201, schema: ImportedRunView, description: "The imported run, and which options the tenant's policy changed" },
     errors: [422],
   },
   {

@@ -13,6 +13,8 @@ import { AgentOutputError, AgentRefusalError, ContextWindowError, LlmRequestErro
 import { dataBlock } from '../prompt/data-block';
 import type { AgentRole } from '../roles/role';
 import { draftSectionInBatches, needsBatches } from '../writing/batch-section';
+import { NO_HYGIENE, type HygieneCounts } from '../writing/model-text';
+import { gateModelText } from '../writing/text-gate';
 import {
   roleModelConfig,
   roleWindowConfig,
@@ -260,6 +262,7 @@ export class OpenAIEngine implements Engine {
           {
             ...notes,
             droppedIds: kept.dropped,
+            ...(hygieneCount(kept.hygiene) > 0 ? { hygiene: kept.hygiene } : {}),
           },
         );
         return { output: kept.output, model: answer.model, ...total };
@@ -512,6 +515,8 @@ function repairMessage(reply: string, error: string): Message {
 interface Cleaned<O> {
   output: O;
   dropped: number;
+  /** What the text gate removed (decision 0041). */
+  hygiene: HygieneCounts;
 }
 
 type Verdict<O> =
@@ -540,15 +545,21 @@ function evaluate<I, O>(role: AgentRole<I, O>, input: I, content: string): Verdi
   }
   const refs = role.check?.(input, valid.data) ?? { issues: [], cleaned: valid.data, dropped: 0 };
   const trimmed = conformed.trimmed.length + (refs.trimmed ?? 0);
-  const cleaned = refs.cleaned === null ? null : role.output.safeParse(refs.cleaned);
-  const usable = cleaned?.success ? { output: cleaned.data, dropped: refs.dropped } : null;
-  const issues = [...grounded.issues, ...refs.issues];
+  // The text gate (decision 0041) on what the checks kept: its faults go to the repair request like theirs.
+  const gated = refs.cleaned === null ? null : gateModelText(role.name, input, refs.cleaned);
+  const cleaned = gated === null ? null : role.output.safeParse(gated.output);
+  const usable = cleaned?.success ? { output: cleaned.data, dropped: refs.dropped, hygiene: gated?.dropped ?? { ...NO_HYGIENE } } : null;
+  const issues = [...grounded.issues, ...refs.issues, ...(gated?.issues ?? [])];
   if (issues.length === 0 && usable) return { output: usable.output, repairs, trimmed };
   const error =
     issues.length > 0
       ? `the answer is not grounded in the data given: ${issues.slice(0, 10).join('; ')}`
       : 'the answer leaves nothing usable';
   return { error, cleaned: usable, repairs, trimmed, ...(refs.askInParts ? { askInParts: true } : {}) };
+}
+
+function hygieneCount(h: HygieneCounts): number {
+  return h.leaked + h.duplicates + h.fragments;
 }
 
 function describeIssues(error: z.ZodError): string {

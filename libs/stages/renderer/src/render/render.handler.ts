@@ -7,7 +7,7 @@ import type { InterventionInput } from '@dossier/contracts';
 import { InterventionRepository, type SourceRecordRow } from '@dossier/db';
 import { interventionInput } from '@dossier/workflow';
 import { buildReport } from './report-builder';
-import { llmUsage, modelOutputMetrics } from './usage-metrics';
+import { hygieneDropped, llmUsage, modelOutputMetrics } from './usage-metrics';
 
 /** One applied intervention in words, for the report's method section. */
 function describeIntervention(iteration: number, input: InterventionInput, records: readonly SourceRecordRow[]): string {
@@ -112,7 +112,10 @@ export class RenderHandler implements StepHandler<'render'> {
         searches,
         sourcesFetched: records.filter((r) => r.selected).length,
         verification,
-        ...(ctx.run.options.engine === 'offline' ? {} : { modelOutput }),
+        // The gate's own counts; the report builder adds its last pass and what the report still holds (decision 0041).
+        ...(ctx.run.options.engine === 'offline'
+          ? {}
+          : { modelOutput, hygiene: { leaked: 0, duplicates: 0, fragments: 0, dropped: hygieneDropped(noted) } }),
       },
       verification: { rounds },
     });

@@ -74,3 +74,17 @@ export function modelOutputMetrics(rows: readonly { role: string; engine: string
   }
   return out;
 }
+
+/** What the text gate removed from the model's answers, summed from the notes on the run's llm_calls rows (decision 0041). */
+export function hygieneDropped(rows: readonly { notes: unknown }[]): { leaked: number; duplicates: number; fragments: number } {
+  const out = { leaked: 0, duplicates: 0, fragments: 0 };
+  for (const row of rows) {
+    const parsed = LlmCallNotes.safeParse(row.notes ?? {});
+    const h = parsed.success ? parsed.data.hygiene : undefined;
+    if (!h) continue;
+    out.leaked += h.leaked;
+    out.duplicates += h.duplicates;
+    out.fragments += h.fragments;
+  }
+  return out;
+}
