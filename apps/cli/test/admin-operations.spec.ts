@@ -1,8 +1,18 @@
+import { createServer } from 'node:net';
+import path from 'node:path';
 import { ApiKeyRepository, PrismaService } from '@dossier/db';
-import { createTestDatabase, sql, startChildService, type TestDatabase } from '@dossier/testing';
+import { createTestDatabase, REPO_ROOT, sql, startChildService, uniquePrefix, type TestDatabase } from '@dossier/testing';
 import { CLI, cliRunner } from './cli-harness';
 
 const KEY = /^(dsk_[0-9a-f]{12}_[A-Za-z0-9_-]{43})$/m;
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
 
 /** The operator's way in (`admin bootstrap`) and the migration gate (`admin schema`), as the Jobs and init containers run them. */
 describe('dossier admin bootstrap and schema (real Postgres, the real CLI process)', () => {
@@ -25,10 +35,35 @@ describe('dossier admin bootstrap and schema (real Postgres, the real CLI proces
     expect(made.output).toMatch(/^Created tenant acme \([0-9a-f-]{36}\) and an admin key [0-9a-f]{12} \(principal bootstrap\)\.$/m);
     expect(skipped.output).toContain('The database has 1 tenant already: nothing created.');
     expect(skipped.output).not.toMatch(/dsk_/);
-    // The printed key is a working admin key of that tenant.
+    const key = KEY.exec(made.output)![1]!;
+    // The printed key is a working admin key of that tenant: the gateway (which checks the schema at boot) lets it in.
+    const port = await freePort();
+    const gateway = startChildService(
+      path.join(REPO_ROOT, 'apps/gateway/src/main.ts'),
+      {
+        DATABASE_URL: db.url,
+        QUEUE_PREFIX: uniquePrefix('boot-gw'),
+        // The test waits for its 'listening' line.
+        LOG_LEVEL: 'info',
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        METRICS_PORT: '0',
+        OTEL_SDK_DISABLED: 'true',
+      },
+      'gateway',
+    );
+    try {
+      await gateway.waitForOutput(/gateway listening/);
+      const me = await fetch(`http://127.0.0.1:${port}/v1/me`, { headers: { authorization: `Bearer ${key}` } });
+      expect(me.status).toBe(200);
+      expect(await me.json()).toMatchObject({ principal: { name: 'bootstrap', role: 'admin' }, canWrite: true, tenant: { name: 'acme' } });
+    } finally {
+      gateway.kill();
+      await gateway.exited;
+    }
     const prisma = new PrismaService({ url: db.url, poolMax: 1 });
     try {
-      const identity = await new ApiKeyRepository(prisma).verify(KEY.exec(made.output)![1]!);
+      const identity = await new ApiKeyRepository(prisma).verify(key);
       expect(identity).toMatchObject({ role: 'admin' });
       expect(await prisma.tenant.findMany({ select: { name: true } })).toEqual([{ name: 'acme' }]);
     } finally {
@@ -43,7 +78,7 @@ describe('dossier admin bootstrap and schema (real Postgres, the real CLI proces
     const blank = await cli(['admin', 'bootstrap', '  ']);
     expect(blank.code).toBe(2);
     expect(blank.output).toContain('The tenant name is required');
-  });
+  }, 600_000);
 
   it('schema: current, then missing a migration (exit 1, named), then --wait returns once the migration lands', async () => {
     const current = await cli(['admin', 'schema']);
@@ -78,5 +113,5 @@ describe('dossier admin bootstrap and schema (real Postgres, the real CLI proces
     const bad = await cli(['admin', 'schema', '--wait', 'soon']);
     expect(bad.code).toBe(2);
     expect(bad.output).toContain('--wait must be a whole number ≥ 1, got "soon"');
-  });
+  }, 600_000);
 });

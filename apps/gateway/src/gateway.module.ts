@@ -3,8 +3,13 @@ import type { ServiceName } from '@dossier/contracts';
 import { RunsModule } from '@dossier/runs';
 import { engineSettingsFromEnv, WorkflowModule, type EngineSettings } from '@dossier/workflow';
 import { ApprovalsController } from './approvals/approvals.controller';
+import { ActivityController } from './activity/activity.controller';
+import { RunActivityQuery } from './activity/run-activity.query';
 import { ApiKeyGuard } from './auth/api-key.guard';
+import { CapabilitiesController } from './capabilities/capabilities.controller';
 import { AuthFailureLimiter } from './auth/auth-failure-limiter';
+import { EventStreamLeases } from './limits/event-stream-leases';
+import { TenantLimits } from './limits/tenant-limits';
 import { TenantRateLimiter } from './auth/tenant-rate-limiter';
 import { CollectionsController } from './collections/collections.controller';
 import { DocsController } from './docs/docs.controller';
@@ -56,6 +61,8 @@ export class GatewayModule {
         DocsController,
         MeController,
         NodesController,
+        CapabilitiesController,
+        ActivityController,
         McpController,
       ],
       providers: [
@@ -64,7 +71,10 @@ export class GatewayModule {
         ApiKeyGuard,
         TenantRateLimiter,
         AuthFailureLimiter,
+        EventStreamLeases,
+        TenantLimits,
         RunLookup,
+        RunActivityQuery,
         GatewayMetrics,
       ],
     };

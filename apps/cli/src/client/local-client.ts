@@ -7,6 +7,7 @@ import {
   type ApprovalDecision,
   type CollectionView,
   type GateName,
+  type ImportedRunView,
   type InterventionInput,
   type ReportFormat,
   type RunArchiveSummary,
@@ -16,7 +17,7 @@ import {
 } from '@dossier/contracts';
 import { RunStateError } from '@dossier/errors';
 import type { SequencedEvent } from '@dossier/contracts';
-import { packArchive, RunArchives, RunCommands, RunQueries, unpackArchive } from '@dossier/runs';
+import { packArchive, readArchive, RunArchives, RunCommands, RunQueries } from '@dossier/runs';
 import { openContext, type CliContext } from '../cli-context';
 import type { WorkerMode } from '../framework/command-spec';
 import type { DocumentUpload, DossierClient, IngestSummary } from '@dossier/client';
@@ -184,9 +185,10 @@ export class LocalClient implements DossierClient {
     return { archive: packArchive(archive), summary };
   }
 
-  async importRun(archive: Buffer): Promise<RunView> {
-    const run = await this.ctx.app.get(RunArchives).import(this.tenantId, unpackArchive(archive), ACTOR);
-    return this.queries.run(this.tenantId, run.id);
+  /** As the gateway's import, without a tenant policy to clamp to: the local tenant is the operator's own. */
+  async importRun(archive: Buffer): Promise<ImportedRunView> {
+    const run = await this.ctx.app.get(RunArchives).import(this.tenantId, await readArchive(archive), ACTOR);
+    return { ...(await this.queries.run(this.tenantId, run.id)), clamped: [] };
   }
 
   report(runId: string, format: ReportFormat): Promise<Buffer> {

@@ -3,3 +3,5 @@ export * from './runs-api';
 export * from './collections-api';
 export * from './me-api';
 export * from './nodes-api';
+export * from './capabilities-api';
+export * from './activity-api';

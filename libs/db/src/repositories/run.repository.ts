@@ -29,7 +29,7 @@ const RUN_COLUMN_NAMES: Record<keyof RunRow, string> = {
   eventSeq: 'event_seq',
 };
 /** A constant built from the names above: no input reaches it. */
-const RUN_COLUMNS = Prisma.raw(
+export const RUN_COLUMNS = Prisma.raw(
   Object.entries(RUN_COLUMN_NAMES)
     .map(([field, column]) => `"${column}" AS "${field}"`)
     .join(', '),
@@ -77,7 +77,7 @@ export class RunRepository {
    */
   page(
     tenantId: string,
-    opts: { status?: RunStatus; limit: number; after?: { createdAt: Date; id: string } },
+    opts: { status?: RunStatus; q?: string; limit: number; after?: { createdAt: Date; id: string } },
     db: Db = this.prisma,
   ): Promise<RunRow[]> {
     const after = opts.after;
@@ -85,6 +85,7 @@ export class RunRepository {
       where: {
         tenantId,
         ...(opts.status ? { status: opts.status } : {}),
+        ...(opts.q ? { question: { contains: opts.q, mode: 'insensitive' as const } } : {}),
         ...(after ? { OR: [{ createdAt: { lt: after.createdAt } }, { createdAt: after.createdAt, id: { lt: after.id } }] } : {}),
       },
       orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],

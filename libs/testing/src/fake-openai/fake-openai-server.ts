@@ -204,6 +204,7 @@ export class FakeOpenAIServer {
       );
     }
     if (fault?.kind === 'hang' && !(await this.wait(res, fault.ms))) return this.aborted(res);
+    if (this.options.gate) await this.options.gate(request);
     const latency = this.options.latencyMs?.(request) ?? 0;
     if (latency > 0 && !(await this.wait(res, latency))) return this.aborted(res);
     const reply = this.nextReply(role);

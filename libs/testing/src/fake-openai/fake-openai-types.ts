@@ -78,6 +78,8 @@ export interface FakeOpenAIOptions {
    * hangs up meanwhile gets no answer and owes nothing: its request ends 'aborted'.
    */
   latencyMs?: (request: FakeChatRequest) => number;
+  /** A request is answered only once this resolves (then its latency runs): a test holds requests in flight while it looks. */
+  gate?: (request: FakeChatRequest) => Promise<void>;
   /**
    * The realistic model (issue 12): every default answer gets defects at these rates (paraphrase, unsupported
    * sentences, wrong ids, over-long fields, fences, truncation, empty lists, refusals…), the verifier judges by

@@ -1,0 +1,1 @@
+module.exports = { displayName: 'runs', preset: '../../jest.preset.js', rootDir: __dirname };
