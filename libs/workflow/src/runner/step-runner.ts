@@ -45,6 +45,7 @@ import type { StepContext, StepHandler, StepOutcome } from './step-handler';
 import { inStepSpan } from './step-span';
 import { StepLocks, type StepLock } from './step-locks';
 import { TransitionWriter } from './transition-writer';
+import { admitStep } from '../hosting/step-admission';
 
 export type StepRunResult = { status: 'completed' | 'skipped'; reason?: string };
 
@@ -163,6 +164,14 @@ export class StepRunner implements StepProcessor {
       await lock?.release();
       return { status: 'skipped', reason: `run ${run.status}` };
     }
+    const notHere = await this.admit(job, key, run, control).catch(async (err: unknown) => {
+      await lock?.release();
+      throw err;
+    });
+    if (notHere) {
+      await lock?.release();
+      return notHere;
+    }
     if (!lock) throw this.seen(await control.postpone(this.options.busyRetryMs));
     try {
       // Under the lock, one statement: the attempt and its step_started event, unless the step is completed (the
@@ -216,6 +225,28 @@ export class StepRunner implements StepProcessor {
     } finally {
       await lock.release();
     }
+  }
+
+  /**
+   * Whether this worker may run the step (docs/decisions/0075, 0076): a step of a run hosted by another process is
+   * skipped (its host put it on its own queues), and a model step of a run that ran against another model endpoint is
+   * left on the queue for a worker configured for it. The first model step records this worker's endpoint on the run.
+   */
+  private async admit(job: StepJob, key: string, run: RunRow, control: JobControl): Promise<StepRunResult | undefined> {
+    const self = { host: this.options.host ?? null, endpoint: this.options.modelEndpoint ?? null };
+    const step = { engine: RunOptions.parse(run.options).engine, callsModel: this.workflows.table.rows[job.node].roles.length > 0 };
+    let admission = admitStep(run, step, self);
+    if (admission.kind === 'run' && admission.record) {
+      // Another worker may have recorded a different one meanwhile: decide again against what the run now holds.
+      const recorded = await this.runs.recordModelEndpoint(run.tenantId, run.id, admission.record);
+      admission = admitStep({ ...run, modelEndpoint: recorded }, step, self);
+    }
+    if (admission.kind === 'skip') return { status: 'skipped', reason: admission.reason };
+    if (admission.kind === 'refuse') {
+      this.logger.warn({ runId: job.runId, step: key }, `step ${key} left on the queue for another worker: ${admission.reason}`);
+      throw this.seen(await control.postpone(this.options.busyRetryMs));
+    }
+    return undefined;
   }
 
   /**
