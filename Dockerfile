@@ -37,14 +37,14 @@ RUN bash tools/prisma.sh generate \
 # 3. Runtime: the built tree as a non-root user. @swc/core and the prisma CLI stay (load-time compile; migrations).
 FROM ${NODE_IMAGE} AS runtime
 # The migrate jobs run `bash tools/prisma.sh migrate deploy`, which picks this engine; the variables make a
-# plain `npx prisma migrate status` in a container use it too.
+# plain `npx prisma migrate status` in a container use it too. METRICS_PORT is left unset: each service then
+# listens on its own ops port (9464 gateway … 9472 renderer, libs/config OPS_PORTS), as the manifests expect.
 ENV NODE_ENV=production \
-    METRICS_PORT=9464 \
     PRISMA_SCHEMA_ENGINE_BINARY=/app/tools/prisma-offline/schema-engine.mjs \
     CHECKPOINT_DISABLE=1
 WORKDIR /app
 COPY --from=build --chown=node:node /app /app
 USER node
-EXPOSE 8080 9464
+EXPOSE 8080 9464-9472
 ENTRYPOINT ["node", "--enable-source-maps", "-r", "./tools/ts-register.cjs"]
 CMD ["apps/gateway/src/main.ts"]

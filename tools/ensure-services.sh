@@ -10,7 +10,7 @@ pg_up() { node -e "const {Client}=require('pg');const u=new URL(process.env.DATA
 docker_ok() { command -v docker >/dev/null 2>&1 && docker info >/dev/null 2>&1; }
 
 if ! redis_up; then
-  if docker_ok; then docker compose up -d --wait redis
+  if docker_ok; then docker compose -f docker-compose.yml -f docker-compose.dev.yml up -d --wait redis
   elif command -v redis-server >/dev/null; then
     mkdir -p /var/lib/redis /var/log/redis 2>/dev/null || true
     redis-server --daemonize yes --bind 127.0.0.1 --port 6379 --save "" --appendonly no --maxmemory-policy noeviction \
@@ -21,7 +21,7 @@ if ! redis_up; then
 fi
 
 if ! pg_up; then
-  if docker_ok; then docker compose up -d --wait postgres
+  if docker_ok; then docker compose -f docker-compose.yml -f docker-compose.dev.yml up -d --wait postgres
   elif command -v pg_ctlcluster >/dev/null; then pg_ctlcluster --skip-systemctl-redirect "$(ls /etc/postgresql | head -1)" main start
   else echo "Postgres is not answering at $DATABASE_URL and neither Docker nor pg_ctlcluster is available" >&2; exit 1; fi
   for _ in $(seq 1 50); do pg_up && break; sleep 0.2; done

@@ -2,7 +2,7 @@
 // Renders kustomizations and validates every object: `node tools/deploy/k8s-check.mjs [--json] DIR...`.
 // Exit 1 if any directory fails to render or any object fails its schema. --json prints
 // { "<dir>": { "objects": [...], "errors": [...] } } for tests.
-import { render } from './kustomize.mjs';
+import { build } from './kustomize.mjs';
 import { validate } from './validate.mjs';
 
 const args = process.argv.slice(2);
@@ -14,7 +14,7 @@ for (const dir of dirs) {
   let objects = [];
   const errors = [];
   try {
-    objects = render(dir);
+    objects = build(dir);
     errors.push(...(await validate(objects)));
   } catch (err) {
     errors.push(err.message);
@@ -30,4 +30,5 @@ if (json) {
     for (const e of r.errors) console.log(`  ✗ ${e}`);
   }
 }
-process.exit(failed ? 1 : 0);
+// exitCode, not exit(): exit() would cut a large --json answer short when stdout is a pipe (64 KiB at a time).
+process.exitCode = failed ? 1 : 0;

@@ -5,12 +5,26 @@
 //   (kind: Component; their resources and patches), namespace, labels (pairs, includeSelectors: false,
 //   includeTemplates), images (name → newName/newTag), patches (path: strategic merge, matched by
 //   kind + metadata.name; maps merge, lists of named items merge by name, other lists are replaced,
-//   null deletes a key).
+//   null deletes a key), replacements (source kind + name + fieldPath; targets selected by kind, name or one
+//   `key=value` labelSelector; field paths of keys, list indexes and [name=x]; options delimiter + index; run after
+//   images, as kustomize does), and objects annotated config.kubernetes.io/local-config: "true" (used as
+//   replacement sources, left out of the output).
 import { readFileSync, statSync, existsSync } from 'node:fs';
 import path from 'node:path';
 import { parseAllDocuments } from 'yaml';
 
-const KUSTOMIZATION_KEYS = new Set(['apiVersion', 'kind', 'resources', 'components', 'namespace', 'labels', 'images', 'patches']);
+const KUSTOMIZATION_KEYS = new Set([
+  'apiVersion',
+  'kind',
+  'resources',
+  'components',
+  'namespace',
+  'labels',
+  'images',
+  'patches',
+  'replacements',
+]);
+const LOCAL_CONFIG = 'config.kubernetes.io/local-config';
 const CLUSTER_SCOPED = new Set([
   'Namespace',
   'ClusterRole',
@@ -112,6 +126,87 @@ function setImages(obj, images) {
   }
 }
 
+/** Splits a replacement field path: `spec.template.spec.containers.[name=web].image`, `spec.triggers.0.metadata.x`. */
+function pathSegments(fieldPath) {
+  return fieldPath.split('.').map((seg) => {
+    const named = /^\[(\w+)=(.+)\]$/.exec(seg);
+    if (named) return { key: named[1], value: named[2] };
+    if (/^\d+$/.test(seg)) return Number(seg);
+    return seg;
+  });
+}
+
+function walk(obj, fieldPath, what) {
+  const segments = pathSegments(fieldPath);
+  let node = obj;
+  for (const [i, seg] of segments.entries()) {
+    const last = i === segments.length - 1;
+    let parent = node;
+    let key;
+    if (typeof seg === 'number') {
+      if (!Array.isArray(node)) break;
+      key = seg;
+    } else if (typeof seg === 'object') {
+      if (!Array.isArray(node)) break;
+      key = node.findIndex((x) => isObject(x) && String(x[seg.key]) === seg.value);
+      if (key < 0) break;
+    } else {
+      if (!isObject(node)) break;
+      key = seg;
+    }
+    if (last) {
+      if (parent[key] === undefined) break;
+      return { get: () => parent[key], set: (v) => (parent[key] = v) };
+    }
+    node = parent[key];
+  }
+  throw new KustomizeError(`${what}: field ${fieldPath} not found in ${obj.kind}/${obj.metadata?.name}`);
+}
+
+/** Without `part`: the piece of `whole` that options.delimiter + index name (all of it without a delimiter). With it: `whole` with that piece replaced. */
+function delimited(options, whole, part) {
+  if (!options?.delimiter) return part ?? whole;
+  const parts = whole.split(options.delimiter);
+  const index = options.index ?? 0;
+  if (index < 0 || index >= parts.length)
+    throw new KustomizeError(`replacement: index ${index} is outside "${whole}" split by "${options.delimiter}"`);
+  return part === undefined ? parts[index] : Object.assign(parts, { [index]: part }).join(options.delimiter);
+}
+
+function selects(obj, select) {
+  const unknown = Object.keys(select ?? {}).filter((k) => !['kind', 'name', 'labelSelector'].includes(k));
+  if (unknown.length > 0)
+    throw new KustomizeError(`replacement: only select.kind, name and labelSelector are supported, got ${unknown.join(', ')}`);
+  if (select.kind && obj.kind !== select.kind) return false;
+  if (select.name && obj.metadata?.name !== select.name) return false;
+  if (select.labelSelector) {
+    const m = /^([\w./-]+)=([\w.-]+)$/.exec(select.labelSelector);
+    if (!m) throw new KustomizeError(`replacement: labelSelector must be one key=value, got "${select.labelSelector}"`);
+    if (obj.metadata?.labels?.[m[1]] !== m[2]) return false;
+  }
+  return true;
+}
+
+/** kustomize `replacements`: copy one field's value (or a delimited part of it) into fields of other objects. */
+function applyReplacements(objects, replacements, file) {
+  for (const r of replacements ?? []) {
+    const { source, targets } = r;
+    const src = objects.find((o) => o.kind === source?.kind && o.metadata?.name === source?.name);
+    if (!src) throw new KustomizeError(`${file}: replacement source ${source?.kind}/${source?.name} not found`);
+    const value = delimited(source.options, String(walk(src, source.fieldPath, file).get()), undefined);
+    for (const t of targets ?? []) {
+      const matched = objects.filter((o) => selects(o, t.select));
+      if (matched.length === 0) throw new KustomizeError(`${file}: replacement target ${JSON.stringify(t.select)} selects nothing`);
+      for (const obj of matched) {
+        for (const fp of t.fieldPaths ?? []) {
+          const field = walk(obj, fp, file);
+          field.set(t.options?.delimiter ? delimited(t.options, String(field.get()), value) : value);
+        }
+      }
+    }
+  }
+}
+
 /** Renders the kustomization in `dir` (a base, an overlay, or a component) into a list of objects. */
 export function render(dir, expectKind = 'Kustomization') {
   const file = kustomizationIn(dir);
@@ -132,8 +227,9 @@ export function render(dir, expectKind = 'Kustomization') {
     const component = path.join(dir, c);
     const [ck] = readYaml(kustomizationIn(component));
     objects.push(...render(component, 'Component'));
-    // A component's patches apply to everything accumulated so far, not only to its own resources.
+    // A component's patches and replacements apply to everything accumulated so far, not only to its own resources.
     applyPatches(objects, ck.patches, component, kustomizationIn(component));
+    applyReplacements(objects, ck.replacements, kustomizationIn(component));
   }
   if (kind === 'Kustomization') applyPatches(objects, k.patches, dir, file);
   objects = objects.map((o) => structuredClone(o));
@@ -144,6 +240,8 @@ export function render(dir, expectKind = 'Kustomization') {
     setImages(obj, k.images);
     if (k.namespace && !CLUSTER_SCOPED.has(obj.kind)) obj.metadata.namespace = k.namespace;
   }
+  // After images, as kustomize runs them: a replacement reading an image sees the tag this kustomization set.
+  if (kind === 'Kustomization') applyReplacements(objects, k.replacements, file);
   const seen = new Set();
   for (const obj of objects) {
     const id = `${obj.apiVersion}/${obj.kind}/${obj.metadata.namespace ?? ''}/${obj.metadata.name}`;
@@ -151,4 +249,9 @@ export function render(dir, expectKind = 'Kustomization') {
     seen.add(id);
   }
   return objects;
+}
+
+/** What `kustomize build` prints: the rendered objects without the local-config ones (replacement sources). */
+export function build(dir) {
+  return render(dir).filter((o) => o.metadata?.annotations?.[LOCAL_CONFIG] !== 'true');
 }

@@ -1,4 +1,4 @@
-// Validates rendered objects against their Kubernetes (and KEDA) JSON schemas with kubernetes-models.
+// Validates rendered objects against their Kubernetes (and KEDA, Prometheus Operator) JSON schemas with kubernetes-models.
 const MODELS = {
   'v1/ConfigMap': ['kubernetes-models/v1/ConfigMap', 'ConfigMap'],
   'v1/Secret': ['kubernetes-models/v1/Secret', 'Secret'],
@@ -8,6 +8,8 @@ const MODELS = {
   'batch/v1/Job': ['kubernetes-models/batch/v1/Job', 'Job'],
   'policy/v1/PodDisruptionBudget': ['kubernetes-models/policy/v1/PodDisruptionBudget', 'PodDisruptionBudget'],
   'networking.k8s.io/v1/NetworkPolicy': ['kubernetes-models/networking.k8s.io/v1/NetworkPolicy', 'NetworkPolicy'],
+  'networking.k8s.io/v1/Ingress': ['kubernetes-models/networking.k8s.io/v1/Ingress', 'Ingress'],
+  'monitoring.coreos.com/v1/PodMonitor': ['@kubernetes-models/prometheus-operator/monitoring.coreos.com/v1/PodMonitor', 'PodMonitor'],
   'autoscaling/v2/HorizontalPodAutoscaler': ['kubernetes-models/autoscaling/v2/HorizontalPodAutoscaler', 'HorizontalPodAutoscaler'],
   'keda.sh/v1alpha1/ScaledObject': ['@kubernetes-models/keda/keda.sh/v1alpha1/ScaledObject', 'ScaledObject'],
 };

@@ -1,5 +1,6 @@
 import './tracing';
-import { loadConfig } from '@dossier/config';
+import { loadConfig, opsPortFor } from '@dossier/config';
+import { checkSchemaAtBoot } from '@dossier/db';
 import { describeError } from '@dossier/errors';
 import { createLogger, startOpsServer, stopTelemetry } from '@dossier/telemetry';
 import { createGateway } from './create-gateway';
@@ -8,11 +9,14 @@ import { GatewayEnv } from './gateway-env';
 async function main(): Promise<void> {
   const logger = createLogger('gateway');
   const env = loadConfig(GatewayEnv);
+  // Before the API opens: a new image against a database its migrations have not reached yet stops here.
+  await checkSchemaAtBoot(env.DATABASE_URL, logger);
   const app = await createGateway(env);
   await app.listen({ port: env.PORT, host: env.HOST });
   let stopping = false;
   // Metrics (with /healthz and /readyz) on the ops port, as every worker has them: never on the public API port.
-  const ops = env.METRICS_PORT > 0 ? await startOpsServer({ port: env.METRICS_PORT, host: env.HOST, ready: () => !stopping }) : undefined;
+  const opsPort = opsPortFor('gateway', env.METRICS_PORT);
+  const ops = opsPort > 0 ? await startOpsServer({ port: opsPort, host: env.HOST, ready: () => !stopping }) : undefined;
   logger.info({ port: env.PORT, metricsPort: ops?.port ?? null }, `gateway listening on ${env.HOST}:${env.PORT}`);
   const grace = env.SHUTDOWN_GRACE_MS;
   const stop = (): void => {

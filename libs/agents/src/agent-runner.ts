@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { RunOptions, type BudgetKind, type LlmCallNotes } from '@dossier/contracts';
 import { describeError } from '@dossier/errors';
-import { recordLlmUsage, withLlmSpan } from '@dossier/telemetry';
+import { recordLlmUsage, recordOfflinePlay, withLlmSpan } from '@dossier/telemetry';
 import { BudgetExhaustedSignal } from './budget/budget-exhausted';
 import type { BudgetExhaustionSink } from './budget/budget-exhaustion-sink';
 import { BudgetLedger } from './budget/budget-ledger';
@@ -36,6 +36,20 @@ export interface AgentRunnerOptions {
    * of a role) every request goes live and nothing is recorded.
    */
   answers?: ExternalAnswers;
+}
+
+/** Who played one part of a role call: an engine's name ('openai', 'offline'), or 'skipped' (an optional role). */
+export interface Play<I> {
+  input: I;
+  engine: string;
+  /** Played offline in the model's place: a spent budget, or an answer that stayed unusable. */
+  fallback?: 'budget' | 'unusable';
+}
+
+/** A role call's output and its plays, in input order (one, unless the call was asked again in parts). */
+export interface Traced<I, O> {
+  output: O;
+  plays: Play<I>[];
 }
 
 export const AgentCallContext = z.strictObject({ tenantId: z.uuid(), runId: z.uuid(), stepKey: z.string().min(1).max(500) });
@@ -108,6 +122,15 @@ export class AgentRunner {
   }
 
   async run<I, O>(role: AgentRole<I, O>, input: I, ctx: AgentCallContext): Promise<O> {
+    return (await this.runTraced(role, input, ctx)).output;
+  }
+
+  /**
+   * Like `run`, and says who played each part of the call: the model, or the offline engine in its place (a spent
+   * budget, an unusable answer). A batch role whose answer had the wrong shape for its batch is asked again in halves,
+   * down to single items, before any offline play (decision 0040); each part is a play, in input order.
+   */
+  async runTraced<I, O>(role: AgentRole<I, O>, input: I, ctx: AgentCallContext): Promise<Traced<I, O>> {
     const context = AgentCallContext.safeParse(ctx);
     if (!context.success) {
       throw new AgentInputError(`Invalid call context for agent role ${role.name}: ${issues(context.error)}`, {
@@ -123,32 +146,42 @@ export class AgentRunner {
     }
     // A role with nothing to work on is not called: no request, no row (decision 0019).
     const idle = role.idle?.(parsed.data) ?? null;
-    if (idle !== null) return this.checked(role, this.offline, idle, ctx);
+    if (idle !== null) return { output: this.checked(role, this.offline, idle, ctx), plays: [] };
     const { engine, limits } = await this.engineFor(ctx);
+    const play = (output: O, by: string, fallback?: Play<I>['fallback']): Traced<I, O> => ({
+      output,
+      plays: [{ input: parsed.data, engine: by, ...(fallback ? { fallback } : {}) }],
+    });
     if (engine.recordsRequests) {
       try {
-        return this.checked(
-          role,
-          engine,
-          (await engine.complete(role, parsed.data, this.hooks(role.name, engine.name, ctx, limits))).output,
-          ctx,
-        );
+        const done = await engine.complete(role, parsed.data, this.hooks(role.name, engine.name, ctx, limits));
+        return play(this.checked(role, engine, done.output, ctx), engine.name);
       } catch (err) {
         if (err instanceof BudgetExhaustedSignal) {
           await this.options.perRun?.budgetSink?.markBudgetExhausted(ctx.tenantId, ctx.runId, err.budget, 'agents');
           // Nothing more is spent on the model: this call and the run's later ones are written offline.
-          return this.runRecorded(role, this.offline, parsed.data, ctx, { fallback: 'budget' });
+          return play(await this.runRecorded(role, this.offline, parsed.data, ctx, { fallback: 'budget' }), this.offline.name, 'budget');
+        }
+        const split = err instanceof AgentOutputError && err.details?.['askInParts'] === true ? role.split?.(parsed.data) : null;
+        if (split) {
+          const a = await this.runTraced(role, split.parts[0], ctx);
+          const b = await this.runTraced(role, split.parts[1], ctx);
+          return { output: this.checked(role, engine, split.join([a.output, b.output]), ctx), plays: [...a.plays, ...b.plays] };
         }
         // The model's answer stayed unusable after its repairs (or it refused): an optional role is skipped for this
         // step, a required one is played offline for this one call. The engine's last row says which (notes.gaveUp).
         if (err instanceof AgentOutputError || err instanceof AgentRefusalError) {
-          if (role.skipped) return this.checked(role, engine, role.skipped(parsed.data), ctx);
-          return this.runRecorded(role, this.offline, parsed.data, ctx, { fallback: 'unusable' }, err);
+          if (role.skipped) return play(this.checked(role, engine, role.skipped(parsed.data), ctx), 'skipped');
+          return play(
+            await this.runRecorded(role, this.offline, parsed.data, ctx, { fallback: 'unusable' }, err),
+            this.offline.name,
+            'unusable',
+          );
         }
         throw err;
       }
     }
-    return this.runRecorded(role, engine, parsed.data, ctx);
+    return play(await this.runRecorded(role, engine, parsed.data, ctx), engine.name);
   }
 
   /** The engine a call uses: the fixed one, or the run's (offline once its token or cost budget is spent). */
@@ -285,7 +318,9 @@ export class AgentRunner {
     error: string | null,
     notes?: LlmCallNotes,
   ): Promise<void> {
-    recordLlmUsage(usage);
+    // A call of an engine that sends no request (offline) is a play, not model use: no request, no tokens (decision 0040).
+    if (engine.recordsRequests) recordLlmUsage(usage);
+    else recordOfflinePlay(role);
     await this.calls.record({
       tenantId: ctx.tenantId,
       runId: ctx.runId,

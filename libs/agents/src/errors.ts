@@ -40,3 +40,11 @@ export class LlmRequestError extends UnrecoverableError {
 export class LlmConfigError extends UnrecoverableError {
   readonly code = 'llm_config_invalid';
 }
+
+/**
+ * A request cannot be made to fit its model's context window (decision 0040): the smallest useful prompt of a role,
+ * or an input that cannot be split, needs more than the window. Names the setting; raised before the request is sent.
+ */
+export class ContextWindowError extends UnrecoverableError {
+  readonly code = 'llm_context_too_small';
+}

@@ -2,7 +2,7 @@
 export * from './roles';
 
 // Running roles.
-export { AgentRunner, AgentCallContext, type AgentRunnerOptions, type PerRunEngines } from './agent-runner';
+export { AgentRunner, AgentCallContext, type AgentRunnerOptions, type PerRunEngines, type Play, type Traced } from './agent-runner';
 export { AgentsModule, type AgentPorts, type AgentStore } from './agents.module';
 export type * from './ports';
 export { EXTERNAL_ANSWERS, LIVE_ANSWERS } from './ports';
@@ -16,6 +16,7 @@ export {
   LlmUnavailableError,
   LlmRequestError,
   LlmConfigError,
+  ContextWindowError,
 } from './errors';
 
 // The OpenAI-compatible engine, budgets and long-context writing.
@@ -28,8 +29,11 @@ export {
   DEFAULT_TEMPERATURES,
   type OpenAIConfig,
   type RoleModelConfig,
+  type RoleWindow,
   type StructuredOutputMode,
 } from './openai/openai-config';
+export { DEFAULT_CONTEXT_TOKENS, knownContextTokens } from './openai/context-windows';
+export { contextOverflow, outputRoom, promptFits, MIN_OUTPUT_TOKENS } from './openai/request-size';
 export { DEFAULT_PRICES, costUsd, type ModelPrice } from './openai/prices';
 export { countTokens, countMessageTokens } from './openai/tokens';
 export { stripReasoning, parseJsonReply } from './openai/parse-output';
@@ -38,6 +42,19 @@ export { BudgetLedger, decide as decideSpend, type SpendLimits } from './budget/
 export { BudgetExhaustedSignal } from './budget/budget-exhausted';
 export type { BudgetExhaustionSink } from './budget/budget-exhaustion-sink';
 export { planBatches, draftSectionInBatches } from './writing/batch-section';
+// The text gate of model text (decision 0041): its detectors are shared with the report lint.
+export {
+  leakedText,
+  fragmentOf,
+  headingProblem,
+  nearDuplicate,
+  SeenSentences,
+  addHygiene,
+  NO_HYGIENE,
+  type HygieneCounts,
+  type HygieneKind,
+} from './writing/model-text';
+export { gateModelText, scrubbed, type GateResult } from './writing/text-gate';
 
 // Prompts.
 export { buildPrompt, listWithIds, type Prompt, type PromptSpec } from './prompt/build-prompt';
@@ -80,6 +97,9 @@ export {
 export {
   verifySentences,
   verifyAndRepair,
+  countJudge,
+  NO_FIGURES,
+  type JudgedBy,
   type SentenceToVerify,
   type SentenceCheck,
   type Verdict,

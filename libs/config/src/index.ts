@@ -1,3 +1,4 @@
 export * from './load-config';
 export * from './schemas';
+export * from './ops-ports';
 export * from './queue-prefix';

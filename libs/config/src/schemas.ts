@@ -38,9 +38,10 @@ export const LogEnv = z.object({
 /**
  * Lock and stall settings (docs/decisions/0004, 0027). A worker renews its BullMQ lock every STEP_LOCK_MS/2,
  * from its event loop: a step may block that loop up to STEP_LOCK_MS without being taken. A worker that dies is
- * found by the conductor's stall watch (its Postgres step lock is gone) and its step moves on at the next stalled
+ * found by the conductor's stall watch (its Postgres liveness lock is gone) and its step moves on at the next stalled
  * check: about STALL_WATCH_INTERVAL_MS × 2 + STALLED_INTERVAL_MS. STEP_LOCK_MS + STALLED_INTERVAL_MS is the bound
- * when the watch cannot tell (no conductor, or a worker whose Postgres connection outlives it).
+ * when the watch cannot tell (no conductor, or a worker whose Postgres connection outlives it). STEP_LOCK_MS is also
+ * the lease of a running step (docs/decisions/0070), renewed every STEP_LOCK_MS/3.
  */
 export const WorkerEnv = DatabaseEnv.extend(RedisEnv.shape)
   .extend(LogEnv.shape)
@@ -51,8 +52,8 @@ export const WorkerEnv = DatabaseEnv.extend(RedisEnv.shape)
     STEP_ATTEMPTS: int(5, 1),
     STEP_BACKOFF_MS: int(2_000, 10),
     SHUTDOWN_GRACE_MS: int(25_000, 0),
-    /** Port of the process's /metrics, /healthz and /readyz (0 = no server). */
-    METRICS_PORT: z.coerce.number().int().min(0).max(65_535).default(9464),
+    /** Port of the process's /metrics, /healthz and /readyz (0 = no server); unset: the service's own (OPS_PORTS). */
+    METRICS_PORT: z.coerce.number().int().min(0).max(65_535).optional(),
     /** Where the embedded vector store (LanceDB) keeps its tables: one machine, any number of processes (decision 0033). */
     VECTOR_DIR: z.string().min(1).default('.dossier/vectors'),
     /** When set, vectors live in Qdrant (shared by replicas on several machines) instead of the embedded store. */
@@ -73,7 +74,7 @@ export const ConductorEnv = WorkerEnv.extend({
   RECONCILE_INTERVAL_MS: int(5_000, 100),
   /** Outbox rows younger than this are left to the worker that wrote them. */
   RELAY_MIN_AGE_MS: int(2_000, 0),
-  /** How often the stall watch compares active jobs with held step locks (docs/decisions/0027). */
+  /** How often the stall watch compares active jobs with held worker liveness locks (docs/decisions/0027). */
   STALL_WATCH_INTERVAL_MS: int(500, 50),
 });
 export type ConductorEnv = z.infer<typeof ConductorEnv>;

@@ -28,7 +28,6 @@ describe('loadConfig', () => {
       STEP_ATTEMPTS: 5,
       STEP_BACKOFF_MS: 2_000,
       SHUTDOWN_GRACE_MS: 25_000,
-      METRICS_PORT: 9464,
       VECTOR_DIR: '.dossier/vectors',
     });
   });

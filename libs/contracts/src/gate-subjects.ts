@@ -109,6 +109,9 @@ export const PublishSubject = z.strictObject({
     failedByJudge: z.int().min(0),
     repaired: z.int().min(0),
     removed: z.int().min(0),
+    judgedByModel: z.int().min(0).optional(),
+    judgedOffline: z.int().min(0).optional(),
+    guardOnly: z.int().min(0).optional(),
     rounds: z.int().min(0),
   }),
 });

@@ -29,8 +29,16 @@ export const LlmCallNotes = z.strictObject({
   trimmed: count.optional(),
   /** Ids still wrong after the repair request, removed or reset (a follow-up's unknown parent becomes none). */
   droppedIds: count.optional(),
-  /** The role call gave up on the model after this request: an optional role was skipped, a required one played offline. */
-  gaveUp: z.enum(['skipped', 'offline']).optional(),
+  /**
+   * The role call gave up on the model after this request: an optional role was skipped, a required one played offline,
+   * or (`parts`) the answer had the wrong shape for its batch and the input was asked again in halves (decision 0040).
+   */
+  gaveUp: z.enum(['skipped', 'offline', 'parts']).optional(),
+  /**
+   * Model text the text gate removed from this answer after its repair request (decision 0041): sentences or headings
+   * that leaked prompt markers, ids, instructions or JSON; repeats; fragments. A leaked heading cleaned is counted too.
+   */
+  hygiene: z.strictObject({ leaked: count, duplicates: count, fragments: count }).optional(),
   /** An offline call played in place of the model: a budget had run out, or the model's answer was unusable. */
   fallback: z.enum(['budget', 'unusable']).optional(),
 });

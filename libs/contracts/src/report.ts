@@ -56,6 +56,14 @@ export const VerificationMetrics = z.strictObject({
   failedByJudge: count,
   repaired: count,
   removed: count,
+  /**
+   * Who judged each check (decision 0040): the verifier model, the offline engine in its place (an offline run, a spent
+   * budget, a model answer that stayed unusable), or the guard alone (framing sentences that cite nothing). Absent in
+   * reports written before these were counted.
+   */
+  judgedByModel: count.optional(),
+  judgedOffline: count.optional(),
+  guardOnly: count.optional(),
 });
 export type VerificationMetrics = z.infer<typeof VerificationMetrics>;
 
@@ -76,9 +84,29 @@ export const ModelOutputMetrics = z.strictObject({
 });
 export type ModelOutputMetrics = z.infer<typeof ModelOutputMetrics>;
 
+/** Role calls the offline engine played (no request, no tokens): in total and by role (decision 0040). */
+export const OfflinePlays = z.strictObject({ total: count, byRole: z.record(z.string(), count) });
+
+/** Counts of the text gate's kinds (decision 0041). */
+export const HygieneFigures = z.strictObject({ leaked: count, duplicates: count, fragments: count });
+
+/**
+ * Text hygiene of a model run (decision 0041): what the report still holds of model text that leaked prompt markers,
+ * ids, instructions or JSON, of repeated sentences and of fragments (0 after the gate), and what the gate removed.
+ */
+export const HygieneMetrics = HygieneFigures.extend({ dropped: HygieneFigures });
+export type HygieneMetrics = z.infer<typeof HygieneMetrics>;
+
 export const ReportMetrics = z.strictObject({
   iterations: z.int().min(0),
+  /** The same figure as `modelRequests` (kept for readers of older reports, where it also counted offline plays). */
   llmCalls: z.int().min(0),
+  /**
+   * Requests the model endpoint received: every attempt, retries and repair requests included (decision 0040). The
+   * tokens and cost beside it are the provider's figures for those requests only.
+   */
+  modelRequests: z.int().min(0).optional(),
+  offlinePlays: OfflinePlays.optional(),
   tokensIn: z.int().min(0),
   tokensOut: z.int().min(0),
   costUsd: z.number().min(0),
@@ -97,6 +125,7 @@ export const ReportMetrics = z.strictObject({
   byEngine: z.record(z.string(), LlmUsage).optional(),
   verification: VerificationMetrics.optional(),
   modelOutput: ModelOutputMetrics.optional(),
+  hygiene: HygieneMetrics.optional(),
 });
 
 /**

@@ -7,3 +7,4 @@ export * from './views/verification-figures';
 export * from './views/publish-preview';
 export * from './views/platform-totals';
 export * from './recordings';
+export * from './schema/schema-version';

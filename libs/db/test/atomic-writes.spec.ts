@@ -124,10 +124,13 @@ describe('atomic writes on unique keys (real Postgres, racing callers)', () => {
     const { tenantId, runId } = await newRun();
     const job = { tenantId, runId, node: 'scope', iteration: 0, shard: 0 } as StepJob;
     const stepKey = `${runId}.scope.0.0`;
+    // Owners that hold no liveness lock (dead processes): each delivery takes the step over from the one before.
     const race = await raceAtWrites(
       db.url,
       'node_executions',
-      inTx((tx) => new ExecutionRepository(clients[0]!).start(tx, job, stepKey)),
+      inTx((tx, i) =>
+        new ExecutionRepository(clients[0]!).start(tx, job, stepKey, { owner: `dead-${i}`, ms: 30_000 }).then((s) => s?.attempt),
+      ),
     );
     expect(race.overlapped).toBe(true);
     expect(allFulfilled(race).sort()).toEqual([1, 2, 3, 4]);
@@ -148,9 +151,11 @@ describe('atomic writes on unique keys (real Postgres, racing callers)', () => {
     const job = { tenantId, runId, node: 'scope', iteration: 0, shard: 0 } as StepJob;
     const stepKey = `${runId}.scope.0.0`;
     const executions = new ExecutionRepository(clients[0]!);
-    expect(await executions.start(clients[0]!, job, stepKey)).toBe(1);
-    await clients[0]!.$transaction((tx) => executions.complete(tx, tenantId, stepKey, { topics: 1 }));
-    expect(await executions.start(clients[0]!, job, stepKey)).toBeNull();
+    const lease = { owner: 'dead', ms: 30_000 };
+    expect((await executions.start(clients[0]!, job, stepKey, lease))?.attempt).toBe(1);
+    await clients[0]!.$transaction((tx) => executions.complete(tx, tenantId, stepKey, 1, { topics: 1 }));
+    expect((await executions.start(clients[0]!, job, stepKey, lease))?.attempt).toBeNull();
+    expect(await executions.isCompleted(tenantId, stepKey)).toBe(true);
     expect(await count('run_events', 'run_id = $1', [runId])).toBe(1);
     expect(await count('node_executions', "step_key = $1 AND status = 'completed' AND attempts = 1", [stepKey])).toBe(1);
   });

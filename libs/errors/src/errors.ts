@@ -91,3 +91,11 @@ export class RunArchiveError extends UnrecoverableError {
 export class ReplayedFailureError extends UnrecoverableError {
   readonly code = 'replayed_failure';
 }
+
+/**
+ * The database lacks migrations this build ships: a process of a newer image started before the migration job ran.
+ * Not retried by a step; a booting service exits with it, and an init container waits until it clears.
+ */
+export class SchemaOutdatedError extends UnrecoverableError {
+  readonly code = 'schema_outdated';
+}

@@ -62,7 +62,9 @@ export function metricItems(metrics: ReportJson['metrics']): string[] {
     count(metrics.iterations, 'iteration', 'iterations'),
     count(metrics.searches, 'search', 'searches'),
     `${count(metrics.sourcesFetched, 'source', 'sources')} fetched`,
-    count(metrics.llmCalls, 'LLM call', 'LLM calls'),
+    // Model requests only; the offline engine's plays are no request and no tokens (decision 0040).
+    count(metrics.modelRequests ?? metrics.llmCalls, 'model request', 'model requests'),
+    ...((metrics.offlinePlays?.total ?? 0) > 0 ? [count(metrics.offlinePlays!.total, 'offline play', 'offline plays')] : []),
     `${groupThousands(metrics.tokensIn)} tokens in / ${groupThousands(metrics.tokensOut)} out`,
     `$${metrics.costUsd.toFixed(2)}`,
     `${formatDuration(metrics.wallMs)} wall time`,

@@ -107,6 +107,14 @@ function titlePage(doc: Doc, report: ReportJson, title: string, index: CitationI
       ['Failed the judge', groupThousands(v.failedByJudge)],
       ['Repaired', groupThousands(v.repaired)],
       ['Removed', groupThousands(v.removed)],
+      // Who judged (decision 0040); reports written before it was counted have no such figures.
+      ...(v.judgedByModel !== undefined
+        ? ([
+            ['Judged by the model', groupThousands(v.judgedByModel)],
+            ['Judged offline', groupThousands(v.judgedOffline ?? 0)],
+            ['Guard only', groupThousands(v.guardOnly ?? 0)],
+          ] as [string, string][])
+        : []),
     ]);
   } else {
     doc.moveDown(1.2);

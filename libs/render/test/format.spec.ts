@@ -26,7 +26,22 @@ describe('formatting', () => {
     expect(formatDuration(3_725_000)).toBe('1h 02m');
     expect(
       metricItems({ iterations: 1, llmCalls: 1, tokensIn: 1000, tokensOut: 1, costUsd: 0, wallMs: 1, searches: 1, sourcesFetched: 1 }),
-    ).toEqual(['1 iteration', '1 search', '1 source fetched', '1 LLM call', '1,000 tokens in / 1 out', '$0.00', '1ms wall time']);
+    ).toEqual(['1 iteration', '1 search', '1 source fetched', '1 model request', '1,000 tokens in / 1 out', '$0.00', '1ms wall time']);
+    // Offline plays are counted apart from model requests, never as tokens (decision 0040).
+    expect(
+      metricItems({
+        iterations: 1,
+        llmCalls: 0,
+        modelRequests: 0,
+        offlinePlays: { total: 41, byRole: { director: 1, evidenceCurator: 40 } },
+        tokensIn: 0,
+        tokensOut: 0,
+        costUsd: 0,
+        wallMs: 1,
+        searches: 1,
+        sourcesFetched: 1,
+      }).slice(3, 5),
+    ).toEqual(['0 model requests', '41 offline plays']);
   });
 
   it('orders ids naturally and totally', () => {

@@ -5,6 +5,7 @@ export * from './fake-openai/fake-openai-server';
 export * from './fake-openai/fake-openai-types';
 export * from './fake-openai/realistic-model';
 export * from './fake-openai/offline-role-answer';
+export * from './fake-openai/misbehaviour';
 export * from './fake-http/fake-http-server';
 export * from './fake-http/fake-search-apis';
 export * from './fake-http/fake-web';

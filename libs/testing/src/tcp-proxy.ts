@@ -8,6 +8,12 @@ export interface TcpProxy {
   /** An outage: every open connection is cut, and each new one is closed as soon as it opens, until `restore`. */
   cut(): void;
   restore(): void;
+  /**
+   * A network partition: nothing passes either way, but no connection closes, so the server keeps every session (and
+   * what a session holds, such as an advisory lock) while the client waits. New connections wait too. Until `heal`.
+   */
+  partition(): void;
+  heal(): void;
   close(): Promise<void>;
 }
 
@@ -18,8 +24,29 @@ export interface TcpProxy {
  */
 export async function startTcpProxy(targetHost: string, targetPort: number): Promise<TcpProxy> {
   const sockets = new Set<Socket>();
+  const pairs = new Set<{ client: Socket; upstream: Socket }>();
   let down = false;
+  let partitioned = false;
+  let waiting: Socket[] = [];
   let refused = 0;
+  const open = (client: Socket): void => {
+    if (client.destroyed) return;
+    const upstream = connect(targetPort, targetHost);
+    upstream.on('error', () => undefined);
+    for (const sock of [client, upstream]) {
+      sockets.add(sock);
+      sock.on('close', () => sockets.delete(sock));
+    }
+    const pair = { client, upstream };
+    pairs.add(pair);
+    client.pipe(upstream);
+    upstream.pipe(client);
+    client.on('close', () => {
+      pairs.delete(pair);
+      upstream.destroy();
+    });
+    upstream.on('close', () => client.destroy());
+  };
   const server = createServer((client) => {
     client.on('error', () => undefined);
     if (down) {
@@ -27,16 +54,12 @@ export async function startTcpProxy(targetHost: string, targetPort: number): Pro
       client.destroy();
       return;
     }
-    const upstream = connect(targetPort, targetHost);
-    upstream.on('error', () => undefined);
-    for (const sock of [client, upstream]) {
-      sockets.add(sock);
-      sock.on('close', () => sockets.delete(sock));
+    if (partitioned) {
+      client.pause();
+      waiting.push(client);
+      return;
     }
-    client.pipe(upstream);
-    upstream.pipe(client);
-    client.on('close', () => upstream.destroy());
-    upstream.on('close', () => client.destroy());
+    open(client);
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -58,6 +81,30 @@ export async function startTcpProxy(targetHost: string, targetPort: number): Pro
     },
     restore: () => {
       down = false;
+    },
+    partition: () => {
+      partitioned = true;
+      for (const { client, upstream } of pairs) {
+        client.unpipe(upstream);
+        upstream.unpipe(client);
+        client.pause();
+        upstream.pause();
+      }
+    },
+    heal: () => {
+      partitioned = false;
+      for (const { client, upstream } of pairs) {
+        client.pipe(upstream);
+        upstream.pipe(client);
+        client.resume();
+        upstream.resume();
+      }
+      const held = waiting;
+      waiting = [];
+      for (const client of held) {
+        open(client);
+        client.resume();
+      }
     },
     close: () => {
       dropAll();

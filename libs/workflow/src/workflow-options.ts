@@ -2,7 +2,11 @@ import type { ModelEndpoint } from './hosting/model-endpoint';
 
 export interface WorkflowOptions {
   databaseUrl: string;
-  lockPoolMax: number;
+  /**
+   * How long a step's lease holds without renewal (docs/decisions/0070): as long as BullMQ's lock (STEP_LOCK_MS), the
+   * other fallback for a worker whose Postgres session outlives it; renewed every third of it.
+   */
+  leaseMs: number;
   /** How long a step postpones itself when another worker holds it. */
   busyRetryMs: number;
   /** Interactive transaction limits for the completing transaction. */

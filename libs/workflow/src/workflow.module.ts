@@ -8,7 +8,7 @@ import { StallWatch } from './conductor/stall-watch';
 import { OutboxSender } from './outbox/outbox-sender';
 import { Reconciler } from './outbox/reconciler';
 import { RunFailures } from './runner/run-failures';
-import { StepLocks } from './runner/step-locks';
+import { StepLeases } from './runner/step-leases';
 import { WorkerLivenessLocks } from './runner/worker-liveness-locks';
 import { StepRunner } from './runner/step-runner';
 import { TransitionWriter } from './runner/transition-writer';
@@ -54,7 +54,7 @@ const ENGINE = [
   OutboxSender,
   Reconciler,
   RunFailures,
-  StepLocks,
+  StepLeases,
   WorkerLivenessLocks,
   StepRunner,
   TransitionWriter,
@@ -96,7 +96,7 @@ export class WorkflowModule {
           provide: WORKFLOW_OPTIONS,
           useValue: {
             databaseUrl: s.databaseUrl,
-            lockPoolMax: s.concurrency * Math.max(1, s.consume.length) + 2,
+            leaseMs: s.stepLockMs,
             busyRetryMs: 1_000,
             txTimeoutMs: 30_000,
             ...(s.host ? { host: s.host, holdsHost: s.consume.length > 0 } : {}),

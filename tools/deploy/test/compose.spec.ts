@@ -1,12 +1,15 @@
+import { spawnSync } from 'node:child_process';
 import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { parse } from 'yaml';
+import { OPS_PORTS, type OpsService } from '@dossier/config';
 import { SERVICE_NAMES } from '@dossier/contracts';
 
 const ROOT = path.resolve(__dirname, '../../..');
 
 interface ComposeService {
   image?: string;
+  ports?: string[];
   build?: unknown;
   command?: string[];
   entrypoint?: string[];
@@ -17,15 +20,24 @@ interface ComposeService {
 }
 
 /** docker-compose.yml as Compose reads it (YAML 1.1 merge keys on), no Docker needed. */
-const compose = parse(readFileSync(path.join(ROOT, 'docker-compose.yml'), 'utf8'), { merge: true }) as {
-  services: Record<string, ComposeService>;
-};
+const readCompose = (file: string) =>
+  parse(readFileSync(path.join(ROOT, file), 'utf8'), { merge: true }) as {
+    services: Record<string, ComposeService>;
+  };
+const compose = readCompose('docker-compose.yml');
+
+/** The host address a published port binds, as Compose reads `[HOST:]HOST_PORT:CONTAINER_PORT` (defaults applied). */
+function hostAddress(port: string): string {
+  const resolved = port.replace(/\$\{(\w+):-([^}]*)\}/g, (_, _name: string, fallback: string) => fallback);
+  const parts = resolved.split(':');
+  return parts.length === 3 ? parts[0]! : '0.0.0.0';
+}
 const services = compose.services;
 const dossier = ['conductor', 'gateway', ...SERVICE_NAMES];
 
 describe('docker-compose.yml', () => {
   it('has the data services, Jaeger, the migration job, the gateway, the conductor and every worker', () => {
-    expect(Object.keys(services).sort()).toEqual(['jaeger', 'migrate', 'postgres', 'qdrant', 'redis', ...dossier].sort());
+    expect(Object.keys(services).sort()).toEqual(['bootstrap', 'jaeger', 'migrate', 'postgres', 'qdrant', 'redis', ...dossier].sort());
   });
 
   it('Redis keeps an append-only file and never evicts', () => {
@@ -46,6 +58,9 @@ describe('docker-compose.yml', () => {
         migrate: { condition: 'service_completed_successfully' },
       });
       expect(s.healthcheck?.test.join(' ')).toMatch(/\/readyz/);
+      // Each service on its own ops port, the one the code gives it when METRICS_PORT is unset.
+      expect({ name, port: s.environment?.['METRICS_PORT'] }).toEqual({ name, port: String(OPS_PORTS[name as OpsService]) });
+      if (name !== 'gateway') expect(s.healthcheck?.test.join(' ')).toContain("process.env.METRICS_PORT + '/readyz'");
       expect(s.environment).toMatchObject({
         OTEL_SERVICE_NAME: `dossier-${name}`,
         OTEL_EXPORTER_OTLP_ENDPOINT: 'http://jaeger:4318',
@@ -57,6 +72,25 @@ describe('docker-compose.yml', () => {
     expect(services['gateway']!.depends_on).toMatchObject({ conductor: { condition: 'service_healthy' } });
     expect(services['migrate']!.entrypoint).toEqual(['bash', 'tools/prisma.sh', 'migrate', 'deploy']);
     expect(services['migrate']!.depends_on).toEqual({ postgres: { condition: 'service_healthy' } });
+  });
+
+  it('no database is published on the host by default, and nothing on every interface unless asked', () => {
+    for (const name of ['redis', 'postgres', 'qdrant']) expect({ name, ports: services[name]!.ports }).toEqual({ name, ports: undefined });
+    const published = Object.entries(services).flatMap(([name, s]) => (s.ports ?? []).map((p) => ({ name, address: hostAddress(p) })));
+    expect(published.map((p) => p.name).sort()).toEqual(['gateway', 'jaeger', 'jaeger']);
+    for (const p of published) expect(p).toEqual({ name: p.name, address: '127.0.0.1' });
+    // The development addition publishes the data services for `npm test` and the live Qdrant tests, on loopback only.
+    const dev = readCompose('docker-compose.dev.yml').services;
+    expect(Object.keys(dev).sort()).toEqual(['postgres', 'qdrant', 'redis']);
+    for (const s of Object.values(dev)) for (const p of s.ports ?? []) expect(hostAddress(p)).toBe('127.0.0.1');
+  });
+
+  it('a bootstrap service creates the first tenant with the CLI once migrations are done', () => {
+    const b = services['bootstrap']!;
+    expect(b.image).toBe(services['migrate']!.image);
+    expect(b.command).toEqual(['apps/cli/src/main.ts', 'admin', 'bootstrap', '${DOSSIER_FIRST_TENANT:-default}']);
+    expect(b.depends_on).toEqual({ migrate: { condition: 'service_completed_successfully' } });
+    expect(b.environment?.['DATABASE_URL']).toBe(services['migrate']!.environment?.['DATABASE_URL']);
   });
 
   it('data services have health checks', () => {
@@ -92,6 +126,22 @@ describe('Dockerfile', () => {
     expect(statSync(path.join(ROOT, engine![1]!)).mode & 0o111).not.toBe(0);
     const ignore = readFileSync(path.join(ROOT, '.dockerignore'), 'utf8').split('\n');
     expect(ignore.filter((line) => /^(tools|prisma)\b/.test(line))).toEqual([]);
+  });
+
+  it('npm run image builds the runtime target tagged with the package version; multi-arch goes through buildx to a registry', () => {
+    const version = (JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { version: string }).version;
+    const image = (...args: string[]) => spawnSync('bash', [path.join(ROOT, 'tools/image.sh'), '--dry-run', ...args], { encoding: 'utf8' });
+    const local = image();
+    expect(local.status).toBe(0);
+    expect(local.stdout).toContain(`+ docker build --target runtime --tag ghcr.io/dossier-research/dossier:${version} .`);
+    expect(local.stdout).not.toContain('docker push');
+    const multi = image('--registry', 'registry.example.com/team', '--platform', 'linux/amd64,linux/arm64', '--push');
+    expect(multi.stdout).toContain(
+      `+ docker buildx build --target runtime --platform linux/amd64,linux/arm64 --tag registry.example.com/team/dossier:${version} --push .`,
+    );
+    // A multi-arch image can only live in a registry; a tag with '-' would break the migration Job's name.
+    expect(image('--platform', 'linux/arm64').stderr).toMatch(/needs --push/);
+    expect(image('--tag', '1.0-rc1').stderr).toMatch(/tag "1.0-rc1" must be letters, digits and dots/);
   });
 
   it('.dockerignore keeps dependencies, git and local state out of the build context', () => {

@@ -1,7 +1,8 @@
 import { TenantPolicy } from '@dossier/contracts';
 import { isKeyRole, type Prisma } from '@dossier/db';
-import type { AdminRepositories } from './admin-repositories';
 import { CliUsageError } from '../cli-error';
+import { bootstrapCommand, schemaCommand } from './admin-operations.command';
+import { withRepositories } from './admin-session';
 import { defineCommand, type CommandSpec } from '../framework/command-spec';
 
 function parsePolicy(text: string | undefined): TenantPolicy {
@@ -19,19 +20,6 @@ function parsePolicy(text: string | undefined): TenantPolicy {
     );
   }
   return parsed.data;
-}
-
-/** Tenants and keys live in the database at DATABASE_URL: the operator's tool, never exposed over HTTP. */
-async function withRepositories<T>(fn: (r: AdminRepositories) => Promise<T>): Promise<T> {
-  // Loaded here, not at the top: the Prisma client is heavy and only admin commands need it in this form.
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const { openAdminRepositories } = require('./admin-repositories') as typeof import('./admin-repositories');
-  const repositories = openAdminRepositories(process.env['DATABASE_URL'] || 'postgresql://postgres@127.0.0.1:5432/dossier');
-  try {
-    return await fn(repositories);
-  } finally {
-    await repositories.close();
-  }
 }
 
 function required(value: string | undefined, what: string): string {
@@ -118,5 +106,5 @@ export const adminCommand: CommandSpec<never> = {
   name: 'admin',
   description: 'Operators: tenants and API keys, straight in the database at DATABASE_URL',
   transports: ['local'],
-  subcommands: [createTenant, createKey, revokeKey, setPolicy] as CommandSpec<never>[],
+  subcommands: [createTenant, createKey, revokeKey, setPolicy, bootstrapCommand, schemaCommand] as CommandSpec<never>[],
 };

@@ -1,4 +1,4 @@
-import { loadConfig } from '@dossier/config';
+import { loadConfig, opsPortFor } from '@dossier/config';
 import { CliUsageError } from '../cli-error';
 import { CliEnv } from '../cli-env';
 import { defineCommand } from '../framework/command-spec';
@@ -29,7 +29,7 @@ export const serveCommand = defineCommand<ServeFlags>({
     { flags: '--host <address>', description: 'the address to listen on (0.0.0.0: every interface)', default: '127.0.0.1' },
     {
       flags: '--metrics-port <n>',
-      description: "this process's /metrics, /healthz and /readyz (default METRICS_PORT; 0: none)",
+      description: "this process's /metrics, /healthz and /readyz (default METRICS_PORT, else 9464, the gateway's; 0: none)",
       parse: port('metrics-port'),
     },
     { flags: '--new-key', description: 'create another key for the local user (the first start creates one)' },
@@ -55,7 +55,8 @@ export const serveCommand = defineCommand<ServeFlags>({
     const stack = await loadServeAll().serveAll({
       port: opts.port,
       host: opts.host,
-      metricsPort: opts.metricsPort ?? env.METRICS_PORT,
+      // One process hosts every service: it takes the gateway's ops port unless told otherwise (decision 0060).
+      metricsPort: opts.metricsPort ?? opsPortFor('gateway', env.METRICS_PORT),
       tenant: env.DOSSIER_TENANT,
       newKey: opts.newKey ?? false,
       env: {

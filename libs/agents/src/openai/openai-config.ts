@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ROLE_NAMES, ROLES, type RoleName } from '../roles';
 import { LlmConfigError } from '../errors';
+import { DEFAULT_CONTEXT_TOKENS, knownContextTokens } from './context-windows';
 import { DEFAULT_PRICES, PriceTable, type ModelPrice } from './prices';
 
 const blankIsUnset = (v: unknown) => (typeof v === 'string' && v.trim() === '' ? undefined : v);
@@ -27,6 +28,9 @@ const KNOWN_EMBEDDING_DIMENSIONS: Record<string, number> = {
 export const StructuredOutputMode = z.enum(['json_schema', 'json_object', 'text']);
 export type StructuredOutputMode = z.infer<typeof StructuredOutputMode>;
 
+/** The smallest context window a setting may name: below it not even a role's instructions fit (decision 0040). */
+export const MIN_CONTEXT_SETTING = 256;
+
 const BaseEnv = z.object({
   OPENAI_BASE_URL: optionalText,
   OPENAI_API_KEY: optionalText,
@@ -38,6 +42,7 @@ const BaseEnv = z.object({
   OPENAI_RATE_PER_SECOND: num(z.number().positive().max(10_000), 5),
   OPENAI_RATE_MARGIN_MS: num(z.number().int().min(0).max(10_000), 100),
   OPENAI_MAX_OUTPUT_TOKENS: num(z.number().int().min(16).max(1_000_000), 16_384),
+  OPENAI_CONTEXT_TOKENS: z.preprocess(blankIsUnset, z.coerce.number().int().min(MIN_CONTEXT_SETTING).max(10_000_000).optional()),
   OPENAI_STRUCTURED_OUTPUT: z.preprocess(blankIsUnset, StructuredOutputMode.default('json_schema')),
   OPENAI_PRICES: optionalText,
   OPENAI_WRITER_BATCH_TOKENS: num(z.number().int().min(200).max(1_000_000), 6_000),
@@ -53,11 +58,25 @@ export interface RoleModelConfig {
   temperature: number;
 }
 
+/**
+ * How large a role's requests may be (decision 0040): its model's context window and its output cap, each with the
+ * variable that sets it, so an error about size names what to change.
+ */
+export interface RoleWindow {
+  contextTokens: number;
+  /** `OPENAI_CONTEXT_TOKENS_<ROLE>`, `OPENAI_CONTEXT_TOKENS`, or how it was found when neither is set. */
+  contextSetting: string;
+  maxOutputTokens: number;
+  outputSetting: string;
+}
+
 /** The openai engine's settings, read from the worker's environment (never from a run: keys stay on the worker). */
 export interface OpenAIConfig {
   baseUrl: string;
   apiKey: string;
   roles: Record<RoleName, RoleModelConfig>;
+  /** Context window and output cap per role. */
+  windows: Record<RoleName, RoleWindow>;
   timeoutMs: number;
   maxRetries: number;
   retryBaseMs: number;
@@ -98,6 +117,7 @@ export function openAIConfigFromEnv(env: Record<string, string | undefined>): Op
     );
   }
   const roles = {} as Record<RoleName, RoleModelConfig>;
+  const windows = {} as Record<RoleName, RoleWindow>;
   for (const role of ROLE_NAMES) {
     const suffix = roleEnvSuffix(role);
     const model = blankIsUnset(env[`OPENAI_MODEL_${suffix}`]) as string | undefined;
@@ -109,6 +129,7 @@ export function openAIConfigFromEnv(env: Record<string, string | undefined>): Op
       });
     }
     roles[role] = { model: model?.trim() ?? e.OPENAI_MODEL!, temperature };
+    windows[role] = roleWindow(env, suffix, roles[role].model, e.OPENAI_CONTEXT_TOKENS, e.OPENAI_MAX_OUTPUT_TOKENS);
   }
   let prices: Record<string, ModelPrice> = { ...DEFAULT_PRICES };
   if (e.OPENAI_PRICES) {
@@ -143,6 +164,7 @@ export function openAIConfigFromEnv(env: Record<string, string | undefined>): Op
     // Local servers (Ollama, vLLM, LM Studio) take no key, but the SDK wants a string.
     apiKey: e.OPENAI_API_KEY ?? 'not-needed',
     roles,
+    windows,
     timeoutMs: e.OPENAI_TIMEOUT_MS,
     maxRetries: e.OPENAI_MAX_RETRIES,
     retryBaseMs: e.OPENAI_RETRY_BASE_MS,
@@ -174,4 +196,53 @@ export function roleModelConfig(config: Pick<OpenAIConfig, 'roles'>, role: strin
       details: { role },
     });
   return cfg;
+}
+
+/** A positive whole number from a per-role variable, or undefined when unset; a typed error naming it otherwise. */
+function roleNumber(env: Record<string, string | undefined>, name: string, min: number): number | undefined {
+  const raw = blankIsUnset(env[name]) as string | undefined;
+  if (raw === undefined) return undefined;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < min || value > 10_000_000) {
+    throw new LlmConfigError(`${name} must be a whole number of tokens from ${min}, got "${raw}"`, { details: { variables: [name] } });
+  }
+  return value;
+}
+
+/**
+ * A role's window: its own variable, else OPENAI_CONTEXT_TOKENS, else the known size of its model, else 8,192 tokens;
+ * its output cap: OPENAI_MAX_OUTPUT_TOKENS_<ROLE>, else OPENAI_MAX_OUTPUT_TOKENS.
+ */
+function roleWindow(
+  env: Record<string, string | undefined>,
+  suffix: string,
+  model: string,
+  context: number | undefined,
+  maxOutput: number,
+): RoleWindow {
+  const own = roleNumber(env, `OPENAI_CONTEXT_TOKENS_${suffix}`, MIN_CONTEXT_SETTING);
+  const known = knownContextTokens(model);
+  const [contextTokens, contextSetting] =
+    own !== undefined
+      ? [own, `OPENAI_CONTEXT_TOKENS_${suffix}`]
+      : context !== undefined
+        ? [context, 'OPENAI_CONTEXT_TOKENS']
+        : known !== undefined
+          ? [known, `OPENAI_CONTEXT_TOKENS (unset; ${known} is the known window of ${model})`]
+          : [DEFAULT_CONTEXT_TOKENS, `OPENAI_CONTEXT_TOKENS (unset; ${DEFAULT_CONTEXT_TOKENS} assumed for ${model})`];
+  const ownOutput = roleNumber(env, `OPENAI_MAX_OUTPUT_TOKENS_${suffix}`, 16);
+  return {
+    contextTokens,
+    contextSetting,
+    maxOutputTokens: ownOutput ?? maxOutput,
+    outputSetting: ownOutput !== undefined ? `OPENAI_MAX_OUTPUT_TOKENS_${suffix}` : 'OPENAI_MAX_OUTPUT_TOKENS',
+  };
+}
+
+/** The window of `role`, like roleModelConfig. */
+export function roleWindowConfig(config: Pick<OpenAIConfig, 'windows'>, role: string): RoleWindow {
+  const window = Object.hasOwn(config.windows, role) ? config.windows[role as RoleName] : undefined;
+  if (!window)
+    throw new LlmConfigError(`No context settings for agent role ${role}: it is not in the role registry`, { details: { role } });
+  return window;
 }

@@ -9,16 +9,27 @@ import type { z } from 'zod';
 import type { LlmCallNotes } from '@dossier/contracts';
 import type { CallHooks, Engine, EngineCompletion, RequestEstimate, RequestRecord, RequestTicket } from '../engine/engine';
 import { requestHash, type RecordedAnswer } from '../engine/recorded-answer';
-import { AgentOutputError, AgentRefusalError, LlmRequestError, LlmUnavailableError } from '../errors';
+import { AgentOutputError, AgentRefusalError, ContextWindowError, LlmRequestError, LlmUnavailableError } from '../errors';
 import { dataBlock } from '../prompt/data-block';
 import type { AgentRole } from '../roles/role';
 import { draftSectionInBatches, needsBatches } from '../writing/batch-section';
-import { roleModelConfig, type OpenAIConfig, type RoleModelConfig, type StructuredOutputMode } from './openai-config';
+import { NO_HYGIENE, type HygieneCounts } from '../writing/model-text';
+import { gateModelText } from '../writing/text-gate';
+import {
+  roleModelConfig,
+  roleWindowConfig,
+  type OpenAIConfig,
+  type RoleModelConfig,
+  type RoleWindow,
+  type StructuredOutputMode,
+} from './openai-config';
 import { conformToSchema } from './conform';
 import { parseJsonReply, stripReasoning, type LocalRepair } from './parse-output';
 import { costUsd } from './prices';
 import { providerName } from './provider-name';
 import { classifyRequestError, providerSaid, rejectsResponseFormat } from './request-errors';
+import { DEFAULT_CONTEXT_TOKENS } from './context-windows';
+import { contextOverflow, dataBudget, outputRoom, promptFits, MIN_OUTPUT_TOKENS } from './request-size';
 import { strictJsonSchema } from './response-schema';
 import { shortenIds } from './short-ids';
 import { countMessageTokens, countTokens } from './tokens';
@@ -59,7 +70,21 @@ interface Sent {
   started: number;
   /** Stopped at the output cap (finish_reason length). */
   cut: boolean;
+  /** The max_tokens the request carried (0 for a reused answer). */
+  maxTokens: number;
   refusal: string | null;
+}
+
+/**
+ * The server refused a request as too large for its window even after one smaller try: the call's input is fitted
+ * again with what the server said (split where the role can be), once (decision 0040).
+ */
+class ContextOverflowSignal extends Error {}
+
+/** A role's window as this engine knows it now: the setting, or less once the server said so. */
+interface Window extends RoleWindow {
+  /** Our count of a prompt times this is the server's (its tokenizer, its chat template), once it told us. */
+  tokenRatio: number;
 }
 
 export interface OpenAIEngineOptions {
@@ -87,6 +112,10 @@ export class OpenAIEngine implements Engine {
   private readonly provider: string;
   /** Structured-output mode per model, lowered when an endpoint refuses one. */
   private readonly modes = new Map<string, WireMode>();
+  /** Per model: the window its server reported when it refused a request as too large (smaller than the setting). */
+  private readonly served = new Map<string, number>();
+  /** Per model: the server's prompt count over ours, when a refusal told it. */
+  private readonly ratios = new Map<string, number>();
   private readonly tracer = trace.getTracer('dossier-agents');
 
   constructor(private readonly options: OpenAIEngineOptions) {
@@ -102,10 +131,69 @@ export class OpenAIEngine implements Engine {
   }
 
   async complete<I, O>(role: AgentRole<I, O>, input: I, hooks: CallHooks = NO_HOOKS): Promise<EngineCompletion<O>> {
-    if (needsBatches(role, input, this.options.config.writerBatchTokens)) {
-      return draftSectionInBatches(role, input, this.options.config.writerBatchTokens, (r, i) => this.completeOnce(r, i, hooks));
+    return this.fitted(role, input, hooks, true);
+  }
+
+  /**
+   * A call sized to its model's window (decision 0040): a section's evidence drafted in parts that fit, an input too
+   * large for one request split where the role can be, and otherwise a typed error naming the setting — before any
+   * request is sent. A server that refuses the request as too large has it fitted again once, with what it said.
+   */
+  private async fitted<I, O>(role: AgentRole<I, O>, input: I, hooks: CallHooks, mayRefit: boolean): Promise<EngineCompletion<O>> {
+    const window = this.window(role.name);
+    const batchTokens = Math.min(this.options.config.writerBatchTokens, dataBudget(window.contextTokens, window.maxOutputTokens));
+    if (needsBatches(role, input, batchTokens)) {
+      return draftSectionInBatches(role, input, batchTokens, (r, i) => this.fitted(r, i, hooks, mayRefit));
     }
-    return this.completeOnce(role, input, hooks);
+    const prompt = this.promptTokens(role, input, window);
+    if (!promptFits(prompt, window.contextTokens, window.maxOutputTokens)) {
+      const split = role.split?.(input);
+      if (split) {
+        const [a, b] = split.parts;
+        const first = await this.fitted(role, a, hooks, mayRefit);
+        const second = await this.fitted(role, b, hooks, mayRefit);
+        return {
+          output: split.join([first.output, second.output]),
+          model: second.model,
+          tokensIn: first.tokensIn + second.tokensIn,
+          tokensOut: first.tokensOut + second.tokensOut,
+          costUsd: first.costUsd + second.costUsd,
+        };
+      }
+      if (outputRoom(prompt, window.contextTokens, window.maxOutputTokens) === null) throw this.tooSmall(role.name, prompt, window);
+    }
+    try {
+      return await this.completeOnce(role, input, hooks);
+    } catch (err) {
+      if (!(err instanceof ContextOverflowSignal)) throw err;
+      if (!mayRefit) throw this.tooSmall(role.name, this.promptTokens(role, input, this.window(role.name)), this.window(role.name));
+      return this.fitted(role, input, hooks, false);
+    }
+  }
+
+  /** The role's window now: the setting, or the smaller one its server reported. */
+  private window(role: string): Window {
+    const set = roleWindowConfig(this.options.config, role);
+    const model = roleModelConfig(this.options.config, role).model;
+    const served = this.served.get(model);
+    return {
+      ...set,
+      contextTokens: served !== undefined ? Math.min(served, set.contextTokens) : set.contextTokens,
+      tokenRatio: this.ratios.get(model) ?? 1,
+    };
+  }
+
+  /** The prompt a call sends, in the server's tokens as far as we know them (ids shortened, as sent). */
+  private promptTokens<I>(role: AgentRole<I, unknown>, input: I, window: Window): number {
+    const prompt = role.prompt(shortenIds(input).input);
+    return Math.ceil(countMessageTokens([{ content: prompt.system }, { content: prompt.user }]) * window.tokenRatio);
+  }
+
+  private tooSmall(role: string, promptTokens: number, window: Window): ContextWindowError {
+    return new ContextWindowError(
+      `The ${role} request needs about ${promptTokens} prompt tokens and at least ${MIN_OUTPUT_TOKENS} for the answer, more than the model's context window of ${window.contextTokens} tokens allows, and its input cannot be split further: raise ${window.contextSetting} to the window the server really has, or use a model with a larger one`,
+      { details: { role, promptTokens, contextTokens: window.contextTokens, variables: [window.contextSetting.split(' ')[0]] } },
+    );
   }
 
   /** The model sees short ids (E12) in place of uuids; its validated answer gets the uuids back. */
@@ -135,7 +223,7 @@ export class OpenAIEngine implements Engine {
     let earlier: Cleaned<O> | null = null;
     for (let round = 0; round < 2; round++) {
       const conversation: Message[] = repair ? [...messages, repairMessage(repair.reply, repair.error)] : messages;
-      const { answer, ticket, span, started, cut, refusal } = await this.send(role, input, cfg, conversation, hooks);
+      const { answer, ticket, span, started, cut, refusal, maxTokens } = await this.send(role, input, cfg, conversation, hooks);
       total.tokensIn += answer.tokensIn;
       total.tokensOut += answer.tokensOut;
       total.costUsd += answer.costUsd;
@@ -156,7 +244,9 @@ export class OpenAIEngine implements Engine {
         await this.finish(hooks, ticket, span, started, answer, 'ok', null, undefined, notes);
         return { output: verdict.output, model: answer.model, ...total };
       }
-      const last = round === 1 || cut;
+      // An answer of the wrong shape for its batch (decision 0040) is not asked again whole: the runner asks in parts.
+      const inParts = 'error' in verdict && verdict.askInParts === true && role.split?.(input) != null;
+      const last = round === 1 || cut || inParts;
       const kept = last ? (verdict.cleaned ?? earlier) : null;
       if (kept) {
         // What the repair request did not fix is dropped, never written.
@@ -172,18 +262,33 @@ export class OpenAIEngine implements Engine {
           {
             ...notes,
             droppedIds: kept.dropped,
+            ...(hygieneCount(kept.hygiene) > 0 ? { hygiene: kept.hygiene } : {}),
           },
         );
         return { output: kept.output, model: answer.model, ...total };
       }
       if (last) {
+        const window = this.window(role.name);
+        const bound =
+          maxTokens < window.maxOutputTokens
+            ? `the room the model's context window (${window.contextSetting}) leaves beside the prompt`
+            : `raise ${window.outputSetting} or use a model with a larger output limit`;
         const why = cut
-          ? `the reply was cut at ${this.options.config.maxOutputTokens} output tokens (raise OPENAI_MAX_OUTPUT_TOKENS or use a model with a larger output limit) and could not be completed locally: ${verdict.error}`
+          ? `the reply was cut at ${maxTokens} output tokens (${bound}) and could not be completed locally: ${verdict.error}`
           : `unusable output twice (after one repair request): ${verdict.error}`;
-        await this.finish(hooks, ticket, span, started, answer, 'invalid', verdict.error, undefined, { ...notes, gaveUp });
-        throw new AgentOutputError(`The model ${answer.model} gave ${role.name} ${why}`.slice(0, MAX_ERROR_TEXT), {
-          details: { role: role.name, model: answer.model },
+        await this.finish(hooks, ticket, span, started, answer, 'invalid', verdict.error, undefined, {
+          ...notes,
+          gaveUp: inParts ? 'parts' : gaveUp,
         });
+        throw new AgentOutputError(
+          `The model ${answer.model} gave ${role.name} ${inParts ? `an answer of the wrong shape for its batch: ${verdict.error}` : why}`.slice(
+            0,
+            MAX_ERROR_TEXT,
+          ),
+          {
+            details: { role: role.name, model: answer.model, ...(inParts ? { askInParts: true } : {}) },
+          },
+        );
       }
       await this.finish(hooks, ticket, span, started, answer, 'invalid', verdict.error, undefined, notes);
       earlier = verdict.cleaned;
@@ -198,8 +303,12 @@ export class OpenAIEngine implements Engine {
    */
   private async send<I>(role: AgentRole<I, unknown>, input: I, cfg: RoleModelConfig, messages: Message[], hooks: CallHooks): Promise<Sent> {
     const { config, limiter } = this.options;
-    const maxTokens = config.maxOutputTokens;
     const promptTokens = countMessageTokens(messages);
+    // Sized to the window (decision 0040); one refusal for size makes the request smaller once, then the call is refitted.
+    let shrunk = false;
+    let window = this.window(role.name);
+    let maxTokens = outputRoom(Math.ceil(promptTokens * window.tokenRatio), window.contextTokens, window.maxOutputTokens);
+    if (maxTokens === null) throw new ContextOverflowSignal();
     for (let attempt = 0; ; attempt++) {
       const mode = this.modes.get(cfg.model) ?? config.structuredOutput;
       const body: Record<string, unknown> = {
@@ -211,7 +320,7 @@ export class OpenAIEngine implements Engine {
       };
       const hash = requestHash(body);
       const recorded = await hooks.recordedAnswer?.(hash);
-      if (recorded) return this.accept({ id: recorded.id, replayed: true }, undefined, performance.now(), recorded.answer);
+      if (recorded) return this.accept({ id: recorded.id, replayed: true }, undefined, performance.now(), recorded.answer, maxTokens);
       const estimate: RequestEstimate = {
         model: cfg.model,
         tokens: promptTokens + maxTokens,
@@ -219,7 +328,7 @@ export class OpenAIEngine implements Engine {
       };
       const ticket = await hooks.beforeRequest(estimate, hash);
       await limiter.acquire();
-      const span = this.startSpan(role.name, cfg, hooks.stepKey, messages);
+      const span = this.startSpan(role.name, cfg, hooks.stepKey, messages, maxTokens);
       const started = performance.now();
       // Our own deadline, so a stall is told apart from a dropped connection whatever fetch reports.
       const deadline = AbortSignal.timeout(config.timeoutMs);
@@ -257,6 +366,24 @@ export class OpenAIEngine implements Engine {
           : classifyRequestError(err);
         const failed: Answer = { content: '', model: cfg.model, tokensIn: 0, tokensOut: 0, costUsd: 0 };
         await this.finish(hooks, ticket, span, started, failed, 'error', `${verdict.type}: ${verdict.message}`, verdict.type);
+        const overflow = contextOverflow(verdict);
+        if (overflow) {
+          // What the server said about its window and our prompt holds for every later request of this model.
+          if (overflow.contextTokens !== undefined && overflow.contextTokens < window.contextTokens)
+            this.served.set(cfg.model, overflow.contextTokens);
+          // A server that names no window (llama.cpp): assume half the window we thought, at most the usual local one.
+          else if (overflow.contextTokens === undefined)
+            this.served.set(cfg.model, Math.min(DEFAULT_CONTEXT_TOKENS, Math.floor(window.contextTokens / 2)));
+          if (overflow.promptTokens !== undefined && overflow.promptTokens > promptTokens * window.tokenRatio)
+            this.ratios.set(cfg.model, overflow.promptTokens / promptTokens);
+          window = this.window(role.name);
+          const room = outputRoom(Math.ceil(promptTokens * window.tokenRatio), window.contextTokens, window.maxOutputTokens);
+          if (shrunk || room === null) throw new ContextOverflowSignal();
+          shrunk = true;
+          maxTokens = room;
+          attempt--;
+          continue;
+        }
         const lower = DOWNGRADE[mode];
         if (rejectsResponseFormat(verdict) && lower) {
           // The endpoint does not do this structured-output mode: the next one down, remembered for the model.
@@ -285,26 +412,26 @@ export class OpenAIEngine implements Engine {
         await sleep(Math.min(waitMs, config.retryMaxMs));
         continue;
       }
-      return this.accept(ticket, span, started, reply);
+      return this.accept(ticket, span, started, reply, maxTokens);
     }
   }
 
   /** A reply, fresh or reused, with what the caller must know first: was it cut at the output cap, or a refusal. */
-  private accept(ticket: RequestTicket, span: Span | undefined, started: number, reply: RecordedAnswer): Sent {
+  private accept(ticket: RequestTicket, span: Span | undefined, started: number, reply: RecordedAnswer, maxTokens: number): Sent {
     const answer: Answer = { ...reply, recorded: reply };
     const refusal = reply.refusal ?? (reply.finishReason === 'content_filter' ? 'the provider filtered the content' : null);
     // A reply cut at the output cap is completed locally if it can be; asking again would give the same cut.
-    return { answer, ticket, span, started, cut: reply.finishReason === 'length', refusal };
+    return { answer, ticket, span, started, cut: reply.finishReason === 'length', refusal, maxTokens };
   }
 
-  private startSpan(role: string, cfg: RoleModelConfig, stepKey: string, messages: Message[]): Span {
+  private startSpan(role: string, cfg: RoleModelConfig, stepKey: string, messages: Message[], maxTokens: number): Span {
     const span = this.tracer.startSpan(`chat ${cfg.model}`, {
       attributes: {
         'gen_ai.operation.name': 'chat',
         'gen_ai.provider.name': this.provider,
         'gen_ai.request.model': cfg.model,
         'gen_ai.request.temperature': cfg.temperature,
-        'gen_ai.request.max_tokens': this.options.config.maxOutputTokens,
+        'gen_ai.request.max_tokens': maxTokens,
         'dossier.agent.role': role,
         'dossier.step_key': stepKey,
       },
@@ -388,11 +515,13 @@ function repairMessage(reply: string, error: string): Message {
 interface Cleaned<O> {
   output: O;
   dropped: number;
+  /** What the text gate removed (decision 0041). */
+  hygiene: HygieneCounts;
 }
 
 type Verdict<O> =
   | { output: O; repairs: LocalRepair[]; trimmed: number }
-  | { error: string; cleaned: Cleaned<O> | null; repairs: LocalRepair[]; trimmed: number };
+  | { error: string; cleaned: Cleaned<O> | null; repairs: LocalRepair[]; trimmed: number; askInParts?: boolean };
 
 /**
  * A reply judged against the role: JSON (mended locally where it can be), brought into the schema, grounded in the
@@ -416,15 +545,21 @@ function evaluate<I, O>(role: AgentRole<I, O>, input: I, content: string): Verdi
   }
   const refs = role.check?.(input, valid.data) ?? { issues: [], cleaned: valid.data, dropped: 0 };
   const trimmed = conformed.trimmed.length + (refs.trimmed ?? 0);
-  const cleaned = refs.cleaned === null ? null : role.output.safeParse(refs.cleaned);
-  const usable = cleaned?.success ? { output: cleaned.data, dropped: refs.dropped } : null;
-  const issues = [...grounded.issues, ...refs.issues];
+  // The text gate (decision 0041) on what the checks kept: its faults go to the repair request like theirs.
+  const gated = refs.cleaned === null ? null : gateModelText(role.name, input, refs.cleaned);
+  const cleaned = gated === null ? null : role.output.safeParse(gated.output);
+  const usable = cleaned?.success ? { output: cleaned.data, dropped: refs.dropped, hygiene: gated?.dropped ?? { ...NO_HYGIENE } } : null;
+  const issues = [...grounded.issues, ...refs.issues, ...(gated?.issues ?? [])];
   if (issues.length === 0 && usable) return { output: usable.output, repairs, trimmed };
   const error =
     issues.length > 0
       ? `the answer is not grounded in the data given: ${issues.slice(0, 10).join('; ')}`
       : 'the answer leaves nothing usable';
-  return { error, cleaned: usable, repairs, trimmed };
+  return { error, cleaned: usable, repairs, trimmed, ...(refs.askInParts ? { askInParts: true } : {}) };
+}
+
+function hygieneCount(h: HygieneCounts): number {
+  return h.leaked + h.duplicates + h.fragments;
 }
 
 function describeIssues(error: z.ZodError): string {

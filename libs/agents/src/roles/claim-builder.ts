@@ -8,7 +8,8 @@ import { tokenize } from '../offline/nlp/tokens';
 import { clip, topicPhrases } from '../offline/topics';
 import { unknownIdIssues } from './grounding';
 import type { ReferenceCheck } from './role';
-import type { AgentRole } from './role';
+import type { AgentRole, InputSplit } from './role';
+import { halves } from './split';
 import { Id, text } from './schemas';
 
 export const ClaimBuilderInput = z.strictObject({
@@ -147,12 +148,27 @@ function check(input: ClaimBuilderInput, output: ClaimBuilderOutput): ReferenceC
   return { issues, cleaned: claims.length > 0 ? { claims } : null, dropped };
 }
 
+/**
+ * Evidence in two halves, evidence of one source kept together where it can be (its items corroborate each other); the
+ * claims of both. A fact stated in both halves becomes two claims, which the claims step merges like repeats.
+ */
+function split(input: ClaimBuilderInput): InputSplit<ClaimBuilderInput, ClaimBuilderOutput> | null {
+  const ordered = [...input.evidence].sort((a, b) => (a.sourceId ?? '').localeCompare(b.sourceId ?? ''));
+  const parts = halves(ordered);
+  if (!parts) return null;
+  return {
+    parts: [{ evidence: parts[0] }, { evidence: parts[1] }],
+    join: ([a, b]) => ({ claims: [...a.claims, ...b.claims] }),
+  };
+}
+
 export const claimBuilder: AgentRole<ClaimBuilderInput, ClaimBuilderOutput, 'claimBuilder'> = {
   name: 'claimBuilder',
   temperature: 0.1,
   input: ClaimBuilderInput,
   output: ClaimBuilderOutput,
   check,
+  split,
   idle: (input) => (input.evidence.length === 0 ? { claims: [] } : null),
   prompt: (input) =>
     buildPrompt({

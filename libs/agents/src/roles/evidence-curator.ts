@@ -9,7 +9,8 @@ import { listMarkerLength, splitUnits, type Unit as TextUnit } from '../offline/
 import { normalizeWhitespace } from '../offline/nlp/statement-terms';
 import { contentStems, tokenize } from '../offline/nlp/tokens';
 import { locateExcerpt } from './grounding';
-import type { AgentRole, ReferenceCheck } from './role';
+import type { AgentRole, InputSplit, ReferenceCheck } from './role';
+import { middleCut } from './split';
 import { Id, Question, Unit, text } from './schemas';
 
 export const EvidenceCuratorInput = z.strictObject({
@@ -176,9 +177,34 @@ function check(input: EvidenceCuratorInput, output: EvidenceCuratorOutput): Refe
   return { issues, cleaned: { fragments: kept }, dropped: unknown.length, trimmed: fragments.length - kept.length };
 }
 
+/**
+ * A source too long for one request, in two parts cut at a paragraph (else a sentence) near its middle, each asked
+ * for half the fragments; the second part's offsets are moved back into the whole text (decision 0040).
+ */
+function split(input: EvidenceCuratorInput): InputSplit<EvidenceCuratorInput, EvidenceCuratorOutput> | null {
+  const text = input.source.text;
+  const cut = middleCut(text);
+  if (cut === null) return null;
+  const part = (t: string): EvidenceCuratorInput => ({
+    ...input,
+    source: { ...input.source, text: t },
+    maxFragments: Math.max(1, Math.ceil(input.maxFragments / 2)),
+  });
+  return {
+    parts: [part(text.slice(0, cut)), part(text.slice(cut))],
+    join: ([a, b]) => ({
+      fragments: [...a.fragments, ...b.fragments.map((f) => ({ ...f, start: f.start + cut, end: f.end + cut }))].slice(
+        0,
+        input.maxFragments,
+      ),
+    }),
+  };
+}
+
 export const evidenceCurator: AgentRole<EvidenceCuratorInput, EvidenceCuratorOutput, 'evidenceCurator'> = {
   ground,
   check,
+  split,
   idle: (input) => (input.source.text.trim().length === 0 ? { fragments: [] } : null),
   name: 'evidenceCurator',
   temperature: 0,

@@ -293,7 +293,19 @@ function check(input: OutlineArchitectInput, output: OutlineArchitectOutput): Re
     issues.push(`the interview memo "${clip(memo.title, 80)}" is not a section (keep every memo's title)`);
     sections.push({ ...memo, claimIds: memo.claimIds.filter((id) => !seen.has(id)) });
   }
-  return { issues, cleaned: { sections }, dropped };
+  // A section is written from its claims: one without any would be a heading over nothing (decision 0040). It goes to
+  // the repair request; still without claims after it, it is left out — and an outline left with no claim at all while
+  // claims were given is unusable, so the call is played offline rather than the report written without a body.
+  const memoTitles = new Set((input.memos ?? []).map((m) => m.title));
+  sections.forEach((s, i) => {
+    if (s.claimIds.length === 0 && !memoTitles.has(s.title) && input.claims.length > 0)
+      issues.push(
+        `section ${i + 1} ("${clip(s.title, 80)}") uses no claim: every section must list the ids of the claims it is written from`,
+      );
+  });
+  const carrying = sections.filter((s) => s.claimIds.length > 0 || memoTitles.has(s.title));
+  const usable = input.claims.length === 0 || carrying.some((s) => s.claimIds.length > 0);
+  return { issues, cleaned: usable && carrying.length > 0 ? { sections: carrying } : null, dropped };
 }
 
 export const outlineArchitect: AgentRole<OutlineArchitectInput, OutlineArchitectOutput, 'outlineArchitect'> = {

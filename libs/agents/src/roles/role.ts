@@ -31,6 +31,18 @@ export interface AgentRole<I, O, Name extends string = string> {
   skipped?(input: I): O;
   /** A role with nothing to work on is not called: its output for such an input, or null when there is work. */
   idle?(input: I): O | null;
+  /**
+   * Batch roles only: the input in two parts whose outputs `join` makes the output of the whole, or null when it
+   * cannot be split further (one sentence, one evidence item). A model engine splits an input too large for its
+   * model's window, and the verifier's caller asks again in halves when an answer has the wrong shape (decision 0040).
+   */
+  split?(input: I): InputSplit<I, O> | null;
+}
+
+/** An input in two parts, and how their outputs make one. */
+export interface InputSplit<I, O> {
+  parts: readonly [I, I];
+  join(outputs: readonly [O, O]): O;
 }
 
 /** What a role's check found in a validated answer. */
@@ -47,6 +59,11 @@ export interface ReferenceCheck<O> {
   dropped: number;
   /** Items cut to a soft limit in `cleaned` (more items than asked for). */
   trimmed?: number;
+  /**
+   * The answer has the wrong shape for a batch this size (findings that do not match the sentences one to one): no
+   * repair request is sent; the caller asks again in smaller parts (decision 0040).
+   */
+  askInParts?: boolean;
 }
 
 /** A role of any input and output, for registries. */

@@ -2,7 +2,8 @@ import { z } from 'zod';
 import { VerificationVerdict } from '@dossier/contracts';
 import { buildPrompt, listWithIds } from '../prompt/build-prompt';
 import { entails } from '../offline/nlp/entailment';
-import type { AgentRole, ReferenceCheck } from './role';
+import type { AgentRole, InputSplit, ReferenceCheck } from './role';
+import { halves } from './split';
 import { EvidenceRef, Unit, text } from './schemas';
 
 export const VerifierInput = z.strictObject({
@@ -37,13 +38,25 @@ function citedOnce(input: VerifierInput): { id: string; text: string }[] {
 
 function check(input: VerifierInput, output: VerifierOutput): ReferenceCheck<VerifierOutput> {
   if (output.findings.length === input.sentences.length) return { issues: [], cleaned: output, dropped: 0 };
-  // A finding per sentence, in order, or none can be trusted: which sentence would a missing one belong to?
+  // A finding per sentence, in order, or none can be trusted: which sentence would a missing one belong to? Models that
+  // lose count in a long list keep it in a short one: the caller asks again in halves rather than repeating the list.
   return {
     issues: [
       `${output.findings.length} findings for ${input.sentences.length} sentences: return exactly one finding per sentence, in order`,
     ],
     cleaned: null,
     dropped: 0,
+    askInParts: input.sentences.length > 1,
+  };
+}
+
+/** The sentences in two halves; the findings of both, in order. */
+function split(input: VerifierInput): InputSplit<VerifierInput, VerifierOutput> | null {
+  const parts = halves(input.sentences);
+  if (!parts) return null;
+  return {
+    parts: [{ sentences: parts[0] }, { sentences: parts[1] }],
+    join: ([a, b]) => ({ findings: [...a.findings, ...b.findings] }),
   };
 }
 
@@ -51,6 +64,7 @@ export const verifier: AgentRole<VerifierInput, VerifierOutput, 'verifier'> = {
   name: 'verifier',
   temperature: 0,
   check,
+  split,
   idle: (input) => (input.sentences.length === 0 ? { findings: [] } : null),
   input: VerifierInput,
   output: VerifierOutput,

@@ -33,7 +33,14 @@ export interface SentenceCheck {
   guard: GuardProblem[];
   /** The verifier role's verdict; null for a framing sentence without citations (nothing to judge against). */
   judge: Verdict | null;
+  /**
+   * Who gave the judge's verdict (decision 0040): the model, the offline engine in its place (an offline run, a spent
+   * budget, an answer that stayed unusable), or nobody — the guard alone checked a framing sentence without citations.
+   */
+  judgedBy: JudgedBy;
 }
+
+export type JudgedBy = 'model' | 'offline' | 'guard';
 
 const MAX_NOTE = 2000;
 
@@ -51,20 +58,31 @@ export async function verifySentences(
     ),
   );
   const judged = sentences.flatMap((s, i) => (s.evidence.length > 0 ? [i] : []));
-  const out = await agents.run(
+  const out = await agents.runTraced(
     verifier,
     { sentences: judged.map((i) => ({ text: sentences[i]!.text, evidence: sentences[i]!.evidence })) },
     ctx,
   );
-  const judgement = new Map(judged.map((i, k) => [i, out.findings[k]!]));
+  // The plays cover the judged sentences in order (several when an answer of the wrong shape was asked again in halves).
+  const by = out.plays.flatMap((p) => p.input.sentences.map((): JudgedBy => (p.engine === 'offline' ? 'offline' : 'model')));
+  const judgement = new Map(judged.map((i, k) => [i, { finding: out.output.findings[k]!, by: by[k] ?? 'offline' }]));
   return sentences.map((s, i) => {
     const guard = guards[i]!.problems;
-    const judge = judgement.get(i) ?? null;
+    const judgedAs = judgement.get(i);
+    const judge = judgedAs?.finding ?? null;
     const guardNote = guard.length > 0 ? `guard: ${describeGuardProblems(guard)}` : '';
     if (!judge) {
       // Uncited: a framing sentence that states nothing the guard can see is fine; anything else is uncited.
-      if (s.context && guard.length === 0) return { verdict: 'supported', score: 1, note: 'framing: states no fact', guard, judge: null };
-      return { verdict: 'uncited', score: 0, note: (guardNote || 'the sentence cites no evidence').slice(0, MAX_NOTE), guard, judge: null };
+      if (s.context && guard.length === 0)
+        return { verdict: 'supported', score: 1, note: 'framing: states no fact', guard, judge: null, judgedBy: 'guard' };
+      return {
+        verdict: 'uncited',
+        score: 0,
+        note: (guardNote || 'the sentence cites no evidence').slice(0, MAX_NOTE),
+        guard,
+        judge: null,
+        judgedBy: 'guard',
+      };
     }
     const judgeFailed = judge.verdict !== 'supported';
     const verdict: Verdict = judgeFailed ? judge.verdict : guard.length > 0 ? 'unsupported' : 'supported';
@@ -75,6 +93,7 @@ export async function verifySentences(
       note: note.slice(0, MAX_NOTE),
       guard,
       judge: judge.verdict,
+      judgedBy: judgedAs!.by,
     };
   });
 }
@@ -96,6 +115,7 @@ export interface CheckRecord {
   verdict: Verdict;
   guard: GuardProblem[];
   judge: Verdict | null;
+  judgedBy: JudgedBy;
 }
 
 export interface VerifyAndRepairResult {
@@ -111,7 +131,29 @@ export interface VerificationFigures {
   failedByJudge: number;
   repaired: number;
   removed: number;
+  /** Checks whose judge was the model, the offline engine, or nobody (the guard alone): decision 0040. */
+  judgedByModel: number;
+  judgedOffline: number;
+  guardOnly: number;
 }
+
+/** Adds one check's judge to the figures. */
+export function countJudge(figures: VerificationFigures, by: JudgedBy): void {
+  if (by === 'model') figures.judgedByModel++;
+  else if (by === 'offline') figures.judgedOffline++;
+  else figures.guardOnly++;
+}
+
+export const NO_FIGURES: Readonly<VerificationFigures> = {
+  checked: 0,
+  failedByGuard: 0,
+  failedByJudge: 0,
+  repaired: 0,
+  removed: 0,
+  judgedByModel: 0,
+  judgedOffline: 0,
+  guardOnly: 0,
+};
 
 export interface RepairSource {
   /** Evidence a rewrite may use beyond what the sentence cites (e.g. the rest of its section's). */
@@ -130,7 +172,7 @@ export async function verifyAndRepair(
 ): Promise<VerifyAndRepairResult> {
   const kept: (VerifiedSentence | null)[] = sentences.map(() => null);
   const checks: CheckRecord[] = [];
-  const figures: VerificationFigures = { checked: 0, failedByGuard: 0, failedByJudge: 0, repaired: 0, removed: 0 };
+  const figures: VerificationFigures = { ...NO_FIGURES };
   let pending = sentences.map((s, i) => ({ index: i, sentence: s, repaired: false }));
   for (let round = 0; pending.length > 0; round++) {
     const results = await verifySentences(
@@ -149,8 +191,10 @@ export async function verifyAndRepair(
         verdict: check.verdict,
         guard: check.guard,
         judge: check.judge,
+        judgedBy: check.judgedBy,
       });
       figures.checked++;
+      countJudge(figures, check.judgedBy);
       if (check.guard.length > 0) figures.failedByGuard++;
       if (check.judge !== null && check.judge !== 'supported') figures.failedByJudge++;
       if (check.verdict === 'supported') {

@@ -43,7 +43,10 @@ export const RunView = z.strictObject({
   createdAt: iso,
   updatedAt: iso,
   completedAt: iso.nullable(),
-  /** Model use so far, summed from llm_calls (every model request is one call). */
+  /**
+   * Model use so far, summed from llm_calls: requests the model endpoint received and their tokens and cost; the
+   * offline engine's plays are no request and are not counted here (decision 0040).
+   */
   usage: z.strictObject({
     llmCalls: z.int().min(0),
     tokensIn: z.int().min(0),

@@ -1,9 +1,28 @@
 import { Injectable } from '@nestjs/common';
-import type { NodeName, StepJob } from '@dossier/contracts';
+import { TERMINAL_RUN_STATUSES, type NodeName, type StepJob } from '@dossier/contracts';
 import { PrismaService, type Db, type Prisma } from '../prisma.service';
 import { RUN_EVENTS_CHANNEL } from './run-event.repository';
+import { RUN_COLUMNS, type RunRow } from './run.repository';
 
 export type ExecutionRow = Prisma.NodeExecutionGetPayload<object>;
+
+/**
+ * The advisory-lock namespace of worker liveness (docs/decisions/0027): a process holds
+ * `(hashtext(LIVENESS_NAMESPACE), hashtext(<id>))` for each of its BullMQ workers and for its lease owner id.
+ */
+export const LIVENESS_NAMESPACE = 'dossier.worker';
+
+/** Who takes a step's lease, and for how long without renewing. */
+export interface StepLease {
+  owner: string;
+  ms: number;
+}
+
+/** The run (read under its lock) and the attempt started: null when none did (see `start`). */
+export interface StepStart {
+  run: RunRow;
+  attempt: number | null;
+}
 
 @Injectable()
 export class ExecutionRepository {
@@ -14,23 +33,38 @@ export class ExecutionRepository {
   }
 
   /**
-   * Starts an attempt of a step, in one statement (docs/decisions/0026): unless the step is completed, creates its
-   * row or bumps its attempt count, and appends its `step_started` event with the next run_events.seq (the run's
-   * counter, as RunEventRepository.append does, notifying on commit). Returns the attempt number; null when the
-   * step is completed already (nothing is written). The run row is locked first, as every run transaction does
-   * (one lock order: run, then execution); INSERT … ON CONFLICT DO UPDATE keeps racing deliveries from colliding
-   * (docs/decisions/0012).
+   * Starts an attempt of a step and takes its lease, in one statement (docs/decisions/0026, 0070), and reads the run.
+   * Under the run row lock (one lock order: run, then execution), unless the run has ended: creates the step's row,
+   * or takes it over when it is not completed and no live owner holds it (its lease has no owner, is this process's,
+   * has expired, or its owner's liveness lock is gone: the process died), bumping the attempt counter (the lease's
+   * generation) and appending `step_started` with the run's next event seq, notified on commit. INSERT … ON CONFLICT
+   * DO UPDATE keeps racing deliveries from colliding (docs/decisions/0012).
+   *
+   * `attempt` is null when nothing started: the run has ended, the step is completed, or a live owner holds it
+   * (`held` tells the last two apart, read after the statement). Null altogether when the run does not exist.
    */
-  async start(db: Db, job: StepJob, stepKey: string): Promise<number | null> {
-    const rows = await db.$queryRaw<{ attempts: number; notified: number }[]>`
+  async start(db: Db, job: StepJob, stepKey: string, lease: StepLease): Promise<StepStart | null> {
+    const rows = await db.$queryRaw<(RunRow & { stepAttempt: number | null; notified: number })[]>`
       WITH run AS (
-        SELECT id FROM research_runs WHERE id = ${job.runId}::uuid AND tenant_id = ${job.tenantId}::uuid FOR UPDATE
+        SELECT ${RUN_COLUMNS} FROM research_runs WHERE id = ${job.runId}::uuid AND tenant_id = ${job.tenantId}::uuid FOR UPDATE
       ), attempt AS (
-        INSERT INTO node_executions (step_key, tenant_id, run_id, node, iteration, shard, status, attempts, started_at)
-        SELECT ${stepKey}, ${job.tenantId}::uuid, run.id, ${job.node}, ${job.iteration}, ${job.shard}, 'running', 1, now() FROM run
+        INSERT INTO node_executions
+          (step_key, tenant_id, run_id, node, iteration, shard, status, attempts, started_at, lease_owner, lease_expires_at)
+        SELECT ${stepKey}, ${job.tenantId}::uuid, run.id, ${job.node}, ${job.iteration}, ${job.shard}, 'running', 1, now(),
+          ${lease.owner}, now() + make_interval(secs => ${lease.ms}::int / 1000.0)
+        FROM run WHERE run.status <> ALL(${[...TERMINAL_RUN_STATUSES]}::text[])
         ON CONFLICT (step_key) DO UPDATE
-          SET status = 'running', attempts = node_executions.attempts + 1, started_at = now(), error = NULL
-          WHERE node_executions.status <> 'completed'
+          SET status = 'running', attempts = node_executions.attempts + 1, started_at = now(), error = NULL,
+            lease_owner = EXCLUDED.lease_owner, lease_expires_at = EXCLUDED.lease_expires_at
+          WHERE node_executions.status <> 'completed' AND (
+            node_executions.status <> 'running' OR node_executions.lease_owner IS NULL
+            OR node_executions.lease_owner = EXCLUDED.lease_owner
+            OR node_executions.lease_expires_at < now()
+            OR NOT EXISTS (
+              SELECT 1 FROM pg_locks l
+              WHERE l.locktype = 'advisory' AND l.granted AND l.objsubid = 2
+                AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database())
+                AND l.classid = hashtext(${LIVENESS_NAMESPACE})::oid AND l.objid = hashtext(node_executions.lease_owner)::oid))
         RETURNING attempts
       ), counter AS (
         UPDATE research_runs SET event_seq = event_seq + 1
@@ -46,21 +80,48 @@ export class ExecutionRepository {
       ), notified AS (
         SELECT pg_notify(${RUN_EVENTS_CHANNEL}, ${job.runId} || ' ' || seq) FROM appended
       )
-      SELECT attempts, (SELECT count(*)::int FROM notified) AS notified FROM attempt`;
-    return rows[0]?.attempts ?? null;
+      SELECT run.*, (SELECT attempts FROM attempt) AS "stepAttempt", (SELECT count(*)::int FROM notified) AS notified FROM run`;
+    const row = rows[0];
+    if (!row) return null;
+    const { stepAttempt, notified: _notified, ...run } = row;
+    return { run, attempt: stepAttempt };
   }
 
-  /** Marks the step completed unless it already is. False means another delivery completed it first. */
-  async complete(tx: Db, tenantId: string, stepKey: string, result: Prisma.InputJsonValue): Promise<boolean> {
+  /** Whether the step is completed (read fresh: a step that did not start is completed, or held by a live owner). */
+  async isCompleted(tenantId: string, stepKey: string, db: Db = this.prisma): Promise<boolean> {
+    const row = await db.nodeExecution.findFirst({ where: { stepKey, tenantId }, select: { status: true } });
+    return row?.status === 'completed';
+  }
+
+  /**
+   * Renews the leases of the steps `owner` runs, in one statement for all of them (the worker's heartbeat). A step
+   * taken over meanwhile (its owner changed) or finished is left alone. Returns how many were renewed.
+   */
+  renewLeases(owner: string, stepKeys: readonly string[], leaseMs: number, db: Db = this.prisma): Promise<number> {
+    if (stepKeys.length === 0) return Promise.resolve(0);
+    return db.$executeRaw`
+      UPDATE node_executions SET lease_expires_at = now() + make_interval(secs => ${leaseMs}::int / 1000.0)
+      WHERE step_key = ANY(${[...stepKeys]}::text[]) AND lease_owner = ${owner} AND status = 'running'`;
+  }
+
+  /**
+   * Marks the step completed if `attempt` is still its current attempt (the lease's generation) and it is not completed.
+   * False means another delivery completed it first, or took it over: this attempt's outputs are discarded (fenced).
+   */
+  async complete(tx: Db, tenantId: string, stepKey: string, attempt: number, result: Prisma.InputJsonValue): Promise<boolean> {
     const { count } = await tx.nodeExecution.updateMany({
-      where: { stepKey, tenantId, status: { not: 'completed' } },
+      where: { stepKey, tenantId, attempts: attempt, status: { not: 'completed' } },
       data: { status: 'completed', result, completedAt: new Date(), error: null },
     });
     return count === 1;
   }
 
-  fail(tx: Db, tenantId: string, stepKey: string, error: string): Promise<unknown> {
-    return tx.nodeExecution.updateMany({ where: { stepKey, tenantId, status: { not: 'completed' } }, data: { status: 'failed', error } });
+  /** Records a failed attempt (which frees the step for its retry), if `attempt` is still the step's current one. */
+  fail(tx: Db, tenantId: string, stepKey: string, attempt: number, error: string): Promise<unknown> {
+    return tx.nodeExecution.updateMany({
+      where: { stepKey, tenantId, attempts: attempt, status: { not: 'completed' } },
+      data: { status: 'failed', error, leaseOwner: null, leaseExpiresAt: null },
+    });
   }
 
   /** Results of the completed shards of one fan-out, in shard order. */

@@ -31,7 +31,7 @@ const RUN_COLUMN_NAMES: Record<keyof RunRow, string> = {
   modelEndpoint: 'model_endpoint',
 };
 /** A constant built from the names above: no input reaches it. */
-const RUN_COLUMNS = Prisma.raw(
+export const RUN_COLUMNS = Prisma.raw(
   Object.entries(RUN_COLUMN_NAMES)
     .map(([field, column]) => `"${column}" AS "${field}"`)
     .join(', '),

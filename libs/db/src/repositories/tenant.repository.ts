@@ -40,6 +40,10 @@ export class TenantRepository {
     return row ?? null;
   }
 
+  count(db: Db = this.prisma): Promise<number> {
+    return db.tenant.count();
+  }
+
   setPolicy(id: string, policy: Prisma.InputJsonValue, db: Db = this.prisma): Promise<TenantRow> {
     return db.tenant.update({ where: { id }, data: { policy } });
   }

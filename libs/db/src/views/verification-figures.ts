@@ -10,6 +10,13 @@ export interface RunVerificationFigures {
   repaired: number;
   /** Sentences that failed and were dropped (by the repairer, or still failing after the last round). */
   removed: number;
+  /**
+   * Who judged each check (decision 0040): the model, the offline engine in its place, or the guard alone (framing
+   * sentences without citations). Checks recorded before this was kept count in none of the three.
+   */
+  judgedByModel: number;
+  judgedOffline: number;
+  guardOnly: number;
   /** Repair rounds of the body. */
   rounds: number;
 }
@@ -17,6 +24,7 @@ export interface RunVerificationFigures {
 interface StoredChecks {
   guard?: unknown[];
   judge?: string | null;
+  judgedBy?: 'model' | 'offline' | 'guard';
   /** Passed in an earlier round, unchanged: not checked again. */
   carried?: boolean;
   /** Written by a publish-gate redraft, whose checks the frame's figures hold. */
@@ -38,7 +46,16 @@ export async function verificationFigures(db: Db, tenantId: string, runId: strin
     db.reportFrame.findFirst({ where: { tenantId, runId }, orderBy: { revision: 'desc' }, select: { verification: true } }),
     db.sectionDraft.findMany({ where: { tenantId, runId }, select: { sectionId: true, round: true, paragraphs: true } }),
   ]);
-  const figures = { checked: 0, failedByGuard: 0, failedByJudge: 0, repaired: 0, removed: 0 };
+  const figures = {
+    checked: 0,
+    failedByGuard: 0,
+    failedByJudge: 0,
+    repaired: 0,
+    removed: 0,
+    judgedByModel: 0,
+    judgedOffline: 0,
+    guardOnly: 0,
+  };
   const rounds = Math.max(0, ...findings.map((f) => f.round));
   for (const f of findings) {
     const checks = (f.checks ?? {}) as StoredChecks;
@@ -49,6 +66,9 @@ export async function verificationFigures(db: Db, tenantId: string, runId: strin
     const judge = f.checks ? checks.judge : f.verdict;
     if (judge !== null && judge !== undefined && judge !== 'supported') figures.failedByJudge++;
     if (f.round === rounds && f.verdict !== 'supported') figures.removed++;
+    if (checks.judgedBy === 'model') figures.judgedByModel++;
+    else if (checks.judgedBy === 'offline') figures.judgedOffline++;
+    else if (checks.judgedBy === 'guard') figures.guardOnly++;
   }
   for (const r of repairs) figures.removed += Number((r.result as { dropped?: number } | null)?.dropped ?? 0);
   // Rewrites that stand: sentences the last round passed whose draft marks them repaired (a publish-gate redraft's

@@ -1,4 +1,5 @@
 import { buildReport, type ReportInputs } from '../src/render/report-builder';
+import { llmUsage } from '../src/render/usage-metrics';
 
 function inputs(run: Partial<ReportInputs['run']>, metrics: Partial<ReportInputs['metrics']> = {}): ReportInputs {
   return {
@@ -72,7 +73,7 @@ describe('the method section names the budget that ended research', () => {
         { engine },
         { byModel: { 'gpt-x': usage(4), 'offline-nlp-1': usage(2) }, byEngine: { openai: usage(4), offline: usage(2) } },
       ),
-      intro: [1, 2, 3].map((n) => ({ text: `Sentence ${n}.`, evidenceIds: [] })),
+      intro: [1, 2, 3].map((n) => ({ text: `Framing sentence ${n}.`, evidenceIds: [] })),
     });
     const report = buildReport(withIntro('openai'));
     // 440 model tokens (the offline engine's 220 are words of CPU work, not tokens) over 3 sentences.
@@ -114,5 +115,91 @@ describe('the method section names the budget that ended research', () => {
     expect(text).toContain(
       'Model output: 4 answers mended locally (fences, prose, truncated JSON, enum case, extra keys, null lists); 3 repair requests; 2 values trimmed to their limits; 1 unknown or wrong-kind ids dropped; optional roles skipped for a step: counterEvidence ×1; required roles played by the offline engine for one call: claimBuilder ×2.',
     );
+  });
+});
+
+describe('honest counts (decision 0040)', () => {
+  const group = (role: string, engine: string, calls: number, tokens: number) => ({
+    role,
+    model: engine === 'offline' ? 'offline-nlp-1' : 'gpt-x',
+    engine,
+    _count: { _all: calls },
+    _sum: { tokensIn: tokens, tokensOut: tokens, costUsd: engine === 'offline' ? 0 : 0.01 },
+  });
+
+  it('model requests and their tokens apart from offline plays, which count no tokens', () => {
+    const usage = llmUsage([
+      group('verifier', 'openai', 5, 100),
+      group('claimBuilder', 'offline', 2, 700),
+      group('verifier', 'offline', 1, 50),
+    ]);
+    expect(usage.total).toMatchObject({ llmCalls: 5, modelRequests: 5, tokensIn: 100, tokensOut: 100 });
+    expect(usage.total.offlinePlays).toEqual({ total: 3, byRole: { claimBuilder: 2, verifier: 1 } });
+    expect(usage.byRole).toEqual({ verifier: { calls: 5, tokensIn: 100, tokensOut: 100, costUsd: 0.01 } });
+    expect(usage.byEngine['offline']).toEqual({ calls: 3, tokensIn: 0, tokensOut: 0, costUsd: 0 });
+  });
+
+  it('an offline run: no model request, no tokens', () => {
+    const usage = llmUsage([group('director', 'offline', 1, 30), group('evidenceCurator', 'offline', 40, 54_000)]);
+    expect(usage.total).toMatchObject({ llmCalls: 0, modelRequests: 0, tokensIn: 0, tokensOut: 0, costUsd: 0 });
+    expect(usage.total.offlinePlays.total).toBe(41);
+  });
+});
+
+describe('the text gate over the whole report (decision 0041)', () => {
+  const evidence = (id: string, excerpt: string) =>
+    ({
+      id,
+      excerpt,
+      snapshotId: 'snap',
+      start: 0,
+      end: excerpt.length,
+      statement: excerpt,
+      questionId: null,
+    }) as unknown as ReportInputs['evidence'][number];
+  const finding = 'The water level of Lake Varen fell by about 2.1 metres between 2019 and 2024.';
+
+  function modelRun(engine: string): ReportInputs {
+    return {
+      ...inputs({ engine }, { hygiene: { leaked: 0, duplicates: 0, fragments: 0, dropped: { leaked: 2, duplicates: 0, fragments: 1 } } }),
+      evidence: [evidence('e1', 'The gauge log shows the level fell 2.1 m from 2019 to 2024.'), evidence('e2', 'Abstraction doubled.')],
+      snapshots: [{ id: 'snap', url: 'https://example.org', title: 'Log', contentHash: 'h', fetchedAt: new Date(0) }],
+      sections: [
+        { sectionId: 's1', title: 'Q1 How large was the decline', paragraphs: [{ sentences: [{ text: finding, evidenceIds: ['e1'] }] }] },
+        {
+          sectionId: 's2',
+          title: 'Causes',
+          paragraphs: [
+            {
+              sentences: [
+                { text: `${finding.slice(0, -1)} [E2].`, evidenceIds: ['e1'] },
+                { text: finding.toUpperCase(), evidenceIds: ['e1'] },
+                { text: 'Abstraction doubled.', evidenceIds: ['e2'] },
+              ],
+            },
+          ],
+        },
+      ],
+    };
+  }
+
+  it('a model run: repeats across sections and leaked sentences are dropped, headings cleaned, counted; none remain', () => {
+    const report = buildReport(modelRun('openai'));
+    const body = report.sections.filter((s) => s.kind === 'body');
+    expect(body.map((s) => s.title)).toEqual(['How large was the decline', 'Causes']);
+    expect(body.flatMap((s) => s.paragraphs.flatMap((p) => p.sentences.map((x) => x.text)))).toEqual([finding, 'Abstraction doubled.']);
+    // Dropped: 2 leaked and 1 fragment in the answers (the notes), then a leaked heading, a leaked sentence, a repeat.
+    expect(report.metrics.hygiene).toEqual({ leaked: 0, duplicates: 0, fragments: 0, dropped: { leaked: 4, duplicates: 1, fragments: 1 } });
+    expect(report.sections.find((s) => s.kind === 'method')!.paragraphs[0]!.sentences.map((s) => s.text)).toContain(
+      'Text hygiene: the gate on model text removed or cleaned 4 sentences, headings or questions that carried prompt markers, ids, instructions or JSON, 1 repeated sentences and 1 fragments; none remain in this report.',
+    );
+  });
+
+  it('an offline run is extractive: left as it is, no hygiene figures', () => {
+    const offline = modelRun('offline');
+    const { hygiene: _none, ...metrics } = offline.metrics;
+    const report = buildReport({ ...offline, metrics });
+    expect(report.metrics.hygiene).toBeUndefined();
+    expect(report.sections.filter((s) => s.kind === 'body').map((s) => s.title)).toEqual(['Q1 How large was the decline', 'Causes']);
   });
 });

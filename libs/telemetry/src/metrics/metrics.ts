@@ -90,6 +90,26 @@ export const llmTokens = singleMetric(
     }),
 );
 
+export const llmRequests = singleMetric(
+  'dossier_llm_requests_total',
+  () =>
+    new Counter({
+      name: 'dossier_llm_requests_total',
+      help: 'Requests sent to a model endpoint (retries and repair requests included), by model and outcome',
+      labelNames: ['model', 'outcome'] as const,
+    }),
+);
+
+export const offlinePlays = singleMetric(
+  'dossier_offline_plays_total',
+  () =>
+    new Counter({
+      name: 'dossier_offline_plays_total',
+      help: 'Agent role calls played by the offline engine (no request, no tokens), by role',
+      labelNames: ['role'] as const,
+    }),
+);
+
 export const llmCost = singleMetric(
   'dossier_llm_cost_usd_total',
   () =>
@@ -131,11 +151,20 @@ function depthSnapshot(): Promise<Map<string, QueueCounts>> {
   return pending;
 }
 
-/** Records one LLM call's usage (called where llm_calls rows are written). */
-export function recordLlmUsage(usage: { model: string; tokensIn: number; tokensOut: number; costUsd: number }): void {
+/**
+ * Records one model request's usage (called where llm_calls rows of model engines are written): a request, and the
+ * provider's token and cost figures. The offline engine's plays are `recordOfflinePlay`, never tokens (decision 0040).
+ */
+export function recordLlmUsage(usage: { model: string; tokensIn: number; tokensOut: number; costUsd: number; outcome?: string }): void {
+  llmRequests.inc({ model: usage.model, outcome: usage.outcome ?? 'ok' });
   if (usage.tokensIn > 0) llmTokens.inc({ direction: 'input', model: usage.model }, usage.tokensIn);
   if (usage.tokensOut > 0) llmTokens.inc({ direction: 'output', model: usage.model }, usage.tokensOut);
   if (usage.costUsd > 0) llmCost.inc({ model: usage.model }, usage.costUsd);
+}
+
+/** Records one role call played by the offline engine: counted apart from model requests. */
+export function recordOfflinePlay(role: string): void {
+  offlinePlays.inc({ role });
 }
 
 export type StepOutcomeLabel = 'completed' | 'skipped' | 'postponed' | 'retry' | 'failed';

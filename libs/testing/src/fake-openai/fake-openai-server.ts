@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { getEncoding, type Tiktoken } from 'js-tiktoken';
 import { conceptEmbedding } from './concepts';
 import type { ChatBody, FakeChatRequest, FakeOpenAICounts, FakeOpenAIOptions, FakeReply } from './fake-openai-types';
+import { Misbehaviour } from './misbehaviour';
 import { RealisticModel, type Corruption, type DefectKind } from './realistic-model';
 
 let encoder: Tiktoken | undefined;
@@ -42,11 +43,14 @@ export class FakeOpenAIServer {
     completionTokens: 0,
     embeddingTokens: 0,
     rateLimited: 0,
+    sizeRefusals: 0,
     maxPerSecond: 0,
     byRole: {},
   };
   private readonly scripts = new Map<string, FakeReply[]>();
   private readonly realistic: RealisticModel | null;
+  /** The misbehaviour at a rate, when asked for (issue 24); its `counts` say how often each fault was served. */
+  readonly misbehaviour: Misbehaviour | null;
   private readonly arrivals: number[] = [];
   private readonly server: Server;
   private readonly open = new Set<ServerResponse>();
@@ -57,6 +61,7 @@ export class FakeOpenAIServer {
 
   constructor(private readonly options: FakeOpenAIOptions) {
     this.realistic = options.realistic ? new RealisticModel(options.realistic) : null;
+    this.misbehaviour = options.misbehaviour ? new Misbehaviour(options.misbehaviour) : null;
     this.server = createServer((req, res) => {
       this.open.add(res);
       res.on('close', () => this.open.delete(res));
@@ -118,7 +123,13 @@ export class FakeOpenAIServer {
     } catch {
       return this.send(res, 400, { error: { message: 'Request body is not JSON', type: 'invalid_request_error' } });
     }
-    if (path === '/v1/embeddings') return this.embeddings(res, body as { model: string; input: string | string[] });
+    if (path === '/v1/embeddings') {
+      if (this.options.noEmbeddings) {
+        this.counts.embeddingRequests++;
+        return this.send(res, 404, { error: { message: `No route POST ${path}`, type: 'invalid_request_error' } });
+      }
+      return this.embeddings(res, body as { model: string; input: string | string[] });
+    }
     if (path === '/v1/chat/completions') return this.chat(req, res, body as ChatBody);
     return this.send(res, 404, { error: { message: `No route POST ${path}`, type: 'invalid_request_error' } });
   }
@@ -180,6 +191,20 @@ export class FakeOpenAIServer {
       });
     }
 
+    const tooLarge = this.sizeRefusal(body);
+    if (tooLarge) return this.send(res, 400, tooLarge);
+    const key = createHash('sha256').update(JSON.stringify(body)).digest('hex');
+    const fault = this.misbehaviour?.httpFault(key) ?? null;
+    if (fault?.kind === 'status') {
+      return this.send(
+        res,
+        fault.status,
+        { error: { message: fault.message, type: fault.status === 429 ? 'requests' : 'server_error' } },
+        fault.retryAfter !== undefined ? { 'retry-after': fault.retryAfter } : {},
+      );
+    }
+    if (fault?.kind === 'hang' && !(await this.wait(res, fault.ms))) return this.aborted(res);
+    if (this.options.gate) await this.options.gate(request);
     const latency = this.options.latencyMs?.(request) ?? 0;
     if (latency > 0 && !(await this.wait(res, latency))) return this.aborted(res);
     const reply = this.nextReply(role);
@@ -218,12 +243,43 @@ export class FakeOpenAIServer {
       case 'tool_call':
         return this.complete(res, body, null, { toolCall: { name: reply.name, arguments: JSON.stringify(reply.arguments) } });
       case 'answer': {
+        if (this.misbehaviour) {
+          const answer = this.options.answer(request);
+          const odd = this.misbehaviour.content(key, role, answer);
+          return odd
+            ? this.complete(res, body, odd.content, odd.finish ? { finish: odd.finish } : {})
+            : this.complete(res, body, JSON.stringify(answer));
+        }
         if (!this.realistic) return this.complete(res, body, JSON.stringify(this.options.answer(request)));
         const answer = this.realistic.respond(request, () => this.options.answer(request));
         if ('refusal' in answer) return this.complete(res, body, null, { refusal: answer.refusal });
         return this.complete(res, body, answer.content, { finish: answer.finish });
       }
     }
+  }
+
+  /** The refusal a server with `contextTokens` gives a request too large for it, in its style; null when it fits. */
+  private sizeRefusal(body: ChatBody): unknown {
+    const window = this.options.contextTokens;
+    if (window === undefined) return null;
+    const prompt = Math.ceil(body.messages.reduce((n, m) => n + 3 + tokens(m.content ?? ''), 3) * (this.options.tokenizerRatio ?? 1));
+    const completion = body.max_completion_tokens ?? body.max_tokens ?? 0;
+    if (prompt + completion <= window) return null;
+    this.counts.sizeRefusals++;
+    if (this.options.contextStyle === 'llamacpp') {
+      return {
+        error: {
+          code: 400,
+          message: 'the request exceeds the available context size, try increasing it',
+          type: 'exceed_context_size_error',
+        },
+      };
+    }
+    const message =
+      prompt > window
+        ? `This model's maximum context length is ${window} tokens. However, your messages resulted in ${prompt} tokens. Please reduce the length of the messages.`
+        : `This model's maximum context length is ${window} tokens. However, you requested ${prompt + completion} tokens (${prompt} in the messages, ${completion} in the completion). Please reduce the length of the messages or completion.`;
+    return { error: { message, type: 'invalid_request_error', param: 'messages', code: 'context_length_exceeded' } };
   }
 
   /** The client hung up before an answer was sent. */

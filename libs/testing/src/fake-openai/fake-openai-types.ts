@@ -1,3 +1,4 @@
+import type { MisbehaviourOptions } from './misbehaviour';
 import type { RealisticModelOptions } from './realistic-options';
 
 /** One recorded chat request, as the fake server received it. */
@@ -77,12 +78,30 @@ export interface FakeOpenAIOptions {
    * hangs up meanwhile gets no answer and owes nothing: its request ends 'aborted'.
    */
   latencyMs?: (request: FakeChatRequest) => number;
+  /** A request is answered only once this resolves (then its latency runs): a test holds requests in flight while it looks. */
+  gate?: (request: FakeChatRequest) => Promise<void>;
   /**
    * The realistic model (issue 12): every default answer gets defects at these rates (paraphrase, unsupported
    * sentences, wrong ids, over-long fields, fences, truncation, empty lists, refusals…), the verifier judges by
    * comparing sentences with passages, and embeddings carry meaning. Corrupted sentences are in `corruptions`.
    */
   realistic?: RealisticModelOptions;
+  /**
+   * The model's context window, enforced like real servers do (issue 24): a prompt over it is refused, and so is a
+   * prompt plus `max_tokens` over it, with the server's own wording (`contextStyle`). Prompt tokens are counted with
+   * o200k_base, like the engine's estimate, times `tokenizerRatio` (default 1: a server with another tokenizer counts more).
+   */
+  contextTokens?: number;
+  /**
+   * How a size refusal reads: `openai` (and vLLM) name the window and the request's tokens; `llamacpp` names neither
+   * ("the request exceeds the available context size").
+   */
+  contextStyle?: 'openai' | 'llamacpp';
+  tokenizerRatio?: number;
+  /** Answer 404 on /v1/embeddings, as chat-only servers do. */
+  noEmbeddings?: boolean;
+  /** Misbehaviours of real endpoints at a rate (issue 24): HTTP faults, hangs, and answers wrong in shape or text. */
+  misbehaviour?: MisbehaviourOptions;
 }
 
 export interface FakeOpenAICounts {
@@ -95,6 +114,8 @@ export interface FakeOpenAICounts {
   embeddingTokens: number;
   /** Requests answered 429 because they went over `requestsPerSecond`. */
   rateLimited: number;
+  /** Requests refused 400 as too large for `contextTokens`. */
+  sizeRefusals: number;
   /** The most chat requests that arrived within any one-second window. */
   maxPerSecond: number;
   byRole: Record<string, number>;

@@ -1,8 +1,9 @@
 import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
 import type { DynamicModule, INestApplicationContext } from '@nestjs/common';
-import { ConductorEnv, WorkerEnv, loadConfig } from '@dossier/config';
+import { ConductorEnv, WorkerEnv, loadConfig, opsPortFor } from '@dossier/config';
 import type { ServiceName } from '@dossier/contracts';
+import { checkSchemaAtBoot } from '@dossier/db';
 import { describeError } from '@dossier/errors';
 import { createLogger, NestPinoLogger, startOpsServer, stopTelemetry, type OpsServer } from '@dossier/telemetry';
 import { conductorSettingsFromEnv, engineSettingsFromEnv } from '../engine-settings';
@@ -32,6 +33,8 @@ export async function startService(def: ServiceDefinition): Promise<INestApplica
   let stopping = false;
   try {
     const env = def.conductor ? loadConfig(ConductorEnv) : loadConfig(WorkerEnv);
+    // Before any work is taken: a new image against a database its migrations have not reached yet stops here.
+    await checkSchemaAtBoot(env.DATABASE_URL, logger);
     const settings = def.conductor ? conductorSettingsFromEnv(env as ConductorEnv) : engineSettingsFromEnv(env, def.consume);
     const module = def.module(settings, env);
     const nestLogger = new NestPinoLogger(logger);
@@ -46,7 +49,8 @@ export async function startService(def: ServiceDefinition): Promise<INestApplica
       await app.init();
     }
     // Ready while consuming and not draining; /healthz stays up through the drain so the pod is not killed early.
-    if (env.METRICS_PORT > 0) ops = await startOpsServer({ port: env.METRICS_PORT, ready: () => !stopping && (host?.running ?? true) });
+    const port = opsPortFor(def.name, env.METRICS_PORT);
+    if (port > 0) ops = await startOpsServer({ port, ready: () => !stopping && (host?.running ?? true) });
   } catch (err) {
     const e = describeError(err);
     logger.fatal({ err: e }, `${def.name} failed to start: ${e.message}`);

@@ -15,7 +15,8 @@ import { WORKFLOW_GRAPHS } from '../workflow-options';
  * worker's event loop, or waits a minute on a model, keeps its worker's lock and is never taken.
  *
  * Were the watch ever wrong (Postgres restarted under a live worker), the cost is a redelivery that finds the
- * step locked or completed: the step lock and the completing transaction keep a step from running twice.
+ * step held or completed: the step's lease and the completing transaction, fenced by the attempt, keep a step from
+ * completing twice (docs/decisions/0070).
  */
 @Injectable()
 export class StallWatch {

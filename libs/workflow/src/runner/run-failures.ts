@@ -6,7 +6,8 @@ import { AuditLog } from '../audit/audit-log';
 
 export interface FailureReport {
   node?: NodeName;
-  stepKey?: string;
+  /** The failed step and its attempt (the lease's generation): its record is marked failed if that attempt is current. */
+  step?: { key: string; attempt: number };
   /** What the tenant reads (run, event, audit log): a reason code and a message written for them (`publicError`). */
   code: string;
   message: string;
@@ -39,7 +40,8 @@ export class RunFailures {
     return this.prisma.$transaction(async (tx) => {
       const run = await this.runs.lock(tx, tenantId, runId);
       if (!run) return false;
-      if (report.stepKey) await this.executions.fail(tx, tenantId, report.stepKey, redactSecrets(report.internal ?? reason));
+      if (report.step)
+        await this.executions.fail(tx, tenantId, report.step.key, report.step.attempt, redactSecrets(report.internal ?? reason));
       if (TERMINAL_RUN_STATUSES.includes(run.status as RunStatus)) return false;
       await this.runs.update(tx, tenantId, runId, { status: 'failed', failureReason: reason });
       await this.events.append(tx, tenantId, runId, [

@@ -42,14 +42,23 @@ import { OutboxSender } from '../outbox/outbox-sender';
 import { WORKFLOW_GRAPHS, WORKFLOW_OPTIONS, type WorkflowOptions } from '../workflow-options';
 import { RunFailures } from './run-failures';
 import type { StepContext, StepHandler, StepOutcome } from './step-handler';
-import { inStepSpan } from './step-span';
-import { StepLocks, type StepLock } from './step-locks';
+import { StepLeases } from './step-leases';
 import { TransitionWriter } from './transition-writer';
 import { admitStep } from '../hosting/step-admission';
 
 export type StepRunResult = { status: 'completed' | 'skipped'; reason?: string };
 
 const PayloadIds = z.object({ tenantId: z.uuid(), runId: z.uuid() });
+
+/** What the runner keeps of a run to decide whether this worker may run its steps (docs/decisions/0075, 0076). */
+interface RunIdentity {
+  hostedBy: string | null;
+  modelEndpoint: unknown;
+  engine: string;
+}
+
+/** Runs whose identity the runner keeps: far more than run at once in one process. */
+const KNOWN_RUNS = 1_000;
 
 /**
  * Runs one step durably (docs/architecture.md §4). A completed step is never run again; otherwise the handler runs,
@@ -61,6 +70,8 @@ export class StepRunner implements StepProcessor {
   private readonly logger = createLogger('step-runner');
   /** Errors this runner recorded on their run (or refused itself), so the step error filter does not record them twice. */
   private readonly recorded = new WeakSet<object>();
+  /** Runs seen by this process, newest last (`remember`). */
+  private readonly known = new Map<string, RunIdentity>();
 
   constructor(
     private readonly prisma: PrismaService,
@@ -72,24 +83,11 @@ export class StepRunner implements StepProcessor {
     private readonly approvals: ApprovalRepository,
     private readonly transitions: TransitionWriter,
     private readonly sender: OutboxSender,
-    private readonly locks: StepLocks,
+    private readonly leases: StepLeases,
     private readonly failures: RunFailures,
     @Inject(WORKFLOW_OPTIONS) private readonly options: WorkflowOptions,
     @Inject(WORKFLOW_GRAPHS) private readonly workflows: WorkflowGraphs,
   ) {}
-
-  /**
-   * A delivery straight to the runner, without the Nest pipeline (tests of the runner itself): the payload is parsed
-   * as the job pipe parses it, the step runs in its span, and `handlers` stands for the handlers found at boot.
-   */
-  async process(payload: unknown, handlers: ReadonlyMap<NodeName, object>, control: JobControl): Promise<StepRunResult> {
-    const parsed = this.workflows.table.stepJob.safeParse(payload);
-    if (!parsed.success) throw await this.rejectPayload(payload, parsed.error);
-    const job = parsed.data;
-    // The one cast between a found handler and its type: each was registered under the node its `@OnStep(node)` named.
-    const handler = handlers.get(job.node) as StepHandler | undefined;
-    return inStepSpan(job, control.attempt, () => this.run(job, control, handler ? (ctx) => handler.execute(ctx) : undefined));
-  }
 
   /**
    * Runs one parsed step with the handler's `execute` (called by the message handler `@OnStep` adds, inside the span
@@ -155,75 +153,37 @@ export class StepRunner implements StepProcessor {
     execute: ((ctx: StepContext) => Promise<StepOutcome>) | undefined,
     control: JobControl,
   ): Promise<StepRunResult> {
-    const { run, lock } = await this.runAndLock(job, key);
-    if (!run) {
-      await lock?.release();
-      throw this.seen(await this.refuseForeign(job, key, control));
-    }
-    if (TERMINAL_RUN_STATUSES.includes(run.status as RunStatus)) {
-      await lock?.release();
-      return { status: 'skipped', reason: `run ${run.status}` };
-    }
-    const notHere = await this.admit(job, key, run, control).catch(async (err: unknown) => {
-      await lock?.release();
-      throw err;
-    });
-    if (notHere) {
-      await lock?.release();
-      return notHere;
-    }
-    if (!lock) throw this.seen(await control.postpone(this.options.busyRetryMs));
+    // Not this worker's step (another host's run, another model endpoint's): decided before anything is started.
+    const notHere = await this.admit(job, key, control);
+    if (notHere) return notHere;
+    // A second delivery of a step this process runs waits for it without asking Postgres.
+    if (!this.leases.claim(key)) throw this.seen(await control.postpone(this.options.busyRetryMs));
+    let attempt: number | undefined;
+    let held = false;
     try {
-      // Under the lock, one statement: the attempt and its step_started event, unless the step is completed (the
-      // holder we waited for may have completed it).
-      const attempt = await this.executions.start(this.prisma, job, key);
-      if (attempt === null) return await this.skipCompleted(job, key);
-      // A job of a node the run's graph version does not use fails the run with a typed error, before any work.
-      nodeSpec(this.workflows.get(run.workflowVersion, run.id), job.node, run.id);
-      if (!execute) throw new InvalidStepPayloadError(`No handler for node ${job.node} in this process`, { runId: job.runId });
-      const options = RunOptions.parse(run.options);
-      const ctx: StepContext = {
-        job,
-        stepKey: key,
-        attempt,
-        run: { id: run.id, tenantId: run.tenantId, question: run.question, options, workflowVersion: run.workflowVersion },
-        tenantId: run.tenantId,
-        runId: run.id,
-        call: { tenantId: run.tenantId, runId: run.id, stepKey: key },
-        rejectionFeedback: (gate?: GateName) => this.rejectionFeedback(job, run.workflowVersion, gate),
-      };
-      // Every external call the handler makes is recorded against this step, or answered from the replayed run's
-      // recording: the boundaries read this scope, the handler never sees it (decision 0030).
-      const outcome = await withRecordingScope(
-        {
-          db: this.prisma,
-          tenantId: run.tenantId,
-          runId: run.id,
-          step: stepOfKey(key),
-          node: job.node,
-          ...(options.replay ? { replay: options.replay } : {}),
-          freshSearch: options.freshSearch ?? false,
-        },
-        () => execute(ctx),
-      );
-      const result = this.workflows.table.results[job.node].safeParse(outcome.result);
-      if (!result.success) {
-        throw new InvalidStepResultError(
-          `Handler for ${job.node} returned an invalid result: ${result.error.issues.map((i) => `${i.path.join('.') || 'result'}: ${i.message}`).join('; ')}`,
-          { runId: job.runId },
-        );
+      // One statement: the run (locked, read), and unless it ended, the attempt, the step's lease and step_started.
+      const start = await this.executions.start(this.prisma, job, key, this.leases.lease);
+      if (!start) {
+        held = true;
+        throw this.seen(await this.refuseForeign(job, key, control));
       }
-      const toSend = await this.prisma.$transaction((tx) => this.complete(tx, job, key, result.data as AnyNodeResult, outcome), {
-        timeout: this.options.txTimeoutMs,
-        maxWait: this.options.txTimeoutMs,
-      });
-      await this.sender.send(toSend);
-      return { status: 'completed' };
+      const { run } = start;
+      this.remember(run);
+      if (TERMINAL_RUN_STATUSES.includes(run.status as RunStatus)) return { status: 'skipped', reason: `run ${run.status}` };
+      if (start.attempt === null) {
+        // Completed (maybe by the delivery this one waited for), or a live owner runs it: this delivery comes back later.
+        if (await this.executions.isCompleted(job.tenantId, key)) return await this.skipCompleted(job, key);
+        held = true;
+        throw this.seen(await control.postpone(this.options.busyRetryMs));
+      }
+      attempt = start.attempt;
+      this.leases.started(key, attempt);
+      return await this.runAttempt(job, key, run, attempt, execute);
     } catch (err) {
-      await this.onError(job, key, err, control);
+      if (!held) await this.onError(job, key, attempt, err, control);
       throw err;
     } finally {
-      await lock.release();
+      this.leases.release(key);
     }
   }
 
@@ -232,14 +192,22 @@ export class StepRunner implements StepProcessor {
    * skipped (its host put it on its own queues), and a model step of a run that ran against another model endpoint is
    * left on the queue for a worker configured for it. The first model step records this worker's endpoint on the run.
    */
-  private async admit(job: StepJob, key: string, run: RunRow, control: JobControl): Promise<StepRunResult | undefined> {
+  private async admit(job: StepJob, key: string, control: JobControl): Promise<StepRunResult | undefined> {
+    let run = this.known.get(job.runId);
+    if (!run) {
+      const row = await this.runs.find(job.tenantId, job.runId);
+      // Not in this database: the start statement finds none either and leaves the job on the queue (refuseForeign).
+      if (!row) return undefined;
+      run = this.remember(row);
+    }
     const self = { host: this.options.host ?? null, endpoint: this.options.modelEndpoint ?? null };
-    const step = { engine: RunOptions.parse(run.options).engine, callsModel: this.workflows.table.rows[job.node].roles.length > 0 };
+    const step = { engine: run.engine, callsModel: this.workflows.table.rows[job.node].roles.length > 0 };
     let admission = admitStep(run, step, self);
     if (admission.kind === 'run' && admission.record) {
       // Another worker may have recorded a different one meanwhile: decide again against what the run now holds.
-      const recorded = await this.runs.recordModelEndpoint(run.tenantId, run.id, admission.record);
-      admission = admitStep({ ...run, modelEndpoint: recorded }, step, self);
+      run = { ...run, modelEndpoint: await this.runs.recordModelEndpoint(job.tenantId, job.runId, admission.record) };
+      this.known.set(job.runId, run);
+      admission = admitStep(run, step, self);
     }
     if (admission.kind === 'skip') return { status: 'skipped', reason: admission.reason };
     if (admission.kind === 'refuse') {
@@ -247,6 +215,19 @@ export class StepRunner implements StepProcessor {
       throw this.seen(await control.postpone(this.options.busyRetryMs));
     }
     return undefined;
+  }
+
+  /**
+   * What `admit` needs of a run, kept per run from the last start statement that read it (one read of the run the first
+   * time this process sees it, none after). A run's host changes only when its old host is gone, and its endpoint once.
+   */
+  private remember(row: RunRow): RunIdentity {
+    const identity: RunIdentity = { hostedBy: row.hostedBy, modelEndpoint: row.modelEndpoint, engine: RunOptions.parse(row.options).engine };
+    this.known.delete(row.id);
+    this.known.set(row.id, identity);
+    // Bounded: the oldest entry goes (a Map iterates in insertion order; a re-remembered run moved to the end above).
+    if (this.known.size > KNOWN_RUNS) this.known.delete(this.known.keys().next().value!);
+    return identity;
   }
 
   /**
@@ -262,26 +243,83 @@ export class StepRunner implements StepProcessor {
     return control.postpone(this.options.busyRetryMs);
   }
 
-  /**
-   * The run and the step lock, asked for at once on two connections (one wait instead of two). A lock taken
-   * while the run read failed is released before the error goes on.
-   */
-  private async runAndLock(job: StepJob, key: string): Promise<{ run: RunRow | null; lock: StepLock | null }> {
-    const [run, lock] = await Promise.allSettled([this.runs.find(job.tenantId, job.runId), this.locks.tryAcquire(key)]);
-    if (run.status === 'rejected') {
-      if (lock.status === 'fulfilled') await lock.value?.release();
-      throw run.reason;
+  /** The handler, its result checked, and the completing transaction (fenced by `attempt`), then the enqueue. */
+  private async runAttempt(
+    job: StepJob,
+    key: string,
+    run: RunRow,
+    attempt: number,
+    execute: ((ctx: StepContext) => Promise<StepOutcome>) | undefined,
+  ): Promise<StepRunResult> {
+    // A job of a node the run's graph version does not use fails the run with a typed error, before any work.
+    nodeSpec(this.workflows.get(run.workflowVersion, run.id), job.node, run.id);
+    if (!execute) throw new InvalidStepPayloadError(`No handler for node ${job.node} in this process`, { runId: job.runId });
+    const options = RunOptions.parse(run.options);
+    const ctx: StepContext = {
+      job,
+      stepKey: key,
+      attempt,
+      run: { id: run.id, tenantId: run.tenantId, question: run.question, options, workflowVersion: run.workflowVersion },
+      tenantId: run.tenantId,
+      runId: run.id,
+      call: { tenantId: run.tenantId, runId: run.id, stepKey: key },
+      rejectionFeedback: (gate?: GateName) => this.rejectionFeedback(job, run.workflowVersion, gate),
+    };
+    // Every external call the handler makes is recorded against this step, or answered from the replayed run's
+    // recording: the boundaries read this scope, the handler never sees it (decision 0030).
+    const outcome = await withRecordingScope(
+      {
+        db: this.prisma,
+        tenantId: run.tenantId,
+        runId: run.id,
+        step: stepOfKey(key),
+        node: job.node,
+        ...(options.replay ? { replay: options.replay } : {}),
+        freshSearch: options.freshSearch ?? false,
+      },
+      () => execute(ctx),
+    );
+    const result = this.workflows.table.results[job.node].safeParse(outcome.result);
+    if (!result.success) {
+      throw new InvalidStepResultError(
+        `Handler for ${job.node} returned an invalid result: ${result.error.issues.map((i) => `${i.path.join('.') || 'result'}: ${i.message}`).join('; ')}`,
+        { runId: job.runId },
+      );
     }
-    if (lock.status === 'rejected') throw lock.reason;
-    return { run: run.value, lock: lock.value };
+    const toSend = await this.prisma.$transaction((tx) => this.complete(tx, job, key, attempt, result.data as AnyNodeResult, outcome), {
+      timeout: this.options.txTimeoutMs,
+      maxWait: this.options.txTimeoutMs,
+    });
+    if (toSend === null) {
+      const now = await this.executions.find(job.tenantId, key);
+      this.logger.warn(
+        { runId: job.runId, attempt, current: now?.attempts },
+        now && now.attempts !== attempt
+          ? `step ${key} attempt ${attempt} was taken over by attempt ${now.attempts}; its outputs are discarded`
+          : `step ${key} was completed by another delivery; the outputs of attempt ${attempt} are discarded`,
+      );
+      return { status: 'skipped', reason: 'completed by another attempt' };
+    }
+    await this.sender.send(toSend);
+    return { status: 'completed' };
   }
 
-  /** The one transaction of a step: outputs, execution, checkpoint, events, next steps. */
-  private async complete(tx: Db, job: StepJob, key: string, result: AnyNodeResult, outcome: StepOutcome): Promise<OutboxRowData[]> {
+  /**
+   * The one transaction of a step: outputs, execution, checkpoint, events, next steps. Null when this attempt is no
+   * longer the step's (another delivery completed it, or took it over after this one's lease lapsed): nothing is written.
+   */
+  private async complete(
+    tx: Db,
+    job: StepJob,
+    key: string,
+    attempt: number,
+    result: AnyNodeResult,
+    outcome: StepOutcome,
+  ): Promise<OutboxRowData[] | null> {
     const run = await this.runs.lock(tx, job.tenantId, job.runId);
     if (!run) throw new RunNotFoundError(`Run ${job.runId} disappeared while step ${key} ran`, { runId: job.runId });
-    // Another delivery of this step committed first: discard ours (one execution, one set of outputs).
-    if (!(await this.executions.complete(tx, job.tenantId, key, result as Prisma.InputJsonValue))) return [];
+    // Fenced: only the step's current attempt completes it (one execution, one set of outputs).
+    if (!(await this.executions.complete(tx, job.tenantId, key, attempt, result as Prisma.InputJsonValue))) return null;
     await outcome.write?.(tx);
 
     const graph = this.workflows.get(run.workflowVersion, run.id);
@@ -358,7 +396,8 @@ export class StepRunner implements StepProcessor {
     return (await this.approvals.latestRejection(job.tenantId, job.runId, gate))?.feedback ?? null;
   }
 
-  private async onError(job: StepJob, key: string, err: unknown, control: JobControl): Promise<void> {
+  /** Records a failed step: the run fails when the error is final; otherwise the attempt (if one started) and a retry event. */
+  private async onError(job: StepJob, key: string, attempt: number | undefined, err: unknown, control: JobControl): Promise<void> {
     const final = classifyError(err) === 'unrecoverable' || control.attempt >= control.maxAttempts;
     // The internal text (redacted) goes to the log line, which carries the run id, and to the step's record; the
     // tenant reads only the public form (a reason code and our own message, never a database error's query text).
@@ -369,7 +408,7 @@ export class StepRunner implements StepProcessor {
       if (final) {
         await this.failures.fail(job.tenantId, job.runId, {
           node: job.node,
-          stepKey: key,
+          ...(attempt !== undefined ? { step: { key, attempt } } : {}),
           code: shown.code,
           message: shown.message,
           internal: `${error.name}: ${error.message}`,
@@ -377,7 +416,7 @@ export class StepRunner implements StepProcessor {
       } else {
         await this.prisma.$transaction(async (tx) => {
           if (!(await this.runs.lock(tx, job.tenantId, job.runId))) return;
-          await this.executions.fail(tx, job.tenantId, key, `${error.name}: ${error.message}`);
+          if (attempt !== undefined) await this.executions.fail(tx, job.tenantId, key, attempt, `${error.name}: ${error.message}`);
           await this.events.append(tx, job.tenantId, job.runId, [
             {
               type: 'step_retrying',
@@ -394,23 +433,5 @@ export class StepRunner implements StepProcessor {
       // Recording failed (Postgres down?): the original error still decides the retry; log both.
       this.logger.error({ err: describeError(recordErr) }, `could not record the failure of step ${key}`);
     }
-  }
-
-  /** A payload that is not a step job: fail its run (if it names one) with the reason, never retry. */
-  private async rejectPayload(payload: unknown, error: z.ZodError): Promise<InvalidStepPayloadError> {
-    const node = (payload as { node?: unknown } | null)?.node;
-    const reason =
-      typeof node === 'string' && !this.workflows.table.has(node)
-        ? `unknown node "${node}"`
-        : error.issues.map((i) => `${i.path.join('.') || 'payload'}: ${i.message}`).join('; ');
-    const ids = PayloadIds.safeParse(payload);
-    const err = new InvalidStepPayloadError(`Invalid step job: ${reason}`, ids.success ? { runId: ids.data.runId } : {});
-    if (ids.success) {
-      await this.failures.fail(ids.data.tenantId, ids.data.runId, { code: err.code, message: err.message }).catch((e: unknown) => {
-        this.logger.error({ err: describeError(e) }, 'could not record an invalid payload on its run');
-      });
-    }
-    this.logger.error({ reason }, err.message);
-    return this.seen(err);
   }
 }

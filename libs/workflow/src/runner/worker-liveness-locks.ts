@@ -1,11 +1,10 @@
+import { randomUUID } from 'node:crypto';
 import { Inject, Injectable, type OnModuleDestroy } from '@nestjs/common';
 import { Client } from 'pg';
-import { PrismaService } from '@dossier/db';
+import { LIVENESS_NAMESPACE as NAMESPACE, PrismaService } from '@dossier/db';
 import type { WorkerLiveness } from '@dossier/queue';
 import { createLogger } from '@dossier/telemetry';
 import { WORKFLOW_OPTIONS, type WorkflowOptions } from '../workflow-options';
-
-const NAMESPACE = 'dossier.worker';
 
 /**
  * Worker liveness as Postgres session advisory locks (docs/decisions/0027): each BullMQ worker of this process
@@ -13,10 +12,16 @@ const NAMESPACE = 'dossier.worker';
  * kernel closes that connection when the process dies, however it dies, and Postgres drops the locks at once; a
  * blocked event loop or a minute-long model call changes nothing. The conductor asks `unheld` for the workers
  * named in its active jobs' BullMQ lock tokens.
+ *
+ * The same connection holds one more lock, for `leaseOwner`: the id this process writes as the owner of the steps it
+ * runs (docs/decisions/0070). Another worker may take a running step over at once when no session holds its owner's
+ * lock (the owner died), and only after its lease expires otherwise.
  */
 @Injectable()
 export class WorkerLivenessLocks implements WorkerLiveness, OnModuleDestroy {
   private readonly logger = createLogger('worker-liveness');
+  /** This process's id as the owner of step leases, alive while its lock is held. */
+  readonly leaseOwner = `process-${randomUUID()}`;
   private client?: Client;
   private ids: readonly string[] = [];
   private closed = false;
@@ -33,7 +38,7 @@ export class WorkerLivenessLocks implements WorkerLiveness, OnModuleDestroy {
    */
   async hold(workerIds: readonly string[]): Promise<void> {
     if (workerIds.length === 0) return;
-    this.ids = [...workerIds];
+    this.ids = [...workerIds, this.leaseOwner];
     await this.holdUntilHeld();
   }
 

@@ -27,7 +27,8 @@ export class RunTotals {
     if (runIds.length === 0) return new Map();
     const groups = await this.prisma.llmCall.groupBy({
       by: ['runId'],
-      where: { tenantId, runId: { in: runIds } },
+      // Model requests only: the offline engine's plays send nothing and their "tokens" are word counts (decision 0040).
+      where: { tenantId, runId: { in: runIds }, engine: { not: 'offline' } },
       _count: { _all: true },
       _sum: { tokensIn: true, tokensOut: true, costUsd: true },
     });

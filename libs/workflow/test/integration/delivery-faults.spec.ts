@@ -2,28 +2,12 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Queue } from 'bullmq';
-import { stepKey, type NodeName } from '@dossier/contracts';
-import { InvalidStepPayloadError } from '@dossier/errors';
-import { StepQueues, type JobControl } from '@dossier/queue';
+import { stepKey } from '@dossier/contracts';
+import { StepQueues } from '@dossier/queue';
 import { sql, waitFor, type TestDatabase } from '@dossier/testing';
 import { OutboxSender } from '../../src';
-import { HANDLERS } from '../fixtures/test-handlers';
 import { prepareDatabase, REDIS_URL, startEngine, TENANT, uniquePrefix, type TestEngine } from '../fixtures/engine';
 import { outputsByStep, runStatus, waitForStatus } from '../fixtures/run-queries';
-
-/** Stands in for BullMQ's job when a test delivers a step to the runner by hand. */
-function control(attempt = 1, maxAttempts = 3): JobControl & { postponed: number } {
-  const c = {
-    attempt,
-    maxAttempts,
-    postponed: 0,
-    postpone: async () => {
-      c.postponed++;
-      return new Error('postponed');
-    },
-  };
-  return c;
-}
 
 describe('delivery faults (real Redis and Postgres)', () => {
   let db: TestDatabase;
@@ -35,7 +19,7 @@ describe('delivery faults (real Redis and Postgres)', () => {
     db = await prepareDatabase();
     process.env['TEST_LOG'] = log;
     process.env['TEST_SCRIPT'] = JSON.stringify({ queries: 1, sources: 1, sections: 1, slow: { '.scope.': 300 } });
-    // Consumes nothing: jobs stay in Redis, and the tests deliver them to the step runner by hand.
+    // Starts runs; each test starts the worker it needs (every delivery goes through the transport).
     producer = await startEngine(db, prefix, []);
   });
   afterAll(async () => {
@@ -48,47 +32,77 @@ describe('delivery faults (real Redis and Postgres)', () => {
       .split('\n')
       .filter((l) => l.endsWith(` ${key}`)).length;
 
-  const handlersFor = (node: NodeName): Map<NodeName, object> => new Map([[node, new (HANDLERS.get(node)!)()]]);
+  /** A job for `payload` under an id of its own: a second delivery of the same step, as BullMQ may give it (a stall). */
+  async function deliver(queue: Queue, name: string, payload: object, jobId: string): Promise<void> {
+    await queue.add(name, payload, { jobId, attempts: 3, backoff: { type: 'classified', delay: 10 } });
+  }
+
+  const finished = (queue: Queue, jobId: string) =>
+    waitFor(`job ${jobId} to finish`, async () => {
+      const state = await queue.getJobState(jobId);
+      return state === 'completed' || state === 'failed' ? queue.getJob(jobId) : undefined;
+    });
 
   it('the same step delivered twice (concurrently, then again after completion) runs once with one set of outputs', async () => {
-    const run = await producer!.commands.start({ tenantId: TENANT, question: 'twice', actor: 'test' });
-    const payload = { tenantId: TENANT, runId: run.id, node: 'scope', iteration: 0, shard: 0 };
-    const key = stepKey(payload as never);
-    const handlers = handlersFor('scope');
-    const c1 = control();
-    const c2 = control();
-    const both = await Promise.allSettled([
-      producer!.runner.process(payload, handlers, c1),
-      producer!.runner.process(payload, handlers, c2),
-    ]);
-    // One ran; the other found the step held and postponed itself (or found it completed).
-    expect(both.filter((r) => r.status === 'fulfilled' && (r.value as { status: string }).status === 'completed')).toHaveLength(1);
-    const third = await producer!.runner.process(payload, handlers, control());
-    expect(third).toEqual({ status: 'skipped', reason: 'already completed' });
+    const worker = await startEngine(db, prefix, ['planner']);
+    const queue = new Queue('planner', { connection: { url: REDIS_URL } as never, prefix });
+    try {
+      const run = await producer!.commands.start({ tenantId: TENANT, question: 'twice', actor: 'test' });
+      const payload = { tenantId: TENANT, runId: run.id, node: 'scope', iteration: 0, shard: 0 };
+      const key = stepKey(payload as never);
+      // Beside the job the run enqueued (id = step key): a second delivery while the first runs (scope takes 300 ms).
+      await deliver(queue, 'scope', payload, `again-${key}`);
+      const [first, second] = await Promise.all([finished(queue, key), finished(queue, `again-${key}`)]);
+      // One ran; the other found the step held and postponed itself, then found it completed.
+      const results = [first!.returnvalue, second!.returnvalue] as { status: string; reason?: string }[];
+      expect(results.filter((r) => r.status === 'completed')).toHaveLength(1);
+      expect(results.filter((r) => r.status === 'skipped')).toEqual([{ status: 'skipped', reason: 'already completed' }]);
+      await deliver(queue, 'scope', payload, `after-${key}`);
+      expect((await finished(queue, `after-${key}`))!.returnvalue).toEqual({ status: 'skipped', reason: 'already completed' });
 
-    expect(invocations(key)).toBe(1);
-    expect((await outputsByStep(db.url)).get(key)).toBe(1);
-    const rows = await sql<{ status: string; attempts: number }>(
-      db.url,
-      'SELECT status, attempts FROM node_executions WHERE step_key = $1',
-      [key],
-    );
-    expect(rows).toEqual([{ status: 'completed', attempts: 1 }]);
+      expect(invocations(key)).toBe(1);
+      expect((await outputsByStep(db.url)).get(key)).toBe(1);
+      const rows = await sql<{ status: string; attempts: number }>(
+        db.url,
+        'SELECT status, attempts FROM node_executions WHERE step_key = $1',
+        [key],
+      );
+      expect(rows).toEqual([{ status: 'completed', attempts: 1 }]);
+    } finally {
+      await queue.close();
+      await worker.close();
+    }
   });
 
   it('a payload that fails validation fails its run unrecoverably with the reason; an unknown node is refused', async () => {
-    const run = await producer!.commands.start({ tenantId: TENANT, question: 'bad payload', actor: 'test' });
-    const bad = { tenantId: TENANT, runId: run.id, node: 'scope', iteration: -1, shard: 0 };
-    await expect(producer!.runner.process(bad, new Map(), control())).rejects.toThrow(InvalidStepPayloadError);
-    const status = await runStatus(db.url, run.id);
-    expect(status.status).toBe('failed');
-    expect(status.failure_reason).toMatch(/iteration/);
+    const worker = await startEngine(db, prefix, ['planner']);
+    const queue = new Queue('planner', { connection: { url: REDIS_URL } as never, prefix });
+    try {
+      const run = await producer!.commands.start({ tenantId: TENANT, question: 'bad payload', actor: 'test' });
+      const bad = { tenantId: TENANT, runId: run.id, node: 'scope', iteration: -1, shard: 0 };
+      await deliver(queue, 'scope', bad, 'bad-iteration');
+      const refused = await finished(queue, 'bad-iteration');
+      expect({ attempts: refused!.attemptsMade, reason: refused!.failedReason }).toEqual({
+        attempts: 1,
+        reason: expect.stringMatching(/Invalid step job: .*iteration/),
+      });
+      await waitForStatus(db.url, run.id, 'failed');
+      expect((await runStatus(db.url, run.id)).failure_reason).toMatch(/iteration/);
 
-    const queues = producer!.app.get(StepQueues);
-    await expect(queues.enqueue({ ...bad, iteration: 0, node: 'teleport' } as never)).rejects.toThrow(/Refusing to enqueue/);
-    await expect(producer!.runner.process({ ...bad, iteration: 0, node: 'teleport' }, new Map(), control())).rejects.toThrow(
-      /unknown node "teleport"/,
-    );
+      const queues = producer!.app.get(StepQueues);
+      await expect(queues.enqueue({ ...bad, iteration: 0, node: 'teleport' } as never)).rejects.toThrow(/Refusing to enqueue/);
+      const other = await producer!.commands.start({ tenantId: TENANT, question: 'unknown node', actor: 'test' });
+      await deliver(queue, 'teleport', { ...bad, runId: other.id, iteration: 0, node: 'teleport' }, 'teleport');
+      const teleport = await finished(queue, 'teleport');
+      expect({ attempts: teleport!.attemptsMade, reason: teleport!.failedReason }).toEqual({
+        attempts: 1,
+        reason: expect.stringMatching(/no handler for node "teleport"/),
+      });
+      await waitForStatus(db.url, other.id, 'failed');
+    } finally {
+      await queue.close();
+      await worker.close();
+    }
   });
 
   it('a bad payload on a real worker is not retried (one attempt)', async () => {

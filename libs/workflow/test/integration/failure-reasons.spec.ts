@@ -1,26 +1,20 @@
-import { stepKey, type NodeName } from '@dossier/contracts';
+import { stepKey } from '@dossier/contracts';
 import { INTERNAL_ERROR_MESSAGE, StageStateError, TRANSIENT_ERROR_MESSAGE } from '@dossier/errors';
-import type { JobControl } from '@dossier/queue';
 import { sql, type TestDatabase } from '@dossier/testing';
+import { OnStep, type StepContext, type StepHandler, type StepOutcome } from '../../src';
 import { prepareDatabase, startEngine, TENANT, uniquePrefix, type TestEngine } from '../fixtures/engine';
-import { runStatus } from '../fixtures/run-queries';
+import { runStatus, waitForStatus } from '../fixtures/run-queries';
 
-function control(attempt: number, maxAttempts: number): JobControl {
-  return { attempt, maxAttempts, postpone: async () => new Error('postponed') };
-}
+/** What the scope handler throws, by run question and attempt (set by each test). */
+const throws = new Map<string, (attempt: number) => unknown>();
 
-/** A handler for `node` that throws `err`. */
-function throwing(node: NodeName, err: unknown): Map<NodeName, object> {
-  return new Map([
-    [
-      node,
-      {
-        execute: async () => {
-          throw err;
-        },
-      },
-    ],
-  ]);
+/** The scope handler of these tests: it throws what the test chose for its run. */
+@OnStep('scope')
+class ThrowingScope implements StepHandler<'scope'> {
+  execute(ctx: StepContext<'scope'>): Promise<StepOutcome<'scope'>> {
+    const err = throws.get(ctx.run.question)?.(ctx.attempt);
+    return Promise.reject(err instanceof Error ? err : new Error(`no error chosen for ${ctx.run.question}`));
+  }
 }
 
 /**
@@ -34,9 +28,12 @@ describe('what a tenant reads about a failed step (real Redis and Postgres)', ()
 
   beforeAll(async () => {
     db = await prepareDatabase();
-    engine = await startEngine(db, uniquePrefix('reasons'), []);
+    // Steps go through the transport to the scope handler above (the test handler of scope is left out).
+    process.env['TEST_OMIT_HANDLERS'] = 'scope';
+    engine = await startEngine(db, uniquePrefix('reasons'), ['planner'], { handlers: [ThrowingScope] });
   });
   afterAll(async () => {
+    delete process.env['TEST_OMIT_HANDLERS'];
     await engine?.close();
     await db?.drop();
   });
@@ -49,15 +46,16 @@ describe('what a tenant reads about a failed step (real Redis and Postgres)', ()
     );
 
   it('an internal error: the run fails with a reason code and a fixed message; the query text is only in the step record', async () => {
-    const run = await engine!.commands.start({ tenantId: TENANT, question: 'internal', actor: 'test' });
-    const payload = { tenantId: TENANT, runId: run.id, node: 'scope', iteration: 0, shard: 0 };
     const dump = Object.assign(
       new Error(
         'Invalid `prisma.approvalDecision.create()` invocation:\n{ data: { expiresAt: new Date("Invalid Date") } }\nValue out of range',
       ),
       { code: 'P2007' },
     );
-    await expect(engine!.runner.process(payload, throwing('scope', dump), control(1, 3))).rejects.toBe(dump);
+    throws.set('internal', () => dump);
+    const run = await engine!.commands.start({ tenantId: TENANT, question: 'internal', actor: 'test' });
+    const payload = { tenantId: TENANT, runId: run.id, node: 'scope', iteration: 0, shard: 0 };
+    await waitForStatus(db.url, run.id, 'failed');
 
     const status = await runStatus(db.url, run.id);
     expect(status).toMatchObject({ status: 'failed', failure_reason: `scope: ${INTERNAL_ERROR_MESSAGE} (internal_error)` });
@@ -74,15 +72,14 @@ describe('what a tenant reads about a failed step (real Redis and Postgres)', ()
   });
 
   it('a transient error: the retry event says so without its text; our own errors keep their message', async () => {
-    const run = await engine!.commands.start({ tenantId: TENANT, question: 'transient', actor: 'test' });
-    const payload = { tenantId: TENANT, runId: run.id, node: 'scope', iteration: 0, shard: 0 };
+    // The first attempt meets a database outage (retried), the second one of our own errors (final).
     const outage = Object.assign(new Error('connect ECONNREFUSED 10.0.4.17:5432'), { code: 'ECONNREFUSED' });
-    await expect(engine!.runner.process(payload, throwing('scope', outage), control(1, 3))).rejects.toBe(outage);
-    const retrying = (await events(run.id)).find((e) => e.type === 'step_retrying');
-    expect(retrying?.data.error).toBe(TRANSIENT_ERROR_MESSAGE);
-
     const ours = new StageStateError('The plan has no perspectives to research');
-    await expect(engine!.runner.process(payload, throwing('scope', ours), control(2, 3))).rejects.toBe(ours);
+    throws.set('transient', (attempt) => (attempt === 1 ? outage : ours));
+    const run = await engine!.commands.start({ tenantId: TENANT, question: 'transient', actor: 'test' });
+    await waitForStatus(db.url, run.id, 'failed');
+    const retrying = (await events(run.id)).filter((e) => e.type === 'step_retrying');
+    expect(retrying.map((e) => e.data.error)).toEqual([TRANSIENT_ERROR_MESSAGE]);
     expect((await runStatus(db.url, run.id)).failure_reason).toBe('scope: The plan has no perspectives to research (stage_state_invalid)');
   });
 });

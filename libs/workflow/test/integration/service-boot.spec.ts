@@ -2,7 +2,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { SERVICE_NAMES } from '@dossier/contracts';
-import { startChildService, type TestDatabase } from '@dossier/testing';
+import { sql, startChildService, type TestDatabase } from '@dossier/testing';
 import { prepareDatabase, processEnv, uniquePrefix } from '../fixtures/engine';
 
 const APPS = path.resolve(__dirname, '../../../../apps');
@@ -46,6 +46,29 @@ describe('service processes: boot checks and clean shutdown', () => {
     expect(child.output()).toMatch(
       /conductor: Invalid configuration: DATABASE_URL: required but not set; REDIS_URL: must be a valid URL; STEP_LOCK_MS: /,
     );
+  });
+
+  it('a service (the conductor, the gateway) against a database missing a migration of its build refuses to start, naming it', async () => {
+    const old = await prepareDatabase();
+    try {
+      // The database as the previous release left it: the newest migration not applied yet.
+      const [last] = await sql<{ migration_name: string }>(
+        old.url,
+        'DELETE FROM _prisma_migrations WHERE migration_name = (SELECT max(migration_name) FROM _prisma_migrations) RETURNING migration_name',
+      );
+      const env = processEnv(old, uniquePrefix('schema'));
+      for (const service of ['conductor', 'gateway']) {
+        const child = startChildService(path.join(APPS, service, 'src/main.ts'), { ...env, PORT: '0' }, service);
+        expect((await child.exited).code).toBe(1);
+        expect(child.output()).toContain(`${service}: The database schema is older than this build: 1 of its`);
+        expect(child.output()).toContain(
+          `migrations not applied (${last!.migration_name}). Apply them first: bash tools/prisma.sh migrate deploy`,
+        );
+        expect(child.output()).not.toMatch(/ready|listening/);
+      }
+    } finally {
+      await old.drop();
+    }
   });
 
   it('every service (each stage service and the conductor) boots with its handlers and stops cleanly on SIGTERM', async () => {

@@ -169,6 +169,12 @@ export function ReportScreen({ runId }: { runId: string }) {
                 <dt>Supported</dt>
                 <dd data-figure="supported">{formatInt(v?.supported ?? 0)}</dd>
               </div>
+              {m.verification?.judgedByModel !== undefined && (
+                <div>
+                  <dt>Judged by the model</dt>
+                  <dd data-figure="judged-by-model">{formatInt(m.verification.judgedByModel)}</dd>
+                </div>
+              )}
               <div>
                 <dt>Repair rounds</dt>
                 <dd>{formatInt(v?.rounds ?? 0)}</dd>
@@ -182,8 +188,8 @@ export function ReportScreen({ runId }: { runId: string }) {
                 <dd>{formatInt(m.searches)}</dd>
               </div>
               <div>
-                <dt>Model calls</dt>
-                <dd>{formatInt(m.llmCalls)}</dd>
+                <dt>Model requests</dt>
+                <dd data-figure="model-requests">{formatInt(m.modelRequests ?? m.llmCalls)}</dd>
               </div>
               <div>
                 <dt>Tokens</dt>

@@ -1,4 +1,4 @@
-import { InterviewAnswer, LlmCallNotes, type BudgetKind, type LlmUsage, type ModelOutputMetrics } from '@dossier/contracts';
+import { InterviewAnswer, type BudgetKind } from '@dossier/contracts';
 import { PrismaService, ReportArtifactRepository, ResearchRepository, RunRepository, verificationFigures } from '@dossier/db';
 import { StageStateError } from '@dossier/errors';
 import { renderAll } from '@dossier/render';
@@ -7,6 +7,7 @@ import type { InterventionInput } from '@dossier/contracts';
 import { InterventionRepository, type SourceRecordRow } from '@dossier/db';
 import { interventionInput } from '@dossier/workflow';
 import { buildReport } from './report-builder';
+import { hygieneDropped, llmUsage, modelOutputMetrics } from './usage-metrics';
 
 /** One applied intervention in words, for the report's method section. */
 function describeIntervention(iteration: number, input: InterventionInput, records: readonly SourceRecordRow[]): string {
@@ -111,7 +112,10 @@ export class RenderHandler implements StepHandler<'render'> {
         searches,
         sourcesFetched: records.filter((r) => r.selected).length,
         verification,
-        ...(ctx.run.options.engine === 'offline' ? {} : { modelOutput }),
+        // The gate's own counts; the report builder adds its last pass and what the report still holds (decision 0041).
+        ...(ctx.run.options.engine === 'offline'
+          ? {}
+          : { modelOutput, hygiene: { leaked: 0, duplicates: 0, fragments: 0, dropped: hygieneDropped(noted) } }),
       },
       verification: { rounds },
     });
@@ -140,57 +144,4 @@ export class RenderHandler implements StepHandler<'render'> {
       ];
     });
   }
-}
-
-interface UsageGroup {
-  role: string;
-  model: string;
-  engine: string;
-  _count: { _all: number };
-  _sum: { tokensIn: number | null; tokensOut: number | null; costUsd: number | null };
-}
-
-/** The run's llm_calls summed overall and by role, model and engine (every model request is one call). */
-function llmUsage(groups: UsageGroup[]) {
-  const empty = (): LlmUsage => ({ calls: 0, tokensIn: 0, tokensOut: 0, costUsd: 0 });
-  const add = (into: LlmUsage, g: UsageGroup) => {
-    into.calls += g._count._all;
-    into.tokensIn += g._sum.tokensIn ?? 0;
-    into.tokensOut += g._sum.tokensOut ?? 0;
-    into.costUsd += g._sum.costUsd ?? 0;
-  };
-  const total = empty();
-  const byRole: Record<string, LlmUsage> = {};
-  const byModel: Record<string, LlmUsage> = {};
-  const byEngine: Record<string, LlmUsage> = {};
-  // Sorted so equal runs give byte-equal reports.
-  for (const g of [...groups].sort((a, b) => `${a.role} ${a.model} ${a.engine}`.localeCompare(`${b.role} ${b.model} ${b.engine}`))) {
-    add(total, g);
-    add((byRole[g.role] ??= empty()), g);
-    add((byModel[g.model] ??= empty()), g);
-    add((byEngine[g.engine] ??= empty()), g);
-  }
-  return {
-    total: { llmCalls: total.calls, tokensIn: total.tokensIn, tokensOut: total.tokensOut, costUsd: total.costUsd },
-    byRole,
-    byModel,
-    byEngine,
-  };
-}
-
-/** How the model's answers were handled, from the notes on the run's llm_calls rows (decision 0019). */
-export function modelOutputMetrics(rows: readonly { role: string; engine: string; notes: unknown }[]): ModelOutputMetrics {
-  const out: ModelOutputMetrics = { locallyRepaired: 0, repairRequests: 0, trimmed: 0, droppedIds: 0, skipped: {}, offline: {} };
-  for (const row of rows) {
-    const parsed = LlmCallNotes.safeParse(row.notes ?? {});
-    if (!parsed.success) continue;
-    const n = parsed.data;
-    if ((n.localRepairs?.length ?? 0) > 0) out.locallyRepaired++;
-    if (n.repairRequest) out.repairRequests++;
-    out.trimmed += n.trimmed ?? 0;
-    out.droppedIds += n.droppedIds ?? 0;
-    if (n.gaveUp === 'skipped') out.skipped[row.role] = (out.skipped[row.role] ?? 0) + 1;
-    if (n.fallback === 'unusable') out.offline[row.role] = (out.offline[row.role] ?? 0) + 1;
-  }
-  return out;
 }

@@ -1,5 +1,7 @@
 import type { ReportJson, ReportSection } from '@dossier/contracts';
 import type { ClaimRow, ContradictionRow, EvidenceRow, SourceRecordRow, VerifiedSection } from '@dossier/db';
+import { addHygiene, type HygieneCounts } from '@dossier/agents';
+import { gateReportInputs, remainingHygiene } from './report-hygiene';
 
 export interface ReportInputs {
   run: {
@@ -106,6 +108,22 @@ function withSentenceFigures(engine: string, metrics: ReportJson['metrics'], sec
   return { ...metrics, verifiedSentences, ...(perSentence === undefined ? {} : { tokensPerVerifiedSentence: perSentence }) };
 }
 
+/** The gate's counts (its passes over each answer and over the report) and what the report still holds (decision 0041). */
+function withHygiene(
+  metrics: ReportJson['metrics'],
+  lastPass: HygieneCounts | undefined,
+  remaining: () => HygieneCounts,
+): ReportJson['metrics'] {
+  if (!metrics.hygiene) return metrics;
+  return { ...metrics, hygiene: { ...remaining(), dropped: addHygiene(metrics.hygiene.dropped, lastPass) } };
+}
+
+function hygieneText(h: NonNullable<ReportJson['metrics']['hygiene']>): string {
+  const d = h.dropped;
+  const left = h.leaked + h.duplicates + h.fragments;
+  return `Text hygiene: the gate on model text removed or cleaned ${d.leaked} sentences, headings or questions that carried prompt markers, ids, instructions or JSON, ${d.duplicates} repeated sentences and ${d.fragments} fragments; ${left === 0 ? 'none remain in this report' : `${h.leaked} leaked, ${h.duplicates} repeated and ${h.fragments} fragmentary sentences remain`}.`;
+}
+
 /** A replay's model use above counts only its live calls: say where the rest of its answers came from. */
 function replayText(replay: { of: string; from?: string | undefined }): string {
   return replay.from
@@ -115,7 +133,18 @@ function replayText(replay: { of: string; from?: string | undefined }): string {
 
 function verificationText(v: ReportJson['metrics']['verification'], rounds: number): string {
   if (!v) return `Verification: every cited sentence was checked against its excerpts (${rounds} repair round(s)).`;
-  return `Verification: ${v.checked} sentence checks against the cited passages (body, conclusion, disagreements and introduction), each by a deterministic guard (figures, dates, units, names, negations) and by the verifier; ${v.failedByGuard} failed the guard, ${v.failedByJudge} the verifier; ${v.repaired} sentences were repaired and ${v.removed} removed after ${rounds} repair round(s) of the body. No sentence that failed verification is in this report.`;
+  return `Verification: ${v.checked} sentence checks against the cited passages (body, conclusion, disagreements and introduction), each by a deterministic guard (figures, dates, units, names, negations) and by the verifier${judgedText(v)}; ${v.failedByGuard} failed the guard, ${v.failedByJudge} the verifier; ${v.repaired} sentences were repaired and ${v.removed} removed after ${rounds} repair round(s) of the body. No sentence that failed verification is in this report.`;
+}
+
+/** Who judged the checks (decision 0040): the model, the offline engine in its place, the guard alone. */
+function judgedText(v: NonNullable<ReportJson['metrics']['verification']>): string {
+  if (v.judgedByModel === undefined) return '';
+  const parts = [
+    ...(v.judgedByModel > 0 ? [`${v.judgedByModel} judged by the verifier model`] : []),
+    ...((v.judgedOffline ?? 0) > 0 ? [`${v.judgedOffline} by the offline engine${v.judgedByModel > 0 ? ' in its place' : ''}`] : []),
+    ...((v.guardOnly ?? 0) > 0 ? [`${v.guardOnly} by the guard alone (framing sentences that cite nothing)`] : []),
+  ];
+  return parts.length > 0 ? ` (${parts.join(', ')})` : '';
 }
 
 function byRole(counts: Record<string, number>): string {
@@ -144,7 +173,10 @@ function modelOutputText(m: NonNullable<ReportJson['metrics']['modelOutput']>): 
  * claims and sources get short ids (E1, C1, S1) in order of first citation, so the same content always
  * gives the same report, and sources are numbered once each, in citation order.
  */
-export function buildReport(input: ReportInputs): ReportJson {
+export function buildReport(raw: ReportInputs): ReportJson {
+  // Model runs pass the text gate's last pass first (decision 0041); offline text is extractive and left as it is.
+  const gated = raw.run.engine === 'offline' ? null : gateReportInputs(raw);
+  const input = gated?.inputs ?? raw;
   const evidenceById = new Map(input.evidence.map((e) => [e.id, e]));
   const snapshotById = new Map(input.snapshots.map((s) => [s.id, s]));
   // The record that selected a source carries its authority and cluster; prefer it over later sightings.
@@ -222,7 +254,13 @@ export function buildReport(input: ReportInputs): ReportJson {
     turns: i.turns.map((t) => ({ question: t.question, answer: paragraph(t.answer).sentences.filter((s) => s.evidenceIds.length > 0) })),
   }));
 
-  const metrics = withSentenceFigures(input.run.engine, input.metrics, sections);
+  const excerptOf = (eid: string) => {
+    const dbId = [...eIds].find(([, e]) => e === eid)?.[0];
+    return dbId === undefined ? undefined : evidenceById.get(dbId)?.excerpt;
+  };
+  const metrics = withHygiene(withSentenceFigures(input.run.engine, input.metrics, sections), gated?.dropped, () =>
+    remainingHygiene(sections, excerptOf),
+  );
   const stop = stopText(input.run);
   const method: Sentence[] = [
     { text: engineText(input.run.engine, metrics), evidenceIds: [] },
@@ -234,6 +272,7 @@ export function buildReport(input: ReportInputs): ReportJson {
     { text: `Research iterations: ${input.metrics.iterations}; research stopped because ${stop}.`, evidenceIds: [] },
     { text: verificationText(input.metrics.verification, input.verification.rounds), evidenceIds: [] },
     ...(input.metrics.modelOutput ? [{ text: modelOutputText(input.metrics.modelOutput), evidenceIds: [] }] : []),
+    ...(metrics.hygiene ? [{ text: hygieneText(metrics.hygiene), evidenceIds: [] }] : []),
     ...(input.interventions?.length
       ? [{ text: `Interventions applied during research: ${input.interventions.join('; ')}.`, evidenceIds: [] }]
       : []),

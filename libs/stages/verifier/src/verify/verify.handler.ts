@@ -58,7 +58,13 @@ export class VerifyHandler implements StepHandler<'verify'> {
           note: 'passed in the round before, unchanged',
           checks: { text: s.text, carried: true },
         };
-      return { s, verdict: c.verdict, score: c.score, note: c.note, checks: { text: s.text, guard: c.guard, judge: c.judge } };
+      return {
+        s,
+        verdict: c.verdict,
+        score: c.score,
+        note: c.note,
+        checks: { text: s.text, guard: c.guard, judge: c.judge, judgedBy: c.judgedBy },
+      };
     });
     const failing = findings.filter((f) => f.verdict !== 'supported').length;
     return {

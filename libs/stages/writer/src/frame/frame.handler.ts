@@ -201,11 +201,7 @@ export class FrameHandler implements StepHandler<'frame'> {
 
 function addFigures(a: VerificationFigures, b: VerificationFigures | undefined): VerificationFigures {
   if (!b) return a;
-  return {
-    checked: a.checked + b.checked,
-    failedByGuard: a.failedByGuard + b.failedByGuard,
-    failedByJudge: a.failedByJudge + b.failedByJudge,
-    repaired: a.repaired + b.repaired,
-    removed: a.removed + b.removed,
-  };
+  const sum = { ...a };
+  for (const k of Object.keys(sum) as (keyof VerificationFigures)[]) sum[k] += b[k] ?? 0;
+  return sum;
 }

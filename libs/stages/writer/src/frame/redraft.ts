@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { AgentRunner, sectionWriter, verifyAndRepair, type VerificationFigures } from '@dossier/agents';
+import { AgentRunner, NO_FIGURES, sectionWriter, verifyAndRepair, type VerificationFigures } from '@dossier/agents';
 import { PrismaService, ResearchRepository, type Db, type Prisma, type VerifiedSection } from '@dossier/db';
 import type { StepContext } from '@dossier/workflow';
 import { sectionInputs, type DraftParagraphs } from '../section-inputs';
@@ -46,7 +46,7 @@ export class Redrafter {
     });
     const previous = last?.round ?? 0;
     const round = previous + 1;
-    const figures: VerificationFigures = { checked: 0, failedByGuard: 0, failedByJudge: 0, repaired: 0, removed: 0 };
+    const figures: VerificationFigures = { ...NO_FIGURES };
     const drafts: { sectionId: string; paragraphs: DraftParagraphs }[] = [];
     const sections = new Map<string, VerifiedSection>();
     for (const position of positions) {

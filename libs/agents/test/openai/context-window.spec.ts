@@ -1,0 +1,184 @@
+import { classifyError } from '@dossier/errors';
+import type { FakeOpenAIServer } from '@dossier/testing';
+import { AgentRunner } from '../../src/agent-runner';
+import { ContextWindowError } from '../../src/errors';
+import { openAIConfigFromEnv } from '../../src/openai/openai-config';
+import { contextOverflow, outputRoom } from '../../src/openai/request-size';
+import { countMessageTokens } from '../../src/openai/tokens';
+import { director, evidenceCurator, verifier } from '../../src/roles';
+import { MemoryAgentStore } from '../fixtures/memory-agent-store';
+import { memoryHooks, startFakeLlm, testEngine } from '../fixtures/fake-llm';
+import { ROLE_INPUTS } from '../fixtures/role-inputs';
+
+const BASE = { OPENAI_BASE_URL: 'http://x/v1', OPENAI_MODEL: 'local-model' };
+const CTX = { tenantId: '0b6a1f3e-2c4d-4e5f-8a9b-0c1d2e3f4a5b', runId: '7d9e8f0a-1b2c-4d3e-9f4a-5b6c7d8e9f0a', stepKey: 'run.verify.0.0' };
+
+/** Prompt tokens of a recorded request, counted as the server counts them. */
+function promptOf(server: FakeOpenAIServer, i: number): number {
+  return countMessageTokens(server.requests[i]!.body.messages.map((m) => ({ content: m.content ?? '' })));
+}
+
+describe('context windows: settings', () => {
+  it('per role, then OPENAI_CONTEXT_TOKENS, then the known model, then 8,192; each names the variable that set it', () => {
+    const c = openAIConfigFromEnv({ ...BASE, OPENAI_MODEL_VERIFIER: 'gpt-4o-mini', OPENAI_MODEL_FRAMER: 'openai/gpt-4.1-mini' });
+    expect(c.windows.director).toMatchObject({ contextTokens: 8192, maxOutputTokens: 16_384, outputSetting: 'OPENAI_MAX_OUTPUT_TOKENS' });
+    expect(c.windows.director.contextSetting).toMatch(/^OPENAI_CONTEXT_TOKENS \(unset; 8192 assumed for local-model\)/);
+    expect(c.windows.verifier.contextTokens).toBe(128_000);
+    expect(c.windows.framer.contextTokens).toBe(1_047_576);
+    const set = openAIConfigFromEnv({
+      ...BASE,
+      OPENAI_CONTEXT_TOKENS: '32768',
+      OPENAI_CONTEXT_TOKENS_VERIFIER: '4096',
+      OPENAI_MAX_OUTPUT_TOKENS_VERIFIER: '1024',
+    });
+    expect(set.windows.director).toMatchObject({ contextTokens: 32_768, contextSetting: 'OPENAI_CONTEXT_TOKENS' });
+    expect(set.windows.verifier).toEqual({
+      contextTokens: 4096,
+      contextSetting: 'OPENAI_CONTEXT_TOKENS_VERIFIER',
+      maxOutputTokens: 1024,
+      outputSetting: 'OPENAI_MAX_OUTPUT_TOKENS_VERIFIER',
+    });
+  });
+
+  it('refuses a window that is no number, by name', () => {
+    expect(() => openAIConfigFromEnv({ ...BASE, OPENAI_CONTEXT_TOKENS_SECTION_WRITER: 'big' })).toThrow(
+      /OPENAI_CONTEXT_TOKENS_SECTION_WRITER/,
+    );
+    expect(() => openAIConfigFromEnv({ ...BASE, OPENAI_CONTEXT_TOKENS: '12' })).toThrow(/OPENAI_CONTEXT_TOKENS/);
+  });
+
+  it('max_tokens is what the window leaves beside the prompt, at most the cap, never under the minimum', () => {
+    expect(outputRoom(1000, 8192, 16_384)).toBe(8192 - 1000 - (64 + 50));
+    expect(outputRoom(1000, 128_000, 4096)).toBe(4096);
+    expect(outputRoom(7900, 8192, 16_384)).toBeNull();
+  });
+
+  it('reads the window and the prompt from the size refusals of OpenAI, vLLM, llama.cpp and Anthropic-style proxies', () => {
+    const v = (status: number, message: string) => ({ retryable: false, retryAfterMs: undefined, type: String(status), status, message });
+    expect(
+      contextOverflow(
+        v(
+          400,
+          "This model's maximum context length is 8192 tokens. However, you requested 16976 tokens (592 in the messages, 16384 in the completion).",
+        ),
+      ),
+    ).toEqual({ contextTokens: 8192, promptTokens: 592 });
+    expect(
+      contextOverflow(
+        v(
+          400,
+          "'max_tokens' or 'max_completion_tokens' is too large: 16384. This model's maximum context length is 8192 tokens and your request has 600 input tokens (16384 > 8192 - 600).",
+        ),
+      ),
+    ).toEqual({ contextTokens: 8192, promptTokens: 600 });
+    expect(contextOverflow(v(400, 'the request exceeds the available context size, try increasing it'))).toEqual({
+      contextTokens: undefined,
+      promptTokens: undefined,
+    });
+    expect(contextOverflow(v(400, 'prompt is too long: 210000 tokens > 200000 maximum'))).toEqual({
+      contextTokens: 200_000,
+      promptTokens: 210_000,
+    });
+    expect(contextOverflow(v(400, "Invalid parameter: 'response_format' of type 'json_schema' is not supported"))).toBeNull();
+    expect(contextOverflow(v(500, 'maximum context length is 8192 tokens'))).toBeNull();
+  });
+});
+
+describe('context windows: requests sized against a server that enforces its window', () => {
+  let server: FakeOpenAIServer;
+  afterEach(async () => {
+    await server?.stop();
+  });
+
+  it('an 8k server: max_tokens fits beside the prompt, so the first request is answered', async () => {
+    server = await startFakeLlm({ contextTokens: 8192 });
+    const hooks = memoryHooks();
+    const done = await testEngine(server).complete(director, ROLE_INPUTS.director, hooks);
+    expect(done.output).toEqual(director.offline(ROLE_INPUTS.director));
+    expect(server.counts).toMatchObject({ chatRequests: 1, sizeRefusals: 0 });
+    const maxTokens = server.requests[0]!.body.max_tokens!;
+    expect(maxTokens).toBeLessThan(16_384);
+    expect(promptOf(server, 0) + maxTokens).toBeLessThanOrEqual(8192);
+  });
+
+  it('a server whose window is smaller than the setting: its 400 shrinks the request, which is sent once more and answered', async () => {
+    server = await startFakeLlm({ contextTokens: 2048 });
+    const hooks = memoryHooks();
+    const done = await testEngine(server, { OPENAI_CONTEXT_TOKENS: '8192' }).complete(director, ROLE_INPUTS.director, hooks);
+    expect(done.output).toEqual(director.offline(ROLE_INPUTS.director));
+    expect(server.counts).toMatchObject({ chatRequests: 2, sizeRefusals: 1 });
+    expect(hooks.records.map((r) => r.outcome)).toEqual(['error', 'ok']);
+    expect(hooks.records[0]!.error).toMatch(/maximum context length is 2048/);
+    expect(promptOf(server, 1) + server.requests[1]!.body.max_tokens!).toBeLessThanOrEqual(2048);
+  });
+
+  it('a llama.cpp server that names no window: the request is shrunk all the same', async () => {
+    server = await startFakeLlm({ contextTokens: 4096, contextStyle: 'llamacpp' });
+    const hooks = memoryHooks();
+    await testEngine(server, { OPENAI_CONTEXT_TOKENS: '16384' }).complete(director, ROLE_INPUTS.director, hooks);
+    // Half the assumed window (at most 8,192) on each refusal: 16,384 → 8,192 (still too large) → 4,096.
+    expect(hooks.records.map((r) => r.outcome)).toEqual(['error', 'error', 'ok']);
+    expect(server.counts.sizeRefusals).toBe(2);
+    expect(promptOf(server, 2) + server.requests[2]!.body.max_tokens!).toBeLessThanOrEqual(4096);
+  });
+
+  it('a source too long for the window is read in parts, each request fitting; offsets stay those of the whole text', async () => {
+    server = await startFakeLlm({ contextTokens: 1400 });
+    const text = Array.from({ length: 12 }, (_, i) => `${ROLE_INPUTS.evidenceCurator.source.text}\n\nPart ${i + 1} ends here.`).join(
+      '\n\n',
+    );
+    const input = { ...ROLE_INPUTS.evidenceCurator, source: { ...ROLE_INPUTS.evidenceCurator.source, text }, maxFragments: 12 };
+    const done = await testEngine(server, { OPENAI_CONTEXT_TOKENS: '1400' }).complete(evidenceCurator, input, memoryHooks());
+    expect(server.counts.chatRequests).toBeGreaterThan(1);
+    expect(server.counts.sizeRefusals).toBe(0);
+    expect(done.output.fragments.length).toBeGreaterThan(0);
+    expect(done.output.fragments.length).toBeLessThanOrEqual(12);
+    for (const f of done.output.fragments) expect(text.slice(f.start, f.end)).toBe(f.excerpt);
+    // The later parts' fragments are found there, not only in the first part.
+    expect(Math.max(...done.output.fragments.map((f) => f.start))).toBeGreaterThan(text.length / 2);
+  });
+
+  it('a window too small for any prompt: a typed error naming the setting, before a single request', async () => {
+    server = await startFakeLlm();
+    const err = await testEngine(server, { OPENAI_CONTEXT_TOKENS: '400' })
+      .complete(director, ROLE_INPUTS.director, memoryHooks())
+      .catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ContextWindowError);
+    expect((err as Error).message).toMatch(/raise OPENAI_CONTEXT_TOKENS/);
+    expect(classifyError(err)).toBe('unrecoverable');
+    expect(server.counts.chatRequests).toBe(0);
+  });
+});
+
+describe('verification in halves: an answer with the wrong number of findings', () => {
+  let server: FakeOpenAIServer;
+  afterEach(async () => {
+    await server?.stop();
+  });
+
+  it('is asked again in halves, down to what the model can count, never played offline', async () => {
+    server = await startFakeLlm({ misbehaviour: { kind: 'careful_verifier', rate: 1, carefulLimit: 1 } });
+    const store = new MemoryAgentStore();
+    const runner = new AgentRunner(store, { engine: testEngine(server) });
+    const input = {
+      sentences: [
+        ...ROLE_INPUTS.verifier.sentences.filter((s) => s.evidence.length > 0),
+        { ...ROLE_INPUTS.verifier.sentences[0]!, text: 'The Golden Gate Bridge opened to traffic in May 1937.' },
+      ],
+    };
+    const traced = await runner.runTraced(verifier, input, CTX);
+    expect(traced.output.findings).toHaveLength(4);
+    expect(traced.output.findings).toEqual(verifier.offline(input).findings);
+    expect(traced.plays.map((p) => [p.engine, p.input.sentences.length])).toEqual([
+      ['openai', 1],
+      ['openai', 1],
+      ['openai', 1],
+      ['openai', 1],
+    ]);
+    // 4 → 2 + 2 → 1 + 1 + 1 + 1: seven requests, none a repair request, none offline.
+    expect(server.requests.map((r) => (r.input as { sentences: unknown[] }).sentences.length)).toEqual([4, 2, 1, 1, 2, 1, 1]);
+    expect(store.calls.filter((c) => c.engine === 'offline')).toEqual([]);
+    expect(store.calls.filter((c) => c.notes?.repairRequest)).toEqual([]);
+    expect(store.calls.filter((c) => c.notes?.gaveUp === 'parts')).toHaveLength(3);
+  });
+});

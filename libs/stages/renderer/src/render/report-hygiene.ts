@@ -1,0 +1,103 @@
+import {
+  addHygiene,
+  fragmentOf,
+  headingProblem,
+  leakedText,
+  NO_HYGIENE,
+  scrubbed,
+  SeenSentences,
+  type HygieneCounts,
+} from '@dossier/agents';
+import type { ReportSection } from '@dossier/contracts';
+
+/*
+ * The text gate's last pass, over the whole report before it is built (decision 0041). The roles' gate saw one answer at
+ * a time; here the report is seen whole: a body sentence that repeats one of another section is dropped, and a model's
+ * sentence (one that is not a verbatim passage of what it cites) that leaked apparatus or is a fragment is dropped,
+ * whatever path it took (a redraft, a frame written before the gate, an answer the repair left as it was). Headings and
+ * open questions are cleaned of what leaked. Verbatim excerpts are the sources' words: the source filters and the
+ * report lint (0045) judge those, not this gate.
+ */
+
+type Sentence = { text: string; evidenceIds: string[] };
+
+const normal = (t: string) => t.replace(/\s+/g, ' ').trim().toLowerCase();
+
+/** What the last pass needs of the report's inputs (report-builder's ReportInputs). */
+interface Gateable {
+  evidence: readonly { id: string; excerpt: string }[];
+  intro: Sentence[];
+  conclusion: Sentence[];
+  sections: { title: string; paragraphs: { sentences: Sentence[] }[] }[];
+  openQuestions: string[];
+}
+
+export interface GatedInputs<T> {
+  inputs: T;
+  /** What this pass removed or cleaned. */
+  dropped: HygieneCounts;
+}
+
+export function gateReportInputs<T extends Gateable>(input: T): GatedInputs<T> {
+  const excerpts = new Map(input.evidence.map((e) => [e.id, normal(e.excerpt)]));
+  const verbatim = (s: Sentence) => s.evidenceIds.some((id) => excerpts.get(id)?.includes(normal(s.text)) ?? false);
+  let dropped: HygieneCounts = { ...NO_HYGIENE };
+  const count = (kind: keyof HygieneCounts) => (dropped = addHygiene(dropped, { [kind]: 1 }));
+  const gate = (sentences: readonly Sentence[], seen: SeenSentences | null): Sentence[] =>
+    sentences.filter((s) => {
+      if (!verbatim(s)) {
+        if (leakedText(s.text)) return (count('leaked'), false);
+        if (fragmentOf(s.text)) return (count('fragments'), false);
+      }
+      if (seen?.repeats(s.text) != null) return (count('duplicates'), false);
+      return true;
+    });
+  const title = (t: string): string => {
+    if (!headingProblem(t)) return t;
+    count('leaked');
+    return scrubbed(t) ?? 'Further findings';
+  };
+  const body = new SeenSentences();
+  const sections = input.sections.map((s) => ({
+    ...s,
+    title: title(s.title),
+    paragraphs: s.paragraphs.map((p) => ({ ...p, sentences: gate(p.sentences, body) })).filter((p) => p.sentences.length > 0),
+  }));
+  const openQuestions = input.openQuestions.flatMap((q) => {
+    if (!leakedText(q)) return [q];
+    count('leaked');
+    const clean = scrubbed(q);
+    return clean ? [clean] : [];
+  });
+  return {
+    inputs: {
+      ...input,
+      intro: gate(input.intro, new SeenSentences()),
+      conclusion: gate(input.conclusion, new SeenSentences()),
+      sections,
+      openQuestions,
+    },
+    dropped,
+  };
+}
+
+/**
+ * What the report's sections still hold of what the gate removes, counted the same way (`metrics.hygiene`): model
+ * sentences with leaked apparatus or fragments, repeats among the body's sentences, leaked headings. Zero after the gate.
+ */
+export function remainingHygiene(sections: readonly ReportSection[], excerptOf: (id: string) => string | undefined): HygieneCounts {
+  const out = { ...NO_HYGIENE };
+  const body = new SeenSentences();
+  for (const section of sections) {
+    if (section.kind === 'method' || section.kind === 'contradictions') continue;
+    if (section.kind === 'body' && headingProblem(section.title)) out.leaked++;
+    const seen = section.kind === 'body' ? body : new SeenSentences();
+    for (const s of section.paragraphs.flatMap((p) => p.sentences)) {
+      const verbatim = s.evidenceIds.some((id) => normal(excerptOf(id) ?? '').includes(normal(s.text)));
+      if (!verbatim && leakedText(s.text)) out.leaked++;
+      else if (!verbatim && fragmentOf(s.text)) out.fragments++;
+      if (seen.repeats(s.text) !== null) out.duplicates++;
+    }
+  }
+  return out;
+}
