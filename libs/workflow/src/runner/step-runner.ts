@@ -222,7 +222,11 @@ export class StepRunner implements StepProcessor {
    * time this process sees it, none after). A run's host changes only when its old host is gone, and its endpoint once.
    */
   private remember(row: RunRow): RunIdentity {
-    const identity: RunIdentity = { hostedBy: row.hostedBy, modelEndpoint: row.modelEndpoint, engine: RunOptions.parse(row.options).engine };
+    const identity: RunIdentity = {
+      hostedBy: row.hostedBy,
+      modelEndpoint: row.modelEndpoint,
+      engine: RunOptions.parse(row.options).engine,
+    };
     this.known.delete(row.id);
     this.known.set(row.id, identity);
     // Bounded: the oldest entry goes (a Map iterates in insertion order; a re-remembered run moved to the end above).
