@@ -6,7 +6,7 @@
 # `npm run bench -- steps` runs the step part alone (measure it in isolation); `npm run bench -- model` the model part;
 # both take `--cpu-prof` (where the CPU went, by category: tools/bench/cpu-profile.ts) and `--json FILE` (steps: the figures);
 # `npm run bench -- interviews` one run in interviews mode, its interviews' wall time beside the slowest and tokens per
-# turn (decision 0024); `npm run bench -- vectors` the embedded vector store (LanceDB) at 100k points (decision 0033).
+# turn (decision 0024); `npm run bench -- hostile` /healthz latency under hostile imports and uploads (issue 30); `npm run bench -- vectors` the embedded vector store (LanceDB) at 100k points (decision 0033).
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/env.sh"
 cd "$_repo_root"
@@ -19,6 +19,11 @@ fi
 if [ "${1:-}" = vectors ]; then
   # Not in the default run: at 100,000 points the index build alone takes minutes (decision 0033).
   LOG_LEVEL=warn node --enable-source-maps -r ./tools/ts-register.cjs tools/bench/vector-stores.ts
+  exit 0
+fi
+if [ "${1:-}" = hostile ]; then
+  # /healthz while the gateway is fed hostile imports and uploads (issue 30).
+  LOG_LEVEL=warn OTEL_SDK_DISABLED=true node --enable-source-maps -r ./tools/ts-register.cjs tools/bench/hostile-input.ts
   exit 0
 fi
 if [ "${1:-}" = interviews ]; then

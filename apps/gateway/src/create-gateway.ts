@@ -23,7 +23,7 @@ export async function createGateway(env: GatewayEnv, hosting: GatewayHosting = {
   const logger = createLogger('gateway');
   const adapter = new FastifyAdapter({
     bodyLimit: env.BODY_LIMIT_BYTES,
-    trustProxy: env.TRUST_PROXY === 'false' ? false : env.TRUST_PROXY,
+    trustProxy: env.TRUST_PROXY === undefined || env.TRUST_PROXY === 'false' ? false : env.TRUST_PROXY,
     routerOptions: { maxParamLength: 200 },
     // Errors the router raises before any route runs (a malformed URL, an overlong parameter): same error shape.
     frameworkErrors: (err: Error, req: FastifyRequest, reply: FastifyReply) => {

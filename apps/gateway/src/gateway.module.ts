@@ -2,8 +2,13 @@ import { Module, type DynamicModule, type ModuleMetadata } from '@nestjs/common'
 import type { ServiceName } from '@dossier/contracts';
 import { engineSettingsFromEnv, WorkflowModule, type EngineSettings } from '@dossier/workflow';
 import { ApprovalsController } from './approvals/approvals.controller';
+import { ActivityController } from './activity/activity.controller';
+import { RunActivityQuery } from './activity/run-activity.query';
 import { ApiKeyGuard } from './auth/api-key.guard';
+import { CapabilitiesController } from './capabilities/capabilities.controller';
 import { AuthFailureLimiter } from './auth/auth-failure-limiter';
+import { EventStreamLeases } from './limits/event-stream-leases';
+import { TenantLimits } from './limits/tenant-limits';
 import { TenantRateLimiter } from './auth/tenant-rate-limiter';
 import { CollectionsController } from './collections/collections.controller';
 import { DocsController } from './docs/docs.controller';
@@ -52,6 +57,8 @@ export class GatewayModule {
         HealthController,
         DocsController,
         MeController,
+        CapabilitiesController,
+        ActivityController,
         McpController,
       ],
       providers: [
@@ -60,7 +67,10 @@ export class GatewayModule {
         ApiKeyGuard,
         TenantRateLimiter,
         AuthFailureLimiter,
+        EventStreamLeases,
+        TenantLimits,
         RunLookup,
+        RunActivityQuery,
         GatewayMetrics,
       ],
     };

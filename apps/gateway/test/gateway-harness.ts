@@ -64,6 +64,8 @@ export async function startGateway(
     AUTH_FAILURE_RATE_PER_MINUTE: '6000000',
     AUTH_FAILURE_BURST: '100000',
     BODY_LIMIT_BYTES: String(256 * 1024),
+    // Tests start runs that wait in their queues (no workers) by the dozen; the limit has its own tests.
+    RUNS_IN_PROGRESS_PER_TENANT: '100000',
     STEP_LOCK_MS: '2000',
     STALLED_INTERVAL_MS: '1000',
     STEP_BACKOFF_MS: '100',

@@ -291,14 +291,15 @@ describe('gateway security review: failed authentication is limited per client a
 
   beforeAll(async () => {
     // A budget of 3 failures that does not refill during the test: the counts below cannot depend on timing.
-    gw = await startGateway({ env: { AUTH_FAILURE_RATE_PER_MINUTE: '0.0001', AUTH_FAILURE_BURST: '3' } });
+    // The harness connects over loopback: naming it a trusted proxy lets X-Forwarded-For stand for each client.
+    gw = await startGateway({ env: { AUTH_FAILURE_RATE_PER_MINUTE: '0.0001', AUTH_FAILURE_BURST: '3', TRUST_PROXY: 'loopback' } });
     key = (await gw.tenant('guarded')).key;
   }, 60_000);
   afterAll(async () => {
     await gw?.close();
   });
 
-  // The harness connects over loopback, a trusted proxy by default (TRUST_PROXY): X-Forwarded-For names the client.
+  // TRUST_PROXY names loopback (above): X-Forwarded-For names the client.
   const from = (address: string, k?: string) => (method: string, url: string) =>
     client(gw.url, k)(method, url, undefined, { 'x-forwarded-for': address });
 

@@ -3,7 +3,21 @@ import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { PrismaService } from '@dossier/db';
 import { sql, waitFor } from '@dossier/testing';
-import { apiClient, capture, EXAMPLES, openApp, QUESTION, recordFigure, startWebStack, uploadCorpus, type WebStack } from './web-harness';
+import {
+  apiClient,
+  capture,
+  EXAMPLES,
+  horizontalOverflow,
+  openApp,
+  openAppAt,
+  QUESTION,
+  recordFigure,
+  SCREENSHOTS,
+  startWebStack,
+  uploadCorpus,
+  VIEWPORTS,
+  type WebStack,
+} from './web-harness';
 
 /**
  * The web app in a real headless Chromium against a real gateway, workers and the offline engine: every
@@ -21,7 +35,7 @@ describe('web app (Chromium against the gateway, the workers and the offline eng
     acme = await stack.tenant('acme', { caps: { maxIterations: 3, tokens: 400_000 } });
     api = apiClient(stack.gatewayUrl, acme.key);
     await uploadCorpus(api, 'varen');
-  }, 180_000);
+  }, 600_000);
   afterAll(async () => {
     await stack?.close();
   });
@@ -47,6 +61,19 @@ describe('web app (Chromium against the gateway, the workers and the offline eng
     return page.url().split('/').at(-1)!;
   }
 
+  /** The first highlighted passage of the open source viewer is on screen (inside its scrolled text and the window). */
+  async function markInView(page: Page): Promise<boolean> {
+    return page.evaluate(() => {
+      // Runs in the page (the test program has no DOM library).
+      const d = (globalThis as any).document;
+      const mark = d.querySelector('dialog[open] .source-text mark');
+      const box = d.querySelector('dialog[open] .source-text').getBoundingClientRect();
+      const m = mark.getBoundingClientRect();
+      const h = (globalThis as any).innerHeight;
+      return m.top >= Math.max(0, box.top) - 1 && m.top < Math.min(h, box.bottom);
+    });
+  }
+
   async function waitForStatus(page: Page, label: string): Promise<void> {
     await page.locator('.meta .badge', { hasText: label }).waitFor({ timeout: 600_000 });
   }
@@ -57,6 +84,14 @@ describe('web app (Chromium against the gateway, the workers and the offline eng
     await page.getByRole('link', { name: 'New run' }).first().click();
     await page.getByLabel('Research question').waitFor();
     await page.getByText('Your tenant’s cap: 400,000.').waitFor();
+    // Only what this gateway is configured for is offered (it has no model endpoint and no web search key).
+    expect(await page.getByLabel('Engine', { exact: true }).locator('option').allTextContents()).toEqual([
+      'Offline (no model, no network)',
+    ]);
+    expect(await page.getByRole('group', { name: 'Where to search' }).getByRole('checkbox').count()).toBe(1);
+    expect(await page.getByRole('checkbox', { name: 'Private collection' }).isChecked()).toBe(true);
+    await page.getByText(/Not configured on this server \(4\)/).click();
+    await page.getByText(/OpenAI-compatible model: .*OPENAI_BASE_URL/).waitFor();
     await check(page, '02-new-run');
     await page.getByRole('link', { name: 'Runs', exact: true }).click();
 
@@ -92,7 +127,6 @@ describe('web app (Chromium against the gateway, the workers and the offline eng
     const excerpt = tooltip.locator('.excerpt').first();
     const shown = (await excerpt.textContent())!;
     const evidenceId = (await excerpt.getAttribute('data-evidence'))!;
-    await check(page, '06-report-citation');
     // The excerpt shown is exactly the stored snapshot's text between the evidence offsets.
     const report = (await api('GET', `/v1/runs/${runId}/report.json`)).json;
     const evidence = report.evidence[evidenceId];
@@ -105,12 +139,40 @@ describe('web app (Chromium against the gateway, the workers and the offline eng
     expect(shown).toBe(snapshot!.text.slice(evidence.start, evidence.end));
     expect(await tooltip.textContent()).toContain(source.title);
     expect(await tooltip.textContent()).toContain(source.authority);
+    await check(page, '06-report-citation');
     // Focus shows it too (keyboard users), Escape hides it.
     await page.mouse.move(0, 0);
     await cite.focus();
     await tooltip.waitFor();
     await page.keyboard.press('Escape');
     await tooltip.waitFor({ state: 'detached' });
+
+    // A click opens the source viewer: the snapshot's whole text, the cited passage highlighted and scrolled into view.
+    await cite.click();
+    const viewer = page.getByRole('dialog');
+    await viewer.locator('.source-text mark').first().waitFor();
+    expect(await viewer.locator('.source-text').textContent()).toBe(snapshot!.text);
+    const marks = await viewer.locator('.source-text mark').allTextContents();
+    expect(marks.some((m) => m.includes(shown))).toBe(true);
+    expect(await viewer.locator('h2').textContent()).toBe(`[${source.number}] ${source.title}`);
+    expect(await viewer.textContent()).toContain(source.origin);
+    expect(await viewer.textContent()).toContain(source.url);
+    expect(await markInView(page)).toBe(true);
+    await check(page, '06b-source-viewer');
+    await viewer.getByRole('button', { name: 'Close' }).click();
+    await viewer.waitFor({ state: 'detached' });
+    expect(await page.evaluate(() => (globalThis as any).document.activeElement?.getAttribute('data-citation'))).toBe(
+      await cite.getAttribute('data-citation'),
+    );
+    // Every source in the list opens the same viewer, on all the passages the report takes from it.
+    const listed = report.sources[evidence.sourceId];
+    await page.getByRole('button', { name: `Open source ${listed.number}: ${listed.title}` }).click();
+    const used = Object.values(report.evidence).filter((e: any) => e.sourceId === evidence.sourceId).length;
+    await page.getByRole('dialog').locator('.source-text mark').first().waitFor();
+    expect(await page.getByRole('dialog').locator('.source-text mark').count()).toBeGreaterThan(0);
+    expect(await page.getByRole('dialog').locator('.source-text mark').count()).toBeLessThanOrEqual(used);
+    await page.keyboard.press('Escape');
+    await page.getByRole('dialog').waitFor({ state: 'detached' });
     // Sources panel, claims with status, verification figures, downloads.
     expect(await page.locator('[data-source]').count()).toBe(Object.keys(report.sources).length);
     expect(Number(await page.locator('[data-figure="checked"]').textContent())).toBeGreaterThan(0);
@@ -130,6 +192,34 @@ describe('web app (Chromium against the gateway, the workers and the offline eng
     expect(problems).toEqual([]);
     await context.close();
   }, 900_000);
+
+  it('on a phone, a tap on a citation opens its source with the excerpt highlighted; nothing is wider than the screen', async () => {
+    const { page, problems, context } = await openAppAt(stack.browser, stack.url, acme.key, VIEWPORTS.phone, {
+      hasTouch: true,
+      isMobile: true,
+    });
+    await page.goto(`${stack.url}/runs/${runs.completed}/report`);
+    const cite = page.locator('.report-section.kind-body [data-citation]').first();
+    await cite.waitFor();
+    await cite.tap();
+    const viewer = page.getByRole('dialog');
+    await viewer.locator('.source-text mark').first().waitFor();
+    const report = (await api('GET', `/v1/runs/${runs.completed}/report.json`)).json;
+    const number = Number(await cite.getAttribute('data-citation'));
+    const excerpts = Object.values(report.evidence as Record<string, any>)
+      .filter((e) => report.sources[e.sourceId].number === number)
+      .map((e) => e.excerpt as string);
+    const marked = await viewer.locator('.source-text mark').allTextContents();
+    expect(marked.some((m) => excerpts.some((x) => m.includes(x)))).toBe(true);
+    expect(await markInView(page)).toBe(true);
+    // The viewer fills the phone's screen; the page under it does not scroll sideways.
+    const box = (await viewer.boundingBox())!;
+    expect(box.width).toBeLessThanOrEqual(VIEWPORTS.phone.width);
+    expect(await horizontalOverflow(page)).toEqual([]);
+    await page.screenshot({ path: path.join(SCREENSHOTS, '06c-phone-citation-tap-390.png') });
+    expect(problems).toEqual([]);
+    await context.close();
+  }, 300_000);
 
   it('plan gate: the reviewer drops a question and adds an analyst in the browser; the run researches exactly that plan; the audit view shows the edit', async () => {
     const { page, problems, context } = await openApp(stack, acme.key);
@@ -204,6 +294,25 @@ describe('web app (Chromium against the gateway, the workers and the offline eng
     await page.getByRole('link', { name: 'Review the plan' }).click();
     await page.getByRole('button', { name: 'Approve the plan' }).click();
     await page.locator('.gate-banner', { hasText: 'outline gate' }).waitFor({ timeout: 600_000 });
+    // While the run is still in progress (at its outline gate) the feed says what it searched for and read, shards in order.
+    const [plan] = await sql<{ query: string }>(
+      stack.db.url,
+      'SELECT query FROM search_plans WHERE run_id = $1 AND iteration = 0 AND shard = 0',
+      [runId],
+    );
+    await page.locator('[data-step="retrieve.0.0"] [data-detail="query"]', { hasText: plan!.query }).waitFor();
+    const [read] = await sql<{ title: string }>(
+      stack.db.url,
+      'SELECT title FROM source_records WHERE run_id = $1 AND selected AND iteration = 0 AND extract_shard = 0',
+      [runId],
+    );
+    await page.locator('[data-step="extract.0.0"] [data-detail="reading"]', { hasText: read!.title }).waitFor();
+    expect(await page.locator('[data-step="extract.0.0"] [data-detail="reading"]').textContent()).toMatch(/· \d+ evidence$/);
+    const retrieveShards = (
+      await page.locator('[data-step^="retrieve.0."]').evaluateAll((els) => els.map((e) => e.getAttribute('data-step')!))
+    ).map((k) => Number(k.split('.')[2]));
+    expect(retrieveShards).toEqual([...retrieveShards].sort((a, b) => a - b));
+    expect(retrieveShards.length).toBeGreaterThan(1);
     await page.getByRole('link', { name: 'Review the outline' }).click();
     const gate = (await api('GET', `/v1/runs/${runId}/approvals`)).json.items.find((a: any) => a.status === 'open');
     const titles: string[] = gate.subject.sections.map((s: any) => s.title);
@@ -258,7 +367,17 @@ describe('web app (Chromium against the gateway, the workers and the offline eng
     await page.getByRole('link', { name: 'Runs', exact: true }).click();
     const runId = await startFromForm(page, 'What does the Varen Lake Trust say about the decline?', ['plan']);
     await page.locator('.gate-banner').waitFor({ timeout: 600_000 });
+    // Cancel asks first: "Keep it running" (focused) changes nothing; "Yes, cancel the run" cancels.
     await page.getByRole('button', { name: 'Cancel run' }).click();
+    const keep = page.getByRole('button', { name: 'Keep it running' });
+    await keep.waitFor();
+    expect(await keep.evaluate((el) => el === (globalThis as any).document.activeElement)).toBe(true);
+    await check(page, '15-confirm-cancel');
+    await keep.click();
+    await page.getByRole('button', { name: 'Keep it running' }).waitFor({ state: 'detached' });
+    expect((await api('GET', `/v1/runs/${runId}`)).json.status).toBe('awaiting_approval');
+    await page.getByRole('button', { name: 'Cancel run' }).click();
+    await page.getByRole('button', { name: 'Yes, cancel the run' }).click();
     await waitForStatus(page, 'Cancelled');
     await page.locator('[data-milestone="run_cancelled"]').waitFor();
     await page.getByRole('button', { name: 'Resume run' }).click();
@@ -300,6 +419,18 @@ describe('web app (Chromium against the gateway, the workers and the offline eng
     await other.page.getByRole('button', { name: 'Newer' }).click();
     await other.page.getByText('Paged question 22').waitFor();
     expect(await questions()).toBe(first);
+    // Text search over the questions (case-insensitive), from the first page.
+    await other.page.getByLabel('Search').fill('QUESTION 1');
+    await other.page.getByText('Paged question 22').waitFor({ state: 'detached' });
+    await other.page.getByText('Paged question 19').waitFor();
+    expect((await rows.locator('.question-cell').allTextContents()).sort()).toEqual(
+      Array.from({ length: 10 }, (_, i) => `Paged question ${10 + i}`),
+    );
+    await other.page.getByLabel('Search').fill('no such words');
+    await other.page.getByText('No run asks about “no such words”.').waitFor();
+    await check(other.page, '01b-runs-search');
+    await other.page.getByLabel('Search').fill('');
+    await other.page.getByText('Paged question 22').waitFor();
     await other.page.getByLabel('Status').selectOption('completed');
     await other.page.getByText('Paged question 21').waitFor();
     expect(await rows.count()).toBe(8);
@@ -308,6 +439,28 @@ describe('web app (Chromium against the gateway, the workers and the offline eng
     await other.context.close();
     await context.close();
   }, 900_000);
+
+  it('a run that fails shows its step as failed with the reason, and offers no resume that could only fail again', async () => {
+    // The tenant may use the openai engine, but this gateway has no model configured: the run fails at its first step.
+    const created = await api('POST', '/v1/runs', {
+      question: 'Which engine will answer this?',
+      options: { collection: 'varen', engine: 'openai', perspectives: 1, maxIterations: 1 },
+    });
+    expect(created.status).toBe(201);
+    const { page, problems, context } = await openApp(stack, acme.key);
+    await page.goto(`${stack.url}/runs/${created.json.id}`);
+    await waitForStatus(page, 'Failed');
+    const scope = page.locator('[data-step="scope.0.0"]');
+    await scope.locator('.step-state', { hasText: 'failed' }).waitFor();
+    expect(await scope.getAttribute('class')).toContain('step-failed');
+    expect(await scope.textContent()).toMatch(/OPENAI_BASE_URL/);
+    expect(await page.getByText('running…').count()).toBe(0);
+    await page.getByText(/Resuming would fail again until this is configured on the server/).waitFor();
+    expect(await page.getByRole('button', { name: 'Resume run' }).count()).toBe(0);
+    await check(page, '16-live-run-failed');
+    expect(problems).toEqual([]);
+    await context.close();
+  }, 600_000);
 
   it('the live view survives dropped connections: every event exactly once, in order', async () => {
     const created = await api('POST', '/v1/runs', {
@@ -383,6 +536,13 @@ describe('web app (Chromium against the gateway, the workers and the offline eng
       await other.page.getByRole('heading', { level: 1, name: 'Run not found' }).waitFor();
     }
     await check(other.page, '13-not-found');
+    // An address the app does not have: its own page (status 404), not the API's JSON; the API's 404 stays JSON.
+    const missing = await other.page.goto(`${stack.url}/reports/latest`);
+    expect(missing!.status()).toBe(404);
+    await other.page.getByRole('heading', { level: 1, name: 'Page not found' }).waitFor();
+    await check(other.page, '14-page-not-found');
+    const api404 = await fetch(`${stack.gatewayUrl}/v1/nothing-here`, { headers: { accept: 'text/html' } });
+    expect([api404.status, api404.headers.get('content-type')]).toEqual([404, 'application/json; charset=utf-8']);
     expect([...viewer.problems, ...other.problems]).toEqual([]);
     await viewer.context.close();
     await other.context.close();
@@ -397,6 +557,17 @@ describe('web app (Chromium against the gateway, the workers and the offline eng
     await page.getByLabel('API key').waitFor();
     await check(page, '00-sign-in');
     await context.close();
+    // Dark mode follows the system setting; its colours pass the same checks.
+    const dark = await openAppAt(stack.browser, stack.url, acme.key, VIEWPORTS.desktop, { colorScheme: 'dark' });
+    await check(dark.page, '17-dark-runs');
+    await dark.page.goto(`${stack.url}/runs/${runs.completed}`);
+    await dark.page.locator('[data-stream-state="ended"]').waitFor();
+    await check(dark.page, '18-dark-live-run');
+    await dark.page.goto(`${stack.url}/runs/${runs.completed}/report`);
+    await dark.page.locator('[data-citation]').first().waitFor();
+    await check(dark.page, '19-dark-report');
+    expect(dark.problems).toEqual([]);
+    await dark.context.close();
     expect(Object.keys(a11y).sort()).toEqual(
       expect.arrayContaining([
         '00-sign-in',

@@ -216,9 +216,10 @@ export async function openAppAt(
   browser: Browser,
   url: string,
   key: string,
-  viewport = { width: 1280, height: 800 },
+  viewport: { width: number; height: number } = VIEWPORTS.desktop,
+  device: { hasTouch?: boolean; isMobile?: boolean; colorScheme?: 'light' | 'dark' } = {},
 ): Promise<{ context: BrowserContext; page: Page; problems: string[] }> {
-  const context = await browser.newContext({ viewport });
+  const context = await browser.newContext({ viewport, ...device });
   // Generous: the suite shares two cores with everything else CI runs; nothing here measures speed.
   context.setDefaultTimeout(120_000);
   const page = await context.newPage();
@@ -255,10 +256,44 @@ export async function seriousViolations(page: Page): Promise<string[]> {
     .map((v) => `${v.id} (${v.impact}): ${v.nodes.join(', ')}`);
 }
 
-/** A screenshot for reviewers (tmp/screenshots, not committed) and the axe check of the same screen. */
+/** The two sizes every screen is checked at: a laptop and a phone (390 × 844, an iPhone 12–15). */
+export const VIEWPORTS = { desktop: { width: 1280, height: 800 }, phone: { width: 390, height: 844 } } as const;
+
+/**
+ * What makes the page wider than the window (a phone user would have to scroll sideways): the document's
+ * overflow and the first elements reaching past the right edge. Empty when nothing does.
+ */
+export async function horizontalOverflow(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    // Runs in the page (the test program has no DOM library).
+    const d = (globalThis as any).document;
+    const width = d.documentElement.clientWidth;
+    if (d.documentElement.scrollWidth <= width) return [];
+    const describe = (el: any) =>
+      `${el.tagName.toLowerCase()}${el.id ? `#${el.id}` : ''}${el.className ? `.${String(el.className).split(' ').join('.')}` : ''}`;
+    const wide = [...d.querySelectorAll('body *')].filter((el: any) => el.getBoundingClientRect().right > width + 1);
+    // The innermost offenders say most: drop any element that only contains another offender.
+    const leaves = wide.filter((el: any) => !wide.some((other: any) => other !== el && el.contains(other)));
+    return [`page ${d.documentElement.scrollWidth}px wide in a ${width}px window`, ...leaves.slice(0, 5).map(describe)];
+  });
+}
+
+/**
+ * A screenshot for reviewers (tmp/screenshots, not committed) at both sizes, and at each: axe's serious and
+ * critical violations and any horizontal overflow. The page is left at the size it had.
+ */
 export async function capture(page: Page, name: string): Promise<string[]> {
-  await page.screenshot({ path: path.join(SCREENSHOTS, `${name}.png`), fullPage: false });
-  return seriousViolations(page);
+  const before = page.viewportSize();
+  const problems: string[] = [];
+  for (const [label, size] of Object.entries(VIEWPORTS)) {
+    await page.setViewportSize(size);
+    await page.screenshot({ path: path.join(SCREENSHOTS, `${name}-${size.width}.png`), fullPage: label === 'phone' });
+    problems.push(...(await seriousViolations(page)).map((v) => `${label}: ${v}`));
+    const overflow = await horizontalOverflow(page);
+    if (overflow.length > 0) problems.push(`${label}: horizontal overflow: ${overflow.join(', ')}`);
+  }
+  if (before) await page.setViewportSize(before);
+  return problems;
 }
 
 export function recordFigure(name: string, value: number): void {

@@ -1,4 +1,5 @@
 import type {
+  ImportedRunView,
   ApprovalDecision,
   ApprovalView,
   CollectionView,
@@ -68,8 +69,8 @@ export interface DossierClient {
   replay(runId: string, from?: string): Promise<RunView>;
   /** A finished run with its recording as an archive file (gzip JSON), and the recording's size. */
   exportRun(runId: string): Promise<{ archive: Buffer; summary: RunArchiveSummary }>;
-  /** An archive file as a new, finished run of this tenant. */
-  importRun(archive: Buffer): Promise<RunView>;
+  /** An archive file as a new, finished run of this tenant, with the options the tenant's policy changed. */
+  importRun(archive: Buffer): Promise<ImportedRunView>;
   /** A report file's bytes (UTF-8 for md, html and json). */
   report(runId: string, format: ReportFormat): Promise<Buffer>;
   sourceText(idOrHash: string): Promise<SourceTextView>;

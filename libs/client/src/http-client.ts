@@ -4,6 +4,7 @@ import {
   type ApprovalView,
   type CollectionView,
   type GateName,
+  type ImportedRunView,
   type Intervention,
   type InterventionInput,
   type ReportFormat,
@@ -160,8 +161,8 @@ export class HttpClient implements DossierClient {
     return { archive: Buffer.from(r.archive, 'base64'), summary: r.summary };
   }
 
-  importRun(archive: Buffer): Promise<RunView> {
-    return this.http.json<RunView>('POST', '/v1/runs/import', { archive: archive.toString('base64') } satisfies RunArchiveFile);
+  importRun(archive: Buffer): Promise<ImportedRunView> {
+    return this.http.json<ImportedRunView>('POST', '/v1/runs/import', { archive: archive.toString('base64') } satisfies RunArchiveFile);
   }
 
   report(runId: string, format: ReportFormat): Promise<Buffer> {

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ReportFormat } from './entities/research';
+import { RunView } from './api/runs-api';
 import { RunOptions } from './run-options';
 import { RunStatus } from './run-status';
 import { safeText } from './safe-text';
@@ -74,6 +75,18 @@ export const RunArchiveFile = z.strictObject({
   archive: z.base64().max(64 * 1024 * 1024),
 });
 export type RunArchiveFile = z.infer<typeof RunArchiveFile>;
+
+/** An option of an imported run that the importing tenant's policy changed: which, what the archive said, what it is now. */
+export const ClampedOption = z.strictObject({ option: z.string(), from: z.json(), to: z.json() });
+export type ClampedOption = z.infer<typeof ClampedOption>;
+
+/**
+ * `POST /v1/runs/import`: the new run, and what of the archive's options this tenant's policy changed (engine,
+ * providers, budgets, counts, gates; empty when nothing). An imported run is always finished: `completed`, or
+ * `failed` when the archive's run was anything else.
+ */
+export const ImportedRunView = RunView.extend({ clamped: z.array(ClampedOption) });
+export type ImportedRunView = z.infer<typeof ImportedRunView>;
 
 export const RunArchiveExport = RunArchiveFile.extend({ summary: RunArchiveSummary });
 export type RunArchiveExport = z.infer<typeof RunArchiveExport>;

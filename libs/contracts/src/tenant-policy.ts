@@ -16,6 +16,21 @@ export const TenantCaps = z.strictObject({
 export type TenantCaps = z.infer<typeof TenantCaps>;
 
 /**
+ * How much a tenant may have going at once or spend (issue 30); each unset one is the operator's default (gateway
+ * settings). Beyond one, the request is refused with a 429 naming it.
+ */
+export const TenantLimits = z.strictObject({
+  /** Runs not finished yet (queued, running, or waiting at a gate). */
+  runsInProgress: z.int().min(1).max(100_000).optional(),
+  /** Model spend in USD per UTC day and per UTC month (summed from llm_calls); new runs are refused once it is reached. */
+  spendPerDayUsd: z.number().positive().max(1_000_000).optional(),
+  spendPerMonthUsd: z.number().positive().max(10_000_000).optional(),
+  /** Event streams (`GET /v1/runs/{id}/events`) one key may hold open at once. */
+  eventStreamsPerKey: z.int().min(1).max(10_000).optional(),
+});
+export type TenantLimits = z.infer<typeof TenantLimits>;
+
+/**
  * A tenant's policy (`tenants.policy`). Loose: other parts of the system keep their own keys here
  * (`sources` is read by the searcher's source policy), and a key one version does not know survives a write.
  */
@@ -42,6 +57,7 @@ export const TenantPolicy = z.looseObject({
         .default(24),
     })
     .optional(),
+  limits: TenantLimits.default({}),
   rateLimit: z.strictObject({ perSecond: z.number().positive().max(100_000), burst: z.int().min(1).max(100_000) }).optional(),
 });
 export type TenantPolicy = z.infer<typeof TenantPolicy>;

@@ -81,7 +81,12 @@ export class ReplayAnswerMissingError extends UnrecoverableError {
 
 /** A run archive (`dossier import`) that is not one: unreadable, of another format version, or failing its schema. */
 export class RunArchiveError extends UnrecoverableError {
-  readonly code = 'run_archive_invalid';
+  readonly code: string = 'run_archive_invalid';
+}
+
+/** An archive file beyond what an import reads: unpacking past the byte cap, or past the reader's time or memory. */
+export class RunArchiveTooLargeError extends RunArchiveError {
+  override readonly code = 'run_archive_too_large';
 }
 
 /**
@@ -90,6 +95,26 @@ export class RunArchiveError extends UnrecoverableError {
  */
 export class ReplayedFailureError extends UnrecoverableError {
   readonly code = 'replayed_failure';
+}
+
+/** The limits a tenant's policy (or the operator's defaults) sets on what it may have going at once or spend. */
+export type TenantLimitName = 'runs_in_progress' | 'spend_per_day' | 'spend_per_month' | 'event_streams_per_key';
+
+/**
+ * A tenant (or one of its keys) is at one of its limits (issue 30): the request would start one run too many, spend
+ * past the day's or month's allowance, or open one event stream too many. The API answers 429 with `details.limit`
+ * naming it and Retry-After: when the day or month turns for spend, a guess for the others (a run or stream ends).
+ */
+export class TenantLimitError extends UnrecoverableError {
+  readonly code = 'limit_reached';
+  constructor(
+    readonly limit: TenantLimitName,
+    message: string,
+    readonly retryAfterSeconds: number,
+    details: { max: number; current: number },
+  ) {
+    super(message, { details: { limit, ...details, retryAfterSeconds } });
+  }
 }
 
 /**

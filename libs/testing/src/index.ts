@@ -18,4 +18,5 @@ export * from './tcp-proxy';
 export * from './stage-fixture';
 export * from './pdf-reader';
 export * from './mcp-session';
+export * from './hostile-pdf';
 export * from './cli-process';

@@ -7,6 +7,7 @@ import {
   type ApprovalDecision,
   type CollectionView,
   type GateName,
+  type ImportedRunView,
   type InterventionInput,
   type ReportFormat,
   type RunArchiveSummary,
@@ -15,7 +16,7 @@ import {
   type RunView,
 } from '@dossier/contracts';
 import { RunStateError } from '@dossier/errors';
-import { packArchive, RunArchives, RunCommands, RunQueries, unpackArchive, type SequencedEvent } from '@dossier/workflow';
+import { packArchive, readArchive, RunArchives, RunCommands, RunQueries, type SequencedEvent } from '@dossier/workflow';
 import { openContext, type CliContext } from '../cli-context';
 import type { WorkerMode } from '../framework/command-spec';
 import type { DocumentUpload, DossierClient, IngestSummary } from '@dossier/client';
@@ -190,9 +191,10 @@ export class LocalClient implements DossierClient {
     return { archive: packArchive(archive), summary };
   }
 
-  async importRun(archive: Buffer): Promise<RunView> {
-    const run = await this.ctx.app.get(RunArchives).import(this.tenantId, unpackArchive(archive), ACTOR);
-    return this.queries.run(this.tenantId, run.id);
+  /** As the gateway's import, without a tenant policy to clamp to: the local tenant is the operator's own. */
+  async importRun(archive: Buffer): Promise<ImportedRunView> {
+    const run = await this.ctx.app.get(RunArchives).import(this.tenantId, await readArchive(archive), ACTOR);
+    return { ...(await this.queries.run(this.tenantId, run.id)), clamped: [] };
   }
 
   report(runId: string, format: ReportFormat): Promise<Buffer> {

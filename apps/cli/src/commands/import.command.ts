@@ -18,5 +18,7 @@ export const importCommand = defineCommand({
     }
     const run = await (await client()).importRun(bytes);
     out.line(`Imported run ${run.id} (${run.status}): ${run.question}`);
+    // What the tenant's policy changed of the archive's options: the run is not what was exported, and a replay shows it.
+    for (const c of run.clamped) out.line(`  ${c.option}: ${JSON.stringify(c.from)} → ${JSON.stringify(c.to)} (this tenant's policy)`);
   },
 });

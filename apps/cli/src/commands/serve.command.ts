@@ -4,6 +4,7 @@ import { CliEnv } from '../cli-env';
 import { defineCommand } from '../framework/command-spec';
 import { loadServeAll } from '../serve/load-serve-all';
 import { prepareMachine } from '../serve/prepare-machine';
+import { startCliTelemetry } from '../tracing';
 
 function port(flag: string) {
   return (value: string): number => {
@@ -47,11 +48,12 @@ export const serveCommand = defineCommand<ServeFlags>({
     const env = loadConfig(CliEnv);
     const started = Date.now();
     // The printed URL and keys are what the person reads on stdout; the services' logs (warnings and worse,
-    // unless LOG_LEVEL says otherwise) go to stderr.
+    // unless LOG_LEVEL says otherwise) go to stderr (tracing.ts).
     process.env['LOG_LEVEL'] = env.LOG_LEVEL;
-    process.env['LOG_DESTINATION'] ??= 'stderr';
     out.line('Checking Redis and Postgres, migrations and the web app build…');
     await prepareMachine(env);
+    // Before the gateway and the stages load pg, ioredis and http: instrumentation patches them on load.
+    startCliTelemetry();
     const stack = await loadServeAll().serveAll({
       port: opts.port,
       host: opts.host,

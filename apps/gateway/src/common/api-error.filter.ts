@@ -6,8 +6,10 @@ import {
   DossierError,
   GateNotOpenError,
   RunArchiveError,
+  RunArchiveTooLargeError,
   RunNotFoundError,
   RunStateError,
+  TenantLimitError,
   ValidationError,
   describeError,
   redactDeep,
@@ -66,8 +68,9 @@ function dossierStatus(err: DossierError): number | undefined {
   if (err instanceof NotAcceptableError) return 406;
   if (err instanceof UnsupportedMediaTypeError) return 415;
   if (err instanceof GateNotOpenError || err instanceof RunStateError || err instanceof ConflictError) return 409;
+  if (err instanceof RunArchiveTooLargeError) return 413;
   if (err instanceof PolicyViolationError || err instanceof RunArchiveError) return 422;
-  if (err instanceof RateLimitedError) return 429;
+  if (err instanceof RateLimitedError || err instanceof TenantLimitError) return 429;
   if (err.retryable) return 503;
   return undefined;
 }
@@ -98,7 +101,9 @@ function mapUnbounded(err: unknown): Mapped {
         status,
         // One code for anything missing (a run, an approval, a source): the engine's use cases throw RunNotFoundError.
         body: { error: err instanceof RunNotFoundError ? 'not_found' : err.code, message: err.message, details: err.details ?? null },
-        ...(err instanceof RateLimitedError ? { headers: { 'retry-after': String(err.retryAfterSeconds) } } : {}),
+        ...(err instanceof RateLimitedError || err instanceof TenantLimitError
+          ? { headers: { 'retry-after': String(err.retryAfterSeconds) } }
+          : {}),
         ...(err instanceof AuthenticationError ? { headers: { 'www-authenticate': 'Bearer realm="dossier"' } } : {}),
       };
     }

@@ -3,6 +3,7 @@ import {
   ApiErrorBody,
   ApprovalDecision,
   ApprovalView,
+  CapabilitiesView,
   AuditView,
   CancelRunBody,
   ClaimView,
@@ -10,11 +11,13 @@ import {
   CreateCollectionBody,
   CreateRunBody,
   InterventionInput,
+  ImportedRunView,
   Intervention,
   ListRunsQuery,
   MeView,
   ReplayRunBody,
   RunArchiveExport,
+  RunActivityView,
   RunArchiveFile,
   RunList,
   RunView,
@@ -59,6 +62,12 @@ export const API_ROUTES: ApiRoute[] = [
     summary:
       "Who the key acts for: principal, role, tenant, and the tenant's effective policy (allowed engines and providers, caps, forced gates)",
     ok: { status: 200, schema: MeView, description: 'The caller' },
+  },
+  {
+    method: 'get',
+    path: '/v1/capabilities',
+    summary: 'The engines and search providers this deployment is configured for (any key); with /v1/me, what a run may use and can run',
+    ok: { status: 200, schema: CapabilitiesView, description: 'Each engine and provider, available or why not' },
   },
   {
     method: 'post',
@@ -136,9 +145,9 @@ export const API_ROUTES: ApiRoute[] = [
   {
     method: 'post',
     path: '/v1/runs/import',
-    summary: 'Add a run archive as a new, finished run of this tenant (reports and recording)',
+    summary: "Add a run archive as a new, finished run of this tenant (reports and recording), its options within the tenant's policy",
     body: RunArchiveFile,
-    ok: { status: 201, schema: RunView, description: 'The imported run' },
+    ok: { status: 201, schema: ImportedRunView, description: "The imported run, and which options the tenant's policy changed" },
     errors: [422],
   },
   {
@@ -219,6 +228,14 @@ export const API_ROUTES: ApiRoute[] = [
     summary: "The run's claims with their evidence ids",
     params: ['id'],
     ok: { status: 200, schema: list(ClaimView), description: 'Claims' },
+  },
+  {
+    method: 'get',
+    path: '/v1/runs/{id}/activity',
+    summary:
+      "What the run's research steps worked on: each retrieve shard's query, each extract shard's source and evidence count, claims and contradictions per iteration",
+    params: ['id'],
+    ok: { status: 200, schema: RunActivityView, description: 'The activity, keyed by iteration and shard like the step events' },
   },
   {
     method: 'get',

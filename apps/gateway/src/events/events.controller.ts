@@ -1,7 +1,7 @@
 import { Controller, Get, Headers, Inject, Param, Query, Res, UseGuards, type OnModuleDestroy } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
 import { z } from 'zod';
-import { RunIdParams, TERMINAL_RUN_STATUSES, type RunStatus } from '@dossier/contracts';
+import { RunIdParams, safeText, TERMINAL_RUN_STATUSES, type RunStatus } from '@dossier/contracts';
 import { RunEventRepository, RunRepository } from '@dossier/db';
 import { describeError, redactDeep } from '@dossier/errors';
 import { createLogger } from '@dossier/telemetry';
@@ -10,12 +10,21 @@ import { CurrentCaller, type Caller } from '../auth/identity';
 import { parse } from '../common/parse';
 import type { GatewayEnv } from '../gateway-env';
 import { GATEWAY_ENV } from '../gateway-tokens';
+import { EventStreamLeases } from '../limits/event-stream-leases';
+import { TenantLimits } from '../limits/tenant-limits';
 import { RunLookup } from '../runs/run-lookup';
 import { RunEventFeed } from './run-event-feed';
 import { SseWriter } from './sse-writer';
 
 const logger = createLogger('gateway');
-const Seq = z.coerce.number().int().min(0).max(2_147_483_647);
+/**
+ * An event's seq as a client sends it back (`Last-Event-ID`, `?lastEventId=`): decimal digits only. A coercing
+ * number parse read `0x10` as 16 and ` 1` as 1, so a malformed id resumed somewhere the client never was.
+ */
+const Seq = safeText()
+  .regex(/^[0-9]{1,10}$/, 'decimal digits only (the id of an event this stream sent)')
+  .transform(Number)
+  .pipe(z.int().min(0).max(2_147_483_647));
 export const EventsQuery = z.strictObject({ lastEventId: Seq.optional() });
 const BATCH = 500;
 /** Events that carry an error text. */
@@ -38,6 +47,8 @@ export class EventsController implements OnModuleDestroy {
     private readonly events: RunEventRepository,
     private readonly runs: RunRepository,
     private readonly feed: RunEventFeed,
+    private readonly leases: EventStreamLeases,
+    private readonly limits: TenantLimits,
     @Inject(GATEWAY_ENV) private readonly env: GatewayEnv,
   ) {}
 
@@ -54,6 +65,8 @@ export class EventsController implements OnModuleDestroy {
     // The header (what EventSource sends on reconnect) wins over the query parameter (for clients that cannot set headers).
     const after = lastEventId !== undefined ? parse(Seq, lastEventId, 'header') : (query.lastEventId ?? 0);
     await this.lookup.get(caller.tenantId, id);
+    // Taken before the stream opens, so a key over its limit gets a plain 429 (issue 30).
+    const lease = await this.leases.acquire(caller.keyId, this.limits.of(caller.policy).eventStreamsPerKey);
     reply.hijack();
     const sse = new SseWriter(reply.raw);
     sse.open(1_000);
@@ -65,6 +78,7 @@ export class EventsController implements OnModuleDestroy {
     } finally {
       this.open.delete(sse);
       sse.end();
+      await lease.release().catch((err: unknown) => logger.warn({ err: describeError(err), runId: id }, 'event stream lease not released'));
     }
   }
 

@@ -4,12 +4,13 @@ import { TenantRepository } from '@dossier/db';
 import { ApiKeyGuard } from '../auth/api-key.guard';
 import { CurrentCaller, type Caller } from '../auth/identity';
 import type { GatewayEnv } from '../gateway-env';
+import { TenantLimits } from '../limits/tenant-limits';
 import { GATEWAY_ENV } from '../gateway-tokens';
 
 const DEFAULTS = RunOptions.parse({});
 
 /**
- * `GET /v1/me`: the caller's principal, role, tenant and effective policy. A client reads it to offer only
+ * `GET /v1/me`: the caller's principal, role, tenant, effective policy, and its limits with where it stands. A client reads it to offer only
  * what the API would accept; the API still enforces every rule on each request.
  */
 @Controller('v1/me')
@@ -17,6 +18,7 @@ const DEFAULTS = RunOptions.parse({});
 export class MeController {
   constructor(
     private readonly tenants: TenantRepository,
+    private readonly limits: TenantLimits,
     @Inject(GATEWAY_ENV) private readonly env: GatewayEnv,
   ) {}
 
@@ -39,6 +41,7 @@ export class MeController {
           burst: policy.rateLimit?.burst ?? this.env.RATE_LIMIT_BURST,
         },
       },
+      limits: await this.limits.usage(caller.tenantId, caller.keyId, policy),
       defaults: {
         engine: DEFAULTS.engine,
         searchProviders: DEFAULTS.searchProviders,

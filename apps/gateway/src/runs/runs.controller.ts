@@ -8,17 +8,22 @@ import {
   ReplayRunBody,
   RunArchiveFile,
   RunIdParams,
+  type ImportedRunView,
   type RunArchiveExport,
   type RunList,
+  type RunOptions,
   type RunView,
+  type TenantPolicy,
 } from '@dossier/contracts';
 import { Prisma, RunRepository, type RunRow } from '@dossier/db';
-import { packArchive, RunArchives, RunCommands, RunQueries, RunTotals, unpackArchive } from '@dossier/workflow';
+import { packArchive, readArchive, RunArchives, RunCommands, RunQueries, RunTotals } from '@dossier/workflow';
 import { ApiKeyGuard } from '../auth/api-key.guard';
 import { CurrentCaller, type Caller } from '../auth/identity';
 import { parse } from '../common/parse';
 import { ConflictError } from '../common/http-errors';
 import { applyTenantPolicy } from '../policy/apply-tenant-policy';
+import { clampToTenantPolicy } from '../policy/clamp-to-tenant-policy';
+import { TenantLimits } from '../limits/tenant-limits';
 import { runRequestHash } from './request-hash';
 
 @Controller('v1/runs')
@@ -30,6 +35,7 @@ export class RunsController {
     private readonly queries: RunQueries,
     private readonly views: RunTotals,
     private readonly archives: RunArchives,
+    private readonly limits: TenantLimits,
   ) {}
 
   /** 201 with the new run; 200 with the earlier run when the Idempotency-Key was seen before. */
@@ -49,12 +55,14 @@ export class RunsController {
     }
     const asked = new Set(Object.keys((rawBody as { options?: object }).options ?? {}));
     const options = applyTenantPolicy(body.options ?? parse(CreateRunBody.shape.options.unwrap(), {}, 'body'), caller.policy, asked);
+    await this.limits.assertSpendWithin(caller.tenantId, caller.policy);
     try {
       const run = await this.commands.start({
         tenantId: caller.tenantId,
         question: body.question,
         options,
         actor: caller.actor,
+        maxRunsInProgress: this.limits.of(caller.policy).runsInProgress,
         ...(key ? { idempotencyKey: key, requestHash } : {}),
       });
       // The run of a concurrent request with this key that committed first comes back here too: same checks as a replay.
@@ -99,7 +107,8 @@ export class RunsController {
     const { id } = parse(RunIdParams, params, 'path');
     parse(CancelRunBody.pick({}), rawBody ?? {}, 'body');
     await this.queries.run(caller.tenantId, id);
-    await this.commands.resume(caller.tenantId, id, caller.actor);
+    await this.limits.assertSpendWithin(caller.tenantId, caller.policy);
+    await this.commands.resume(caller.tenantId, id, caller.actor, { maxRunsInProgress: this.limits.of(caller.policy).runsInProgress });
     return this.queries.run(caller.tenantId, id);
   }
 
@@ -114,7 +123,11 @@ export class RunsController {
     const { id } = parse(RunIdParams, params, 'path');
     const body = parse(ReplayRunBody, rawBody ?? {}, 'body');
     await this.queries.run(caller.tenantId, id);
-    const run = await this.commands.replay(caller.tenantId, id, body.from, caller.actor);
+    await this.limits.assertSpendWithin(caller.tenantId, caller.policy);
+    const run = await this.commands.replay(caller.tenantId, id, body.from, caller.actor, {
+      underPolicy: (options) => replayPolicy(options, caller.policy),
+      maxRunsInProgress: this.limits.of(caller.policy).runsInProgress,
+    });
     void reply.status(201).header('location', `/v1/runs/${run.id}`);
     return this.views.one(run);
   }
@@ -128,17 +141,23 @@ export class RunsController {
     return { archive: packArchive(archive).toString('base64'), summary };
   }
 
-  /** 201 with the run an archive file becomes in this tenant; a file that is not a valid archive is a 422 saying why. */
+  /**
+   * 201 with the run an archive file becomes in this tenant, finished, its options within this tenant's policy and
+   * what that changed listed in `clamped`; a file that is not a valid archive is a 422 saying why, one too large a 413.
+   * The file is read in a worker thread (readArchive), never on this event loop.
+   */
   @Post('import')
   async import(
     @CurrentCaller() caller: Caller,
     @Body() rawBody: unknown,
     @Res({ passthrough: true }) reply: FastifyReply,
-  ): Promise<RunView> {
+  ): Promise<ImportedRunView> {
     const body = parse(RunArchiveFile, rawBody, 'body');
-    const run = await this.archives.import(caller.tenantId, unpackArchive(Buffer.from(body.archive, 'base64')), caller.actor);
+    const archive = await readArchive(Buffer.from(body.archive, 'base64'));
+    const { options, clamped } = clampToTenantPolicy(archive.run.options, caller.policy);
+    const run = await this.archives.import(caller.tenantId, { ...archive, run: { ...archive.run, options } }, caller.actor, clamped);
     void reply.status(201).header('location', `/v1/runs/${run.id}`);
-    return this.views.one(run);
+    return { ...(await this.views.one(run)), clamped };
   }
 
   /**
@@ -156,4 +175,14 @@ export class RunsController {
     void reply.status(200).header('idempotent-replayed', 'true').header('location', `/v1/runs/${run.id}`);
     return this.views.one(run);
   }
+}
+
+/**
+ * A replay's options under the tenant's policy, as a new run's: the engine and search providers must be allowed (422
+ * otherwise: a replay from a node calls them live, at the operator's expense), budgets and counts the original had
+ * are lowered to the caps rather than refused (the caller did not ask for them), required gates are required.
+ */
+function replayPolicy(options: RunOptions, policy: TenantPolicy): RunOptions {
+  const within = clampToTenantPolicy(options, policy).options;
+  return applyTenantPolicy({ ...within, engine: options.engine, searchProviders: options.searchProviders }, policy);
 }

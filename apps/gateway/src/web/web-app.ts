@@ -11,6 +11,9 @@ export const DEFAULT_WEB_DIR = path.resolve(__dirname, '../../../web/dist');
 /** The app's client-side routes (apps/web/src/router.tsx): each answers with index.html. */
 const APP_ROUTES = ['/', '/sign-in', '/runs', '/runs/*'];
 
+/** Paths that belong to the API or the operators, never to the app: their 404 stays the API's JSON. */
+const NOT_APP_PATHS = /^\/(v1|mcp|docs|admin|assets|healthz|readyz)(\/|\?|$)/;
+
 const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
   '.js': 'text/javascript; charset=utf-8',
@@ -59,17 +62,17 @@ function loadFiles(dir: string): Map<string, StaticFile> {
   return files;
 }
 
-function send(req: FastifyRequest, reply: FastifyReply, file: StaticFile): FastifyReply {
+function send(req: FastifyRequest, reply: FastifyReply, file: StaticFile, status = 200): FastifyReply {
   void reply
     .headers(WEB_APP_HEADERS)
     .header('content-type', file.type)
     .header('etag', file.etag)
     .header('vary', 'Accept-Encoding')
     .header('cache-control', file.immutable ? 'public, max-age=31536000, immutable' : 'no-cache');
-  if (req.headers['if-none-match'] === file.etag) return reply.status(304).send();
+  if (status === 200 && req.headers['if-none-match'] === file.etag) return reply.status(304).send();
   const gzip = file.gzip && /\bgzip\b/.test(String(req.headers['accept-encoding'] ?? ''));
   if (gzip) void reply.header('content-encoding', 'gzip');
-  return reply.status(200).send(gzip ? file.gzip : file.body);
+  return reply.status(status).send(gzip ? file.gzip : file.body);
 }
 
 const NOT_BUILT = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Dossier</title></head><body><main>
@@ -94,6 +97,13 @@ export function mountWebApp(fastify: FastifyInstance, dir: string = DEFAULT_WEB_
     if (urlPath === '/index.html') continue;
     fastify.get(urlPath, async (req, reply) => send(req, reply, file));
   }
+  // A page address the app does not have, opened in a browser (a mistyped or stale link): the app's own "Page not
+  // found" screen, with status 404, instead of the API's JSON answer. API paths and non-HTML requests keep the JSON.
+  fastify.addHook('onRequest', async (req, reply) => {
+    if (!req.is404 || (req.method !== 'GET' && req.method !== 'HEAD') || !index) return;
+    if (!String(req.headers.accept ?? '').includes('text/html') || NOT_APP_PATHS.test(req.url)) return;
+    return send(req, reply, index, 404);
+  });
   // An asset that is not (or no longer) in the build: a plain 404 with the same headers, never index.html.
   fastify.get('/assets/*', async (_req, reply) =>
     reply.status(404).headers(WEB_APP_HEADERS).header('content-type', 'text/plain; charset=utf-8').send('Not found'),

@@ -1,6 +1,7 @@
 // Types only: the contracts the gateway validates with (libs/contracts). Nothing of zod reaches the bundle.
 export type {
   ApprovalView,
+  CapabilitiesView,
   ClaimView,
   CollectionView,
   Intervention,
@@ -11,6 +12,7 @@ export type {
   PlanPerspective,
   PlanQuestion,
   ReportJson,
+  RunActivityView,
   RunEventData,
   RunList,
   RunView,

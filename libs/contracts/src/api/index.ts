@@ -2,3 +2,5 @@ export * from './api-error';
 export * from './runs-api';
 export * from './collections-api';
 export * from './me-api';
+export * from './capabilities-api';
+export * from './activity-api';

@@ -26,6 +26,17 @@ export const MeView = z.strictObject({
     caps: TenantCaps,
     rateLimit: z.strictObject({ perSecond: z.number(), burst: z.int() }),
   }),
+  /**
+   * The tenant's limits (its policy's, or the operator's defaults) and where it stands against each now: runs not
+   * finished, model spend this UTC day and month, and this key's open event streams. Beyond one, requests get a 429
+   * whose `details.limit` names it.
+   */
+  limits: z.strictObject({
+    runsInProgress: z.strictObject({ max: z.int(), current: z.int() }),
+    spendPerDayUsd: z.strictObject({ max: z.number(), current: z.number() }),
+    spendPerMonthUsd: z.strictObject({ max: z.number(), current: z.number() }),
+    eventStreamsPerKey: z.strictObject({ max: z.int(), current: z.int() }),
+  }),
   /** What an option the request leaves out becomes (before the caps apply). */
   defaults: z.strictObject({
     engine: Engine,

@@ -24,6 +24,8 @@ export const IdempotencyKey = safeText()
 
 export const ListRunsQuery = z.strictObject({
   status: RunStatus.optional(),
+  /** Words of the question, case-insensitive (a substring match: "varen dam" finds "…Varen dam…"). */
+  q: safeText().trim().min(1).max(200).optional(),
   limit: z.coerce.number().int().min(1).max(100).default(20),
   /** Opaque: the `nextCursor` of the previous page. */
   cursor: safeText().min(1).max(200).optional(),

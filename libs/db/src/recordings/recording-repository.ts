@@ -54,6 +54,33 @@ export class RecordingRepository {
   }
 
   /**
+   * Stores answers given as their JSON text (an import's, already checked against their hashes): Postgres parses the
+   * text into jsonb, so a large answer costs the caller's event loop no parse and no serialisation. Answers the
+   * tenant already holds are kept as they are.
+   */
+  async insertAnswerTexts(
+    db: Db,
+    tenantId: string,
+    answers: readonly { hash: string; kind: string; json: string; bytes: number }[],
+  ): Promise<void> {
+    if (answers.length === 0) return;
+    await db.$executeRaw`
+      INSERT INTO recorded_answers (tenant_id, hash, kind, body, bytes)
+      SELECT ${tenantId}::uuid, a.hash, a.kind, a.json::jsonb, a.bytes
+      FROM unnest(${answers.map((a) => a.hash)}::text[], ${answers.map((a) => a.kind)}::text[],
+                  ${answers.map((a) => a.json)}::text[], ${answers.map((a) => a.bytes)}::int[]) AS a(hash, kind, json, bytes)
+      ON CONFLICT DO NOTHING`;
+  }
+
+  /** Which of these answer hashes the tenant holds. */
+  async heldAnswers(db: Db, tenantId: string, hashes: readonly string[]): Promise<Set<string>> {
+    if (hashes.length === 0) return new Set();
+    const rows = await db.$queryRaw<{ hash: string }[]>`
+      SELECT hash FROM recorded_answers WHERE tenant_id = ${tenantId}::uuid AND hash = ANY(${[...hashes]}::text[])`;
+    return new Set(rows.map((r) => r.hash));
+  }
+
+  /**
    * Deletes the calls past their retention, then the answers no call names any more. Run by the conductor; safe to run
    * twice at once (both statements are idempotent) and beside recording (a call is linked before its answer is stored).
    */

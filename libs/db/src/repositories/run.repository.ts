@@ -90,7 +90,7 @@ export class RunRepository {
    */
   page(
     tenantId: string,
-    opts: { status?: RunStatus; limit: number; after?: { createdAt: Date; id: string } },
+    opts: { status?: RunStatus; q?: string; limit: number; after?: { createdAt: Date; id: string } },
     db: Db = this.prisma,
   ): Promise<RunRow[]> {
     const after = opts.after;
@@ -98,6 +98,7 @@ export class RunRepository {
       where: {
         tenantId,
         ...(opts.status ? { status: opts.status } : {}),
+        ...(opts.q ? { question: { contains: opts.q, mode: 'insensitive' as const } } : {}),
         ...(after ? { OR: [{ createdAt: { lt: after.createdAt } }, { createdAt: after.createdAt, id: { lt: after.id } }] } : {}),
       },
       orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],

@@ -1,7 +1,6 @@
 import { ExtractionError } from '../errors';
-import { extractHtml } from '../extract/extract-html';
-import { extractPdf } from '../extract/extract-pdf';
 import { extractPlainText } from '../extract/extract-plain-text';
+import { extractOffThread } from '../extract/extraction-pool';
 import type { Extraction } from '../extract/extraction';
 import { decodeBody } from './decode-body';
 import { readHtmlMetadata, type HtmlMetadata } from './html-metadata';
@@ -25,20 +24,21 @@ const NO_METADATA: HtmlMetadata = { byline: null, publishedAt: null };
 /**
  * A fetched page → title and main text, with the lib's extractors (so a fetched page and an ingested file
  * with the same bytes give the same text). Text formats are decoded first with the charset the response
- * declares (see decodeBody) and handed to the extractor as UTF-8. The title falls back to the URL.
+ * declares (see decodeBody) and handed to the extractor as UTF-8. PDF and HTML are parsed off the event loop, within
+ * the extraction limits (extraction-pool.ts). The title falls back to the URL.
  * A PDF cut at the size cap is usually unreadable and fails as ExtractionError('corrupt_pdf').
  */
 export async function documentFromPage(page: FetchedPage): Promise<FetchedDocument> {
   let extraction: Extraction;
   let metadata = NO_METADATA;
   if (page.contentType === 'application/pdf') {
-    extraction = await extractPdf(page.bytes, page.url);
+    extraction = await extractOffThread('pdf', page.bytes, page.url);
   } else {
     const html = HTML_TYPES.has(page.contentType);
     const text = decodeBody(page.bytes, { charset: page.charset, html, truncated: page.truncated });
     const utf8 = new TextEncoder().encode(text);
     if (html) {
-      extraction = extractHtml(utf8, page.url);
+      extraction = await extractOffThread('html', utf8, page.url);
       metadata = readHtmlMetadata(text);
     } else if (page.contentType === 'text/plain' || page.contentType === 'text/markdown') {
       extraction = extractPlainText(utf8, page.url, page.contentType === 'text/markdown' ? 'markdown' : 'text');

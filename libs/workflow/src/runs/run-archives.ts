@@ -1,4 +1,4 @@
-import { gunzipSync, gzipSync } from 'node:zlib';
+import { gzipSync } from 'node:zlib';
 import { Injectable } from '@nestjs/common';
 import {
   ReportFormat,
@@ -6,54 +6,45 @@ import {
   RunOptions,
   TenantPolicy,
   TERMINAL_RUN_STATUSES,
+  type ClampedOption,
   type RunArchiveSummary,
   type RunStatus,
 } from '@dossier/contracts';
 import {
-  canonicalJson,
   DEFAULT_RETENTION_DAYS,
   PrismaService,
   RecordingRepository,
   ReportArtifactRepository,
   RunRepository,
-  sha256,
   TenantRepository,
   type Prisma,
   type RunRow,
 } from '@dossier/db';
-import { RunArchiveError, RunNotFoundError, RunStateError } from '@dossier/errors';
+import { RunNotFoundError, RunStateError } from '@dossier/errors';
 import { AuditLog } from '../audit/audit-log';
-
-/** An archive file: gzip of the archive's JSON, at most this large unpacked (a real run's is a few MB). */
-export const MAX_ARCHIVE_BYTES = 256 * 1024 * 1024;
+import type { ArchiveContents, ArchivedAnswer } from './archive-reading/unpack-archive';
 
 /** The archive file's bytes. */
 export function packArchive(archive: RunArchive): Buffer {
   return gzipSync(Buffer.from(JSON.stringify(archive)));
 }
 
-/** The archive in a file's bytes, or RunArchiveError saying what is wrong with them. */
-export function unpackArchive(bytes: Buffer): RunArchive {
-  let text: string;
-  try {
-    text = gunzipSync(bytes, { maxOutputLength: MAX_ARCHIVE_BYTES }).toString('utf8');
-  } catch (err) {
-    throw new RunArchiveError(`Not a Dossier run archive: not gzip data, or larger than ${MAX_ARCHIVE_BYTES} bytes unpacked`, {
-      cause: err,
-    });
+/** Recorded answers written per statement on import: each its own short write, never one transaction for a whole file. */
+const ANSWER_BATCH_BYTES = 4 * 1024 * 1024;
+
+function* batches(answers: readonly ArchivedAnswer[]): Generator<ArchivedAnswer[]> {
+  let batch: ArchivedAnswer[] = [];
+  let bytes = 0;
+  for (const answer of answers) {
+    if (batch.length > 0 && bytes + answer.bytes > ANSWER_BATCH_BYTES) {
+      yield batch;
+      batch = [];
+      bytes = 0;
+    }
+    batch.push(answer);
+    bytes += answer.bytes;
   }
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch (err) {
-    throw new RunArchiveError('Not a Dossier run archive: the unpacked data is not JSON', { cause: err });
-  }
-  const parsed = RunArchive.safeParse(json);
-  if (!parsed.success) {
-    const issues = parsed.error.issues.slice(0, 5).map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`);
-    throw new RunArchiveError(`Not a valid Dossier run archive: ${issues.join('; ')}`);
-  }
-  return parsed.data;
+  if (batch.length > 0) yield batch;
 }
 
 /** Moves a finished run and its recording between installations (decision 0030): `dossier export` / `dossier import`. */
@@ -105,41 +96,53 @@ export class RunArchives {
   }
 
   /**
-   * The archive as a new run of the tenant (a new id; the archive's id is kept in the audit log): finished as it was,
-   * with its report files and recording, ready for `dossier report` and `dossier replay`. Every answer is checked
-   * against its hash and every call must name an answer of the archive, so a corrupt or altered archive is refused.
+   * The archive as a new run of the tenant (a new id; the archive's id is kept in the audit log), with its report
+   * files and recording, ready for `dossier report` and `dossier replay`. The archive was read and checked by
+   * `readArchive` (bounds, contract, every answer against its hash). An imported run is always finished: `completed`
+   * as it was, anything else `failed` (nothing here could move it: its steps are not in this installation). `clamped`
+   * is what the importing tenant's policy changed of the options (the gateway's), kept in the audit row.
+   *
+   * Written in bounded pieces (issue 30): the answers first, a few MB per statement (content-addressed and shared, so
+   * a retry or a concurrent import of the same file writes nothing twice), then the run, its audit row, reports and
+   * calls in one short transaction — which stores again any answer the hourly purge took in between, since until the
+   * calls exist nothing names them.
    */
-  async import(tenantId: string, archive: RunArchive, actor: string): Promise<RunRow> {
-    const held = new Set<string>();
-    for (const answer of archive.recording.answers) {
-      if (sha256(canonicalJson(answer.body)) !== answer.hash) {
-        throw new RunArchiveError(`Corrupt run archive: the ${answer.kind} answer ${answer.hash.slice(0, 12)} does not match its hash`);
-      }
-      held.add(answer.hash);
-    }
-    const orphan = archive.recording.calls.find((c) => !held.has(c.answerHash));
-    if (orphan) throw new RunArchiveError(`Corrupt run archive: the call ${orphan.call} names an answer the archive does not hold`);
+  async import(tenantId: string, archive: ArchiveContents, actor: string, clamped: readonly ClampedOption[] = []): Promise<RunRow> {
     const policy = TenantPolicy.safeParse((await this.tenants.find(tenantId))?.policy ?? {});
     const days = (policy.success ? policy.data.recordings?.retentionDays : undefined) ?? DEFAULT_RETENTION_DAYS;
+    const expiresAt = new Date(Date.now() + days * 24 * 3_600_000);
     const { run: source } = archive;
+    const { answers, calls } = archive.recording;
+    for (const batch of batches(answers)) await this.recordings.insertAnswerTexts(this.prisma, tenantId, batch);
+    const completed = source.status === 'completed';
     return this.prisma.$transaction(async (tx) => {
       const run = await this.runs.create(tx, {
         tenantId,
         question: source.question,
-        status: source.status,
+        status: completed ? 'completed' : 'failed',
         options: source.options as Prisma.InputJsonValue,
         workflowVersion: source.workflowVersion,
         stopReason: source.stopReason,
-        completedAt: source.completedAt ? new Date(source.completedAt) : null,
+        completedAt: source.completedAt ? new Date(source.completedAt) : new Date(),
+        failureReason: completed ? null : `imported from an archive of a run that was ${source.status}; replay it to run it again`,
       });
       await this.runs.lock(tx, tenantId, run.id);
       await this.audit.appendLocked(tx, tenantId, run.id, 'run_imported', actor, {
         from: source.id,
         exportedAt: archive.exportedAt,
-        calls: archive.recording.calls.length,
+        status: source.status,
+        calls: calls.length,
+        clamped,
       });
       for (const report of archive.reports) await tx.reportArtifact.create({ data: { tenantId, runId: run.id, ...report } });
-      await this.recordings.insert(tx, tenantId, run.id, archive.recording, new Date(Date.now() + days * 24 * 3_600_000));
+      await this.recordings.insert(tx, tenantId, run.id, { calls, answers: [] }, expiresAt);
+      const stored = await this.recordings.heldAnswers(
+        tx,
+        tenantId,
+        answers.map((a) => a.hash),
+      );
+      const purged = answers.filter((a) => !stored.has(a.hash));
+      for (const batch of batches(purged)) await this.recordings.insertAnswerTexts(tx, tenantId, batch);
       return run;
     });
   }

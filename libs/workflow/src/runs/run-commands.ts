@@ -9,7 +9,7 @@ import {
   type RunStatus,
 } from '@dossier/contracts';
 import { ApprovalRepository, PrismaService, RunEventRepository, RunRepository, type Prisma, type RunRow } from '@dossier/db';
-import { GateNotOpenError, RunNotFoundError, RunStateError, ValidationError } from '@dossier/errors';
+import { GateNotOpenError, RunNotFoundError, RunStateError, TenantLimitError, ValidationError } from '@dossier/errors';
 import { AuditLog } from '../audit/audit-log';
 import { route } from '../graph/router';
 import type { WorkflowGraphs } from '../graph/workflow-graphs';
@@ -33,7 +33,17 @@ export interface StartRunInput {
   /** Hash of the canonical request that carried the idempotency key, stored with the run (a reuse with another body is refused). */
   requestHash?: string;
   actor: string;
+  /** Refuse the start (TenantLimitError, 429) when the tenant already has this many runs not finished (its policy's limit). */
+  maxRunsInProgress?: number;
 }
+
+/** What a replay is started under: the tenant's policy over its options, and its limit on runs in progress. */
+export interface ReplayLimits {
+  underPolicy?: (options: RunOptions) => RunOptions;
+  maxRunsInProgress?: number;
+}
+
+const IN_PROGRESS: readonly RunStatus[] = ['queued', 'running', 'awaiting_approval'];
 
 /** The commands that move a run from outside a step: start, gate decisions, interventions, cancel, resume, expiry. */
 @Injectable()
@@ -74,6 +84,7 @@ export class RunCommands {
     // caller replays the winner's run (the gateway does). A read of the key here, before the insert, would
     // return the winner's run as if this call had created it (docs/decisions/0012).
     const { run, rows } = await this.prisma.$transaction(async (tx) => {
+      if (input.maxRunsInProgress !== undefined) await this.assertRunsInProgressBelow(tx, input.tenantId, input.maxRunsInProgress);
       const created = await this.runs.create(tx, {
         tenantId: input.tenantId,
         question,
@@ -106,8 +117,11 @@ export class RunCommands {
    * A new run that replays `runId` (decision 0030): the same question and options, every external answer taken from
    * that run's recording — or, with `from`, only until the first step of that node, and live (recorded anew) from it.
    * Gates are automatic: a person's decisions are not part of the recording, and a replay is for comparing outputs.
+   * `limits.underPolicy` brings the replay's options within the tenant's policy, as a new run's (the gateway's: required
+   * gates stay required, budgets and counts within the caps, an engine the tenant may not use refused); the original
+   * may have been imported, or started under an older policy.
    */
-  async replay(tenantId: string, runId: string, from: string | undefined, actor: string): Promise<RunRow> {
+  async replay(tenantId: string, runId: string, from: string | undefined, actor: string, limits: ReplayLimits = {}): Promise<RunRow> {
     const original = await this.runs.find(tenantId, runId);
     if (!original) throw new RunNotFoundError(`Run ${runId} not found`, { runId });
     if (!TERMINAL_RUN_STATUSES.includes(original.status as RunStatus)) {
@@ -131,13 +145,14 @@ export class RunCommands {
     return this.start({
       tenantId,
       question: original.question,
-      options: {
+      options: (limits.underPolicy ?? ((o: RunOptions) => o))({
         ...options,
         gates: { plan: 'auto', outline: 'auto', publish: 'auto' },
         gateTimeoutMs: 0,
         replay: { of: runId, ...(from !== undefined ? { from } : {}) },
-      },
+      }),
       actor,
+      ...(limits.maxRunsInProgress !== undefined ? { maxRunsInProgress: limits.maxRunsInProgress } : {}),
     });
   }
 
@@ -266,15 +281,23 @@ export class RunCommands {
 
   /**
    * A failed or cancelled run continues where it stopped: completed steps are kept, unfinished ones run again, by this
-   * process's host (0075): the process that resumes a run hosts it from now on.
+   * process's host (0075): the process that resumes a run hosts it from now on. An imported run has no steps in this
+   * installation (only its reports and recording came): nothing would move it, so it is refused, pointing to a replay.
    */
-  async resume(tenantId: string, runId: string, actor: string): Promise<void> {
+  async resume(tenantId: string, runId: string, actor: string, limits: { maxRunsInProgress?: number } = {}): Promise<void> {
     await this.prisma.$transaction(async (tx) => {
       const run = await this.mustLock(tx, tenantId, runId);
       if (run.status !== 'failed' && run.status !== 'cancelled') {
         throw new RunStateError(`Run ${runId} is ${run.status}; only a failed or cancelled run can be resumed`, { runId });
       }
+      if (await tx.auditEvent.findFirst({ where: { tenantId, runId, kind: 'run_imported' }, select: { seq: true } })) {
+        throw new RunStateError(
+          `Run ${runId} was imported from an archive: its steps did not come with it, so it cannot be resumed. Replay it instead (dossier replay ${runId})`,
+          { runId },
+        );
+      }
       await this.checkHandOver(run);
+      if (limits.maxRunsInProgress !== undefined) await this.assertRunsInProgressBelow(tx, tenantId, limits.maxRunsInProgress);
       await this.runs.update(tx, tenantId, runId, {
         status: run.awaitingGate ? 'awaiting_approval' : 'running',
         failureReason: null,
@@ -380,6 +403,25 @@ export class RunCommands {
       await this.audit.appendLocked(tx, tenantId, runId, 'budget_exhausted', actor, { budget });
       return true;
     });
+  }
+
+  /**
+   * The tenant's runs not finished stay within `max`: counted under a per-tenant advisory lock held to the end of the
+   * caller's transaction, so concurrent starts of one tenant take turns and cannot both pass at `max - 1`.
+   */
+  private async assertRunsInProgressBelow(tx: Prisma.TransactionClient, tenantId: string, max: number): Promise<void> {
+    await tx.$queryRaw`SELECT 1 AS locked FROM pg_advisory_xact_lock(hashtext('dossier.runs-in-progress'), hashtext(${tenantId}))`;
+    const [row] = await tx.$queryRaw<{ n: bigint }[]>`
+      SELECT count(*) AS n FROM research_runs WHERE tenant_id = ${tenantId}::uuid AND status = ANY(${[...IN_PROGRESS]}::text[])`;
+    const current = Number(row?.n ?? 0);
+    if (current >= max) {
+      throw new TenantLimitError(
+        'runs_in_progress',
+        `This tenant has ${current} runs in progress, its limit; start another once one finishes (or cancel one)`,
+        30,
+        { max, current },
+      );
+    }
   }
 
   private async mustLock(tx: Prisma.TransactionClient, tenantId: string, runId: string): Promise<RunRow> {

@@ -64,10 +64,11 @@ export class RunQueries {
   }
 
   /** Newest first, after an opaque cursor (the `nextCursor` of the previous page). */
-  async page(tenantId: string, q: { status?: RunStatus; limit: number; cursor?: string }): Promise<RunList> {
+  async page(tenantId: string, q: { status?: RunStatus; q?: string; limit: number; cursor?: string }): Promise<RunList> {
     const rows = await this.runs.page(tenantId, {
       limit: q.limit + 1,
       ...(q.status ? { status: q.status } : {}),
+      ...(q.q ? { q: q.q } : {}),
       ...(q.cursor ? { after: decodeRunCursor(q.cursor) } : {}),
     });
     const page = rows.slice(0, q.limit);

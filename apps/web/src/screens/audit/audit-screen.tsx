@@ -101,7 +101,7 @@ export function AuditScreen({ runId }: { runId: string }) {
           Chain broken at entry {v.firstBadSeq} ({v.reason.replaceAll('_', ' ')}): that entry or one after it was altered or removed.
         </Alert>
       )}
-      <table className="audit-table">
+      <table className="audit-table stack">
         <thead>
           <tr>
             <th scope="col">#</th>
@@ -115,14 +115,14 @@ export function AuditScreen({ runId }: { runId: string }) {
         <tbody>
           {log.events.map((e) => (
             <tr key={e.seq} data-audit-kind={e.kind}>
-              <td>{e.seq}</td>
-              <td>{formatDateTime(e.createdAt)}</td>
-              <td>{e.kind.replaceAll('_', ' ')}</td>
-              <td>{e.actor}</td>
-              <td>
+              <td data-label="#">{e.seq}</td>
+              <td data-label="When">{formatDateTime(e.createdAt)}</td>
+              <td data-label="What">{e.kind.replaceAll('_', ' ')}</td>
+              <td data-label="Who">{e.actor}</td>
+              <td data-label="Details">
                 <Payload entry={e} />
               </td>
-              <td>
+              <td data-label="Hash">
                 <code title={e.hash}>{e.hash.slice(0, 10)}</code>
               </td>
             </tr>

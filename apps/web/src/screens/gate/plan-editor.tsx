@@ -157,7 +157,7 @@ export function PlanEditor({ draft, onChange, readOnly }: { draft: PlanDraft; on
 
       <section aria-labelledby="questions-title">
         <h2 id="questions-title">Research questions ({draft.questions.length})</h2>
-        <table className="questions-table">
+        <table className="questions-table stack">
           <thead>
             <tr>
               <th scope="col">Question</th>
@@ -188,7 +188,7 @@ export function PlanEditor({ draft, onChange, readOnly }: { draft: PlanDraft; on
                     onChange={(e) => setQ(q.key, { text: e.target.value })}
                   />
                 </td>
-                <td>
+                <td data-label="Priority">
                   <label className="visually-hidden" htmlFor={`${q.key}-prio`}>
                     Priority of question {i + 1}
                   </label>
@@ -202,7 +202,7 @@ export function PlanEditor({ draft, onChange, readOnly }: { draft: PlanDraft; on
                     onChange={(e) => setQ(q.key, { priority: Math.max(0, Math.min(100, Math.round(Number(e.target.value) || 0))) })}
                   />
                 </td>
-                <td>
+                <td data-label="Asked by">
                   <label className="visually-hidden" htmlFor={`${q.key}-by`}>
                     Analyst asking question {i + 1}
                   </label>

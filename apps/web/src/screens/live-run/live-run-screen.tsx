@@ -1,4 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
+import type { CapabilitiesView, RunView } from '../../api/types';
 import { api, messageOf } from '../../api/client';
 import { followRunEvents, type StreamState } from '../../api/run-events';
 import { useSession } from '../../auth';
@@ -10,7 +11,21 @@ import { InterventionsPanel } from './interventions-panel';
 import { RunNotFound } from './not-found';
 import { applyEvent, EMPTY_TIMELINE, type Timeline } from './timeline';
 import { TimelineView } from './timeline-view';
+import { useActivity } from './use-activity';
 import { TERMINAL, useRun } from './use-run';
+
+/**
+ * Why resuming this failed run would only fail again, or null: its engine or a search provider it uses is not
+ * configured on this server (GET /v1/capabilities). A resume retries the failed step with the same options.
+ */
+export function resumeBlocker(run: RunView, caps: CapabilitiesView | null): string | null {
+  if (!caps || run.status !== 'failed') return null;
+  const engine = caps.engines.find((e) => e.name === (run.options['engine'] ?? 'offline'));
+  if (engine && !engine.available) return engine.reason;
+  const used = (run.options['searchProviders'] as string[] | undefined) ?? [];
+  const missing = caps.searchProviders.find((p) => used.includes(p.name) && !p.available);
+  return missing ? `${missing.name}: ${missing.reason}` : null;
+}
 
 const STREAM_LABEL: Record<StreamState, string> = {
   connecting: 'Connecting…',
@@ -28,7 +43,22 @@ export function LiveRunScreen({ runId }: { runId: string }) {
   const [generation, setGeneration] = useState(0);
   const [actionError, setActionError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  const [confirming, setConfirming] = useState(false);
+  const [caps, setCaps] = useState<CapabilitiesView | null>(null);
+  const { activity, refreshSoon: refreshActivity } = useActivity(runId);
   const lastSeq = useRef(0);
+  const keepRunning = useRef<HTMLButtonElement>(null);
+  const cancelButton = useRef<HTMLButtonElement>(null);
+
+  useEffect(() => {
+    if (!me.canWrite) return;
+    api<CapabilitiesView>('GET', '/v1/capabilities')
+      .then(setCaps)
+      .catch(() => setCaps(null));
+  }, [me.canWrite]);
+  useEffect(() => {
+    if (confirming) keepRunning.current?.focus();
+  }, [confirming]);
 
   useEffect(() => {
     if (missing) return;
@@ -48,6 +78,7 @@ export function LiveRunScreen({ runId }: { runId: string }) {
           return next;
         });
         refreshSoon();
+        refreshActivity();
       },
       isFinished: async () => {
         const view = await load();
@@ -55,13 +86,15 @@ export function LiveRunScreen({ runId }: { runId: string }) {
       },
     });
     return () => ctl.abort();
-  }, [runId, generation, missing, load, refreshSoon]);
+  }, [runId, generation, missing, load, refreshSoon, refreshActivity]);
 
   if (missing) return <RunNotFound runId={runId} />;
   if (!run) return error ? <Alert>{error}</Alert> : <Loading what="the run" />;
 
   const terminal = TERMINAL.includes(run.status);
+  const blocker = resumeBlocker(run, caps);
   const act = async (what: 'cancel' | 'resume') => {
+    setConfirming(false);
     setBusy(true);
     setActionError(null);
     try {
@@ -99,17 +132,45 @@ export function LiveRunScreen({ runId }: { runId: string }) {
             Audit log
           </Link>
           {me.canWrite && !terminal && (
-            <button type="button" className="danger" disabled={busy} onClick={() => void act('cancel')}>
+            <button
+              ref={cancelButton}
+              type="button"
+              className="danger"
+              disabled={busy || confirming}
+              aria-expanded={confirming}
+              onClick={() => setConfirming(true)}
+            >
               Cancel run
             </button>
           )}
-          {me.canWrite && (run.status === 'failed' || run.status === 'cancelled') && (
+          {me.canWrite && (run.status === 'failed' || run.status === 'cancelled') && !blocker && (
             <button type="button" className="primary" disabled={busy} onClick={() => void act('resume')}>
               Resume run
             </button>
           )}
         </div>
       </div>
+      {confirming && !terminal && (
+        <div className="confirm" role="group" aria-labelledby="confirm-cancel-text">
+          <p id="confirm-cancel-text">
+            <strong>Cancel this run?</strong> It stops after the step in progress. What it gathered is kept, and it can be resumed later.
+          </p>
+          <button type="button" className="danger" onClick={() => void act('cancel')}>
+            Yes, cancel the run
+          </button>
+          <button
+            ref={keepRunning}
+            type="button"
+            onClick={() => {
+              setConfirming(false);
+              requestAnimationFrame(() => cancelButton.current?.focus());
+            }}
+          >
+            Keep it running
+          </button>
+        </div>
+      )}
+      {me.canWrite && blocker && <Alert kind="info">Resuming would fail again until this is configured on the server: {blocker}</Alert>}
       {actionError && <Alert>{actionError}</Alert>}
       {run.failureReason && <Alert kind={run.status === 'cancelled' ? 'info' : 'error'}>{run.failureReason}</Alert>}
       {run.status === 'awaiting_approval' && run.awaitingGate && (
@@ -129,7 +190,7 @@ export function LiveRunScreen({ runId }: { runId: string }) {
       <div className="live-grid">
         <div>
           <h2>Timeline</h2>
-          <TimelineView timeline={timeline} />
+          <TimelineView timeline={timeline} activity={activity} />
           <details className="activity">
             <summary>Activity log ({timeline.events.length} events)</summary>
             <ol className="event-log">

@@ -1,7 +1,9 @@
 import { formatDuration, NODE_LABEL } from '../../ui/format';
+import type { RunActivityView } from '../../api/types';
+import { StepDetail } from './step-detail';
 import { resultSummary, type Timeline } from './timeline';
 
-export function TimelineView({ timeline }: { timeline: Timeline }) {
+export function TimelineView({ timeline, activity = null }: { timeline: Timeline; activity?: RunActivityView | null }) {
   if (timeline.entries.length === 0) return <p className="muted">No steps yet.</p>;
   return (
     <ol className="timeline" aria-label="Steps and events">
@@ -18,9 +20,14 @@ export function TimelineView({ timeline }: { timeline: Timeline }) {
                 ? formatDuration(new Date(x.completedAt!).getTime() - new Date(x.startedAt).getTime())
                 : x.state === 'retrying'
                   ? `retrying (attempt ${x.attempts})`
-                  : 'running…'}
+                  : x.state === 'failed'
+                    ? 'failed'
+                    : x.state === 'stopped'
+                      ? 'stopped'
+                      : 'running…'}
             </span>
-            <span className="step-counts">{resultSummary(x.result)}</span>
+            <span className="step-counts">{x.state === 'failed' ? x.error : resultSummary(x.result)}</span>
+            <StepDetail step={x} activity={activity} />
           </li>
         ) : (
           <li key={x.key} className={`milestone tone-${x.tone}`} data-milestone={x.type}>

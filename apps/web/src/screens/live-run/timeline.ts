@@ -6,7 +6,8 @@ export interface StepEntry {
   node: string;
   iteration: number;
   shard: number;
-  state: 'running' | 'retrying' | 'done';
+  /** `failed`: the run failed at this step; `stopped`: the run was cancelled or failed elsewhere while it ran. */
+  state: 'running' | 'retrying' | 'done' | 'failed' | 'stopped';
   attempts: number;
   startedAt: string;
   completedAt?: string;
@@ -76,7 +77,7 @@ export function applyEvent(t: Timeline, e: RunEventMessage): Timeline {
           : d.type === 'step_retrying'
             ? { ...base, state: 'retrying', attempts: d.attempt, error: d.error }
             : { ...base, state: 'done', completedAt: e.at, result: d.result };
-      const entries = i >= 0 ? t.entries.map((x, j) => (j === i ? next : x)) : [...t.entries, next];
+      const entries = i >= 0 ? t.entries.map((x, j) => (j === i ? next : x)) : insertStep(t.entries, next);
       return { entries, events, lastSeq: e.seq };
     }
     case 'run_created':
@@ -94,10 +95,17 @@ export function applyEvent(t: Timeline, e: RunEventMessage): Timeline {
       return milestone(`Budget exhausted: ${d.budget.replaceAll('_', ' ')}`, 'bad');
     case 'run_completed':
       return milestone('Run completed', 'good');
-    case 'run_failed':
-      return milestone(`Run failed${d.node ? ` at ${d.node}` : ''}: ${d.error}`, 'bad');
-    case 'run_cancelled':
-      return milestone(`Run cancelled: ${d.reason}`, 'bad');
+    case 'run_failed': {
+      const next = milestone(`Run failed${d.node ? ` at ${d.node.replaceAll('_', ' ')}` : ''}: ${d.error}`, 'bad');
+      return {
+        ...next,
+        entries: endUnfinished(next.entries, (s) => (s.node === d.node ? { state: 'failed', error: d.error } : { state: 'stopped' })),
+      };
+    }
+    case 'run_cancelled': {
+      const next = milestone(`Run cancelled: ${d.reason}`, 'bad');
+      return { ...next, entries: endUnfinished(next.entries, () => ({ state: 'stopped' })) };
+    }
     case 'run_resumed':
       return milestone('Run resumed', 'info');
     case 'intervention_queued':
@@ -112,6 +120,23 @@ export function applyEvent(t: Timeline, e: RunEventMessage): Timeline {
     default:
       return milestone((d as { type: string }).type.replaceAll('_', ' '), 'info');
   }
+}
+
+/**
+ * A new step's place: after the other shards of its fan-out (same node and iteration) with lower numbers, so
+ * shards read 1, 2, 3, 4 whatever order the workers started them in; a step of a new group goes last.
+ */
+function insertStep(entries: TimelineEntry[], step: StepEntry): TimelineEntry[] {
+  const sibling = (x: TimelineEntry): x is StepEntry => x.kind === 'step' && x.node === step.node && x.iteration === step.iteration;
+  const after = entries.findLastIndex((x) => sibling(x) && x.shard < step.shard);
+  const before = entries.findIndex((x) => sibling(x) && x.shard > step.shard);
+  const at = after >= 0 ? after + 1 : before >= 0 ? before : entries.length;
+  return [...entries.slice(0, at), step, ...entries.slice(at)];
+}
+
+/** The run ended (failed or cancelled): a step still shown as running is not running any more. */
+function endUnfinished(entries: TimelineEntry[], end: (s: StepEntry) => Pick<StepEntry, 'state' | 'error'>): TimelineEntry[] {
+  return entries.map((x) => (x.kind === 'step' && (x.state === 'running' || x.state === 'retrying') ? { ...x, ...end(x) } : x));
 }
 
 /** "12 evidence, 3 claims": a step's result counts in words. */

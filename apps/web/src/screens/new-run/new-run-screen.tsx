@@ -1,9 +1,9 @@
 import { useEffect, useMemo, useRef, useState, type FormEvent } from 'react';
 import { api, ApiError, messageOf } from '../../api/client';
-import type { CollectionView, RunOptionsInput, RunView } from '../../api/types';
+import type { CapabilitiesView, CollectionView, MeView, RunOptionsInput, RunView } from '../../api/types';
 import { useSession } from '../../auth';
 import { navigate, paths } from '../../router';
-import { Alert, PageTitle } from '../../ui/common';
+import { Alert, Loading, PageTitle } from '../../ui/common';
 import { formatInt } from '../../ui/format';
 import { DocumentUpload } from './document-upload';
 import { RUN_SETTINGS, type NumberSetting } from './run-settings';
@@ -20,8 +20,74 @@ const PROVIDER_LABEL: Record<string, string> = {
   brave: 'Web: Brave',
 };
 
+const ENGINE_NAME: Record<string, string> = { offline: 'Offline engine', openai: 'OpenAI-compatible model' };
+
+/**
+ * The caller as the form sees it: the engines and providers its tenant may use *and* this deployment is configured
+ * for (GET /v1/capabilities), with what is left out and why, so nothing offered fails the run at its first step.
+ */
+function offerOf(me: MeView, caps: CapabilitiesView): { me: MeView; missing: string[] } {
+  const ready = (list: CapabilitiesView['engines'] | CapabilitiesView['searchProviders'], name: string) =>
+    list.find((c) => c.name === name)?.available ?? false;
+  const missing = [
+    ...caps.engines
+      .filter((c) => !c.available && me.policy.engines.includes(c.name))
+      .map((c) => `${ENGINE_NAME[c.name] ?? c.name}: ${c.reason}`),
+    ...caps.searchProviders
+      .filter((c) => !c.available && me.policy.searchProviders.includes(c.name))
+      .map((c) => `${PROVIDER_LABEL[c.name] ?? c.name}: ${c.reason}`),
+  ];
+  return {
+    me: {
+      ...me,
+      policy: {
+        ...me.policy,
+        engines: me.policy.engines.filter((e) => ready(caps.engines, e)),
+        searchProviders: me.policy.searchProviders.filter((p) => ready(caps.searchProviders, p)),
+      },
+    },
+    missing,
+  };
+}
+
 export function NewRunScreen() {
-  const { me } = useSession();
+  const session = useSession();
+  const [caps, setCaps] = useState<CapabilitiesView | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  useEffect(() => {
+    api<CapabilitiesView>('GET', '/v1/capabilities')
+      .then(setCaps)
+      .catch((err: unknown) => setError(messageOf(err)));
+  }, []);
+  if (error) {
+    return (
+      <>
+        <PageTitle title="New run">New research run</PageTitle>
+        <Alert>{error}</Alert>
+      </>
+    );
+  }
+  if (!caps) return <Loading what="what this server can run" />;
+  const offer = offerOf(session.me, caps);
+  if (offer.me.policy.engines.length === 0 || offer.me.policy.searchProviders.length === 0) {
+    return (
+      <>
+        <PageTitle title="New run">New research run</PageTitle>
+        <Alert>
+          Nothing your tenant may use is configured on this server, so a run could not start. Ask an operator to configure:
+          <ul>
+            {offer.missing.map((m) => (
+              <li key={m}>{m}</li>
+            ))}
+          </ul>
+        </Alert>
+      </>
+    );
+  }
+  return <NewRunForm me={offer.me} missing={offer.missing} />;
+}
+
+function NewRunForm({ me, missing }: { me: MeView; missing: string[] }) {
   const [question, setQuestion] = useState('');
   const [providers, setProviders] = useState<string[]>(() => {
     const allowed = me.defaults.searchProviders.filter((p) => me.policy.searchProviders.includes(p));
@@ -137,6 +203,16 @@ export function NewRunScreen() {
             ))}
           </div>
           {providers.length === 0 && <p className="field-error">Choose at least one place to search.</p>}
+          {missing.length > 0 && (
+            <details className="help not-configured">
+              <summary>Not configured on this server ({missing.length})</summary>
+              <ul>
+                {missing.map((m) => (
+                  <li key={m}>{m}</li>
+                ))}
+              </ul>
+            </details>
+          )}
           {usesCorpus && (
             <div className="collection">
               <div className="field inline">
@@ -183,7 +259,13 @@ export function NewRunScreen() {
                   </select>
                 </div>
               ) : (
-                <NumberField key={s.key} setting={s} value={values[s.key] ?? ''} onChange={(v) => setValues({ ...values, [s.key]: v })} />
+                <NumberField
+                  key={s.key}
+                  setting={s}
+                  me={me}
+                  value={values[s.key] ?? ''}
+                  onChange={(v) => setValues({ ...values, [s.key]: v })}
+                />
               ),
             )}
           </div>
@@ -237,8 +319,17 @@ export function NewRunScreen() {
   );
 }
 
-function NumberField({ setting: s, value, onChange }: { setting: NumberSetting; value: string; onChange: (v: string) => void }) {
-  const { me } = useSession();
+function NumberField({
+  setting: s,
+  me,
+  value,
+  onChange,
+}: {
+  setting: NumberSetting;
+  me: MeView;
+  value: string;
+  onChange: (v: string) => void;
+}) {
   const cap = s.cap(me);
   const id = `opt-${s.key}`;
   return (

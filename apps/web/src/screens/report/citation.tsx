@@ -1,27 +1,32 @@
 import { useId, useState } from 'react';
 import type { ReportJson } from '../../api/types';
 import { formatDate } from '../../ui/format';
+import { isWebUrl as isWeb, useOpenSource } from './source-viewer';
 
 type Source = ReportJson['sources'][string];
 
 export interface CitationData {
   number: number;
   source: Source;
-  excerpts: { evidenceId: string; excerpt: string }[];
+  excerpts: { evidenceId: string; excerpt: string; start: number; end: number }[];
 }
 
-const isWeb = (url: string) => /^https?:\/\//i.test(url);
-
 /**
- * `[n]` after a sentence. Hovering or focusing it shows the exact excerpt(s) the sentence rests on and
- * the source (title, link, authority, fetched date); Escape hides it.
+ * `[n]` after a sentence. Hovering it with a mouse or focusing it shows the exact excerpt(s) the sentence rests
+ * on and the source (title, link, authority, fetched date); Escape hides it. A click or a tap opens the source
+ * viewer on those passages (a touch screen has no hover: the tap is how a phone reaches the excerpt).
  */
 export function Citation({ data }: { data: CitationData }) {
   const [open, setOpen] = useState(false);
   const id = useId();
+  const openSource = useOpenSource();
   const { source } = data;
   return (
-    <span className="citation" onMouseEnter={() => setOpen(true)} onMouseLeave={() => setOpen(false)}>
+    <span
+      className="citation"
+      onPointerEnter={(e) => e.pointerType === 'mouse' && setOpen(true)}
+      onPointerLeave={(e) => e.pointerType === 'mouse' && setOpen(false)}
+    >
       <button
         type="button"
         className="cite"
@@ -31,7 +36,14 @@ export function Citation({ data }: { data: CitationData }) {
         onFocus={() => setOpen(true)}
         onBlur={() => setOpen(false)}
         onKeyDown={(e) => e.key === 'Escape' && setOpen(false)}
-        onClick={() => setOpen((o) => !o)}
+        onClick={() => {
+          setOpen(false);
+          openSource({
+            number: data.number,
+            source,
+            passages: data.excerpts.map((x) => ({ evidenceId: x.evidenceId, start: x.start, end: x.end })),
+          });
+        }}
       >
         [{data.number}]
       </button>
@@ -71,7 +83,7 @@ export function citationsOf(report: ReportJson, evidenceIds: string[]): Citation
     const source = evidence ? report.sources[evidence.sourceId] : undefined;
     if (!evidence || !source) continue;
     const c = byNumber.get(source.number) ?? { number: source.number, source, excerpts: [] };
-    c.excerpts.push({ evidenceId, excerpt: evidence.excerpt });
+    c.excerpts.push({ evidenceId, excerpt: evidence.excerpt, start: evidence.start, end: evidence.end });
     byNumber.set(source.number, c);
   }
   return [...byNumber.values()].sort((a, b) => a.number - b.number);

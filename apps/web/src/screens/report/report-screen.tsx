@@ -6,6 +6,7 @@ import { Alert, Loading, PageTitle } from '../../ui/common';
 import { formatDate, formatDuration, formatInt, formatUsd } from '../../ui/format';
 import { RunNotFound } from '../live-run/not-found';
 import { Citation, citationsOf } from './citation';
+import { isWebUrl, OpenSourceContext, SourceViewer, type SourceRequest } from './source-viewer';
 
 const STATUS_HELP: Record<string, string> = {
   established: 'several independent sources agree',
@@ -19,6 +20,7 @@ export function ReportScreen({ runId }: { runId: string }) {
   const [run, setRun] = useState<RunView | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [missing, setMissing] = useState(false);
+  const [viewing, setViewing] = useState<SourceRequest | null>(null);
 
   useEffect(() => {
     const id = encodeURIComponent(runId);
@@ -34,6 +36,14 @@ export function ReportScreen({ runId }: { runId: string }) {
   }, [runId]);
 
   const sources = useMemo(() => (report ? Object.entries(report.sources).sort((a, b) => a[1].number - b[1].number) : []), [report]);
+  /** Every passage of each source the report uses: what the Sources list opens the viewer on. */
+  const passagesBySource = useMemo(() => {
+    const by = new Map<string, SourceRequest['passages']>();
+    for (const [evidenceId, e] of Object.entries(report?.evidence ?? {})) {
+      by.set(e.sourceId, [...(by.get(e.sourceId) ?? []), { evidenceId, start: e.start, end: e.end }]);
+    }
+    return by;
+  }, [report]);
 
   if (missing) return <RunNotFound runId={runId} />;
   if (error) {
@@ -64,9 +74,12 @@ export function ReportScreen({ runId }: { runId: string }) {
   };
   const v = run.progress?.verification;
   const m = report.metrics;
+  // Model figures only where a model was asked: report.json counts the requests the endpoint received (0040); a
+  // report written before that count existed is judged by its engine (the offline engine asks no model).
+  const usesModel = m.modelRequests !== undefined ? m.modelRequests > 0 : report.engine !== 'offline';
 
   return (
-    <>
+    <OpenSourceContext.Provider value={setViewing}>
       <p className="eyebrow">
         <Link to={paths.run(runId)}>← Back to the run</Link> · <Link to={paths.audit(runId)}>Audit log</Link>
       </p>
@@ -102,7 +115,7 @@ export function ReportScreen({ runId }: { runId: string }) {
 
           <section aria-labelledby="claims-title">
             <h2 id="claims-title">Claims ({Object.keys(report.claims).length})</h2>
-            <table className="claims-table">
+            <table className="claims-table stack">
               <thead>
                 <tr>
                   <th scope="col">Claim</th>
@@ -113,13 +126,13 @@ export function ReportScreen({ runId }: { runId: string }) {
               <tbody>
                 {Object.entries(report.claims).map(([id, c]) => (
                   <tr key={id}>
-                    <td>{c.text}</td>
-                    <td>
+                    <td data-label="Claim">{c.text}</td>
+                    <td data-label="Status">
                       <span className={`status status-${c.status}`} title={STATUS_HELP[c.status]}>
                         {c.status}
                       </span>
                     </td>
-                    <td>
+                    <td data-label="Sources">
                       {citationsOf(report, c.evidenceIds).map((x) => (
                         <Citation key={x.number} data={x} />
                       ))}
@@ -187,23 +200,28 @@ export function ReportScreen({ runId }: { runId: string }) {
                 <dt>Searches</dt>
                 <dd>{formatInt(m.searches)}</dd>
               </div>
-              <div>
-                <dt>Model requests</dt>
-                <dd data-figure="model-requests">{formatInt(m.modelRequests ?? m.llmCalls)}</dd>
-              </div>
-              <div>
-                <dt>Tokens</dt>
-                <dd>{formatInt(m.tokensIn + m.tokensOut)}</dd>
-              </div>
-              <div>
-                <dt>Cost</dt>
-                <dd>{formatUsd(m.costUsd)}</dd>
-              </div>
+              {usesModel && (
+                <>
+                  <div>
+                    <dt>Model requests</dt>
+                    <dd data-figure="model-requests">{formatInt(m.modelRequests ?? m.llmCalls)}</dd>
+                  </div>
+                  <div>
+                    <dt>Tokens</dt>
+                    <dd>{formatInt(m.tokensIn + m.tokensOut)}</dd>
+                  </div>
+                  <div>
+                    <dt>Cost</dt>
+                    <dd>{formatUsd(m.costUsd)}</dd>
+                  </div>
+                </>
+              )}
               <div>
                 <dt>Wall time</dt>
                 <dd>{formatDuration(m.wallMs)}</dd>
               </div>
             </dl>
+            {!usesModel && <p className="muted small-print">No model was asked: no model requests, tokens or cost to show.</p>}
           </section>
           <section aria-labelledby="sources-title">
             <h2 id="sources-title">Sources ({sources.length})</h2>
@@ -211,24 +229,38 @@ export function ReportScreen({ runId }: { runId: string }) {
               {sources.map(([id, s]) => (
                 <li key={id} value={s.number} data-source={s.number}>
                   <span className="source-title">
-                    {/^https?:\/\//i.test(s.url) ? (
-                      <a href={s.url} rel="noreferrer noopener" target="_blank">
-                        {s.title}
-                      </a>
-                    ) : (
-                      s.title
-                    )}
+                    <button
+                      type="button"
+                      className="link-like"
+                      aria-label={`Open source ${s.number}: ${s.title}`}
+                      onClick={() => setViewing({ number: s.number, source: s, passages: passagesBySource.get(id) ?? [] })}
+                    >
+                      {s.title}
+                    </button>
                   </span>
                   <span className="source-meta">
                     {s.authority ?? 'unknown'} · {s.origin ?? 'source'} · fetched {formatDate(s.fetchedAt)}
                   </span>
-                  {!/^https?:\/\//i.test(s.url) && <span className="source-url">{s.url}</span>}
+                  {isWebUrl(s.url) ? (
+                    <a className="source-url" href={s.url} rel="noreferrer noopener" target="_blank">
+                      {s.url}
+                    </a>
+                  ) : (
+                    <span className="source-url">{s.url}</span>
+                  )}
                 </li>
               ))}
             </ol>
           </section>
         </aside>
       </div>
-    </>
+      {viewing && (
+        <SourceViewer
+          key={`${viewing.number}:${viewing.passages.map((p) => p.evidenceId).join(',')}`}
+          request={viewing}
+          onClose={() => setViewing(null)}
+        />
+      )}
+    </OpenSourceContext.Provider>
   );
 }

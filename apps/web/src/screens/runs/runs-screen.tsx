@@ -13,6 +13,8 @@ const STATUSES = ['queued', 'running', 'awaiting_approval', 'completed', 'failed
 export function RunsScreen() {
   const { me } = useSession();
   const [status, setStatus] = useState('');
+  const [search, setSearch] = useState('');
+  const [query, setQuery] = useState('');
   const [cursors, setCursors] = useState<(string | null)[]>([null]);
   const [page, setPage] = useState<RunList | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -24,12 +26,23 @@ export function RunsScreen() {
     setError(null);
     const q = new URLSearchParams({ limit: String(RUNS_PAGE_SIZE) });
     if (status) q.set('status', status);
+    if (query) q.set('q', query);
     if (cursor) q.set('cursor', cursor);
     api<RunList>('GET', `/v1/runs?${q.toString()}`, undefined, { signal: ctl.signal })
       .then(setPage)
       .catch((err: unknown) => !ctl.signal.aborted && setError(messageOf(err)));
     return () => ctl.abort();
-  }, [status, cursor]);
+  }, [status, query, cursor]);
+  // Typing searches after a pause, from the first page.
+  useEffect(() => {
+    const t = setTimeout(() => {
+      if (search.trim() !== query) {
+        setQuery(search.trim());
+        setCursors([null]);
+      }
+    }, 300);
+    return () => clearTimeout(t);
+  }, [search, query]);
 
   const pageNumber = cursors.length;
   return (
@@ -43,6 +56,15 @@ export function RunsScreen() {
         )}
       </div>
       <div className="toolbar">
+        <label htmlFor="run-search">Search</label>
+        <input
+          id="run-search"
+          type="search"
+          value={search}
+          maxLength={200}
+          placeholder="Words of the question"
+          onChange={(e) => setSearch(e.target.value)}
+        />
         <label htmlFor="status-filter">Status</label>
         <select
           id="status-filter"
@@ -62,9 +84,15 @@ export function RunsScreen() {
       </div>
       {error && <Alert>{error}</Alert>}
       {!page && !error && <Loading what="runs" />}
-      {page && page.items.length === 0 && <p className="empty">No runs{status ? ` with status ${STATUS_LABEL[status]}` : ''} yet.</p>}
+      {page && page.items.length === 0 && (
+        <p className="empty">
+          {query ? `No run asks about “${query}”` : 'No runs'}
+          {status ? ` with status ${STATUS_LABEL[status]}` : ''}
+          {query ? '.' : ' yet.'}
+        </p>
+      )}
       {page && page.items.length > 0 && (
-        <table className="runs-table">
+        <table className="runs-table stack">
           <caption className="visually-hidden">Runs, newest first, page {pageNumber}</caption>
           <thead>
             <tr>
@@ -83,16 +111,21 @@ export function RunsScreen() {
           <tbody>
             {page.items.map((run) => (
               <tr key={run.id} data-run-id={run.id}>
-                <td>
+                <td data-label="Status">
                   <StatusBadge status={run.status} />
                 </td>
-                <td className="question-cell">
+                <td className="question-cell" data-label="Question">
                   <Link to={paths.run(run.id)}>{run.question}</Link>
                 </td>
-                <td>{String(run.options['engine'] ?? 'offline')}</td>
-                <td>{formatDateTime(run.createdAt)}</td>
-                <td className="num">{formatUsd(run.usage.costUsd)}</td>
-                <td className="num">{formatInt(run.usage.tokensIn + run.usage.tokensOut)}</td>
+                <td data-label="Engine">{String(run.options['engine'] ?? 'offline')}</td>
+                <td data-label="Started">{formatDateTime(run.createdAt)}</td>
+                {/* An offline run calls no model: no cost or tokens to show. */}
+                <td className="num" data-label="Cost">
+                  {run.options['engine'] === 'openai' ? formatUsd(run.usage.costUsd) : '—'}
+                </td>
+                <td className="num" data-label="Tokens">
+                  {run.options['engine'] === 'openai' ? formatInt(run.usage.tokensIn + run.usage.tokensOut) : '—'}
+                </td>
               </tr>
             ))}
           </tbody>
