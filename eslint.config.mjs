@@ -54,6 +54,9 @@ function boundaries(layers) {
     // gateway and the CLI do, which makes a project-graph edge workflow → runs from tests alone. The engine's own
     // source cannot import it: the `engine` layer does not list `application`, so this hides no source cycle.
     ignoredCircularDependencies: [['@dossier/workflow', '@dossier/runs']],
+    // Our libs may be required lazily (the CLI loads a command's libraries when it runs, decision 0078) and imported
+    // statically elsewhere: the rule guards bundle splitting, and nothing here is bundled (sources run as they are).
+    checkDynamicDependenciesExceptions: ['@dossier/*'],
     // No '*' constraint: an untagged project may depend on nothing.
     depConstraints: Object.entries(layers).map(([layer, deps]) => ({
       sourceTag: `layer:${layer}`,

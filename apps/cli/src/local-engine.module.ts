@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { Module, type DynamicModule } from '@nestjs/common';
 import { SERVICE_NAMES } from '@dossier/contracts';
 import { RunsModule } from '@dossier/runs';
@@ -26,9 +27,17 @@ function workerImports(env: CliEnv): DynamicModule['imports'] {
 
 /**
  * Local mode: every stage service in this one process, from the same modules the services use, plus
- * the conductor's relay and reconciliation. `withWorkers: false` builds a client-only context (ingest,
+ * the conductor's relay and reconciliation, for the runs this process hosts (0075). `withWorkers: false` builds a client-only context (ingest,
  * runs, show, approve) that starts no worker.
  */
+/**
+ * This process's host id (docs/decisions/0075): every context it opens shares it (`dossier mcp` opens a second one for
+ * its workers). A run it starts or resumes is hosted by it, and its steps go through queues of its own
+ * (`<QUEUE_PREFIX>-<host id>`), which no other process consumes: another local process on the same database never
+ * takes this one's steps, nor this one another's.
+ */
+const HOST = `cli-${randomBytes(6).toString('hex')}`;
+
 @Module({})
 export class LocalEngineModule {
   static register(env: CliEnv, withWorkers: boolean): DynamicModule {
@@ -38,6 +47,8 @@ export class LocalEngineModule {
       imports: [
         WorkflowModule.forRoot({
           ...settings,
+          host: HOST,
+          queuePrefix: `${settings.queuePrefix}-${HOST}`,
           ...(withWorkers
             ? { conductor: { relayIntervalMs: 1_000, reconcileIntervalMs: 5_000, relayMinAgeMs: 2_000, stallWatchIntervalMs: 500 } }
             : {}),

@@ -59,6 +59,13 @@ export const WorkerEnv = DatabaseEnv.extend(RedisEnv.shape)
     /** When set, vectors live in Qdrant (shared by replicas on several machines) instead of the embedded store. */
     QDRANT_URL: url(/^https?:$/).optional(),
     QDRANT_API_KEY: z.string().min(1).optional(),
+    /**
+     * The model endpoint this worker's openai engine calls (the agents validate the whole openai configuration when a
+     * run asks for it): read here too, as the identity the engine compares with the endpoint a run ran against
+     * (docs/decisions/0076).
+     */
+    OPENAI_BASE_URL: z.string().min(1).optional(),
+    OPENAI_MODEL: z.string().min(1).optional(),
   });
 export type WorkerEnv = z.infer<typeof WorkerEnv>;
 

@@ -10,6 +10,12 @@ export interface QueueOptions {
   stalledIntervalMs: number;
   attempts: number;
   backoffMs: number;
+  /**
+   * The queues belong to this process alone (a local `dossier` process's, docs/decisions/0075): a process that consumes
+   * them removes them when it closes, since no other process ever will (what it left unfinished is re-enqueued from
+   * Postgres by the process that resumes the run).
+   */
+  ownQueues?: boolean;
   /** The node table jobs are checked and routed with; the core table unless a test extends it. */
   nodes?: NodeTable<CoreNodeRows>;
 }

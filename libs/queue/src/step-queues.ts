@@ -137,6 +137,16 @@ export class StepQueues implements OnModuleInit, OnApplicationShutdown {
 
   async onApplicationShutdown(): Promise<void> {
     this.unregisterDepths?.();
+    // The transport closed the workers before the modules: nothing is active on these queues any more.
+    if (this.options.ownQueues && this.options.consume.length > 0) {
+      await Promise.all(
+        SERVICE_NAMES.map((s) =>
+          this.queue(s)
+            .obliterate({ force: true })
+            .catch((err: unknown) => createLogger('queue').warn({ err: (err as Error).message, queue: s }, 'could not remove own queue')),
+        ),
+      );
+    }
     await Promise.all([...this.queues.values()].map((q) => q.close()));
     this.queues.clear();
     // The shared connection is ours (queues only borrow it): close it last.

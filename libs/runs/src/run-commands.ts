@@ -22,7 +22,20 @@ import {
   type RunRow,
 } from '@dossier/db';
 import { GateNotOpenError, RunNotFoundError, RunStateError, TenantLimitError, ValidationError } from '@dossier/errors';
-import { AuditLog, OutboxSender, Reconciler, TransitionWriter, WORKFLOW_GRAPHS, type WorkflowGraphs } from '@dossier/workflow';
+import {
+  AuditLog,
+  describeEndpoint,
+  HostLock,
+  OutboxSender,
+  Reconciler,
+  sameEndpoint,
+  storedEndpoint,
+  TransitionWriter,
+  WORKFLOW_GRAPHS,
+  WORKFLOW_OPTIONS,
+  type WorkflowGraphs,
+  type WorkflowOptions,
+} from '@dossier/workflow';
 import { GateEdits, isEmptyDiff } from './gate-edits';
 
 export interface StartRunInput {
@@ -66,7 +79,14 @@ export class RunCommands {
     @Inject(WORKFLOW_GRAPHS) private readonly workflows: WorkflowGraphs,
     private readonly edits: GateEdits,
     private readonly recordings: RecordingRepository,
+    @Inject(WORKFLOW_OPTIONS) private readonly options: WorkflowOptions,
+    private readonly hosts: HostLock,
   ) {}
+
+  /** This process's host id (docs/decisions/0075): the runs it starts or resumes are its own; null: the deployment. */
+  private get host(): string | null {
+    return this.options.host ?? null;
+  }
 
   async start(input: StartRunInput): Promise<RunRow> {
     const question = input.question.trim();
@@ -91,6 +111,9 @@ export class RunCommands {
         idempotencyKey: input.idempotencyKey ?? null,
         requestHash: input.idempotencyKey ? (input.requestHash ?? null) : null,
         deadlineAt: options.budgets.wallTimeMs ? new Date(Date.now() + options.budgets.wallTimeMs) : null,
+        hostedBy: this.host,
+        // Known here when this process runs the model steps itself (a local process); else its first model step records it.
+        ...(options.engine === 'openai' && this.options.modelEndpoint ? { modelEndpoint: this.options.modelEndpoint } : {}),
       });
       await this.runs.lock(tx, created.tenantId, created.id);
       await this.audit.appendLocked(tx, created.tenantId, created.id, 'run_created', input.actor, {
@@ -267,9 +290,9 @@ export class RunCommands {
   }
 
   /**
-   * A failed or cancelled run continues where it stopped: completed steps are kept, unfinished ones run again. An
-   * imported run has no steps in this installation (only its reports and recording came): nothing would move it, so
-   * it is refused, pointing to a replay.
+   * A failed or cancelled run continues where it stopped: completed steps are kept, unfinished ones run again, by this
+   * process's host (0075): the process that resumes a run hosts it from now on. An imported run has no steps in this
+   * installation (only its reports and recording came): nothing would move it, so it is refused, pointing to a replay.
    */
   async resume(tenantId: string, runId: string, actor: string, limits: { maxRunsInProgress?: number } = {}): Promise<void> {
     await this.prisma.$transaction(async (tx) => {
@@ -283,12 +306,58 @@ export class RunCommands {
           { runId },
         );
       }
+      await this.checkHandOver(run);
       if (limits.maxRunsInProgress !== undefined) await this.assertRunsInProgressBelow(tx, tenantId, limits.maxRunsInProgress);
-      await this.runs.update(tx, tenantId, runId, { status: run.awaitingGate ? 'awaiting_approval' : 'running', failureReason: null });
+      await this.runs.update(tx, tenantId, runId, {
+        status: run.awaitingGate ? 'awaiting_approval' : 'running',
+        failureReason: null,
+        hostedBy: this.host,
+      });
       await this.events.append(tx, tenantId, runId, [{ type: 'run_resumed' }]);
       await this.audit.appendLocked(tx, tenantId, runId, 'run_resumed', actor, {});
     });
     await this.reconciler.reconcile(5_000, runId);
+  }
+
+  /**
+   * A run still running (or waiting at a gate) whose local process is gone — killed, or its laptop closed — is taken
+   * over by this process, which then relays and reconciles its steps (0075). Refused while its host is alive (two
+   * processes would advance one run) or when this process calls another model endpoint than the run did (0076).
+   */
+  async adopt(tenantId: string, runId: string, actor: string): Promise<void> {
+    await this.prisma.$transaction(async (tx) => {
+      const run = await this.mustLock(tx, tenantId, runId);
+      if (TERMINAL_RUN_STATUSES.includes(run.status as RunStatus)) {
+        throw new RunStateError(`Run ${runId} is ${run.status}; only a running or waiting run can be taken over`, { runId });
+      }
+      if ((run.hostedBy ?? null) === this.host) return;
+      await this.checkHandOver(run);
+      await this.runs.update(tx, tenantId, runId, { hostedBy: this.host });
+      await this.audit.appendLocked(tx, tenantId, runId, 'run_adopted', actor, { from: run.hostedBy, to: this.host });
+    });
+    await this.reconciler.reconcile(5_000, runId);
+  }
+
+  /** A run moves to this process only from a host that is gone, and only if this process calls the run's model endpoint. */
+  private async checkHandOver(run: RunRow): Promise<void> {
+    if (run.hostedBy && run.hostedBy !== this.host && (await this.hosts.alive(run.hostedBy))) {
+      throw new RunStateError(
+        `Run ${run.id} is being advanced by another dossier process (${run.hostedBy}), which is still running; stop that process first, or wait for it`,
+        { runId: run.id },
+      );
+    }
+    // A local process runs the model steps itself: say now what it would otherwise wait on. (A deployment's gateway
+    // calls no model; its workers each decide, step by step.)
+    if (this.host === null) return;
+    const recorded = storedEndpoint(run.modelEndpoint);
+    const own = this.options.modelEndpoint ?? null;
+    if (RunOptions.parse(run.options).engine === 'openai' && recorded && !(own && sameEndpoint(recorded, own))) {
+      throw new RunStateError(
+        `Run ${run.id} ran against ${describeEndpoint(recorded)}; this process is configured for ${describeEndpoint(own)}. ` +
+          'Set OPENAI_BASE_URL and OPENAI_MODEL as the run had them to continue it',
+        { runId: run.id },
+      );
+    }
   }
 
   /**

@@ -1,5 +1,6 @@
 import { defaultQueuePrefix, type ConductorEnv, type WorkerEnv } from '@dossier/config';
 import type { ServiceName } from '@dossier/contracts';
+import { modelEndpointOf } from './hosting/model-endpoint';
 import type { EngineSettings } from './workflow.module';
 
 /** Maps a worker's validated environment onto the engine's settings (one place, for every app). */
@@ -15,6 +16,7 @@ export function engineSettingsFromEnv(env: WorkerEnv, consume: readonly ServiceN
     stalledIntervalMs: env.STALLED_INTERVAL_MS,
     attempts: env.STEP_ATTEMPTS,
     backoffMs: env.STEP_BACKOFF_MS,
+    modelEndpoint: modelEndpointOf(env.OPENAI_BASE_URL, env.OPENAI_MODEL),
   };
 }
 

@@ -24,3 +24,6 @@ export * from './engine-settings';
 export * from './boot/start-service';
 export * from './boot/step-microservice';
 export * from './graph/describe-graph';
+export * from './hosting/model-endpoint';
+export * from './hosting/host-lock';
+export * from './hosting/step-admission';

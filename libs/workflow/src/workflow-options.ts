@@ -1,3 +1,5 @@
+import type { ModelEndpoint } from './hosting/model-endpoint';
+
 export interface WorkflowOptions {
   databaseUrl: string;
   /**
@@ -9,6 +11,12 @@ export interface WorkflowOptions {
   busyRetryMs: number;
   /** Interactive transaction limits for the completing transaction. */
   txTimeoutMs: number;
+  /** The local process this engine is part of (docs/decisions/0075); unset: the deployment. */
+  host?: string;
+  /** This process hosts workers, so it holds its host's liveness lock (HostLock). */
+  holdsHost?: boolean;
+  /** The model endpoint this process's workers are configured for (0076); null or unset: none. */
+  modelEndpoint?: ModelEndpoint | null;
 }
 
 export const WORKFLOW_OPTIONS = Symbol('WORKFLOW_OPTIONS');

@@ -16,6 +16,8 @@ import { WORKFLOWS, type WorkflowGraphs } from './graph/workflow-graphs';
 import { RunExpiry } from './conductor/run-expiry';
 import { BudgetMarks } from './runner/budget-marks';
 import { WORKFLOW_GRAPHS, WORKFLOW_OPTIONS } from './workflow-options';
+import { HostLock } from './hosting/host-lock';
+import type { ModelEndpoint } from './hosting/model-endpoint';
 
 /** The settings a process needs to host the engine; apps map their validated env onto this. */
 export interface EngineSettings {
@@ -34,10 +36,18 @@ export interface EngineSettings {
   conductor?: ConductorOptions;
   /** The node table and graph versions; the code base's own (`WORKFLOWS`) unless a test declares more. */
   workflows?: WorkflowGraphs;
+  /**
+   * Set by a local `dossier` process: its host id. The runs it starts or resumes are hosted by it, and it advances no
+   * other (docs/decisions/0075). Unset: the deployment, whose processes advance every run hosted by none.
+   */
+  host?: string;
+  /** The model endpoint this process's workers call (OPENAI_BASE_URL, OPENAI_MODEL; decision 0076). */
+  modelEndpoint?: ModelEndpoint | null;
 }
 
 const ENGINE = [
   AuditLog,
+  HostLock,
   OutboxSender,
   Reconciler,
   RunFailures,
@@ -68,6 +78,7 @@ export class WorkflowModule {
           attempts: s.attempts,
           backoffMs: s.backoffMs,
           nodes: workflows.table,
+          ownQueues: s.host !== undefined,
         }),
       ],
       providers: [
@@ -82,6 +93,8 @@ export class WorkflowModule {
             leaseMs: s.stepLockMs,
             busyRetryMs: 1_000,
             txTimeoutMs: 30_000,
+            ...(s.host ? { host: s.host, holdsHost: s.consume.length > 0 } : {}),
+            modelEndpoint: s.modelEndpoint ?? null,
           },
         },
         ...(s.conductor ? [{ provide: CONDUCTOR_OPTIONS, useValue: s.conductor }, StallWatch, ConductorLoop] : []),

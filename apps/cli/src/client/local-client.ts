@@ -34,7 +34,7 @@ function sources(): typeof import('@dossier/sources') {
 /**
  * The local transport: the engine's own use cases (RunCommands, RunQueries, ingestion) in this process, on the
  * database at DATABASE_URL, as the tenant DOSSIER_TENANT. With `workers`, this process also hosts every stage
- * service and the conductor's relay, so a run started (or resumed) here is worked here.
+ * service and the conductor's relay, so a run started (or resumed) here is worked here, and only here (0075).
  */
 export class LocalClient implements DossierClient {
   readonly transport = 'local';
@@ -159,8 +159,10 @@ export class LocalClient implements DossierClient {
   }
 
   /**
-   * A run still marked running had its process die (a laptop closed, a kill): this process's workers and
-   * reconciler take up its unfinished steps, so there is nothing to change. A failed or cancelled run is resumed.
+   * A failed or cancelled run is resumed; a run still marked running or waiting whose process died (a laptop closed, a
+   * kill) is taken over. Either way this process hosts it from now on: its workers, relay and reconciler advance it,
+   * and no other process does (docs/decisions/0075). Refused while the run's process is still alive, or when this
+   * process calls another model endpoint than the run did (0076).
    */
   async resume(runId: string): Promise<RunView> {
     await this.ensureWorkers();
@@ -169,6 +171,7 @@ export class LocalClient implements DossierClient {
       throw new RunStateError(`Run ${runId} is completed; only a failed or cancelled run can be resumed`, { runId });
     }
     if (run.status === 'failed' || run.status === 'cancelled') await this.commands.resume(this.tenantId, runId, ACTOR);
+    else await this.commands.adopt(this.tenantId, runId, ACTOR);
     return this.queries.run(this.tenantId, runId);
   }
 

@@ -39,26 +39,31 @@ export class OutboxRepository {
     return this.prisma.outbox.updateMany({ where: { id: { in: ids }, status: 'pending' }, data: { status: 'sent', sentAt: new Date() } });
   }
 
-  /** Conductor relay (all tenants): rows never enqueued, of runs that are running, older than `before`. */
-  relayable(before: Date, limit: number): Promise<OutboxRowData[]> {
+  /**
+   * Conductor relay (all tenants): rows never enqueued, of running runs hosted by `host` (null: the deployment's
+   * runs; a local process's id: its own, docs/decisions/0075), older than `before`.
+   */
+  relayable(before: Date, limit: number, host: string | null = null): Promise<OutboxRowData[]> {
     return this.prisma.$queryRaw<OutboxRowData[]>`
       SELECT ${OUTBOX_COLUMNS}
       FROM outbox o JOIN research_runs r ON r.id = o.run_id AND r.tenant_id = o.tenant_id
       WHERE o.status = 'pending' AND o.created_at < ${before} AND r.status = 'running'
+        AND r.hosted_by IS NOT DISTINCT FROM ${host}::text
       ORDER BY o.id LIMIT ${limit}`;
   }
 
   /**
    * Conductor reconciliation (all tenants): steps that Postgres says must run (decided, not completed)
-   * for runs that are running. Each must have a live job; the conductor checks Redis for each.
+   * for running runs hosted by `host` (as `relayable`). Each must have a live job; the conductor checks Redis for each.
    */
-  unfinished(limit: number, runId?: string): Promise<OutboxRowData[]> {
+  unfinished(limit: number, runId?: string, host: string | null = null): Promise<OutboxRowData[]> {
     return this.prisma.$queryRaw<OutboxRowData[]>`
       SELECT ${OUTBOX_COLUMNS}
       FROM outbox o
       JOIN research_runs r ON r.id = o.run_id AND r.tenant_id = o.tenant_id
       LEFT JOIN node_executions e ON e.step_key = o.step_key
       WHERE r.status = 'running' AND (e.status IS NULL OR e.status <> 'completed')
+        AND r.hosted_by IS NOT DISTINCT FROM ${host}::text
         AND (${runId ?? null}::uuid IS NULL OR o.run_id = ${runId ?? null}::uuid)
       ORDER BY o.id LIMIT ${limit}`;
   }

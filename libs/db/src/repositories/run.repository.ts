@@ -27,6 +27,8 @@ const RUN_COLUMN_NAMES: Record<keyof RunRow, string> = {
   updatedAt: 'updated_at',
   completedAt: 'completed_at',
   eventSeq: 'event_seq',
+  hostedBy: 'hosted_by',
+  modelEndpoint: 'model_endpoint',
 };
 /** A constant built from the names above: no input reaches it. */
 export const RUN_COLUMNS = Prisma.raw(
@@ -61,6 +63,17 @@ export class RunRepository {
     const rows = await tx.$queryRaw<RunRow[]>`
       SELECT ${RUN_COLUMNS} FROM research_runs WHERE id = ${runId}::uuid AND tenant_id = ${tenantId}::uuid FOR UPDATE`;
     return rows[0] ?? null;
+  }
+
+  /**
+   * The first model step of a run records its worker's endpoint; every later one reads it (docs/decisions/0076). One
+   * statement: sets the endpoint unless one is there, and returns the run's endpoint either way.
+   */
+  async recordModelEndpoint(tenantId: string, runId: string, endpoint: Prisma.InputJsonValue): Promise<unknown> {
+    const rows = await this.prisma.$queryRaw<{ endpoint: unknown }[]>`
+      UPDATE research_runs SET model_endpoint = COALESCE(model_endpoint, ${JSON.stringify(endpoint)}::jsonb)
+      WHERE id = ${runId}::uuid AND tenant_id = ${tenantId}::uuid RETURNING model_endpoint AS endpoint`;
+    return rows[0]?.endpoint ?? null;
   }
 
   update(tx: Db, tenantId: string, runId: string, data: Prisma.ResearchRunUncheckedUpdateManyInput): Promise<unknown> {

@@ -4,7 +4,7 @@ import { OutboxRepository, type OutboxRowData } from '@dossier/db';
 import { StepQueues } from '@dossier/queue';
 import { createLogger, withProducerSpan } from '@dossier/telemetry';
 import type { WorkflowGraphs } from '../graph/workflow-graphs';
-import { WORKFLOW_GRAPHS } from '../workflow-options';
+import { WORKFLOW_GRAPHS, WORKFLOW_OPTIONS, type WorkflowOptions } from '../workflow-options';
 import { OutboxSender } from './outbox-sender';
 
 const LIVE_STATES = new Set(['waiting', 'active', 'delayed', 'prioritized', 'waiting-children']);
@@ -16,8 +16,8 @@ export interface ReconcileReport {
 
 /**
  * Postgres is the truth about which steps must run; Redis may lose them (FLUSHALL, eviction, a restart
- * with no persistence). For every decided, unfinished step of a running run, make sure a live job
- * exists, and enqueue it again if not. Enqueue is idempotent, so racing a worker is harmless.
+ * with no persistence). For every decided, unfinished step of a running run this process hosts (0075), make sure a
+ * live job exists, and enqueue it again if not. Enqueue is idempotent, so racing a worker is harmless.
  */
 @Injectable()
 export class Reconciler {
@@ -28,12 +28,21 @@ export class Reconciler {
     private readonly queues: StepQueues,
     private readonly sender: OutboxSender,
     @Inject(WORKFLOW_GRAPHS) private readonly workflows: WorkflowGraphs,
+    @Inject(WORKFLOW_OPTIONS) private readonly options: WorkflowOptions,
   ) {}
 
-  /** Sends outbox rows that nobody enqueued (the worker died between commit and enqueue). */
+  /** Whose runs this process relays and reconciles: its own host's (a local process), or the deployment's (0075). */
+  private get host(): string | null {
+    return this.options.host ?? null;
+  }
+
+  /**
+   * Sends outbox rows that nobody enqueued (the worker died between commit and enqueue, or the decision was taken in a
+   * process that does not host the run: a gate decided from another shell).
+   */
   async relay(minAgeMs: number, limit = 500): Promise<number> {
     let sent = 0;
-    for (const row of await this.outbox.relayable(new Date(Date.now() - minAgeMs), limit)) {
+    for (const row of await this.outbox.relayable(new Date(Date.now() - minAgeMs), limit, this.host)) {
       const job = this.workflows.table.stepJob.parse(row.payload);
       // In the run's trace, like reconciliation: the relayed step is a child of the conductor's span.
       const n = await withProducerSpan(`relay ${row.node}`, job.trace, this.attributes(row), (trace) =>
@@ -51,7 +60,7 @@ export class Reconciler {
   }
 
   async reconcile(limit = 5_000, runId?: string): Promise<ReconcileReport> {
-    const rows = await this.outbox.unfinished(limit, runId);
+    const rows = await this.outbox.unfinished(limit, runId, this.host);
     let reenqueued = 0;
     for (const row of rows) {
       if (await this.ensureLive(row)) reenqueued++;

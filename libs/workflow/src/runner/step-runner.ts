@@ -44,10 +44,21 @@ import { RunFailures } from './run-failures';
 import type { StepContext, StepHandler, StepOutcome } from './step-handler';
 import { StepLeases } from './step-leases';
 import { TransitionWriter } from './transition-writer';
+import { admitStep } from '../hosting/step-admission';
 
 export type StepRunResult = { status: 'completed' | 'skipped'; reason?: string };
 
 const PayloadIds = z.object({ tenantId: z.uuid(), runId: z.uuid() });
+
+/** What the runner keeps of a run to decide whether this worker may run its steps (docs/decisions/0075, 0076). */
+interface RunIdentity {
+  hostedBy: string | null;
+  modelEndpoint: unknown;
+  engine: string;
+}
+
+/** Runs whose identity the runner keeps: far more than run at once in one process. */
+const KNOWN_RUNS = 1_000;
 
 /**
  * Runs one step durably (docs/architecture.md §4). A completed step is never run again; otherwise the handler runs,
@@ -59,6 +70,8 @@ export class StepRunner implements StepProcessor {
   private readonly logger = createLogger('step-runner');
   /** Errors this runner recorded on their run (or refused itself), so the step error filter does not record them twice. */
   private readonly recorded = new WeakSet<object>();
+  /** Runs seen by this process, newest last (`remember`). */
+  private readonly known = new Map<string, RunIdentity>();
 
   constructor(
     private readonly prisma: PrismaService,
@@ -140,6 +153,9 @@ export class StepRunner implements StepProcessor {
     execute: ((ctx: StepContext) => Promise<StepOutcome>) | undefined,
     control: JobControl,
   ): Promise<StepRunResult> {
+    // Not this worker's step (another host's run, another model endpoint's): decided before anything is started.
+    const notHere = await this.admit(job, key, control);
+    if (notHere) return notHere;
     // A second delivery of a step this process runs waits for it without asking Postgres.
     if (!this.leases.claim(key)) throw this.seen(await control.postpone(this.options.busyRetryMs));
     let attempt: number | undefined;
@@ -152,6 +168,7 @@ export class StepRunner implements StepProcessor {
         throw this.seen(await this.refuseForeign(job, key, control));
       }
       const { run } = start;
+      this.remember(run);
       if (TERMINAL_RUN_STATUSES.includes(run.status as RunStatus)) return { status: 'skipped', reason: `run ${run.status}` };
       if (start.attempt === null) {
         // Completed (maybe by the delivery this one waited for), or a live owner runs it: this delivery comes back later.
@@ -168,6 +185,53 @@ export class StepRunner implements StepProcessor {
     } finally {
       this.leases.release(key);
     }
+  }
+
+  /**
+   * Whether this worker may run the step (docs/decisions/0075, 0076): a step of a run hosted by another process is
+   * skipped (its host put it on its own queues), and a model step of a run that ran against another model endpoint is
+   * left on the queue for a worker configured for it. The first model step records this worker's endpoint on the run.
+   */
+  private async admit(job: StepJob, key: string, control: JobControl): Promise<StepRunResult | undefined> {
+    let run = this.known.get(job.runId);
+    if (!run) {
+      const row = await this.runs.find(job.tenantId, job.runId);
+      // Not in this database: the start statement finds none either and leaves the job on the queue (refuseForeign).
+      if (!row) return undefined;
+      run = this.remember(row);
+    }
+    const self = { host: this.options.host ?? null, endpoint: this.options.modelEndpoint ?? null };
+    const step = { engine: run.engine, callsModel: this.workflows.table.rows[job.node].roles.length > 0 };
+    let admission = admitStep(run, step, self);
+    if (admission.kind === 'run' && admission.record) {
+      // Another worker may have recorded a different one meanwhile: decide again against what the run now holds.
+      run = { ...run, modelEndpoint: await this.runs.recordModelEndpoint(job.tenantId, job.runId, admission.record) };
+      this.known.set(job.runId, run);
+      admission = admitStep(run, step, self);
+    }
+    if (admission.kind === 'skip') return { status: 'skipped', reason: admission.reason };
+    if (admission.kind === 'refuse') {
+      this.logger.warn({ runId: job.runId, step: key }, `step ${key} left on the queue for another worker: ${admission.reason}`);
+      throw this.seen(await control.postpone(this.options.busyRetryMs));
+    }
+    return undefined;
+  }
+
+  /**
+   * What `admit` needs of a run, kept per run from the last start statement that read it (one read of the run the first
+   * time this process sees it, none after). A run's host changes only when its old host is gone, and its endpoint once.
+   */
+  private remember(row: RunRow): RunIdentity {
+    const identity: RunIdentity = {
+      hostedBy: row.hostedBy,
+      modelEndpoint: row.modelEndpoint,
+      engine: RunOptions.parse(row.options).engine,
+    };
+    this.known.delete(row.id);
+    this.known.set(row.id, identity);
+    // Bounded: the oldest entry goes (a Map iterates in insertion order; a re-remembered run moved to the end above).
+    if (this.known.size > KNOWN_RUNS) this.known.delete(this.known.keys().next().value!);
+    return identity;
   }
 
   /**

@@ -25,7 +25,7 @@ import { InvalidStepResultError } from '@dossier/errors';
 import { injectTraceCarrier } from '@dossier/telemetry';
 import { AuditLog } from '../audit/audit-log';
 import type { WorkflowGraphs } from '../graph/workflow-graphs';
-import { WORKFLOW_GRAPHS } from '../workflow-options';
+import { WORKFLOW_GRAPHS, WORKFLOW_OPTIONS, type WorkflowOptions } from '../workflow-options';
 import { route, type Decision, type RouterEvent, type RouterState } from '../graph/router';
 
 /**
@@ -44,6 +44,7 @@ export class TransitionWriter {
     private readonly interventions: InterventionRepository,
     private readonly audit: AuditLog,
     @Inject(WORKFLOW_GRAPHS) private readonly workflows: WorkflowGraphs,
+    @Inject(WORKFLOW_OPTIONS) private readonly options: WorkflowOptions,
   ) {}
 
   /** The router's view of a run, read from Postgres in the deciding transaction. */
@@ -65,7 +66,8 @@ export class TransitionWriter {
 
   /**
    * Returns the outbox rows to enqueue after commit: none while the run is not running (a cancelled run
-   * keeps its decided steps pending; resume sends them).
+   * keeps its decided steps pending; resume sends them), and none for a run this process does not host (a gate decided
+   * from another shell): they stay pending for its host's relay, which puts them on its own queues (0075).
    */
   async apply(
     tx: Db,
@@ -143,7 +145,7 @@ export class TransitionWriter {
     }
     await this.runs.update(tx, run.tenantId, run.id, patch);
     await this.events.append(tx, run.tenantId, run.id, out);
-    return terminal ? [] : inserted;
+    return terminal || (run.hostedBy ?? null) !== (this.options.host ?? null) ? [] : inserted;
   }
 
   /**
