@@ -99,7 +99,7 @@ export class WorkflowModule {
         },
         ...(s.conductor ? [{ provide: CONDUCTOR_OPTIONS, useValue: s.conductor }, StallWatch, ConductorLoop] : []),
       ],
-      exports: [...ENGINE, STEP_PROCESSOR, WORKER_LIVENESS, WORKFLOW_GRAPHS],
+      exports: [...ENGINE, STEP_PROCESSOR, WORKER_LIVENESS, WORKFLOW_GRAPHS, WORKFLOW_OPTIONS],
     };
   }
 }
