@@ -10,6 +10,7 @@ import { ReportArtifactRepository } from './report-artifact.repository';
 import { RunEventRepository } from './run-event.repository';
 import { ResearchRepository } from './research.repository';
 import { RunRepository } from './run.repository';
+import { StepCommitRepository } from './step-commit.repository';
 import { TenantRepository } from './tenant.repository';
 
 export * from './api-key.repository';
@@ -24,6 +25,7 @@ export * from './run-event.repository';
 export * from './research.repository';
 export * from './run.repository';
 export * from './run-lock';
+export * from './step-commit.repository';
 export * from './tenant.repository';
 
 export const REPOSITORIES = [
@@ -39,5 +41,6 @@ export const REPOSITORIES = [
   RunEventRepository,
   ResearchRepository,
   RunRepository,
+  StepCommitRepository,
   TenantRepository,
 ];
