@@ -12,6 +12,6 @@ export const CliEnv = WorkerEnv.extend({
   VECTOR_DIR: z.string().min(1).default('.dossier/vectors'),
   DOSSIER_TENANT: z.string().min(1).default('local'),
   /** How long a local command waits for Postgres and Redis before it says which one is not answering (service-check.ts). */
-  DOSSIER_CONNECT_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(5_000),
+  DOSSIER_CONNECT_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
 });
 export type CliEnv = z.infer<typeof CliEnv>;
