@@ -16,7 +16,7 @@ export const CliOwnEnv = z.object({
     .int()
     .min(100)
     .max(120_000)
-    .default(5_000)
+    .default(10_000)
     .describe('How long a local command waits for Postgres and Redis before naming the one not answering'),
 });
 

@@ -112,6 +112,7 @@ function summary(s: QuestionScore): string {
     `traps ${s.trapHits}`,
     `support ${formatMetric(s.citationSupport, 'share')}${s.judgeSupport !== null ? ` (judge ${formatMetric(s.judgeSupport, 'share')})` : ''}`,
     `${s.words} words`,
+    ...(s.lint ? [`lint ${s.lint.defects}`] : []),
     formatMetric(s.wallMs, 'ms'),
     ...(s.llmCalls > 0 ? [`${s.llmCalls} model calls, ${s.tokensIn + s.tokensOut} tokens`] : []),
   ].join(', ');
@@ -158,6 +159,8 @@ export async function runEval(client: DossierClient, out: Output, ref: string, f
     out.line('');
     for (const m of METRICS) out.line(`  ${m.label.padEnd(26)} ${formatMetric(report.overall[m.key], m.format)}`);
     if (judge) out.line(`  judge model                ${judge.model}`);
+    const byKind = Object.entries(report.overall.lintByKind ?? {}).filter(([, n]) => n > 0);
+    if (byKind.length > 0) out.line(`  lint by kind               ${byKind.map(([k, n]) => `${k} ${n}`).join(', ')}`);
     out.line(`Eval written to ${path.join(dir, 'eval.md')}, eval.html and eval.json`);
     return report;
   } finally {
