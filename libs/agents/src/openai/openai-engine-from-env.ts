@@ -28,7 +28,7 @@ export function openAIEngineFromEnv(env: Record<string, string | undefined>, red
     : new InProcessRateLimiter({ ratePerSecond: config.ratePerSecond, marginMs: config.rateMarginMs });
   // The test echo exists only under NODE_ENV=test (like the fetcher's test allowlist, decision 0007).
   const testEcho = env['NODE_ENV'] === 'test' && env['DOSSIER_LLM_TEST_ECHO'] === '1';
-  return new OpenAIEngine({ config, limiter, testEcho });
+  return new OpenAIEngine({ config, limiter, testEcho, preflight: true });
 }
 
 /**
