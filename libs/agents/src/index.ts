@@ -82,6 +82,15 @@ export {
 export { entails, SUPPORT_THRESHOLD, type EntailmentResult, type EntailmentVerdict } from './offline/nlp/entailment';
 export { negationCues, statementStems, stripCitations, normalizeWhitespace } from './offline/nlp/statement-terms';
 export { isBoilerplate } from './offline/nlp/boilerplate';
+export {
+  proseFault,
+  withoutCitationMarkers,
+  CITATION_MARKER,
+  type ProseFault,
+  type ProseFaultKind,
+  type BoilerplateKind,
+  type FragmentKind,
+} from './offline/nlp/prose-faults';
 export { excerptContexts } from './offline/passage-relevance';
 export { statesStatement } from './offline/nlp/states-statement';
 

@@ -17,6 +17,15 @@ export const KeyPointScore = z.strictObject({
 export const TrapScore = z.strictObject({ statement: z.string(), hit: z.boolean(), sentence: z.string().nullable() });
 export const SourceScore = z.strictObject({ path: z.string(), cited: z.boolean() });
 
+/** The report lint of one report (docs/decisions/0045): sentences, defects, per kind, and a few examples of each. */
+export const LintScore = z.strictObject({
+  sentences: count,
+  defects: count,
+  byKind: z.record(z.string(), count),
+  examples: z.array(z.strictObject({ kind: z.string(), detail: z.string(), section: z.string(), text: z.string() })),
+});
+export type LintScore = z.infer<typeof LintScore>;
+
 export const QuestionScore = z.strictObject({
   id: z.string(),
   question: z.string(),
@@ -45,6 +54,8 @@ export const QuestionScore = z.strictObject({
   llmCalls: count,
   tokensIn: count,
   tokensOut: count,
+  /** The report lint; null for a failed question (and in eval reports written before the lint). */
+  lint: LintScore.nullable().default(null),
 });
 export type QuestionScore = z.infer<typeof QuestionScore>;
 
@@ -71,6 +82,11 @@ export const OverallScore = z.strictObject({
   judgeCalls: count,
   judgeTokensIn: count,
   judgeTokensOut: count,
+  /** Report lint defects and sentences over every report, and defects per 100 sentences (null before the lint). */
+  lintDefects: count.nullable().default(null),
+  lintSentences: count.nullable().default(null),
+  lintPer100: z.number().min(0).nullable().default(null),
+  lintByKind: z.record(z.string(), count).nullable().default(null),
 });
 export type OverallScore = z.infer<typeof OverallScore>;
 

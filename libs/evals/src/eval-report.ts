@@ -32,7 +32,20 @@ function questionRow(q: QuestionScore): string[] {
     formatMetric(q.wallMs, 'ms'),
     String(q.llmCalls),
     String(q.tokensIn + q.tokensOut),
+    q.lint ? String(q.lint.defects) : '—',
   ];
+}
+
+/** The lint's kinds over the whole eval, each with its count, then each question's examples (docs/decisions/0045). */
+function lintLines(report: EvalReport): {
+  kinds: string[][];
+  examples: { id: string; kind: string; detail: string; section: string; text: string }[];
+} {
+  const kinds = Object.entries(report.overall.lintByKind ?? {})
+    .filter(([, n]) => n > 0)
+    .map(([k, n]) => [k, String(n)]);
+  const examples = report.questions.flatMap((q) => (q.lint?.examples ?? []).map((e) => ({ id: q.id, ...e })));
+  return { kinds, examples };
 }
 
 const QUESTION_HEADER = [
@@ -47,6 +60,7 @@ const QUESTION_HEADER = [
   'time',
   'calls',
   'tokens',
+  'lint',
 ];
 
 /** Table cells hold our own labels, figures and validated question ids: only a pipe or a line break could break them. */
@@ -83,6 +97,15 @@ export function evalMarkdown(report: EvalReport): string {
     ...mdTable(QUESTION_HEADER, report.questions.map(questionRow)),
     '',
   ];
+  const lint = lintLines(report);
+  if (lint.kinds.length > 0) {
+    lines.push('## Report lint', '', ...mdTable(['kind', 'defects'], lint.kinds), '');
+    for (const e of lint.examples)
+      lines.push(
+        `- ${escapeMarkdown(e.id)} · ${escapeMarkdown(e.kind)} (${escapeMarkdown(e.detail)}) in “${escapeMarkdown(e.section)}”: “${escapeMarkdown(e.text)}”`,
+      );
+    lines.push('');
+  }
   for (const q of report.questions) {
     lines.push(`### ${escapeMarkdown(q.id)}: ${escapeMarkdown(q.question)}`, '');
     if (q.runId) lines.push(`Run ${q.runId}.`, '');
@@ -101,6 +124,18 @@ function htmlTable(header: string[], rows: string[][]): string {
   const th = header.map((h) => `<th>${escapeHtml(h)}</th>`).join('');
   const trs = rows.map((r) => `<tr>${r.map((c) => `<td>${escapeHtml(c)}</td>`).join('')}</tr>`).join('\n');
   return `<table>\n<thead><tr>${th}</tr></thead>\n<tbody>\n${trs}\n</tbody>\n</table>`;
+}
+
+function lintHtml(report: EvalReport): string {
+  const lint = lintLines(report);
+  if (lint.kinds.length === 0) return '';
+  const items = lint.examples
+    .map(
+      (e) =>
+        `<li>${escapeHtml(e.id)} · ${escapeHtml(e.kind)} (${escapeHtml(e.detail)}) in <q>${escapeHtml(e.section)}</q>: <q>${escapeHtml(e.text)}</q></li>`,
+    )
+    .join('\n');
+  return `<h2>Report lint</h2>\n${htmlTable(['kind', 'defects'], lint.kinds)}\n<ul>${items}</ul>`;
 }
 
 export function evalHtml(report: EvalReport): string {
@@ -144,6 +179,7 @@ ${htmlTable(
 <p>${o.keyPointsFound} of ${o.keyPoints} key points found over ${o.questions} questions${o.failed > 0 ? ` (${o.failed} failed)` : ''}.</p>
 <h2>Per question</h2>
 ${htmlTable(QUESTION_HEADER, report.questions.map(questionRow))}
+${lintHtml(report)}
 ${details}
 </body>
 </html>

@@ -15,7 +15,17 @@ export {
 } from './eval-set';
 export { normalize, phrasingParts, phrasingMatches, containsPart, firstMatch } from './matching';
 export { readTar, safeMemberPath, type TarMember } from './tar-reader';
-export { EvalReport, QuestionScore, OverallScore, KeyPointScore, TrapScore, SourceScore } from './eval-report-schema';
+export {
+  lintReport,
+  formatLint,
+  defectsPer100,
+  templateHeading,
+  LINT_KINDS,
+  type LintKind,
+  type LintDefect,
+  type ReportLint,
+} from './report-lint';
+export { EvalReport, LintScore, QuestionScore, OverallScore, KeyPointScore, TrapScore, SourceScore } from './eval-report-schema';
 export { scoreQuestion, failedQuestion, overallScore, evalReport, type ScoreOptions, type SourceTextReader } from './scorer';
 export { openAIJudgeFromEnv, type Judge } from './judge';
 export { METRICS, formatMetric, type MetricSpec } from './metrics';

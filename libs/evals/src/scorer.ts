@@ -4,6 +4,7 @@ import type { EvalQuestion, EvalSet } from './eval-set';
 import type { EvalReport, OverallScore, QuestionScore } from './eval-report-schema';
 import type { Judge } from './judge';
 import { firstMatch, normalize } from './matching';
+import { lintReport, LINT_KINDS } from './report-lint';
 
 /*
  * Scores one report against one eval question (docs/decisions/0021). Which sections count:
@@ -129,6 +130,7 @@ export async function scoreQuestion(question: EvalQuestion, report: ReportJson, 
   }
 
   const ratio = (n: number, d: number): number => (d === 0 ? 0 : n / d);
+  const lint = lintReport(report);
   return {
     id: question.id,
     question: question.question,
@@ -151,6 +153,12 @@ export async function scoreQuestion(question: EvalQuestion, report: ReportJson, 
     words: sentences.reduce((n, s) => n + countWords(s.text), 0),
     wallMs: Math.max(0, Math.round(options.wallMs ?? report.metrics.wallMs)),
     ...modelUse(report.metrics),
+    lint: {
+      sentences: lint.sentences,
+      defects: lint.defects.length,
+      byKind: lint.byKind,
+      examples: LINT_KINDS.flatMap((k) => lint.defects.filter((d) => d.kind === k).slice(0, 3)),
+    },
   };
 }
 
@@ -180,6 +188,7 @@ export function failedQuestion(question: EvalQuestion, error: string, runId: str
     llmCalls: 0,
     tokensIn: 0,
     tokensOut: 0,
+    lint: null,
   };
 }
 
@@ -193,6 +202,11 @@ export function overallScore(questions: readonly QuestionScore[], judge?: Judge 
   const checkedExcerpts = questions.filter((q) => q.verbatimExcerpts !== null);
   const excerpts = sum(checkedExcerpts.map((q) => q.excerpts));
   const usage = judge?.usage() ?? { calls: 0, tokensIn: 0, tokensOut: 0 };
+  const linted = questions.flatMap((q) => (q.lint ? [q.lint] : []));
+  const lintDefects = sum(linted.map((l) => l.defects));
+  const lintSentences = sum(linted.map((l) => l.sentences));
+  const lintByKind: Record<string, number> = {};
+  for (const l of linted) for (const [k, v] of Object.entries(l.byKind)) lintByKind[k] = (lintByKind[k] ?? 0) + v;
   return {
     questions: n,
     failed: questions.filter((q) => q.error !== null).length,
@@ -217,6 +231,10 @@ export function overallScore(questions: readonly QuestionScore[], judge?: Judge 
     judgeCalls: usage.calls,
     judgeTokensIn: usage.tokensIn,
     judgeTokensOut: usage.tokensOut,
+    lintDefects: linted.length === 0 ? null : lintDefects,
+    lintSentences: linted.length === 0 ? null : lintSentences,
+    lintPer100: linted.length === 0 ? null : lintSentences === 0 ? 0 : (100 * lintDefects) / lintSentences,
+    lintByKind: linted.length === 0 ? null : lintByKind,
   };
 }
 

@@ -1,4 +1,5 @@
 import { readFile } from 'node:fs/promises';
+import { ReportJson } from '@dossier/contracts';
 import { CliUsageError } from '../cli-error';
 import type { EvalFlags } from '../eval/run-eval';
 import { defineCommand } from '../framework/command-spec';
@@ -40,6 +41,29 @@ const compareCommand = defineCommand({
   },
 });
 
+const lintCommand = defineCommand({
+  name: 'lint',
+  description: 'Print the report lint of report.json files (leaked markup, repeats, fragments, boilerplate, template headings…)',
+  arguments: [
+    { name: 'reports', description: 'report.json files (e.g. out/report.json after npm run demo)', required: true, variadic: true },
+  ],
+  async run({ args, out }) {
+    const files = (Array.isArray(args[0]) ? args[0] : args) as string[];
+    for (const file of files) {
+      let json: unknown;
+      try {
+        json = JSON.parse(await readFile(file, 'utf8'));
+      } catch (err) {
+        throw new CliUsageError(`Cannot read ${file} as JSON: ${(err as Error).message}`);
+      }
+      const parsed = ReportJson.safeParse(json);
+      if (!parsed.success) throw new CliUsageError(`${file} is not a report.json: ${parsed.error.issues[0]?.message ?? 'invalid'}`);
+      out.line(file);
+      for (const line of evals().formatLint(evals().lintReport(parsed.data))) out.line(line);
+    }
+  },
+});
+
 export const evalCommand = defineCommand<EvalFlags>({
   name: 'eval',
   description: 'Run an eval set: research every question, score the reports, write eval.md, eval.html and eval.json',
@@ -65,13 +89,14 @@ export const evalCommand = defineCommand<EvalFlags>({
     { flags: '--questions <n>', description: 'run only the first N questions', parse: positiveInt('questions') },
   ],
   workers: true,
-  subcommands: [compareCommand as never],
+  subcommands: [compareCommand as never, lintCommand as never],
   help: [
     'Examples:',
     '  dossier eval lake-varen',
     '  dossier eval lake-varen --engine openai --questions 3 --out out/eval-openai',
     '  dossier eval ./my-set --collection mine',
     '  dossier eval compare out/eval/lake-varen/eval.json out/eval-new/eval.json',
+    '  dossier eval lint out/report.json',
   ].join('\n'),
   async run({ args, opts, out, client }) {
     const ref = (args[0] as string | undefined)?.trim();

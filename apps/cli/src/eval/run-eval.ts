@@ -8,6 +8,7 @@ import { ingestInto } from '../commands/ingest.command';
 import type { Output } from '../output';
 import { progressLine } from '@dossier/client';
 import { runOptionsFor } from '../research/research-flags';
+import { environment } from '@dossier/config';
 
 // This module is itself loaded only by `dossier eval` (eval.command.ts): @dossier/evals is a lazy library for the CLI,
 // so it is required here rather than imported (Nx forbids a static import of a library loaded lazily elsewhere).
@@ -111,6 +112,7 @@ function summary(s: QuestionScore): string {
     `traps ${s.trapHits}`,
     `support ${formatMetric(s.citationSupport, 'share')}${s.judgeSupport !== null ? ` (judge ${formatMetric(s.judgeSupport, 'share')})` : ''}`,
     `${s.words} words`,
+    ...(s.lint ? [`lint ${s.lint.defects}`] : []),
     formatMetric(s.wallMs, 'ms'),
     ...(s.llmCalls > 0 ? [`${s.llmCalls} model calls, ${s.tokensIn + s.tokensOut} tokens`] : []),
   ].join(', ');
@@ -126,7 +128,7 @@ export async function runEval(client: DossierClient, out: Output, ref: string, f
     const { set } = loaded;
     await client.checkEngine(flags.engine);
     // The judge is pinned before any run starts, so every figure of this eval comes from one model.
-    const judge = flags.engine === 'openai' ? openAIJudgeFromEnv(process.env) : null;
+    const judge = flags.engine === 'openai' ? openAIJudgeFromEnv(environment()) : null;
     const collection = flags.collection ?? `eval-${set.name}`;
     const dir = path.resolve(flags.out ?? path.join('out', 'eval', set.name));
     if ((await client.collectionSize(collection)) === 0) {
@@ -157,6 +159,8 @@ export async function runEval(client: DossierClient, out: Output, ref: string, f
     out.line('');
     for (const m of METRICS) out.line(`  ${m.label.padEnd(26)} ${formatMetric(report.overall[m.key], m.format)}`);
     if (judge) out.line(`  judge model                ${judge.model}`);
+    const byKind = Object.entries(report.overall.lintByKind ?? {}).filter(([, n]) => n > 0);
+    if (byKind.length > 0) out.line(`  lint by kind               ${byKind.map(([k, n]) => `${k} ${n}`).join(', ')}`);
     out.line(`Eval written to ${path.join(dir, 'eval.md')}, eval.html and eval.json`);
     return report;
   } finally {

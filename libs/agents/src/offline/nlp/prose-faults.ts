@@ -1,0 +1,147 @@
+import { isBoilerplate } from './boilerplate';
+import { STOPWORDS } from './tokens';
+
+/*
+ * What a reader should never see quoted as a finding (issue 25, docs/decisions/0045, 0046): a source sentence that is
+ * about the document rather than the subject (boilerplate), or that does not stand on its own (a fragment). Pure
+ * detectors over one sentence, shared by the source filters of the offline engine (evidence, report sentences) and by
+ * the report lint of `dossier eval`, so what the lint counts is what the filters remove.
+ */
+
+export type BoilerplateKind = 'self-description' | 'byline' | 'self-citation' | 'contact' | 'navigation' | 'marketing';
+export type FragmentKind = 'lead-in' | 'cut-off' | 'citation-needed' | 'orphan-item' | 'code';
+export type ProseFaultKind = BoilerplateKind | FragmentKind;
+
+export interface ProseFault {
+  group: 'boilerplate' | 'fragment';
+  kind: ProseFaultKind;
+  why: string;
+}
+
+const DOC =
+  '(?:note|report|document|page|paper|article|timeline|section|chapter|guide|manual|summary|brief|briefing|study|review|submission|bulletin|release|fact ?sheet|overview|memo|tutorial|appendix|leaflet|booklet|website|site|book|entry|faq|handbook)';
+
+const SELF_DESCRIPTION: readonly RegExp[] = [
+  // "This note explains how …", "This timeline collects …", "This report presents the authority's water balance …".
+  new RegExp(
+    String.raw`^(?:this|the present|the following|our)\s+(?:\w+\s+){0,2}?${DOC}\s+(?:\w+\s+)?(?:explains?|describes?|presents?|collects?|summari[sz]es|sets out|outlines?|provides?|gives|covers|contains|lists|documents|reviews|introduces|discusses|shows how|walks|is (?:meant|intended|designed|organi[sz]ed|structured|divided|written|aimed|based|part)|was (?:written|prepared|produced|compiled)|aims?)\b`,
+    'i',
+  ),
+  // "It is meant as a reference for readers …", "It is intended for …".
+  /^(?:it|this|they) (?:is|are) (?:meant|intended|designed|written) (?:as|for|to)\b/i,
+  /\b(?:is|are) meant as a (?:reference|guide|summary|introduction)\b/i,
+  // "In this note we …", "This chapter is organised as follows".
+  new RegExp(String.raw`^in this ${DOC}\b`, 'i'),
+  /\b(?:is|are) organi[sz]ed as follows\b|^the rest of this (?:\w+ )?(?:note|paper|report|chapter|section|document)\b/i,
+];
+
+const CONTACT =
+  /\b(?:bug reports?|report (?:a |any )?(?:bugs?|problems?|issues?)|mailing lists?|e-?mail (?:us|them|the|your)|contact (?:us|the (?:authors?|maintainers?|editors?|press office))|send (?:your |any )?(?:comments|questions|feedback|patches|corrections)|issue tracker|bug tracker|press (?:office|enquiries|contact)|media (?:enquiries|contact)|please (?:write|report|send|contact|let us know))\b|[\w.+-]+@[\w-]+\.[\w.]+/i;
+
+const MARKETING =
+  /\bwelcome to\b|\b(?:book (?:now|your|a)|visit us|don'?t miss|unforgettable|breathtaking|crystal[- ]clear|world[- ]class|best[- ]in[- ]class|sign up (?:today|now)|buy now|limited[- ]time offer|enterprise[- ]grade|award[- ]winning|try it (?:free|today)|get started (?:today|now|for free))\b/i;
+
+// A line naming a work with its number: "Working Paper 23-07, revision 2 (March 2025)", "Technical Report TR-2024-09".
+const WORK_NUMBER =
+  /\b(?:working paper|technical (?:report|note)|discussion paper|report|paper|bulletin|circular|revision|version|vol\.?|volume|no\.|issue|edition|series|doi)\s*:?\s*[A-Z]{0,4}-?\d[\w./-]*/i;
+const ORG_WORD =
+  /\b(?:authority|university|group|section|department|division|unit|office|institute|centre|center|school|faculty|laboratory|lab|ministry|agency|association|society|council|committee|trust|foundation|team|bureau|service|panel|hydrometry|press)\b/i;
+
+/** Words of a sentence that carry letters, as written. */
+function wordsOf(s: string): string[] {
+  return s.split(/\s+/).filter((w) => /\p{L}/u.test(w));
+}
+
+/** Share of a text's words written as names (capitalised, all capitals) rather than as prose. */
+function nameShare(s: string): number {
+  const words = wordsOf(s).filter((w) => !/^(?:of|for|and|the|de|du|der|von|van|in|on|at|&)$/i.test(w.replace(/[^\p{L}&]/gu, '')));
+  if (words.length === 0) return 0;
+  return words.filter((w) => /^[("'“‘]?\p{Lu}/u.test(w)).length / words.length;
+}
+
+/** A line that is a name, an affiliation or a reference rather than a statement: no verb, nearly every word a name. */
+function citationLine(s: string): 'byline' | 'self-citation' | null {
+  const words = wordsOf(s);
+  if (words.length === 0 || words.length > 18) return null;
+  if (/^(?:by|author(?:s|ed by)?|written by|edited by|prepared by|compiled by)\b[:\s]/i.test(s)) return 'byline';
+  if (nameShare(s) < 0.75) return null;
+  // A sentence with a lower-case verb form between its names is a statement ("The Authority publishes …").
+  const lower = words.filter(
+    (w) => /^\p{Ll}/u.test(w) && !/^(?:of|for|and|the|de|du|in|on|at|revision|version|edition|vol\.?|no\.)$/i.test(w),
+  );
+  if (lower.length > 1) return null;
+  if (WORK_NUMBER.test(s)) return 'self-citation';
+  if (ORG_WORD.test(s) && (/,/.test(s) || words.length <= 8)) return 'byline';
+  return null;
+}
+
+// A sentence ends with a full stop, question or exclamation mark or an ellipsis, then closing quotes or brackets.
+const CLOSED = /[.!?\u2026]["'\u201d\u2019)\]]*$/;
+
+/**
+ * Wikipedia-style maintenance and citation markers inside quoted text: "[citation needed]" anywhere; a numbered note
+ * ("[5]", "[note 2]") only after punctuation or a year, so an index in code ("items[0]") is not one.
+ */
+export const CITATION_MARKER =
+  /\[(?:citation needed|clarification needed|verification needed|according to whom\??|by whom\??|dubious(?: [–-] discuss)?|not in citation given|failed verification|original research\??|needs update)\]|(?<=[.,;:)"\u201d\u2019]|\b\d{4})\[(?:\d{1,3}|note \d{1,3})\]/gi;
+
+/** A sentence of program text: SQL, a shell command, code punctuation. */
+function isCode(s: string): boolean {
+  if (/^(?:\$|#|>|%)\s+\S/.test(s)) return true;
+  if (
+    /^(?:SELECT|INSERT INTO|UPDATE|DELETE FROM|CREATE|ALTER|DROP|GRANT|REVOKE|BEGIN|COMMIT|ROLLBACK|VACUUM|ANALYZE|EXPLAIN|SET|SHOW|COPY|TRUNCATE|WITH)\b/.test(
+      s,
+    ) &&
+    (/;\s*$/.test(s) || /\b(?:FROM|WHERE|TABLE|INTO|VALUES|INDEX|TO|ON)\b/.test(s)) &&
+    !/\b(?:is|are|was|were|can|will|does|do|the)\b/.test(s)
+  )
+    return true;
+  const symbols = (s.match(/[{}();=<>|&$[\]\\`]/g) ?? []).length;
+  if (s.length >= 12 && symbols / s.length > 0.08 && /[{};=]|\$\w|\w\(\)/.test(s)) return true;
+  return (
+    /^(?:sudo |git |npm |pip |psql |pg_\w+ |python3? |node |docker |kubectl |curl |cd |ls |mkdir |cat |echo )\S.*(?:\s-{1,2}\w|\s\/\S)/.test(
+      s,
+    ) && !CLOSED.test(s)
+  );
+}
+
+/** Why a quoted source sentence is not a finding a reader should see, or null. */
+export function proseFault(sentence: string): ProseFault | null {
+  const s = sentence.replace(/\s+/g, ' ').trim();
+  if (s.length === 0) return { group: 'fragment', kind: 'cut-off', why: 'it is empty' };
+  if (isCode(s)) return { group: 'fragment', kind: 'code', why: 'it is program text, not prose' };
+  if (/\[(?:citation|clarification|verification) needed\]|\[according to whom\??\]|\[dubious/i.test(s))
+    return { group: 'fragment', kind: 'citation-needed', why: 'it carries a "[citation needed]" marker' };
+  if (SELF_DESCRIPTION.some((p) => p.test(s)))
+    return { group: 'boilerplate', kind: 'self-description', why: 'it describes the document, not the subject' };
+  if (CONTACT.test(s)) return { group: 'boilerplate', kind: 'contact', why: 'it is a contact, bug-report or mailing-list line' };
+  if (MARKETING.test(s)) return { group: 'boilerplate', kind: 'marketing', why: 'it is marketing' };
+  const line = citationLine(s);
+  if (line === 'byline') return { group: 'boilerplate', kind: 'byline', why: 'it is a byline or an affiliation' };
+  if (line === 'self-citation') return { group: 'boilerplate', kind: 'self-citation', why: 'it is a reference to a work, not a statement' };
+  if (isBoilerplate(s)) return { group: 'boilerplate', kind: 'navigation', why: 'it is page furniture (navigation, notices, pointers)' };
+  if (/:["'\u201d\u2019)\]]*$/.test(s))
+    return { group: 'fragment', kind: 'lead-in', why: 'it is a lead-in ending in ":" without its list' };
+  // An item without its lead-in: opens in lower case on a function word, or on a list marker, or ends like a list item.
+  const first = s.split(' ')[0]!.replace(/[^\p{L}]/gu, '');
+  if (/^\p{Ll}/u.test(s) && STOPWORDS.has(first.toLowerCase()))
+    return { group: 'fragment', kind: 'orphan-item', why: 'it continues a sentence it was cut from' };
+  if (/^(?:\(?(?:[ivx]{1,4}|[a-h]|\d{1,2})\)|[-–•*]\s)/.test(s) || /[;,]["'\u201d\u2019)\]]*$/.test(s))
+    return { group: 'fragment', kind: 'orphan-item', why: 'it is a list item without its lead-in' };
+  if (!CLOSED.test(s.replace(CITATION_MARKER, '').trim()))
+    return { group: 'fragment', kind: 'cut-off', why: 'it is cut off (no closing punctuation)' };
+  if (wordsOf(s).length < 3) return { group: 'fragment', kind: 'cut-off', why: 'it is too short to be a sentence' };
+  return null;
+}
+
+/**
+ * The sentence as a reader sees it: citation and maintenance markers that were part of the quoted text
+ * ("disputed.[citation needed]", "began in 2015[5]") taken out. The evidence keeps the excerpt verbatim.
+ */
+export function withoutCitationMarkers(sentence: string): string {
+  return sentence
+    .replace(CITATION_MARKER, '')
+    .replace(/\s+([.,;:!?])/g, '$1')
+    .replace(/\s{2,}/g, ' ')
+    .trim();
+}

@@ -1,0 +1,168 @@
+import { leakedText, nearDuplicate, proseFault, statesStatement } from '@dossier/agents';
+import type { ReportJson } from '@dossier/contracts';
+
+/*
+ * The report lint (issue 25, docs/decisions/0045): what an editor would not let through, counted over one report.
+ * Recall and citation support say whether a report answers and is right; this says whether it reads as a report:
+ * - leaked: markup, ids or prompt apparatus in a sentence or heading;
+ * - duplicate: a sentence repeated in the body, in the disagreements, or by the framing (the introduction may restate
+ *   body findings: that is its job; the conclusion may not repeat them verbatim);
+ * - fragment: a list lead-in ending in ":", a cut sentence, a "[citation needed]" marker, an item without its lead-in,
+ *   program text as prose;
+ * - boilerplate: the document describing itself, bylines and affiliations, a work citing itself, contact and
+ *   bug-report lines, navigation, marketing;
+ * - template-heading: a section named by one of the planner's templates rather than by its subject;
+ * - short-section: a body section of fewer than two sentences;
+ * - dispute-in-body: a body sentence stating one side of a dispute the report records;
+ * - disagreements: "Where the sources disagree" holding something that is not a side or a reason (a paragraph of one
+ *   sentence, boilerplate, a fragment).
+ * Fragments and boilerplate are judged on cited sentences (the sources' words); the report's own uncited framing
+ * sentences are judged for leaks and repeats only.
+ */
+
+export const LINT_KINDS = [
+  'leaked',
+  'duplicate',
+  'fragment',
+  'boilerplate',
+  'template-heading',
+  'short-section',
+  'dispute-in-body',
+  'disagreements',
+] as const;
+export type LintKind = (typeof LINT_KINDS)[number];
+
+export interface LintDefect {
+  kind: LintKind;
+  /** The finer kind (e.g. "lead-in", "byline") where there is one. */
+  detail: string;
+  section: string;
+  text: string;
+}
+
+export interface ReportLint {
+  /** Sentences of the report outside its method section. */
+  sentences: number;
+  defects: LintDefect[];
+  byKind: Record<LintKind, number>;
+}
+
+/**
+ * Headings the planner makes from templates (question-architect ASPECTS, moderator BASIC and DEEPER follow-ups): they
+ * name an aspect, not what the section found.
+ */
+const TEMPLATE_HEADINGS: readonly RegExp[] = [
+  /^How does .+ work\?$/i,
+  /^How is .+ measured, and what mechanisms explain it\?$/i,
+  /^What do official (?:figures and rules|sources) say about\b/i,
+  /^What options and defaults does the documentation give for\b/i,
+  /^What does .+ cost(?:, and who bears the cost| in time or resources, and what are the alternatives)\?$/i,
+  /^How does .+ affect the people and communities concerned\?$/i,
+  /^What problems do users commonly run into with\b/i,
+  /^Why do sources report different figures for\b/i,
+  /^What are the limitations and pitfalls of\b/i,
+  /^When did .+ begin, and what were the key events\?$/i,
+  /^How has .+ changed between versions\?$/i,
+  /^How is .+ (?:handled in practice|used in practice, step by step)\?$/i,
+  /^(?:Who is accountable for|When is) .+, and what risks does it carry\?$/i,
+  /^What figures are reported for\b/i,
+  /^What are the basic facts about\b/i,
+  /^What evidence contradicts the reported claims about\b/i,
+  /^What independent sources confirm\b/i,
+  /^What has changed recently about\b/i,
+  /^What goes wrong if\b/i,
+];
+
+export function templateHeading(title: string): boolean {
+  const t = title.replace(/\s+/g, ' ').trim();
+  return TEMPLATE_HEADINGS.some((p) => p.test(t));
+}
+
+/** Markup a rendered sentence must not carry: HTML tags, Markdown syntax, entities. */
+function leakedMarkup(text: string): string | null {
+  if (/<\/?[a-z][a-z0-9]*(?:\s[^>]*)?>/i.test(text)) return 'an HTML tag';
+  if (/&(?:[a-z]{2,8}|#\d{2,6});/i.test(text)) return 'an HTML entity';
+  if (/(?:^|\s)#{1,6}\s|\*\*|__\w|\]\([^)]*\)|^\s*(?:[-*+]|\d+\.)\s|```/.test(text)) return 'Markdown syntax';
+  return leakedText(text);
+}
+
+const NO_COUNTS = (): Record<LintKind, number> => Object.fromEntries(LINT_KINDS.map((k) => [k, 0])) as Record<LintKind, number>;
+
+/** Every defect of one report. */
+export function lintReport(report: ReportJson): ReportLint {
+  const defects: LintDefect[] = [];
+  const add = (kind: LintKind, detail: string, section: string, text: string) => defects.push({ kind, detail, section, text });
+  const sections = report.sections.filter((s) => s.kind !== 'method');
+  const sides = report.contradictions.flatMap((c) => c.claimIds.flatMap((id) => report.claims[id]?.text ?? []));
+  const body: string[] = [];
+  const framing: string[] = [];
+  let sentences = 0;
+
+  for (const section of sections) {
+    const leak = leakedMarkup(section.title);
+    if (leak) add('leaked', leak, section.title, section.title);
+    const all = section.paragraphs.flatMap((p) => p.sentences);
+    sentences += all.length;
+    if (section.kind === 'body') {
+      if (templateHeading(section.title)) add('template-heading', 'template', section.title, section.title);
+      if (all.length < 2) add('short-section', `${all.length} sentence${all.length === 1 ? '' : 's'}`, section.title, section.title);
+    }
+    if (section.kind === 'contradictions') {
+      for (const p of section.paragraphs)
+        if (p.sentences.length < 2) add('disagreements', 'one sentence, not two sides', section.title, p.sentences[0]?.text ?? '');
+    }
+    const seenHere: string[] = [];
+    for (const s of all) {
+      const leak = leakedMarkup(s.text);
+      if (leak) {
+        add('leaked', leak, section.title, s.text);
+        continue;
+      }
+      const cited = s.evidenceIds.length > 0;
+      const fault = cited ? proseFault(s.text) : null;
+      if (fault) {
+        if (section.kind === 'contradictions') add('disagreements', `${fault.group}: ${fault.kind}`, section.title, s.text);
+        else add(fault.group, fault.kind, section.title, s.text);
+      }
+      if (section.kind === 'body') {
+        if (body.some((b) => nearDuplicate(b, s.text))) add('duplicate', 'repeats a body sentence', section.title, s.text);
+        else body.push(s.text);
+        const side = sides.find((c) => statesStatement(s.text, c));
+        if (side !== undefined) add('dispute-in-body', `states "${side.slice(0, 80)}"`, section.title, s.text);
+      } else if (section.kind === 'framing') {
+        if (framing.some((b) => nearDuplicate(b, s.text))) add('duplicate', 'repeats a framing sentence', section.title, s.text);
+        else if (section.id === 'conclusion' && body.some((b) => nearDuplicate(b, s.text)))
+          add('duplicate', 'the conclusion repeats a body sentence', section.title, s.text);
+        framing.push(s.text);
+      } else if (section.kind === 'contradictions') {
+        if (seenHere.some((b) => nearDuplicate(b, s.text)))
+          add('duplicate', 'repeats a sentence of the disagreements', section.title, s.text);
+        seenHere.push(s.text);
+      }
+    }
+  }
+  const byKind = NO_COUNTS();
+  for (const d of defects) byKind[d.kind]++;
+  return { sentences, defects, byKind };
+}
+
+/** Defects per 100 sentences. */
+export function defectsPer100(lint: Pick<ReportLint, 'sentences' | 'defects'> | { sentences: number; defects: number }): number {
+  const n = typeof lint.defects === 'number' ? lint.defects : lint.defects.length;
+  return lint.sentences === 0 ? 0 : (100 * n) / lint.sentences;
+}
+
+/** The lint in lines for people: a total, then each kind with a count and up to `examples` examples. */
+export function formatLint(lint: ReportLint, examples = 3): string[] {
+  const lines = [
+    `Report lint: ${lint.defects.length} defect${lint.defects.length === 1 ? '' : 's'} in ${lint.sentences} sentences (${defectsPer100(lint).toFixed(1)} per 100)`,
+  ];
+  for (const kind of LINT_KINDS) {
+    const of = lint.defects.filter((d) => d.kind === kind);
+    if (of.length === 0) continue;
+    lines.push(`  ${kind}: ${of.length}`);
+    for (const d of of.slice(0, examples))
+      lines.push(`    - (${d.detail}) [${d.section.slice(0, 60)}] “${d.text.replace(/\s+/g, ' ').slice(0, 160)}”`);
+  }
+  return lines;
+}

@@ -1,0 +1,179 @@
+import type { ReportJson } from '@dossier/contracts';
+import { formatLint, lintReport, type LintKind } from '../src';
+
+/*
+ * The report lint's own table (issue 25, decision 0045): each kind caught on a constructed report, and clean sentences
+ * (identifiers opening a sentence, a colon inside a sentence, abbreviations, quoted speech) not flagged.
+ */
+
+type Section = ReportJson['sections'][number];
+
+function report(sections: Section[], extra: Partial<Pick<ReportJson, 'claims' | 'contradictions'>> = {}): ReportJson {
+  return {
+    runId: '0b5c6f0e-7d59-4a51-9a0e-2f3a4b5c6d7e',
+    question: 'What happened?',
+    status: 'completed',
+    engine: 'offline',
+    createdAt: '2026-12-01T00:00:00.000Z',
+    sections,
+    evidence: { E1: { sourceId: 'S1', excerpt: 'x', start: 0, end: 1, claimIds: [] } },
+    claims: extra.claims ?? {},
+    contradictions: extra.contradictions ?? [],
+    sources: {
+      S1: { number: 1, url: 'corpus://c/a.md', title: 'A', contentHash: 'sha256:0', fetchedAt: '2026-12-01T00:00:00.000Z' },
+    },
+    metrics: { iterations: 1, llmCalls: 0, tokensIn: 0, tokensOut: 0, costUsd: 0, wallMs: 1, searches: 1, sourcesFetched: 1 },
+  };
+}
+
+const cited = (text: string) => ({ text, evidenceIds: ['E1'] });
+const FILLER = ['The lake fell by 4.2 metres between 2015 and 2024.', 'Rainfall was 12% below the long-term average.'];
+
+/** A report whose only body section holds the clean filler and `sentence`, under `title`. */
+function oneSentence(sentence: string, title = 'Size of the decline'): ReportJson {
+  return report([{ id: 'section-1', title, kind: 'body', paragraphs: [{ sentences: [...FILLER, sentence].map(cited) }] }]);
+}
+
+const kinds = (r: ReportJson): LintKind[] => lintReport(r).defects.map((d) => d.kind);
+const details = (r: ReportJson): string[] => lintReport(r).defects.map((d) => `${d.kind}:${d.detail}`);
+
+describe('report lint', () => {
+  it.each([
+    ['leaked', 'Annual withdrawals average 38 million m³ [E2].'],
+    ['leaked', 'The level fell by <b>4.2 m</b> in nine years.'],
+    ['leaked', 'The level fell by **4.2 m** in nine years.'],
+    ['fragment:lead-in', 'Three explanations are commonly given:'],
+    ['fragment:cut-off', 'The annual mean level fell by 4.2 m between 2015 and 2024; the decline began in 2015'],
+    ['fragment:citation-needed', 'The causes of the decline are disputed.[citation needed] Most sources name irrigation.'],
+    ['fragment:orphan-item', '4.2 m, comparing annual mean levels (Kessmark Regional Water Authority);'],
+    ['fragment:orphan-item', 'and the smallest in 2017, when the winter was wet.'],
+    ['fragment:code', 'SELECT datname, age(datfrozenxid) FROM pg_database;'],
+    ['fragment:code', '$ pg_dump -Fc mydb > db.dump'],
+    ['boilerplate:self-description', 'This note explains how water level and abstraction at Lake Varen are measured.'],
+    ['boilerplate:self-description', 'It is meant as a reference for readers following the debate, not as a verdict on its causes.'],
+    ['boilerplate:self-description', 'This timeline collects the main events in the story of the lake.'],
+    ['boilerplate:byline', 'Kessmark Regional Water Authority, Hydrometry Section.'],
+    ['boilerplate:byline', 'By Anna Lind, Environment Correspondent.'],
+    ['boilerplate:self-citation', 'Eskerford University Hydrology Group, Working Paper 23-07, revision 2 (March 2025).'],
+    ['boilerplate:contact', 'Bug reports should be sent to the pgsql-bugs mailing list.'],
+    ['boilerplate:contact', 'For questions, write to press@krwa.example.org.'],
+    ['boilerplate:navigation', 'Prev Up Next'],
+    ['boilerplate:marketing', 'Crystal-clear water, quiet beaches and great fishing: welcome to Lake Varen!'],
+  ])('catches %s: %s', (expected, sentence) => {
+    const found = details(oneSentence(sentence));
+    expect(found.some((d) => d === expected || d.startsWith(`${expected}:`))).toBe(true);
+  });
+
+  it.each([
+    'jsonb stores a decomposed binary form of the JSON value, which is slower to write and faster to query.',
+    'pg_dump writes a consistent snapshot of one database, even while it is in use.',
+    'git restore --staged undoes git add for the paths given.',
+    'The authority gives two figures: 38 million m³ metered at the intake, and 52 million m³ estimated by the university.',
+    'Measured from the spring 2015 high (213.3 m a.s.l.) to the autumn 2024 low, the fall is 6.1 m.',
+    '“Irrigation withdrawals did not cause the decline,” said its chair, Jonas Bremer.',
+    'The Tessel Plain Growers’ Association represents 140 farms.',
+    'VACUUM reclaims storage occupied by dead tuples.',
+    'The report of the review panel was published in March 2025.',
+    'Since version 2.23, git switch replaces the branch form of git checkout.',
+    'The panel considers that both "2015" and "2017" are defensible answers.',
+  ])('does not flag clean prose: %s', (sentence) => {
+    expect(lintReport(oneSentence(sentence)).defects).toEqual([]);
+  });
+
+  it('catches template headings, not headings from the sources or the question', () => {
+    for (const title of [
+      'How does PostgreSQL work?',
+      'What has changed recently about file system backups?',
+      'What independent sources confirm the figures for file system backups?',
+      'What goes wrong if I get dedicated postgresql server wrong?',
+    ])
+      expect(kinds(oneSentence(FILLER[0]!.replace('4.2', '4.3'), title))).toEqual(['template-heading']);
+    for (const title of ['Preventing transaction ID wraparound', "What caused the decline of Lake Varen's water level?"])
+      expect(kinds(oneSentence(FILLER[0]!.replace('4.2', '4.3'), title))).toEqual([]);
+  });
+
+  it('catches a body section of one sentence', () => {
+    const r = report([{ id: 'section-1', title: 'Size', kind: 'body', paragraphs: [{ sentences: [cited(FILLER[0]!)] }] }]);
+    expect(details(r)).toEqual(['short-section:1 sentence']);
+  });
+
+  it('catches repeats: within the body, and a conclusion repeating a body sentence; the introduction may restate a finding', () => {
+    const body: Section = { id: 'section-1', title: 'Size', kind: 'body', paragraphs: [{ sentences: [...FILLER, FILLER[0]!].map(cited) }] };
+    expect(details(report([body]))).toEqual(['duplicate:repeats a body sentence']);
+    const clean: Section = { ...body, paragraphs: [{ sentences: FILLER.map(cited) }] };
+    const intro: Section = { id: 'introduction', title: 'Introduction', kind: 'framing', paragraphs: [{ sentences: [cited(FILLER[0]!)] }] };
+    const conclusion: Section = {
+      id: 'conclusion',
+      title: 'Conclusion',
+      kind: 'framing',
+      paragraphs: [{ sentences: [cited(FILLER[1]!)] }],
+    };
+    expect(details(report([intro, clean]))).toEqual([]);
+    expect(details(report([intro, clean, conclusion]))).toEqual(['duplicate:the conclusion repeats a body sentence']);
+  });
+
+  it('catches a body sentence stating a side of a recorded dispute', () => {
+    const r = report(
+      [
+        {
+          id: 'section-1',
+          title: 'Causes',
+          kind: 'body',
+          paragraphs: [{ sentences: [...FILLER, 'Irrigation withdrawals caused the decline of the lake.'].map(cited) }],
+        },
+      ],
+      {
+        claims: {
+          C1: { text: 'Irrigation withdrawals caused the decline.', status: 'contested', evidenceIds: ['E1'] },
+          C2: { text: 'Irrigation withdrawals did not cause the decline.', status: 'contested', evidenceIds: ['E1'] },
+        },
+        contradictions: [{ claimIds: ['C1', 'C2'], kind: 'negation', note: '' }],
+      },
+    );
+    expect(kinds(r)).toEqual(['dispute-in-body']);
+  });
+
+  it('catches a disagreements section holding anything but disagreements', () => {
+    const r = report([
+      { id: 'section-1', title: 'Size', kind: 'body', paragraphs: [{ sentences: FILLER.map(cited) }] },
+      {
+        id: 'contradictions',
+        title: 'Where the sources disagree',
+        kind: 'contradictions',
+        paragraphs: [
+          {
+            sentences: ['The lake lost 27% of its area.', 'The lake lost 18% of its area.', 'Bug reports go to the mailing list.'].map(
+              cited,
+            ),
+          },
+          { sentences: [cited('The lake lost 18% of its area in the drought years.')] },
+        ],
+      },
+    ]);
+    expect(details(r).sort()).toEqual(['disagreements:boilerplate: contact', 'disagreements:one sentence, not two sides']);
+  });
+
+  it('judges fragments on cited sentences only, and prints each kind with its examples', () => {
+    const intro: Section = {
+      id: 'introduction',
+      title: 'Introduction',
+      kind: 'framing',
+      paragraphs: [{ sentences: [{ text: 'It is organised in 2 sections: Size and Causes.', evidenceIds: [] }] }],
+    };
+    const r = report([
+      intro,
+      {
+        id: 'section-1',
+        title: 'How does VACUUM work?',
+        kind: 'body',
+        paragraphs: [{ sentences: [...FILLER, 'Three causes are given:'].map(cited) }],
+      },
+    ]);
+    const lint = lintReport(r);
+    expect(lint.sentences).toBe(4);
+    expect(lint.byKind).toMatchObject({ fragment: 1, 'template-heading': 1, boilerplate: 0 });
+    const text = formatLint(lint).join('\n');
+    expect(text).toMatch(/^Report lint: 2 defects in 4 sentences \(50\.0 per 100\)/);
+    expect(text).toContain('  fragment: 1\n    - (lead-in) [How does VACUUM work?] “Three causes are given:”');
+  });
+});
