@@ -4,7 +4,7 @@ import { SpanStatusCode, trace, type Span } from '@opentelemetry/api';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { backoffMs, registerSecret } from '@dossier/errors';
 // Type only: the limiters themselves are built in openai-engine-from-env, so importing the engine loads no source code.
-import type { RateLimiter } from '@dossier/sources';
+import type { RateLimiter } from '@dossier/telemetry';
 import type { z } from 'zod';
 import type { LlmCallNotes } from '@dossier/contracts';
 import type { CallHooks, Engine, EngineCompletion, RequestEstimate, RequestRecord, RequestTicket } from '../engine/engine';
