@@ -8,6 +8,23 @@ const LINT_FIXTURES = '**/lint-fixtures/**';
 const TEST_FILES = ['**/*.spec.ts', '**/test/**/*.ts', '**/test/**/*.tsx'];
 
 /**
+ * Where `process.env` may be read (issue 26, docs/decisions/0080): libs/config declares every variable and hands out
+ * `environment()`; app entry points and tracing setup run before any library; the secret redaction (libs/errors,
+ * below libs/config) collects configured secrets; the test harness, tools and tests steer processes they start.
+ * Everything else receives typed config or reads `environment()`.
+ */
+export const PROCESS_ENV_ALLOWED = [
+  'libs/config/**',
+  'apps/*/src/main.ts',
+  'apps/*/src/tracing.ts',
+  'libs/errors/src/redact.ts',
+  'libs/testing/**',
+  'tools/**',
+  'prisma.config.ts',
+  ...TEST_FILES,
+];
+
+/**
  * The layers (tag `layer:*` in each package.json's `nx.tags`) and what each may import; docs/decisions/0031.
  * A layer absent from a list is a lint error: contracts import nothing of ours; the engine knows no stage,
  * agent or source; capabilities know no pipeline (engine, transport, stages); agents know no database either
@@ -77,6 +94,20 @@ export default [
   {
     files: SOURCE_FILES,
     rules: { '@nx/enforce-module-boundaries': ['error', boundaries(LAYERS)] },
+  },
+  {
+    files: SOURCE_FILES,
+    ignores: PROCESS_ENV_ALLOWED,
+    rules: {
+      'no-restricted-properties': [
+        'error',
+        {
+          object: 'process',
+          property: 'env',
+          message: 'Read configuration through @dossier/config (a typed schema, or environment()): issue 26, decision 0080.',
+        },
+      ],
+    },
   },
   {
     // Tests (and only tests) may use libs/testing: the real Postgres databases, fake model and search servers.

@@ -1,6 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { CONFIG_GROUPS, variableRows } from '../../libs/config/src';
 import { mermaidDiagram, nodeTableMarkdown, WORKFLOWS } from '../../libs/workflow/src';
 
 export const REPO_ROOT = path.resolve(__dirname, '../..');
@@ -22,7 +23,25 @@ export function generatedBlocks(): Record<string, Record<string, string>> {
       nodes: nodeTableMarkdown(current),
       diagrams,
     },
+    'docs/operations.md': {
+      variables: variableTableMarkdown(),
+    },
   };
+}
+
+/** Variable names in a description, in backticks: `<ROLE>` would otherwise be read as an HTML tag. */
+const codeNames = (text: string) => text.replace(/\b[A-Z][A-Z0-9]*_[A-Z0-9_]*(?:<ROLE>)?/g, (name) => `\`${name}\``);
+const cell = (text: string) => text.replace(/\|/g, '\\|');
+
+/** docs/operations.md's variable table: one table per group of libs/config's catalog, in its order. */
+export function variableTableMarkdown(): string {
+  const rows = variableRows();
+  return CONFIG_GROUPS.map((group) => {
+    const lines = rows
+      .filter((r) => r.group === group.id)
+      .map((r) => `| \`${r.name}\` | ${r.default === '' ? '–' : cell(r.default)} | ${cell(codeNames(r.description))} |`);
+    return [`Read by ${group.title}:`, '', '| variable | default | meaning |', '| --- | --- | --- |', ...lines].join('\n');
+  }).join('\n\n');
 }
 
 const marker = (kind: 'BEGIN' | 'END', name: string) => `<!-- ${kind} GENERATED: ${name} (npm run docs) -->`;

@@ -56,9 +56,11 @@ function content(report: ReportJson): unknown {
   return {
     question: report.question,
     // The method section is the run's own account (its model use, and that it replayed): compared on its own below.
+    // "Model output:" counts the notes of the run's own llm_calls rows, and a replayed answer writes none (decision
+    // 0030): the original's count depends on how the fake model phrased an answer, the replay's is 0 by design.
     sections: report.sections.filter((s) => s.kind !== 'method'),
     method: sentences({ ...report, sections: report.sections.filter((s) => s.kind === 'method') }).filter(
-      (t) => !t.startsWith('Engine:') && !t.startsWith('Replay of run'),
+      (t) => !t.startsWith('Engine:') && !t.startsWith('Replay of run') && !t.startsWith('Model output:'),
     ),
     evidence: report.evidence,
     claims: report.claims,

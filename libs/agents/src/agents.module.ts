@@ -1,5 +1,6 @@
 import { Module, type DynamicModule, type InjectionToken, type Provider, type Type } from '@nestjs/common';
 import type { Redis } from 'ioredis';
+import { environment } from '@dossier/config';
 import { AgentRunner, type AgentRunnerOptions } from './agent-runner';
 import type { BudgetExhaustionSink } from './budget/budget-exhaustion-sink';
 import { openAIEngineFromEnv } from './openai/openai-engine-from-env';
@@ -37,13 +38,14 @@ function perRunProvider(store: Type<AgentStore>, ports?: Omit<AgentPorts, 'store
     provide: AgentRunner,
     useFactory: (adapter: AgentStore, answers: ExternalAnswers, redis: Redis | undefined, budgetSink: BudgetExhaustionSink | undefined) => {
       // Configured workers build the engine at boot (the tokenizer loads then); others only if a run asks, failing that run clearly.
-      const eager = process.env['OPENAI_BASE_URL'] && process.env['OPENAI_MODEL'] ? openAIEngineFromEnv(process.env, redis ?? null) : null;
+      const env = environment();
+      const eager = env['OPENAI_BASE_URL'] && env['OPENAI_MODEL'] ? openAIEngineFromEnv(env, redis ?? null) : null;
       return new AgentRunner(adapter, {
         engine: 'per-run',
         answers,
         perRun: {
           store: adapter,
-          openai: () => eager ?? openAIEngineFromEnv(process.env, redis ?? null),
+          openai: () => eager ?? openAIEngineFromEnv(env, redis ?? null),
           ...(budgetSink ? { budgetSink } : {}),
         },
       });

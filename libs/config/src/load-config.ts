@@ -1,11 +1,12 @@
 import { z } from 'zod';
 import { ConfigError } from '@dossier/errors';
+import { environment } from './environment';
 
 /**
  * Parses the environment against one app's schema at boot. Every problem is listed with the variable's
  * name, so a missing or malformed setting fails the process at once instead of at first use.
  */
-export function loadConfig<S extends z.ZodObject>(schema: S, env: NodeJS.ProcessEnv = process.env): z.infer<S> {
+export function loadConfig<S extends z.ZodObject>(schema: S, env: NodeJS.ProcessEnv = environment()): z.infer<S> {
   // An empty variable means "not set" (so its default applies), as in most shells' `VAR= cmd` usage.
   const present = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
   const parsed = schema.safeParse(present);

@@ -1,26 +1,18 @@
 import { z } from 'zod';
 
-const int = (def: number, min = 0) => z.coerce.number().int().min(min).default(def);
-const url = (protocols: RegExp) =>
-  z
-    .string()
-    .min(1)
-    .refine((v) => {
-      try {
-        return protocols.test(new URL(v).protocol);
-      } catch {
-        return false;
-      }
-    }, 'must be a valid URL');
+import { int, url } from './fields';
+
+// Every field ends with `.describe()`: the catalog (catalog.ts) and docs/operations.md's variable table read it.
+// zod keeps a description on the instance it was given to, so it must be the last call of the chain.
 
 /** Shared pieces; each app composes its own schema from these (one schema per app). */
 export const DatabaseEnv = z.object({
-  DATABASE_URL: url(/^postgres(ql)?:$/),
-  DATABASE_POOL_MAX: int(10, 1),
+  DATABASE_URL: url(/^postgres(ql)?:$/).describe('Postgres connection URL (postgres:// or postgresql://)'),
+  DATABASE_POOL_MAX: int(10, 1).describe("Largest number of connections in a process's Postgres pool"),
 });
 
 export const RedisEnv = z.object({
-  REDIS_URL: url(/^rediss?:$/),
+  REDIS_URL: url(/^rediss?:$/).describe('Redis connection URL (redis:// or rediss://); Redis must run with maxmemory-policy noeviction'),
   /**
    * Every queue key starts with this; tests give each file its own. Unset: derived from DATABASE_URL
    * (`defaultQueuePrefix`), so two databases sharing a Redis never share jobs.
@@ -28,11 +20,15 @@ export const RedisEnv = z.object({
   QUEUE_PREFIX: z
     .string()
     .regex(/^[a-zA-Z0-9_-]+$/, 'letters, digits, - and _ only')
-    .optional(),
+    .optional()
+    .describe("Prefix of every queue key; unset: derived from DATABASE_URL's host, port and name, one per database (decision 0077)"),
 });
 
 export const LogEnv = z.object({
-  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  LOG_LEVEL: z
+    .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
+    .default('info')
+    .describe('Least severe log level written (fatal, error, warn, info, debug, trace, silent)'),
 });
 
 /**
@@ -46,35 +42,58 @@ export const LogEnv = z.object({
 export const WorkerEnv = DatabaseEnv.extend(RedisEnv.shape)
   .extend(LogEnv.shape)
   .extend({
-    WORKER_CONCURRENCY: int(4, 1),
-    STEP_LOCK_MS: int(30_000, 1_000),
-    STALLED_INTERVAL_MS: int(1_000, 200),
-    STEP_ATTEMPTS: int(5, 1),
-    STEP_BACKOFF_MS: int(2_000, 10),
-    SHUTDOWN_GRACE_MS: int(25_000, 0),
+    WORKER_CONCURRENCY: int(4, 1).describe('Steps one worker process runs at once'),
+    STEP_LOCK_MS: int(30_000, 1_000).describe(
+      "BullMQ job lock and step lease, renewed every half (lease: every third); the bound on a dead worker's step when the stall watch cannot tell",
+    ),
+    STALLED_INTERVAL_MS: int(1_000, 200).describe('How often workers look for stalled jobs'),
+    STEP_ATTEMPTS: int(5, 1).describe('Deliveries of a step before it fails for good (exponential backoff between them)'),
+    STEP_BACKOFF_MS: int(2_000, 10).describe('First retry delay of a failed step (×2 each time, at most 60 s, ±20 % jitter)'),
+    SHUTDOWN_GRACE_MS: int(25_000, 0).describe('After SIGTERM: how long in-flight steps may finish before the process exits'),
     /** Port of the process's /metrics, /healthz and /readyz (0 = no server); unset: the service's own (OPS_PORTS). */
-    METRICS_PORT: z.coerce.number().int().min(0).max(65_535).optional(),
+    METRICS_PORT: z.coerce
+      .number()
+      .int()
+      .min(0)
+      .max(65_535)
+      .optional()
+      .describe("Port of /metrics, /healthz and /readyz (0 = no server); unset: the service's own (gateway 9464 … renderer 9472)"),
     /** Where the embedded vector store (LanceDB) keeps its tables: one machine, any number of processes (decision 0033). */
-    VECTOR_DIR: z.string().min(1).default('.dossier/vectors'),
+    VECTOR_DIR: z
+      .string()
+      .min(1)
+      .default('.dossier/vectors')
+      .describe('Directory of the embedded vector store (LanceDB), shared by any number of processes on one machine'),
     /** When set, vectors live in Qdrant (shared by replicas on several machines) instead of the embedded store. */
-    QDRANT_URL: url(/^https?:$/).optional(),
-    QDRANT_API_KEY: z.string().min(1).optional(),
+    QDRANT_URL: url(/^https?:$/)
+      .optional()
+      .describe('Qdrant URL: vectors live in Qdrant (several machines) instead of VECTOR_DIR'),
+    QDRANT_API_KEY: z.string().min(1).optional().describe("Qdrant's API key, when it asks for one"),
     /**
      * The model endpoint this worker's openai engine calls (the agents validate the whole openai configuration when a
      * run asks for it): read here too, as the identity the engine compares with the endpoint a run ran against
      * (docs/decisions/0076).
      */
-    OPENAI_BASE_URL: z.string().min(1).optional(),
-    OPENAI_MODEL: z.string().min(1).optional(),
+    OPENAI_BASE_URL: z
+      .string()
+      .min(1)
+      .optional()
+      .describe("Base URL of the OpenAI-compatible endpoint of the openai engine (also the run's recorded endpoint)"),
+    OPENAI_MODEL: z.string().min(1).optional().describe('Model of every role without its own OPENAI_MODEL_<ROLE>'),
   });
 export type WorkerEnv = z.infer<typeof WorkerEnv>;
 
-export const ConductorEnv = WorkerEnv.extend({
-  RELAY_INTERVAL_MS: int(1_000, 50),
-  RECONCILE_INTERVAL_MS: int(5_000, 100),
+/** What the conductor reads beyond a worker's settings. */
+export const ConductorOwnEnv = z.object({
+  RELAY_INTERVAL_MS: int(1_000, 50).describe('How often the conductor relays outbox rows no worker enqueued'),
+  RECONCILE_INTERVAL_MS: int(5_000, 100).describe('How often the conductor re-sends steps Redis lost'),
   /** Outbox rows younger than this are left to the worker that wrote them. */
-  RELAY_MIN_AGE_MS: int(2_000, 0),
+  RELAY_MIN_AGE_MS: int(2_000, 0).describe('Outbox rows younger than this are left to the worker that wrote them'),
   /** How often the stall watch compares active jobs with held worker liveness locks (docs/decisions/0027). */
-  STALL_WATCH_INTERVAL_MS: int(500, 50),
+  STALL_WATCH_INTERVAL_MS: int(500, 50).describe(
+    "How often the conductor compares active jobs with held worker liveness locks: a dead worker's step moves on in about 2 s",
+  ),
 });
+
+export const ConductorEnv = WorkerEnv.extend(ConductorOwnEnv.shape);
 export type ConductorEnv = z.infer<typeof ConductorEnv>;

@@ -1,6 +1,7 @@
 import { trace } from '@opentelemetry/api';
 import pino, { type Logger } from 'pino';
 import type { LoggerService } from '@nestjs/common';
+import { environment } from '@dossier/config';
 import { redactSecrets } from '@dossier/errors';
 import { currentLogContext } from './log-context';
 
@@ -13,7 +14,7 @@ export type { Logger };
  * line passes through the shared secret redaction (@dossier/errors) on its way out: an error message that quotes an
  * upstream body, or a field nobody thought of, cannot put a configured key or a bearer token in the logs.
  */
-export function createLogger(service: string, level = process.env['LOG_LEVEL'] ?? 'info'): Logger {
+export function createLogger(service: string, level = environment()['LOG_LEVEL'] ?? 'info'): Logger {
   return pino(
     {
       level,
@@ -25,7 +26,7 @@ export function createLogger(service: string, level = process.env['LOG_LEVEL'] ?
         return { ...currentLogContext(), ...(span ? { trace_id: span.traceId, span_id: span.spanId } : {}) };
       },
     },
-    pino.destination(process.env['LOG_DESTINATION'] === 'stderr' ? 2 : 1),
+    pino.destination(environment()['LOG_DESTINATION'] === 'stderr' ? 2 : 1),
   );
 }
 

@@ -1,4 +1,5 @@
 import type { NodeSDK } from '@opentelemetry/sdk-node';
+import { environment } from '@dossier/config';
 
 let sdk: NodeSDK | undefined;
 
@@ -12,7 +13,7 @@ function exporterConfigured(env: NodeJS.ProcessEnv): boolean {
  * Export is configured by the standard OTEL_* variables; with none set, spans are created (trace ids
  * reach the logs) but not exported, so a laptop run never tries to reach a collector that is not there.
  */
-export function startTelemetry(serviceName: string, env: NodeJS.ProcessEnv = process.env): NodeSDK | undefined {
+export function startTelemetry(serviceName: string, env: NodeJS.ProcessEnv = environment()): NodeSDK | undefined {
   if (sdk || env['OTEL_SDK_DISABLED'] === 'true') return sdk;
   env['OTEL_SERVICE_NAME'] ??= `dossier-${serviceName}`;
   // Metrics and logs go through Prometheus and pino, not OTLP (issue 7 decides otherwise if needed).

@@ -26,7 +26,10 @@ export function startChildService(
 ): ChildService {
   const child = spawn(process.execPath, ['--enable-source-maps', '-r', path.join(REPO_ROOT, 'tools/ts-register.cjs'), entry, ...args], {
     cwd: REPO_ROOT,
-    env: { ...process.env, NODE_ENV: 'test', ...env },
+    // A command's check that Postgres and Redis answer is bounded by DOSSIER_CONNECT_TIMEOUT_MS (10 s): on this
+    // two-core machine with the suite's three streams and other checkouts, a new Postgres connection was seen to take
+    // 3-6 s, which failed whole CLI specs as "not answering". A test of that bound sets its own.
+    env: { ...process.env, NODE_ENV: 'test', DOSSIER_CONNECT_TIMEOUT_MS: '60000', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';

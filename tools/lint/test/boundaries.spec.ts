@@ -23,7 +23,16 @@ const CAPABILITY = onlyTags('capability', ['contracts', 'util', 'data', 'capabil
 const ENGINE = onlyTags('engine', ['contracts', 'util', 'data', 'transport']);
 const AGENT = onlyTags('agent', ['contracts', 'util', 'capability']);
 
-const CASES: { boundary: string; file: string; errors: { line: number; message: string | RegExp }[] }[] = [
+const PROCESS_ENV = 'Read configuration through @dossier/config (a typed schema, or environment()): issue 26, decision 0080.';
+
+/** An error of `rule` (default: the module-boundary rule) at `line`. */
+interface Expected {
+  line: number;
+  message: string | RegExp;
+  rule?: string;
+}
+
+const CASES: { boundary: string; file: string; errors: Expected[] }[] = [
   {
     boundary: 'contracts import nothing of ours',
     file: 'libs/contracts/lint-fixtures/contracts-import-ours.ts',
@@ -84,9 +93,22 @@ const CASES: { boundary: string; file: string; errors: { line: number; message: 
     file: 'libs/db/lint-fixtures/test/test-imports-testing.ts',
     errors: [],
   },
+  {
+    boundary: 'process.env is read only in libs/config, entry points, tracing setup, the harness and tests (decision 0080)',
+    file: 'libs/sources/lint-fixtures/library-reads-process-env.ts',
+    errors: [
+      { line: 2, message: `'process.env' is restricted from being used. ${PROCESS_ENV}`, rule: 'no-restricted-properties' },
+      { line: 3, message: `'process.env' is restricted from being used. ${PROCESS_ENV}`, rule: 'no-restricted-properties' },
+    ],
+  },
+  {
+    boundary: 'libs/config reads process.env (the same read as above, in libs/config)',
+    file: 'libs/config/lint-fixtures/config-reads-process-env.ts',
+    errors: [],
+  },
 ];
 
-describe('layer boundaries are lint errors', () => {
+describe('layer boundaries and the process.env rule are lint errors', () => {
   let problems: Problem[];
   let ignored: string[];
   let layers: string[];
@@ -101,7 +123,7 @@ describe('layer boundaries are lint errors', () => {
 
   it.each(CASES)('$boundary: $file', ({ file, errors }) => {
     const found = problems.filter((p) => p.file === file);
-    expect(found.map((p) => p.ruleId)).toEqual(errors.map(() => '@nx/enforce-module-boundaries'));
+    expect(found.map((p) => p.ruleId)).toEqual(errors.map((e) => e.rule ?? '@nx/enforce-module-boundaries'));
     expect(found.map((p) => p.line)).toEqual(errors.map((e) => e.line));
     errors.forEach((e, i) => expect(found[i]!.message).toMatch(typeof e.message === 'string' ? exact(e.message) : e.message));
   });

@@ -21,6 +21,7 @@ import { packArchive, readArchive, RunArchives, RunCommands, RunQueries } from '
 import { openContext, type CliContext } from '../cli-context';
 import type { WorkerMode } from '../framework/command-spec';
 import type { DocumentUpload, DossierClient, IngestSummary } from '@dossier/client';
+import { environment } from '@dossier/config';
 
 const ACTOR = 'cli';
 const POLL_MS = 200;
@@ -205,7 +206,7 @@ export class LocalClient implements DossierClient {
   /** This process's workers will play the run: a model engine's missing setting is named now, before anything is ingested. */
   async checkEngine(engine: 'offline' | 'openai'): Promise<void> {
     // eslint-disable-next-line @typescript-eslint/no-require-imports -- the agents are loaded with the workers (local-engine.module.ts)
-    if (engine === 'openai') (require('@dossier/agents') as typeof import('@dossier/agents')).openAIConfigFromEnv(process.env);
+    if (engine === 'openai') (require('@dossier/agents') as typeof import('@dossier/agents')).openAIConfigFromEnv(environment());
   }
 
   async close(): Promise<void> {

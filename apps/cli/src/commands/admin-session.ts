@@ -1,8 +1,9 @@
 import type { AdminRepositories } from './admin-repositories';
+import { environment } from '@dossier/config';
 
 /** The database the admin commands work on: DATABASE_URL, or the local server's `dossier` database. */
 export function adminDatabaseUrl(): string {
-  return process.env['DATABASE_URL'] || 'postgresql://postgres@127.0.0.1:5432/dossier';
+  return environment()['DATABASE_URL'] || 'postgresql://postgres@127.0.0.1:5432/dossier';
 }
 
 /** Tenants and keys live in the database at DATABASE_URL: the operator's tool, never exposed over HTTP. */

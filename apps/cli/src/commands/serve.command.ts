@@ -1,4 +1,4 @@
-import { loadConfig, opsPortFor } from '@dossier/config';
+import { loadConfig, opsPortFor, environment } from '@dossier/config';
 import { CliUsageError } from '../cli-error';
 import { CliEnv } from '../cli-env';
 import { defineCommand } from '../framework/command-spec';
@@ -49,7 +49,7 @@ export const serveCommand = defineCommand<ServeFlags>({
     const started = Date.now();
     // The printed URL and keys are what the person reads on stdout; the services' logs (warnings and worse,
     // unless LOG_LEVEL says otherwise) go to stderr (tracing.ts).
-    process.env['LOG_LEVEL'] = env.LOG_LEVEL;
+    environment()['LOG_LEVEL'] = env.LOG_LEVEL;
     out.line('Checking Redis and Postgres, migrations and the web app build…');
     await prepareMachine(env);
     // Before the gateway and the stages load pg, ioredis and http: instrumentation patches them on load.
@@ -62,7 +62,7 @@ export const serveCommand = defineCommand<ServeFlags>({
       tenant: env.DOSSIER_TENANT,
       newKey: opts.newKey ?? false,
       env: {
-        ...process.env,
+        ...environment(),
         DATABASE_URL: env.DATABASE_URL,
         REDIS_URL: env.REDIS_URL,
         QUEUE_PREFIX: env.QUEUE_PREFIX,

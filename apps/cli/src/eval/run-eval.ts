@@ -8,6 +8,7 @@ import { ingestInto } from '../commands/ingest.command';
 import type { Output } from '../output';
 import { progressLine } from '@dossier/client';
 import { runOptionsFor } from '../research/research-flags';
+import { environment } from '@dossier/config';
 
 // This module is itself loaded only by `dossier eval` (eval.command.ts): @dossier/evals is a lazy library for the CLI,
 // so it is required here rather than imported (Nx forbids a static import of a library loaded lazily elsewhere).
@@ -127,7 +128,7 @@ export async function runEval(client: DossierClient, out: Output, ref: string, f
     const { set } = loaded;
     await client.checkEngine(flags.engine);
     // The judge is pinned before any run starts, so every figure of this eval comes from one model.
-    const judge = flags.engine === 'openai' ? openAIJudgeFromEnv(process.env) : null;
+    const judge = flags.engine === 'openai' ? openAIJudgeFromEnv(environment()) : null;
     const collection = flags.collection ?? `eval-${set.name}`;
     const dir = path.resolve(flags.out ?? path.join('out', 'eval', set.name));
     if ((await client.collectionSize(collection)) === 0) {

@@ -4,6 +4,7 @@ import { GatewayHttp, type DossierClient } from '@dossier/client';
 import { Output } from '../output';
 import { startCliTelemetry } from '../tracing';
 import type { CommandSpec, Transport, WorkerMode } from './command-spec';
+import { CliRemoteEnv, environment } from '@dossier/config';
 
 export interface GlobalOptions {
   api?: string;
@@ -12,9 +13,10 @@ export interface GlobalOptions {
 
 /** The transport the global options (or DOSSIER_API_URL / DOSSIER_API_KEY) choose. */
 export function chooseTransport(global: GlobalOptions, env: NodeJS.ProcessEnv): { transport: Transport; http?: GatewayHttp } {
-  const api = global.api ?? (env['DOSSIER_API_URL'] || undefined);
+  const remote = CliRemoteEnv.parse(env);
+  const api = global.api ?? (remote.DOSSIER_API_URL || undefined);
   if (!api) return { transport: 'local' };
-  const key = global.key ?? (env['DOSSIER_API_KEY'] || undefined);
+  const key = global.key ?? (remote.DOSSIER_API_KEY || undefined);
   if (!key) throw new CliUsageError('--api needs --key KEY (or DOSSIER_API_KEY)');
   if (!/^https?:\/\/[^\s]+$/.test(api)) throw new CliUsageError(`--api takes the gateway's URL, e.g. http://localhost:8080; got "${api}"`);
   return { transport: 'api', http: new GatewayHttp(api, key) };
@@ -104,7 +106,7 @@ function commandFor(
 }
 
 /** The `dossier` program: global options, then every command of the table with generated help. */
-export function buildProgram(commands: CommandSpec<never>[], result: ProgramResult, env: NodeJS.ProcessEnv = process.env): Command {
+export function buildProgram(commands: CommandSpec<never>[], result: ProgramResult, env: NodeJS.ProcessEnv = environment()): Command {
   const program = new Command('dossier')
     .description('Deep research with verified citations: every sentence of the report cites the passage that supports it.')
     .option('--api <url>', 'run the command through a gateway at this URL (or DOSSIER_API_URL); progress streams over SSE')

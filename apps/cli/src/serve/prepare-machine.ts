@@ -4,6 +4,7 @@ import { connect } from 'node:net';
 import path from 'node:path';
 import { Client } from 'pg';
 import { ConfigError } from '@dossier/errors';
+import { environment } from '@dossier/config';
 
 const REPO_ROOT = path.resolve(__dirname, '../../../..');
 
@@ -59,7 +60,7 @@ async function databaseCurrent(url: string): Promise<boolean> {
  * When both answer and the database has every migration, the script (and Prisma's CLI, ~10 s) is skipped.
  */
 export async function prepareMachine(env: { DATABASE_URL: string; REDIS_URL: string }): Promise<void> {
-  const childEnv = { ...process.env, DATABASE_URL: env.DATABASE_URL, REDIS_URL: env.REDIS_URL };
+  const childEnv = { ...environment(), DATABASE_URL: env.DATABASE_URL, REDIS_URL: env.REDIS_URL };
   const [redis, database] = await Promise.all([redisAnswers(env.REDIS_URL), databaseCurrent(env.DATABASE_URL)]);
   if (!redis || !database) {
     await run(

@@ -1,4 +1,5 @@
 import { Controller, Get, UseGuards } from '@nestjs/common';
+import { environment } from '@dossier/config';
 import type { CapabilitiesView } from '@dossier/contracts';
 import { ApiKeyGuard } from '../auth/api-key.guard';
 import { deploymentCapabilities } from './deployment-capabilities';
@@ -8,7 +9,7 @@ import { deploymentCapabilities } from './deployment-capabilities';
 @UseGuards(ApiKeyGuard)
 export class CapabilitiesController {
   // The environment does not change while the process runs: decided once.
-  private readonly view = deploymentCapabilities(process.env);
+  private readonly view = deploymentCapabilities(environment());
 
   @Get()
   capabilities(): CapabilitiesView {

@@ -1,13 +1,11 @@
-import { z } from 'zod';
+import { blankIsUnset, MIN_CONTEXT_SETTING, ModelEnv, type StructuredOutputMode } from '@dossier/config';
 import { ROLE_NAMES, ROLES, type RoleName } from '../roles';
 import { LlmConfigError } from '../errors';
 import { DEFAULT_CONTEXT_TOKENS, knownContextTokens } from './context-windows';
 import { DEFAULT_PRICES, PriceTable, type ModelPrice } from './prices';
 
-const blankIsUnset = (v: unknown) => (typeof v === 'string' && v.trim() === '' ? undefined : v);
-const optionalText = z.preprocess(blankIsUnset, z.string().trim().optional());
-const num = (schema: z.ZodNumber, fallback: number) => z.preprocess(blankIsUnset, z.coerce.number().pipe(schema).default(fallback));
-const flag = z.preprocess(blankIsUnset, z.enum(['true', 'false', '1', '0']).default('false')).transform((v) => v === 'true' || v === '1');
+// Declared in libs/config with every other variable (issue 26); re-exported where the agents' files import them.
+export { MIN_CONTEXT_SETTING, StructuredOutputMode } from '@dossier/config';
 
 /** `sectionWriter` → `SECTION_WRITER`: the suffix of the per-role variables. */
 export function roleEnvSuffix(role: string): string {
@@ -24,34 +22,6 @@ const KNOWN_EMBEDDING_DIMENSIONS: Record<string, number> = {
   'text-embedding-3-large': 3072,
   'text-embedding-ada-002': 1536,
 };
-
-export const StructuredOutputMode = z.enum(['json_schema', 'json_object', 'text']);
-export type StructuredOutputMode = z.infer<typeof StructuredOutputMode>;
-
-/** The smallest context window a setting may name: below it not even a role's instructions fit (decision 0040). */
-export const MIN_CONTEXT_SETTING = 256;
-
-const BaseEnv = z.object({
-  OPENAI_BASE_URL: optionalText,
-  OPENAI_API_KEY: optionalText,
-  OPENAI_MODEL: optionalText,
-  OPENAI_TIMEOUT_MS: num(z.number().int().min(100).max(600_000), 120_000),
-  OPENAI_MAX_RETRIES: num(z.number().int().min(0).max(10), 4),
-  OPENAI_RETRY_BASE_MS: num(z.number().int().min(0).max(60_000), 1_000),
-  OPENAI_RETRY_MAX_MS: num(z.number().int().min(0).max(600_000), 60_000),
-  OPENAI_RATE_PER_SECOND: num(z.number().positive().max(10_000), 5),
-  OPENAI_RATE_MARGIN_MS: num(z.number().int().min(0).max(10_000), 100),
-  OPENAI_MAX_OUTPUT_TOKENS: num(z.number().int().min(16).max(1_000_000), 16_384),
-  OPENAI_CONTEXT_TOKENS: z.preprocess(blankIsUnset, z.coerce.number().int().min(MIN_CONTEXT_SETTING).max(10_000_000).optional()),
-  OPENAI_STRUCTURED_OUTPUT: z.preprocess(blankIsUnset, StructuredOutputMode.default('json_schema')),
-  OPENAI_PRICES: optionalText,
-  OPENAI_WRITER_BATCH_TOKENS: num(z.number().int().min(200).max(1_000_000), 6_000),
-  OPENAI_EMBEDDINGS_BASE_URL: optionalText,
-  OPENAI_EMBEDDINGS_API_KEY: optionalText,
-  OPENAI_EMBEDDINGS_MODEL: optionalText,
-  OPENAI_EMBEDDINGS_DIMENSIONS: z.preprocess(blankIsUnset, z.coerce.number().int().min(8).max(65_536).optional()),
-  OPENAI_CAPTURE_PROMPTS: flag,
-});
 
 export interface RoleModelConfig {
   model: string;
@@ -98,7 +68,7 @@ export interface OpenAIConfig {
  * them still serves offline runs; the error names every missing or malformed variable.
  */
 export function openAIConfigFromEnv(env: Record<string, string | undefined>): OpenAIConfig {
-  const parsed = BaseEnv.safeParse(env);
+  const parsed = ModelEnv.safeParse(env);
   if (!parsed.success) {
     const names = [...new Set(parsed.error.issues.map((i) => String(i.path[0])))];
     throw new LlmConfigError(

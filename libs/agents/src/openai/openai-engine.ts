@@ -121,7 +121,7 @@ export class OpenAIEngine implements Engine {
   constructor(private readonly options: OpenAIEngineOptions) {
     const { config } = options;
     this.model = config.roles.director.model;
-    // The key may come from an env record other than process.env: the shared redaction must know it too.
+    // The key may come from an env record other than the process's environment: the shared redaction must know it too.
     registerSecret(config.apiKey);
     // The SDK's own retries are off: ours honour Retry-After, share the pause through the limiter, and record every attempt.
     this.client = new OpenAI({ baseURL: config.baseUrl, apiKey: config.apiKey, maxRetries: 0, timeout: config.timeoutMs + 1_000 });

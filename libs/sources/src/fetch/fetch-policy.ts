@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { environment, FetchEnv } from '@dossier/config';
 import { ConfigError } from '@dossier/errors';
 import { parseAllowlistEntry } from './test-allowlist';
 
@@ -44,22 +45,6 @@ export const FetchPolicy = z.object({
 export type FetchPolicy = z.output<typeof FetchPolicy>;
 export type FetchPolicyInput = z.input<typeof FetchPolicy>;
 
-const Integer = z.string().trim().regex(/^\d+$/, 'a whole number').transform(Number);
-const List = z.string().transform((s) =>
-  s
-    .split(',')
-    .map((part) => part.trim())
-    .filter((part) => part !== ''),
-);
-
-const FetchEnv = z.object({
-  DOSSIER_FETCH_MAX_BYTES: Integer.optional(),
-  DOSSIER_FETCH_TIMEOUT_MS: Integer.optional(),
-  DOSSIER_FETCH_ALLOWED_PORTS: List.pipe(z.array(Integer)).optional(),
-  DOSSIER_FETCH_TEST_ALLOWLIST: List.optional(),
-  NODE_ENV: z.string().optional(),
-});
-
 export interface FetchPolicyFromEnvOptions {
   /** Where the loud warning goes when a test allowlist is set outside tests (default: process.emitWarning). */
   warn?: (message: string) => void;
@@ -71,7 +56,7 @@ export interface FetchPolicyFromEnvOptions {
  * it would open the SSRF guard, so it is ignored, with a warning that says so.
  */
 export function fetchPolicyFromEnv(
-  env: Record<string, string | undefined> = process.env,
+  env: Record<string, string | undefined> = environment(),
   opts: FetchPolicyFromEnvOptions = {},
 ): FetchPolicy {
   const parsed = FetchEnv.safeParse(env);

@@ -5,6 +5,7 @@ import type { Readable } from 'node:stream';
 import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
 import { Agent, request } from 'undici';
 import { ConfigError, DossierError, parseRetryAfter } from '@dossier/errors';
+import { environment } from '@dossier/config';
 import { isForbiddenAddress } from './address-policy';
 import {
   BinaryContentError,
@@ -131,7 +132,7 @@ export class SafeFetcher {
     this.allowlist = new TestAllowlist(this.policy.testAllowlist);
     // Belt and braces with fetchPolicyFromEnv: however the policy was built, the allowlist that opens
     // the SSRF guard exists only under a test runner.
-    if (!this.allowlist.isEmpty && process.env.NODE_ENV !== 'test') {
+    if (!this.allowlist.isEmpty && environment()['NODE_ENV'] !== 'test') {
       throw new ConfigError('fetch policy testAllowlist is set outside tests (NODE_ENV is not "test"): refusing to open the SSRF guard');
     }
   }

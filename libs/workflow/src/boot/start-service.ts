@@ -31,8 +31,11 @@ export async function startService(def: ServiceDefinition): Promise<INestApplica
   let app: INestApplicationContext | undefined;
   let ops: OpsServer | undefined;
   let stopping = false;
+  // The validated SHUTDOWN_GRACE_MS; the boot below exits the process when the environment does not parse.
+  let grace = 25_000;
   try {
     const env = def.conductor ? loadConfig(ConductorEnv) : loadConfig(WorkerEnv);
+    grace = env.SHUTDOWN_GRACE_MS;
     // Before any work is taken: a new image against a database its migrations have not reached yet stops here.
     await checkSchemaAtBoot(env.DATABASE_URL, logger);
     const settings = def.conductor ? conductorSettingsFromEnv(env as ConductorEnv) : engineSettingsFromEnv(env, def.consume);
@@ -59,7 +62,6 @@ export async function startService(def: ServiceDefinition): Promise<INestApplica
     // A failed Nest boot leaves its half-made connections open, and nothing can close them: exit.
     process.exit(1);
   }
-  const grace = Number(process.env['SHUTDOWN_GRACE_MS'] ?? 25_000);
   const stop = (signal: string): void => {
     if (stopping) return;
     stopping = true;

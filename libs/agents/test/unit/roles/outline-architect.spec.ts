@@ -177,13 +177,13 @@ describe('outlineArchitect (offline)', () => {
     };
     const input = { question: 'q?', questions: [], claims: [{ id: 'C1', statement: 's', questionId: null }], feedback: null };
     const checked = outlineArchitect.check!(input, bad);
-    expect(checked.issues).toEqual(['sections use claim ids that were not given: C9', 'claim C1 is in two sections (again in section 2)']);
-    expect(checked.cleaned).toEqual({
-      sections: [
-        { title: 'A', purpose: '', claimIds: ['C1'] },
-        { title: 'B', purpose: '', claimIds: [] },
-      ],
-    });
+    expect(checked.issues).toEqual([
+      'sections use claim ids that were not given: C9',
+      'claim C1 is in two sections (again in section 2)',
+      'section 2 ("B") uses no claim: every section must list the ids of the claims it is written from',
+    ]);
+    // A section left without claims is a heading over nothing: the kept answer leaves it out (decision 0040).
+    expect(checked.cleaned).toEqual({ sections: [{ title: 'A', purpose: '', claimIds: ['C1'] }] });
     expect(checked.dropped).toBe(2);
   });
 

@@ -1,3 +1,4 @@
+import { BRAVE_DEFAULT_RATE_PER_SECOND } from '@dossier/config';
 import { z } from 'zod';
 import { InProcessRateLimiter } from '../../rate-limit/in-process-rate-limiter';
 import type { RateLimiter } from '../../rate-limit/rate-limiter';
@@ -8,7 +9,8 @@ import { joinUrl, toWebHits } from './web-hits';
 import { requireHttpUrl, requireKey, type WebProviderOptions } from './web-provider-options';
 
 export const BRAVE_DEFAULT_BASE_URL = 'https://api.search.brave.com';
-export const BRAVE_DEFAULT_RATE_PER_SECOND = 1;
+// Declared with its variable in libs/config (issue 26).
+export { BRAVE_DEFAULT_RATE_PER_SECOND } from '@dossier/config';
 /** Brave's documented ceilings: count ≤ 20, q ≤ 400 characters and 50 words (else 422). */
 const BRAVE_MAX_COUNT = 20;
 const BRAVE_MAX_QUERY_CHARS = 400;

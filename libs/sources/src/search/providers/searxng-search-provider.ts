@@ -1,3 +1,4 @@
+import { SEARXNG_DEFAULT_RATE_PER_SECOND } from '@dossier/config';
 import { z } from 'zod';
 import { registerSecret } from '@dossier/errors';
 import { InProcessRateLimiter } from '../../rate-limit/in-process-rate-limiter';
@@ -7,7 +8,8 @@ import { httpJson } from './http-json';
 import { joinUrl, toWebHits } from './web-hits';
 import { requireHttpUrl, type WebProviderOptions } from './web-provider-options';
 
-export const SEARXNG_DEFAULT_RATE_PER_SECOND = 2;
+// Declared with its variable in libs/config (issue 26).
+export { SEARXNG_DEFAULT_RATE_PER_SECOND } from '@dossier/config';
 
 const SearxngResponseSchema = z.looseObject({
   query: z.string(),

@@ -1,3 +1,4 @@
+import { TAVILY_DEFAULT_RATE_PER_SECOND } from '@dossier/config';
 import { z } from 'zod';
 import { InProcessRateLimiter } from '../../rate-limit/in-process-rate-limiter';
 import type { RateLimiter } from '../../rate-limit/rate-limiter';
@@ -7,7 +8,8 @@ import { joinUrl, toWebHits } from './web-hits';
 import { requireHttpUrl, requireKey, type WebProviderOptions } from './web-provider-options';
 
 export const TAVILY_DEFAULT_BASE_URL = 'https://api.tavily.com';
-export const TAVILY_DEFAULT_RATE_PER_SECOND = 5;
+// Declared with its variable in libs/config (issue 26).
+export { TAVILY_DEFAULT_RATE_PER_SECOND } from '@dossier/config';
 /** Tavily's documented ceiling for max_results. */
 const TAVILY_MAX_RESULTS = 20;
 

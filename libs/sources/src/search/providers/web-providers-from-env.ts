@@ -1,31 +1,15 @@
 import { createHash } from 'node:crypto';
+import { WebSearchEnv } from '@dossier/config';
 import { ConfigError } from '@dossier/errors';
 import type { Redis } from 'ioredis';
-import { z } from 'zod';
 import { InProcessRateLimiter } from '../../rate-limit/in-process-rate-limiter';
 import type { RateLimiter } from '../../rate-limit/rate-limiter';
 import { RedisRateLimiter } from '../../rate-limit/redis-rate-limiter';
 import type { SearchProvider } from '../search-provider';
-import { BRAVE_DEFAULT_RATE_PER_SECOND, BraveSearchProvider } from './brave-search-provider';
-import { SEARXNG_DEFAULT_RATE_PER_SECOND, SearxngSearchProvider } from './searxng-search-provider';
-import { TAVILY_DEFAULT_RATE_PER_SECOND, TavilySearchProvider } from './tavily-search-provider';
+import { BraveSearchProvider } from './brave-search-provider';
+import { SearxngSearchProvider } from './searxng-search-provider';
+import { TavilySearchProvider } from './tavily-search-provider';
 import type { WebProviderOptions } from './web-provider-options';
-
-/** Unset and blank are the same: a compose file often passes `TAVILY_API_KEY=` through. */
-const optionalText = z.preprocess((v) => (typeof v === 'string' && v.trim() === '' ? undefined : v), z.string().trim().optional());
-const rate = (fallback: number) =>
-  z.preprocess((v) => (typeof v === 'string' && v.trim() === '' ? undefined : v), z.coerce.number().positive().finite().default(fallback));
-
-const WebSearchEnvSchema = z.object({
-  TAVILY_API_KEY: optionalText,
-  TAVILY_BASE_URL: optionalText,
-  TAVILY_RATE_PER_SECOND: rate(TAVILY_DEFAULT_RATE_PER_SECOND),
-  BRAVE_API_KEY: optionalText,
-  BRAVE_BASE_URL: optionalText,
-  BRAVE_RATE_PER_SECOND: rate(BRAVE_DEFAULT_RATE_PER_SECOND),
-  SEARXNG_URL: optionalText,
-  SEARXNG_RATE_PER_SECOND: rate(SEARXNG_DEFAULT_RATE_PER_SECOND),
-});
 
 /** Shared by every provider built here; tests use it to shorten backoff and timeouts. */
 export type WebProvidersOptions = Pick<WebProviderOptions, 'timeoutMs' | 'retry' | 'fetch'>;
@@ -41,7 +25,7 @@ export function webProvidersFromEnv(
   redis: Redis | null,
   options: WebProvidersOptions = {},
 ): SearchProvider[] {
-  const parsed = WebSearchEnvSchema.safeParse(env);
+  const parsed = WebSearchEnv.safeParse(env);
   if (!parsed.success) {
     const names = [...new Set(parsed.error.issues.map((i) => String(i.path[0])))];
     throw new ConfigError(`Invalid web search settings: ${names.map((n) => `${n} must be a positive number`).join('; ')}`, {

@@ -1,6 +1,7 @@
 import { Inject, Injectable, Optional } from '@nestjs/common';
 import type { Redis } from 'ioredis';
 import { EXTERNAL_ANSWERS, openAIEmbedderFromEnv, type ExternalAnswers } from '@dossier/agents';
+import { environment } from '@dossier/config';
 import type { RunOptions } from '@dossier/contracts';
 import { REDIS } from '@dossier/queue';
 import { EMBEDDER, type Embedder } from '@dossier/vectors';
@@ -25,7 +26,7 @@ export class RunEmbedder {
   for(options: Pick<RunOptions, 'engine'>): Embedder {
     if (options.engine !== 'openai') return this.offline;
     if (this.remote === undefined) {
-      const env = process.env;
+      const env = environment();
       this.remote = env['OPENAI_EMBEDDINGS_MODEL'] ? openAIEmbedderFromEnv(env, this.redis ?? null, this.answers) : null;
     }
     return this.remote ?? this.offline;

@@ -1,5 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { Redis } from 'ioredis';
+import { environment } from '@dossier/config';
 import { PrismaService } from '@dossier/db';
 import { REDIS } from '@dossier/queue';
 import { CorpusSearchProvider, RecordedSearchProvider, webProvidersFromEnv, type SearchProvider } from '@dossier/sources';
@@ -16,7 +17,7 @@ export class SearchProviders {
 
   constructor(prisma: PrismaService, @Inject(REDIS) redis: Redis) {
     // Every provider's answers are recorded against the run and replayed from a recording (decision 0030).
-    const all = [new CorpusSearchProvider(prisma), ...webProvidersFromEnv(process.env, redis)].map((p) => new RecordedSearchProvider(p));
+    const all = [new CorpusSearchProvider(prisma), ...webProvidersFromEnv(environment(), redis)].map((p) => new RecordedSearchProvider(p));
     this.providers = new Map(all.map((p) => [p.name, p]));
   }
 

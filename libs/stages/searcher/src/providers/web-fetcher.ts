@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { z } from 'zod';
+import { environment } from '@dossier/config';
 import { recorded } from '@dossier/db';
 import { fetchPolicyFromEnv, RobotsCache, SafeFetcher } from '@dossier/sources';
 
@@ -14,7 +15,7 @@ export class WebFetcher {
   readonly robots: Pick<RobotsCache, 'isAllowed'>;
 
   constructor() {
-    const policy = fetchPolicyFromEnv(process.env);
+    const policy = fetchPolicyFromEnv(environment());
     this.fetcher = new SafeFetcher(policy);
     const cache = new RobotsCache({
       userAgent: policy.userAgent,
