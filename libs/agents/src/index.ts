@@ -17,6 +17,7 @@ export {
   LlmRequestError,
   LlmConfigError,
   ContextWindowError,
+  PreflightError,
 } from './errors';
 
 // The OpenAI-compatible engine, budgets and long-context writing.

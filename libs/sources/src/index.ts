@@ -46,10 +46,17 @@ export {
   type FetchSnapshotOptions,
   type FetchSnapshotResult,
 } from './fetch/cached-fetch';
-export { type RateLimiter, type RateLimitOptions, RateLimitOptionsSchema } from './rate-limit/rate-limiter';
-export { InProcessRateLimiter } from './rate-limit/in-process-rate-limiter';
-export { RedisRateLimiter, type RedisRateLimitOptions, GCRA_SCRIPT } from './rate-limit/redis-rate-limiter';
-export { sleep } from './rate-limit/sleep';
+// The rate limiter lives in libs/telemetry, a layer its users (agents, the gateway's auth) may import (issue 26).
+export {
+  type RateLimiter,
+  type RateLimitOptions,
+  RateLimitOptionsSchema,
+  InProcessRateLimiter,
+  RedisRateLimiter,
+  type RedisRateLimitOptions,
+  GCRA_SCRIPT,
+  sleep,
+} from '@dossier/telemetry';
 export * from './search/providers/errors';
 export {
   httpJson,
