@@ -26,6 +26,8 @@ import { NodesController } from './nodes/nodes.controller';
 import { ResultsController } from './results/results.controller';
 import { RunLookup } from './runs/run-lookup';
 import { SourcesController } from './sources/sources.controller';
+import { SharedReportController, SharesController } from './shares/shares.controller';
+import { ShareTokenGuard } from './shares/share-token.guard';
 import { RunsController } from './runs/runs.controller';
 
 export interface GatewayHosting {
@@ -63,12 +65,15 @@ export class GatewayModule {
         NodesController,
         CapabilitiesController,
         ActivityController,
+        SharesController,
+        SharedReportController,
         McpController,
       ],
       providers: [
         { provide: GATEWAY_ENV, useValue: env },
         RunEventFeed,
         ApiKeyGuard,
+        ShareTokenGuard,
         TenantRateLimiter,
         AuthFailureLimiter,
         EventStreamLeases,

@@ -44,7 +44,15 @@ describe('security round 2: roles hold on every write route and MCP write tool',
   /** What a viewer's write could have changed: every table a write route writes. */
   const footprint = async (): Promise<Record<string, string>> => {
     const counts: Record<string, string> = {};
-    for (const table of ['research_runs', 'approval_decisions', 'run_interventions', 'collections', 'documents', 'audit_events']) {
+    for (const table of [
+      'research_runs',
+      'approval_decisions',
+      'run_interventions',
+      'collections',
+      'documents',
+      'audit_events',
+      'report_shares',
+    ]) {
       counts[table] = (await sql<{ n: string }>(gw.db.url, `SELECT count(*) AS n FROM ${table} WHERE tenant_id = $1`, [tenantId]))[0]!.n;
     }
     counts['statuses'] = (
@@ -142,6 +150,26 @@ describe('security round 2: roles hold on every write route and MCP write tool',
       const replay = await api[role]('POST', `/v1/runs/${runs.member}/replay`, {});
       expect({ role, status: replay.status }).toEqual({ role, status: 201 });
       await api[role]('POST', `/v1/runs/${replay.json.id}/cancel`, {});
+    }
+
+    route('post', '/v1/runs/{id}/follow-ups');
+    const followUp = { question: 'What did the dam change?' };
+    await refusedToViewer('follow up', () => api.viewer('POST', `/v1/runs/${runs.member}/follow-ups`, followUp));
+    for (const role of ['member', 'admin'] as const) {
+      const res = await api[role]('POST', `/v1/runs/${runs.member}/follow-ups`, followUp);
+      expect({ role, status: res.status }).toEqual({ role, status: 201 });
+      await api[role]('POST', `/v1/runs/${res.json.id}/cancel`, {});
+    }
+
+    route('post', '/v1/runs/{id}/shares');
+    route('post', '/v1/runs/{id}/shares/{shareId}/revoke');
+    await refusedToViewer('share', () => api.viewer('POST', `/v1/runs/${runs.member}/shares`, {}));
+    for (const role of ['member', 'admin'] as const) {
+      const share = await api[role]('POST', `/v1/runs/${runs.member}/shares`, {});
+      expect({ role, status: share.status }).toEqual({ role, status: 201 });
+      await refusedToViewer('revoke share', () => api.viewer('POST', `/v1/runs/${runs.member}/shares/${share.json.id}/revoke`, {}));
+      const revoked = await api[role]('POST', `/v1/runs/${runs.member}/shares/${share.json.id}/revoke`, {});
+      expect({ role, status: revoked.status, state: revoked.json.state }).toEqual({ role, status: 200, state: 'revoked' });
     }
 
     route('post', '/v1/runs/import');

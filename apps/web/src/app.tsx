@@ -9,6 +9,7 @@ import { GateScreen } from './screens/gate/gate-screen';
 import { LiveRunScreen } from './screens/live-run/live-run-screen';
 import { NewRunScreen } from './screens/new-run/new-run-screen';
 import { ReportScreen } from './screens/report/report-screen';
+import { SharedReportScreen } from './screens/report/shared-report-screen';
 import { RunsScreen } from './screens/runs/runs-screen';
 import { SignInScreen } from './screens/sign-in-screen';
 import { Alert, Loading, PageTitle } from './ui/common';
@@ -35,6 +36,22 @@ export function App() {
       .finally(() => setChecking(false));
   }, []);
 
+  // A share link needs no key and shows nothing of the app but its report (docs/decisions/0051).
+  if (route.name === 'shared') {
+    return (
+      <>
+        <a className="skip-link" href="#main">
+          Skip to content
+        </a>
+        <header className="topbar">
+          <span className="brand">Dossier</span>
+        </header>
+        <main id="main">
+          <SharedReportScreen />
+        </main>
+      </>
+    );
+  }
   if (checking) return <Loading what="your session" />;
   if (!me) {
     return (
@@ -92,6 +109,7 @@ function Screen({ route, canWrite }: { route: ReturnType<typeof parseRoute>; can
   switch (route.name) {
     case 'runs':
     case 'sign-in':
+    case 'shared':
       return <RunsScreen />;
     case 'new-run':
       return canWrite ? (

@@ -8,6 +8,7 @@ export type Route =
   | { name: 'report'; id: string }
   | { name: 'audit'; id: string }
   | { name: 'sign-in' }
+  | { name: 'shared' }
   | { name: 'missing' };
 
 /** The app's paths; the gateway serves index.html for exactly these (apps/gateway/src/web/web-app.ts). */
@@ -15,6 +16,8 @@ export function parseRoute(pathname: string): Route {
   if (pathname === '/' || pathname === '/runs' || pathname === '/runs/') return { name: 'runs' };
   if (pathname === '/runs/new') return { name: 'new-run' };
   if (pathname === '/sign-in') return { name: 'sign-in' };
+  // A share link: /shared#dsh_… (the token in the fragment).
+  if (pathname === '/shared') return { name: 'shared' };
   const m = /^\/runs\/([^/]+)(?:\/(gate|report|audit))?\/?$/.exec(pathname);
   if (m) {
     const id = decodeURIComponent(m[1]!);

@@ -84,6 +84,11 @@ export const RunOptions = z.strictObject({
         .optional(),
     })
     .optional(),
+  /**
+   * A follow-up of an earlier run of the tenant (decision 0052): its corpus is the collection of that run's sources.
+   * Set by `POST /v1/runs/{id}/follow-ups` only.
+   */
+  followUp: z.strictObject({ of: z.uuid() }).optional(),
   /** Ask the web search providers again instead of reusing the tenant's cached answers (freshness-critical questions). */
   freshSearch: z.boolean().optional(),
 });

@@ -4,6 +4,8 @@ export * from './run-queries';
 export * from './run-archives';
 export * from './gate-edits';
 export * from './run-views';
+export * from './report-shares';
+export * from './follow-ups';
 export { readArchive } from './archive-reading/read-archive';
 export { ARCHIVE_READ_LIMITS } from './archive-reading/archive-limits';
 export { JsonBoundsError, JsonBoundsScanner, type JsonBounds } from './archive-reading/json-bounds';

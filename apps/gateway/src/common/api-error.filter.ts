@@ -26,6 +26,7 @@ import {
   NotFoundError,
   PolicyViolationError,
   RateLimitedError,
+  ShareGoneError,
   UnsupportedMediaTypeError,
 } from './http-errors';
 import { clip } from './clip';
@@ -46,6 +47,7 @@ const STATUS_CODES: Record<number, string> = {
   405: 'method_not_allowed',
   406: 'not_acceptable',
   409: 'conflict',
+  410: 'gone',
   411: 'length_required',
   408: 'request_timeout',
   413: 'payload_too_large',
@@ -67,6 +69,7 @@ function dossierStatus(err: DossierError): number | undefined {
   if (err instanceof MethodNotAllowedError) return 405;
   if (err instanceof NotAcceptableError) return 406;
   if (err instanceof UnsupportedMediaTypeError) return 415;
+  if (err instanceof ShareGoneError) return 410;
   if (err instanceof GateNotOpenError || err instanceof RunStateError || err instanceof ConflictError) return 409;
   if (err instanceof RunArchiveTooLargeError) return 413;
   if (err instanceof PolicyViolationError || err instanceof RunArchiveError) return 422;

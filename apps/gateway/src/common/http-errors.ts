@@ -47,3 +47,8 @@ export class ForbiddenError extends UnrecoverableError {
 export class UnsupportedMediaTypeError extends UnrecoverableError {
   readonly code = 'unsupported_media_type';
 }
+
+/** A share link that worked once and no longer does (revoked or expired): `details.reason` says which. */
+export class ShareGoneError extends UnrecoverableError {
+  readonly code = 'share_gone';
+}

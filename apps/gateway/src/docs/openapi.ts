@@ -13,6 +13,7 @@ const COMMON_ERRORS: Record<number, string> = {
 const EXTRA_ERRORS: Record<number, string> = {
   406: 'No acceptable report format',
   409: 'State conflict (gate not open, run not in a state that allows it, report not ready)',
+  410: 'The share link was revoked or has expired (details.reason)',
   422: "Beyond the tenant's policy (details.cap names the limit)",
 };
 

@@ -3,6 +3,7 @@ import type { FastifyReply } from 'fastify';
 import {
   CancelRunBody,
   CreateRunBody,
+  FollowUpBody,
   IdempotencyKey,
   ListRunsQuery,
   ReplayRunBody,
@@ -17,7 +18,7 @@ import {
 } from '@dossier/contracts';
 import { Prisma, RunRepository, type RunRow } from '@dossier/db';
 import { RunViews } from '@dossier/db';
-import { packArchive, readArchive, RunArchives, RunCommands, RunQueries } from '@dossier/runs';
+import { FollowUps, packArchive, readArchive, RunArchives, RunCommands, RunQueries } from '@dossier/runs';
 import { ApiKeyGuard } from '../auth/api-key.guard';
 import { CurrentCaller, type Caller } from '../auth/identity';
 import { parse } from '../common/parse';
@@ -37,6 +38,7 @@ export class RunsController {
     private readonly views: RunViews,
     private readonly archives: RunArchives,
     private readonly limits: TenantLimits,
+    private readonly followUps: FollowUps,
   ) {}
 
   /** 201 with the new run; 200 with the earlier run when the Idempotency-Key was seen before. */
@@ -126,6 +128,29 @@ export class RunsController {
     await this.queries.run(caller.tenantId, id);
     await this.limits.assertSpendWithin(caller.tenantId, caller.policy);
     const run = await this.commands.replay(caller.tenantId, id, body.from, caller.actor, {
+      underPolicy: (options) => replayPolicy(options, caller.policy),
+      maxRunsInProgress: this.limits.of(caller.policy).runsInProgress,
+    });
+    void reply.status(201).header('location', `/v1/runs/${run.id}`);
+    return this.views.one(run);
+  }
+
+  /**
+   * 201 with a new run asking `question` from this completed run's sources (decision 0052): its corpus is the collection
+   * of the snapshots this run read, its other options this run's, within the tenant's policy as a new run's.
+   */
+  @Post(':id/follow-ups')
+  async followUp(
+    @CurrentCaller() caller: Caller,
+    @Param() params: unknown,
+    @Body() rawBody: unknown,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<RunView> {
+    const { id } = parse(RunIdParams, params, 'path');
+    const body = parse(FollowUpBody, rawBody, 'body');
+    await this.queries.run(caller.tenantId, id);
+    await this.limits.assertSpendWithin(caller.tenantId, caller.policy);
+    const run = await this.followUps.start(caller.tenantId, id, body.question, caller.actor, {
       underPolicy: (options) => replayPolicy(options, caller.policy),
       maxRunsInProgress: this.limits.of(caller.policy).runsInProgress,
     });

@@ -9,7 +9,7 @@ import { WEB_APP_HEADERS } from './web-headers';
 export const DEFAULT_WEB_DIR = path.resolve(__dirname, '../../../web/dist');
 
 /** The app's client-side routes (apps/web/src/router.tsx): each answers with index.html. */
-const APP_ROUTES = ['/', '/sign-in', '/runs', '/runs/*'];
+const APP_ROUTES = ['/', '/sign-in', '/runs', '/runs/*', '/shared'];
 
 /** Paths that belong to the API or the operators, never to the app: their 404 stays the API's JSON. */
 const NOT_APP_PATHS = /^\/(v1|mcp|docs|admin|assets|healthz|readyz)(\/|\?|$)/;

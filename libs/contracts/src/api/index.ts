@@ -5,3 +5,4 @@ export * from './me-api';
 export * from './nodes-api';
 export * from './capabilities-api';
 export * from './activity-api';
+export * from './shares-api';

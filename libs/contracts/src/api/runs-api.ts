@@ -11,8 +11,8 @@ const iso = z.iso.datetime();
 
 export const CreateRunBody = z.strictObject({
   question: safeText().trim().min(1).max(4000),
-  // A replay is started from its run (`POST /v1/runs/{id}/replay`), which checks that run first.
-  options: RunOptions.omit({ replay: true }).optional(),
+  // A replay or a follow-up is started from its run (`POST /v1/runs/{id}/replay`, `/follow-ups`), which checks that run first.
+  options: RunOptions.omit({ replay: true, followUp: true }).optional(),
 });
 export type CreateRunBody = z.input<typeof CreateRunBody>;
 

@@ -7,6 +7,7 @@ import { ExecutionRepository } from './execution.repository';
 import { InterventionRepository } from './intervention.repository';
 import { OutboxRepository } from './outbox.repository';
 import { ReportArtifactRepository } from './report-artifact.repository';
+import { ReportShareRepository } from './report-share.repository';
 import { RunEventRepository } from './run-event.repository';
 import { ResearchRepository } from './research.repository';
 import { RunRepository } from './run.repository';
@@ -21,6 +22,7 @@ export * from './execution.repository';
 export * from './intervention.repository';
 export * from './outbox.repository';
 export * from './report-artifact.repository';
+export * from './report-share.repository';
 export * from './run-event.repository';
 export * from './research.repository';
 export * from './run.repository';
@@ -38,6 +40,7 @@ export const REPOSITORIES = [
   OutboxRepository,
   RecordingRepository,
   ReportArtifactRepository,
+  ReportShareRepository,
   RunEventRepository,
   ResearchRepository,
   RunRepository,

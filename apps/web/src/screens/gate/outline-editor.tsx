@@ -1,3 +1,4 @@
+import { useEffect, useRef } from 'react';
 import type { OutlineSubject } from '../../api/types';
 
 export interface OutlineDraftSection {
@@ -33,7 +34,19 @@ export function OutlineEditor({
   claims: Map<string, string>;
   readOnly: boolean;
 }) {
+  // Moving re-inserts the section's element and merging removes one: keep the focus on the section acted on (its same
+  // button, or the other move button at an end; the merged section's title) instead of letting it fall to <body>.
+  const focusAfter = useRef<string | null>(null);
+  useEffect(() => {
+    if (!focusAfter.current) return;
+    document.getElementById(focusAfter.current)?.focus();
+    focusAfter.current = null;
+  }, [sections]);
   const move = (i: number, by: -1 | 1) => {
+    const key = sections[i]!.key;
+    const to = i + by;
+    const atEnd = by === -1 ? to === 0 : to === sections.length - 1;
+    focusAfter.current = `${key}-${(by === -1) !== atEnd ? 'up' : 'down'}`;
     const next = [...sections];
     [next[i], next[i + by]] = [next[i + by]!, next[i]!];
     onChange(next);
@@ -47,6 +60,7 @@ export function OutlineEditor({
       purpose: [a.purpose, b.purpose].filter(Boolean).join(' '),
       claimIds: [...a.claimIds, ...b.claimIds],
     };
+    focusAfter.current = `${a.key}-title`;
     onChange([...sections.slice(0, i), merged, ...sections.slice(i + 2)]);
   };
   const set = (key: string, patch: Partial<OutlineDraftSection>) => onChange(sections.map((s) => (s.key === key ? { ...s, ...patch } : s)));
@@ -91,6 +105,7 @@ export function OutlineEditor({
                 <div className="row-actions">
                   <button
                     type="button"
+                    id={`${s.key}-up`}
                     className="small"
                     onClick={() => move(i, -1)}
                     disabled={i === 0}
@@ -100,6 +115,7 @@ export function OutlineEditor({
                   </button>
                   <button
                     type="button"
+                    id={`${s.key}-down`}
                     className="small"
                     onClick={() => move(i, 1)}
                     disabled={i === sections.length - 1}

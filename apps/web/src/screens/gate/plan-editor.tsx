@@ -1,3 +1,4 @@
+import { useEffect, useRef } from 'react';
 import type { PlanSubject } from '../../api/types';
 
 /** The plan as the editor holds it: analysts and questions keyed locally, so a renamed analyst keeps its questions. */
@@ -71,17 +72,41 @@ export function changesOf(original: PlanSubject, draft: PlanDraft): string[] {
   return out;
 }
 
+/** After a remove, the control that takes the focus: the next (or else previous) item's remove button, or the add button. */
+function focusTarget<T extends { key: string }>(items: T[], removedAt: number, idOf: (key: string) => string, fallback: string): string {
+  const rest = items.filter((_, i) => i !== removedAt);
+  const next = rest[removedAt] ?? rest[removedAt - 1];
+  // A last remaining item's remove button is disabled (a plan keeps one of each): focus goes to the add button then.
+  return next && rest.length > 1 ? idOf(next.key) : fallback;
+}
+
 export function PlanEditor({ draft, onChange, readOnly }: { draft: PlanDraft; onChange: (d: PlanDraft) => void; readOnly: boolean }) {
+  // The button that had the focus is gone after Drop or Remove: without this the focus falls to <body> and a keyboard
+  // or screen-reader user starts over at the top of the page.
+  const focusAfter = useRef<string | null>(null);
+  useEffect(() => {
+    if (!focusAfter.current) return;
+    document.getElementById(focusAfter.current)?.focus();
+    focusAfter.current = null;
+  }, [draft]);
   const setP = (key: string, patch: Partial<PlanDraft['perspectives'][number]>) =>
     onChange({ ...draft, perspectives: draft.perspectives.map((p) => (p.key === key ? { ...p, ...patch } : p)) });
   const setQ = (key: string, patch: Partial<PlanDraft['questions'][number]>) =>
     onChange({ ...draft, questions: draft.questions.map((q) => (q.key === key ? { ...q, ...patch } : q)) });
-  const removeP = (key: string) =>
+  const removeP = (key: string) => {
+    const at = draft.perspectives.findIndex((p) => p.key === key);
+    focusAfter.current = focusTarget(draft.perspectives, at, (k) => `${k}-remove`, 'add-analyst');
     onChange({
       // Its questions stay, asked by nobody in particular, unless the reviewer drops them too.
       perspectives: draft.perspectives.filter((p) => p.key !== key),
       questions: draft.questions.map((q) => (q.perspectiveKey === key ? { ...q, perspectiveKey: null } : q)),
     });
+  };
+  const dropQ = (key: string) => {
+    const at = draft.questions.findIndex((q) => q.key === key);
+    focusAfter.current = focusTarget(draft.questions, at, (k) => `${k}-drop`, 'add-question');
+    onChange({ ...draft, questions: draft.questions.filter((x) => x.key !== key) });
+  };
   const addP = () =>
     onChange({ ...draft, perspectives: [...draft.perspectives, { key: newKey(), name: '', role: '', affiliation: '', focus: '' }] });
   const addQ = () =>
@@ -140,7 +165,13 @@ export function PlanEditor({ draft, onChange, readOnly }: { draft: PlanDraft; on
                   />
                 </div>
                 {!readOnly && (
-                  <button type="button" className="danger small" onClick={() => removeP(p.key)} disabled={draft.perspectives.length <= 1}>
+                  <button
+                    type="button"
+                    id={`${p.key}-remove`}
+                    className="danger small"
+                    onClick={() => removeP(p.key)}
+                    disabled={draft.perspectives.length <= 1}
+                  >
                     Remove analyst {p.name}
                   </button>
                 )}
@@ -149,7 +180,7 @@ export function PlanEditor({ draft, onChange, readOnly }: { draft: PlanDraft; on
           ))}
         </ol>
         {!readOnly && (
-          <button type="button" onClick={addP} disabled={draft.perspectives.length >= 12}>
+          <button type="button" id="add-analyst" onClick={addP} disabled={draft.perspectives.length >= 12}>
             Add analyst
           </button>
         )}
@@ -224,9 +255,10 @@ export function PlanEditor({ draft, onChange, readOnly }: { draft: PlanDraft; on
                   <td>
                     <button
                       type="button"
+                      id={`${q.key}-drop`}
                       className="danger small"
                       aria-label={`Drop question ${i + 1}: ${q.text}`}
-                      onClick={() => onChange({ ...draft, questions: draft.questions.filter((x) => x.key !== q.key) })}
+                      onClick={() => dropQ(q.key)}
                       disabled={draft.questions.length <= 1}
                     >
                       Drop
@@ -238,7 +270,7 @@ export function PlanEditor({ draft, onChange, readOnly }: { draft: PlanDraft; on
           </tbody>
         </table>
         {!readOnly && (
-          <button type="button" onClick={addQ}>
+          <button type="button" id="add-question" onClick={addQ}>
             Add question
           </button>
         )}

@@ -1,8 +1,17 @@
 import { useEffect, useState, type FormEvent } from 'react';
-import { api, ApiError, messageOf } from '../../api/client';
+import { api, messageOf } from '../../api/client';
 import type { Intervention, InterventionInput, RunView, SourceView } from '../../api/types';
 import { Alert } from '../../ui/common';
 import { TERMINAL } from './use-run';
+import { wordsOf } from '../../ui/words';
+
+/** How the form names each field of an intervention, for an error that refuses one. */
+const FIELD_LABELS: Record<string, string> = {
+  question: 'The question',
+  domain: 'The domain',
+  sourceId: 'The source',
+  scope: 'The scope',
+};
 
 type Kind = InterventionInput['type'];
 const KINDS: { value: Kind; label: string }[] = [
@@ -71,7 +80,7 @@ export function InterventionsPanel({ run, canWrite, lastSeq }: { run: RunView; c
       setText('');
       setNotice('Queued: it applies at the next research-loop boundary.');
     } catch (err) {
-      setError(err instanceof ApiError && err.issues.length > 0 ? `${err.message}` : messageOf(err));
+      setError(wordsOf(err, FIELD_LABELS));
     }
   };
 

@@ -19,6 +19,21 @@ export interface SourceRequest {
   passages: CitedPassage[];
 }
 
+/**
+ * Where the report's files and its sources' text come from: the run's own routes with the signed-in key, or a share
+ * link's routes with its token (docs/decisions/0051).
+ */
+export interface ReportAccess {
+  file: (format: 'md' | 'html' | 'json' | 'pdf') => string;
+  source: (contentHash: string) => string;
+  /** The share token, sent instead of the stored key. */
+  key?: string;
+}
+export const ReportAccessContext = createContext<ReportAccess>({
+  file: () => '',
+  source: (hash) => `/v1/sources/${encodeURIComponent(hash)}`,
+});
+
 /** How a citation or a source in the list asks the report screen to open the viewer. */
 export const OpenSourceContext = createContext<(request: SourceRequest) => void>(() => undefined);
 export const useOpenSource = () => useContext(OpenSourceContext);
@@ -64,6 +79,7 @@ export function SourceViewer({ request, onClose }: { request: SourceRequest; onC
   const [loaded, setLoaded] = useState<SourceText | null>(null);
   const [error, setError] = useState<string | null>(null);
   const { source, passages, number } = request;
+  const access = useContext(ReportAccessContext);
 
   useEffect(() => {
     const d = dialog.current;
@@ -72,11 +88,11 @@ export function SourceViewer({ request, onClose }: { request: SourceRequest; onC
 
   useEffect(() => {
     const ctl = new AbortController();
-    api<SourceText>('GET', `/v1/sources/${encodeURIComponent(source.contentHash)}`, undefined, { signal: ctl.signal })
+    api<SourceText>('GET', access.source(source.contentHash), undefined, { signal: ctl.signal, ...(access.key ? { key: access.key } : {}) })
       .then(setLoaded)
       .catch((err: unknown) => !ctl.signal.aborted && setError(messageOf(err)));
     return () => ctl.abort();
-  }, [source.contentHash]);
+  }, [source.contentHash, access]);
 
   useEffect(() => {
     if (!loaded) return;
