@@ -1,4 +1,5 @@
-import { InterviewAnswer, type BudgetKind } from '@dossier/contracts';
+import { InterviewAnswer, ReportMetrics, type BudgetKind } from '@dossier/contracts';
+import type { z } from 'zod';
 import {
   PrismaService,
   ReportArtifactRepository,
@@ -28,6 +29,20 @@ function describeIntervention(iteration: number, input: InterventionInput, recor
     case 'narrow_scope':
       return `scope narrowed ${when}: "${input.scope}"`;
   }
+}
+
+/** The run's embeddings fallback (decision 0043), as report.json states it; a stored value of another shape is left out. */
+function embeddingsFallback(value: unknown): { embeddingsFallback?: NonNullable<z.infer<typeof ReportMetrics>['embeddingsFallback']> } {
+  if (value == null || typeof value !== 'object') return {};
+  const v = value as Record<string, unknown>;
+  const text = (x: unknown, max: number) => (typeof x === 'string' ? x.slice(0, max) : '');
+  const parsed = ReportMetrics.shape.embeddingsFallback.safeParse({
+    from: text(v['from'], 200),
+    to: text(v['to'], 200),
+    stepKey: text(v['stepKey'], 200),
+    reason: text(v['reason'], 500),
+  });
+  return parsed.success && parsed.data ? { embeddingsFallback: parsed.data } : {};
 }
 
 /** Renders the verified report as Markdown, sanitized HTML, JSON and PDF, stored as the run's artifacts. */
@@ -122,6 +137,7 @@ export class RenderHandler implements StepHandler<'render'> {
         ...(ctx.run.options.engine === 'offline'
           ? {}
           : { modelOutput, hygiene: { leaked: 0, duplicates: 0, fragments: 0, dropped: hygieneDropped(noted) } }),
+        ...embeddingsFallback(run.embeddingsFallback),
       },
       verification: { rounds },
     });
