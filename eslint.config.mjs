@@ -40,6 +40,9 @@ export const LAYERS = {
   // The run application (libs/runs): commands, queries, gate edits and archives over the engine; what apps call.
   application: ['contracts', 'util', 'data', 'transport', 'engine'],
   capability: ['contracts', 'util', 'data', 'capability'],
+  // libs/render: a report (contracts' ReportJson) to HTML, Markdown and PDF. It reads what it is given, never the
+  // database (issue 26): rendering a stored or an imported report is the same call.
+  presentation: ['contracts', 'util'],
   // The agent roles and engines: pure, their persistence behind ports (llm_calls, research_runs, the budget lock).
   agent: ['contracts', 'util', 'capability'],
   // A capability's ports over our data (PrismaAgentStore): the only place agents meet the database.
@@ -47,12 +50,26 @@ export const LAYERS = {
   // Every other library's tests import libs/testing: anything more here would be a cycle.
   testing: ['contracts', 'util'],
   // Evaluation drives the pipeline's roles over sources and renders what they wrote.
-  eval: ['contracts', 'util', 'data', 'transport', 'engine', 'capability', 'agent'],
-  stage: ['contracts', 'util', 'data', 'transport', 'engine', 'capability', 'agent', 'adapter'],
+  eval: ['contracts', 'util', 'data', 'transport', 'engine', 'capability', 'agent', 'presentation'],
+  stage: ['contracts', 'util', 'data', 'transport', 'engine', 'capability', 'agent', 'adapter', 'presentation'],
   // What a CLI command or an MCP tool asks of Dossier (DossierClient over /v1; the MCP tools over it): the API's
   // contracts only, never the engine or its implementation's data or capabilities.
   client: ['contracts', 'util', 'client'],
-  app: ['contracts', 'util', 'data', 'transport', 'engine', 'application', 'capability', 'agent', 'adapter', 'stage', 'eval', 'client'],
+  app: [
+    'contracts',
+    'util',
+    'data',
+    'transport',
+    'engine',
+    'application',
+    'capability',
+    'agent',
+    'adapter',
+    'presentation',
+    'stage',
+    'eval',
+    'client',
+  ],
 };
 
 /** What a layer's tests may import beyond its own list and libs/testing: the engine's tests drive runs through the run application. */

@@ -48,3 +48,12 @@ export class LlmConfigError extends UnrecoverableError {
 export class ContextWindowError extends UnrecoverableError {
   readonly code = 'llm_context_too_small';
 }
+
+/**
+ * The preflight of the openai engine (decision 0042) found the endpoint unusable before the run's first paid request:
+ * not reachable, the key refused, a model or the embeddings endpoint unknown. Names the setting in
+ * `details.variables`; nothing was spent.
+ */
+export class PreflightError extends UnrecoverableError {
+  readonly code = 'llm_preflight_failed';
+}

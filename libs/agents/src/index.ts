@@ -17,6 +17,7 @@ export {
   LlmRequestError,
   LlmConfigError,
   ContextWindowError,
+  PreflightError,
 } from './errors';
 
 // The OpenAI-compatible engine, budgets and long-context writing.
@@ -84,6 +85,7 @@ export { isBoilerplate } from './offline/nlp/boilerplate';
 export {
   proseFault,
   withoutCitationMarkers,
+  readerSentence,
   CITATION_MARKER,
   type ProseFault,
   type ProseFaultKind,

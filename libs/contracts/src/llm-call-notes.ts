@@ -39,6 +39,8 @@ export const LlmCallNotes = z.strictObject({
    * that leaked prompt markers, ids, instructions or JSON; repeats; fragments. A leaked heading cleaned is counted too.
    */
   hygiene: z.strictObject({ leaked: count, duplicates: count, fragments: count }).optional(),
+  /** The preflight's chat request for a model the endpoint's list did not name (decision 0042): not a role's answer. */
+  preflight: z.boolean().optional(),
   /** An offline call played in place of the model: a budget had run out, or the model's answer was unusable. */
   fallback: z.enum(['budget', 'unusable']).optional(),
 });

@@ -126,6 +126,13 @@ export const ReportMetrics = z.strictObject({
   verification: VerificationMetrics.optional(),
   modelOutput: ModelOutputMetrics.optional(),
   hygiene: HygieneMetrics.optional(),
+  /**
+   * The embeddings endpoint failed mid-run and the run went on with the local embedder (decision 0043): which embedder
+   * failed, which took over, in which step and why. Absent when the configured embedder served the whole run.
+   */
+  embeddingsFallback: z
+    .strictObject({ from: z.string().max(200), to: z.string().max(200), stepKey: z.string().max(200), reason: z.string().max(500) })
+    .optional(),
 });
 
 /**

@@ -13,7 +13,8 @@ export { assertInflationWithin } from './extract/pdf-inflation';
 export * from './ingest/ingest-types';
 export { ingestPaths, contentHash } from './ingest/ingest-paths';
 export { ensureCollection } from './ingest/ensure-collection';
-export { listCollections, findCollection } from './ingest/collection-queries';
+export { listCollections, findCollection, listDocuments, removeDocuments, type DocumentListing } from './ingest/collection-queries';
+export { chooseDocuments, globToRegExp, type SkippedFile } from './ingest/documentation-folder';
 export { MAX_FILE_BYTES, readSourceFile, type SourceFile } from './ingest/read-source-file';
 export { walkPaths, type WalkedFile, type WalkFailure, type WalkResult } from './ingest/walk-paths';
 export { planBatch, type BatchPlan, type Candidate, type Outcome, type StoredDocument } from './ingest/plan-batch';
@@ -46,10 +47,17 @@ export {
   type FetchSnapshotOptions,
   type FetchSnapshotResult,
 } from './fetch/cached-fetch';
-export { type RateLimiter, type RateLimitOptions, RateLimitOptionsSchema } from './rate-limit/rate-limiter';
-export { InProcessRateLimiter } from './rate-limit/in-process-rate-limiter';
-export { RedisRateLimiter, type RedisRateLimitOptions, GCRA_SCRIPT } from './rate-limit/redis-rate-limiter';
-export { sleep } from './rate-limit/sleep';
+// The rate limiter lives in libs/telemetry, a layer its users (agents, the gateway's auth) may import (issue 26).
+export {
+  type RateLimiter,
+  type RateLimitOptions,
+  RateLimitOptionsSchema,
+  InProcessRateLimiter,
+  RedisRateLimiter,
+  type RedisRateLimitOptions,
+  GCRA_SCRIPT,
+  sleep,
+} from '@dossier/telemetry';
 export * from './search/providers/errors';
 export {
   httpJson,

@@ -22,6 +22,7 @@ const onlyTags = (layer: string, allowed: string[]) =>
 const CAPABILITY = onlyTags('capability', ['contracts', 'util', 'data', 'capability']);
 const ENGINE = onlyTags('engine', ['contracts', 'util', 'data', 'transport']);
 const AGENT = onlyTags('agent', ['contracts', 'util', 'capability']);
+const PRESENTATION = onlyTags('presentation', ['contracts', 'util']);
 
 const PROCESS_ENV = 'Read configuration through @dossier/config (a typed schema, or environment()): issue 26, decision 0080.';
 
@@ -74,7 +75,12 @@ const CASES: { boundary: string; file: string; errors: Expected[] }[] = [
   {
     boundary: 'libraries never import apps',
     file: 'libs/render/lint-fixtures/library-imports-app.ts',
-    errors: [{ line: 2, message: CAPABILITY }],
+    errors: [{ line: 2, message: PRESENTATION }],
+  },
+  {
+    boundary: 'render reads what it is given, never the database (issue 26)',
+    file: 'libs/render/lint-fixtures/render-imports-data.ts',
+    errors: [{ line: 2, message: PRESENTATION }],
   },
   {
     boundary: 'no library imports libs/testing outside tests',
@@ -85,7 +91,10 @@ const CASES: { boundary: string; file: string; errors: Expected[] }[] = [
     boundary: 'stages never import each other',
     file: 'libs/stages/writer/lint-fixtures/stage-imports-stage.ts',
     errors: [
-      { line: 2, message: onlyTags('stage', ['contracts', 'util', 'data', 'transport', 'engine', 'capability', 'agent', 'adapter']) },
+      {
+        line: 2,
+        message: onlyTags('stage', ['contracts', 'util', 'data', 'transport', 'engine', 'capability', 'agent', 'adapter', 'presentation']),
+      },
     ],
   },
   {

@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { Redis } from 'ioredis';
 import type { TenantPolicy } from '@dossier/contracts';
 import { QUEUE_OPTIONS, REDIS, type QueueOptions } from '@dossier/queue';
-import { RedisRateLimiter } from '@dossier/sources';
+import { RedisRateLimiter } from '@dossier/telemetry';
 import { RateLimitedError } from '../common/http-errors';
 import { GATEWAY_ENV } from '../gateway-tokens';
 import type { GatewayEnv } from '../gateway-env';

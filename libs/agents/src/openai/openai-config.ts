@@ -26,6 +26,8 @@ const KNOWN_EMBEDDING_DIMENSIONS: Record<string, number> = {
 export interface RoleModelConfig {
   model: string;
   temperature: number;
+  /** The variable that chose `model` (OPENAI_MODEL_<ROLE> or OPENAI_MODEL), for errors that name what to change. */
+  modelSetting?: string;
 }
 
 /**
@@ -59,7 +61,16 @@ export interface OpenAIConfig {
   prices: Record<string, ModelPrice>;
   writerBatchTokens: number;
   /** `requestDimensions`: OPENAI_EMBEDDINGS_DIMENSIONS was set, so the model is asked for that size. */
-  embeddings: { baseUrl: string; apiKey: string; model: string; dimension: number; requestDimensions: boolean } | null;
+  embeddings: {
+    baseUrl: string;
+    apiKey: string;
+    model: string;
+    dimension: number;
+    requestDimensions: boolean;
+    /** OPENAI_EMBEDDINGS_BASE_URL / _API_KEY were set (else the chat endpoint's are used): which variable an error names. */
+    ownBaseUrl?: boolean;
+    ownApiKey?: boolean;
+  } | null;
   capturePrompts: boolean;
 }
 
@@ -98,7 +109,11 @@ export function openAIConfigFromEnv(env: Record<string, string | undefined>): Op
         details: { variables: [`OPENAI_TEMPERATURE_${suffix}`] },
       });
     }
-    roles[role] = { model: model?.trim() ?? e.OPENAI_MODEL!, temperature };
+    roles[role] = {
+      model: model?.trim() ?? e.OPENAI_MODEL!,
+      temperature,
+      modelSetting: model !== undefined ? `OPENAI_MODEL_${suffix}` : 'OPENAI_MODEL',
+    };
     windows[role] = roleWindow(env, suffix, roles[role].model, e.OPENAI_CONTEXT_TOKENS, e.OPENAI_MAX_OUTPUT_TOKENS);
   }
   let prices: Record<string, ModelPrice> = { ...DEFAULT_PRICES };
@@ -152,6 +167,8 @@ export function openAIConfigFromEnv(env: Record<string, string | undefined>): Op
           model: embeddingsModel,
           dimension: dimension!,
           requestDimensions: e.OPENAI_EMBEDDINGS_DIMENSIONS !== undefined,
+          ownBaseUrl: e.OPENAI_EMBEDDINGS_BASE_URL !== undefined,
+          ownApiKey: e.OPENAI_EMBEDDINGS_API_KEY !== undefined,
         }
       : null,
     capturePrompts: e.OPENAI_CAPTURE_PROMPTS,

@@ -3,7 +3,7 @@ import { SpanStatusCode, trace } from '@opentelemetry/api';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { z } from 'zod';
 import { backoffMs, registerSecret } from '@dossier/errors';
-import type { RateLimiter } from '@dossier/sources';
+import type { RateLimiter } from '@dossier/telemetry';
 import type { Embedder } from '@dossier/vectors';
 import { LlmRequestError, LlmUnavailableError } from '../errors';
 import { LIVE_ANSWERS, type ExternalAnswers } from '../ports/external-answers';

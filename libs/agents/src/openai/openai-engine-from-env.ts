@@ -1,5 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Redis } from 'ioredis';
+// The rate limiter is in libs/telemetry (issue 26): the engine no longer loads @dossier/sources' HTML and PDF extraction for it.
+import { InProcessRateLimiter, RedisRateLimiter } from '@dossier/telemetry';
 import type { ExternalAnswers } from '../ports/external-answers';
 import { openAIConfigFromEnv } from './openai-config';
 import { OpenAIEmbedder } from './openai-embedder';
@@ -16,9 +18,6 @@ export function llmRateLimitKey(baseUrl: string): string {
  */
 export function openAIEngineFromEnv(env: Record<string, string | undefined>, redis: Redis | null): OpenAIEngine {
   const config = openAIConfigFromEnv(env);
-  // Loaded here, not at import: @dossier/sources brings HTML and PDF extraction that offline-only users never need.
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const { InProcessRateLimiter, RedisRateLimiter } = require('@dossier/sources') as typeof import('@dossier/sources');
   const limiter = redis
     ? new RedisRateLimiter(redis, {
         key: llmRateLimitKey(config.baseUrl),
@@ -28,7 +27,7 @@ export function openAIEngineFromEnv(env: Record<string, string | undefined>, red
     : new InProcessRateLimiter({ ratePerSecond: config.ratePerSecond, marginMs: config.rateMarginMs });
   // The test echo exists only under NODE_ENV=test (like the fetcher's test allowlist, decision 0007).
   const testEcho = env['NODE_ENV'] === 'test' && env['DOSSIER_LLM_TEST_ECHO'] === '1';
-  return new OpenAIEngine({ config, limiter, testEcho });
+  return new OpenAIEngine({ config, limiter, testEcho, preflight: true });
 }
 
 /**
@@ -43,8 +42,6 @@ export function openAIEmbedderFromEnv(
   const config = openAIConfigFromEnv(env);
   const e = config.embeddings;
   if (!e) return null;
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const { InProcessRateLimiter, RedisRateLimiter } = require('@dossier/sources') as typeof import('@dossier/sources');
   const limiter = redis
     ? new RedisRateLimiter(redis, { key: llmRateLimitKey(e.baseUrl), ratePerSecond: config.ratePerSecond, marginMs: config.rateMarginMs })
     : new InProcessRateLimiter({ ratePerSecond: config.ratePerSecond, marginMs: config.rateMarginMs });

@@ -4,7 +4,7 @@ import { SpanStatusCode, trace, type Span } from '@opentelemetry/api';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { backoffMs, registerSecret } from '@dossier/errors';
 // Type only: the limiters themselves are built in openai-engine-from-env, so importing the engine loads no source code.
-import type { RateLimiter } from '@dossier/sources';
+import type { RateLimiter } from '@dossier/telemetry';
 import type { z } from 'zod';
 import type { LlmCallNotes } from '@dossier/contracts';
 import type { CallHooks, Engine, EngineCompletion, RequestEstimate, RequestRecord, RequestTicket } from '../engine/engine';
@@ -33,6 +33,7 @@ import { contextOverflow, dataBudget, outputRoom, promptFits, MIN_OUTPUT_TOKENS 
 import { strictJsonSchema } from './response-schema';
 import { shortenIds } from './short-ids';
 import { countMessageTokens, countTokens } from './tokens';
+import { preflight, type PreflightResult } from './preflight';
 
 type Message = { role: 'system' | 'user'; content: string };
 
@@ -96,6 +97,11 @@ export interface OpenAIEngineOptions {
    * with the role's offline output. Never set in production; the real API would reject the unknown field.
    */
   testEcho?: boolean;
+  /**
+   * Check the endpoint before the first live request of this process (decision 0042): reachable, key accepted, models
+   * known, embeddings endpoint working. Set for engines built from the environment; engines built by hand in tests skip it.
+   */
+  preflight?: boolean;
 }
 
 /**
@@ -117,6 +123,8 @@ export class OpenAIEngine implements Engine {
   /** Per model: the server's prompt count over ours, when a refusal told it. */
   private readonly ratios = new Map<string, number>();
   private readonly tracer = trace.getTracer('dossier-agents');
+  /** The preflight, once it has passed (or while it runs); a failed one is tried again by the next request. */
+  private preflighted: Promise<PreflightResult> | null = null;
 
   constructor(private readonly options: OpenAIEngineOptions) {
     const { config } = options;
@@ -321,6 +329,8 @@ export class OpenAIEngine implements Engine {
       const hash = requestHash(body);
       const recorded = await hooks.recordedAnswer?.(hash);
       if (recorded) return this.accept({ id: recorded.id, replayed: true }, undefined, performance.now(), recorded.answer, maxTokens);
+      // Before the first live request: an endpoint that cannot serve the run fails it here, nothing spent (0042).
+      if (this.options.preflight) await this.ready(hooks);
       const estimate: RequestEstimate = {
         model: cfg.model,
         tokens: promptTokens + maxTokens,
@@ -413,6 +423,60 @@ export class OpenAIEngine implements Engine {
         continue;
       }
       return this.accept(ticket, span, started, reply, maxTokens);
+    }
+  }
+
+  /** The preflight of this process's endpoint (decision 0042): run once, shared by concurrent first requests. */
+  private ready(hooks: CallHooks): Promise<PreflightResult> {
+    this.preflighted ??= preflight(this.client, this.options.config, (model, signal) => this.ping(model, signal, hooks)).catch(
+      (err: unknown) => {
+        this.preflighted = null;
+        throw err;
+      },
+    );
+    return this.preflighted;
+  }
+
+  /**
+   * One tiny chat request asking whether the endpoint serves `model` (a model its list does not name). The endpoint
+   * receives it, so it is recorded like any request (notes.preflight), against the step that needed the preflight.
+   */
+  private async ping(model: string, signal: AbortSignal, hooks: CallHooks): Promise<void> {
+    const { config } = this.options;
+    const messages: Message[] = [
+      { role: 'system', content: 'You are the Preflight of Dossier. Reply with the word OK.' },
+      { role: 'user', content: 'OK?' },
+    ];
+    const maxTokens = 16;
+    const promptTokens = countMessageTokens(messages);
+    const ticket = await hooks.beforeRequest({
+      model,
+      tokens: promptTokens + maxTokens,
+      costUsd: costUsd(config.prices, model, promptTokens, maxTokens),
+    });
+    await this.options.limiter.acquire();
+    const started = performance.now();
+    const record = (r: Omit<RequestRecord, 'latencyMs' | 'notes'>) =>
+      hooks.afterRequest(ticket, { ...r, latencyMs: Math.max(0, Math.round(performance.now() - started)), notes: { preflight: true } });
+    try {
+      const res = await this.client.chat.completions.create(
+        { model, messages, max_tokens: maxTokens, temperature: 0 },
+        { ...(this.options.testEcho ? { headers: { 'X-Dossier-Step-Key': hooks.stepKey, 'X-Dossier-Call-Id': ticket.id } } : {}), signal },
+      );
+      const tokensIn = res.usage?.prompt_tokens ?? promptTokens;
+      const tokensOut = res.usage?.completion_tokens ?? 0;
+      await record({ model, tokensIn, tokensOut, costUsd: costUsd(config.prices, model, tokensIn, tokensOut), outcome: 'ok', error: null });
+    } catch (err) {
+      const verdict = signal.aborted ? { type: 'timeout', message: `no answer within ${config.timeoutMs} ms` } : classifyRequestError(err);
+      await record({
+        model,
+        tokensIn: 0,
+        tokensOut: 0,
+        costUsd: 0,
+        outcome: 'error',
+        error: `preflight ${verdict.type}: ${verdict.message}`,
+      });
+      throw err;
     }
   }
 

@@ -29,6 +29,7 @@ const RUN_COLUMN_NAMES: Record<keyof RunRow, string> = {
   eventSeq: 'event_seq',
   hostedBy: 'hosted_by',
   modelEndpoint: 'model_endpoint',
+  embeddingsFallback: 'embeddings_fallback',
 };
 /** A constant built from the names above: no input reaches it. */
 export const RUN_COLUMNS = Prisma.raw(

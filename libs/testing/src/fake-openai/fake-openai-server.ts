@@ -13,6 +13,12 @@ function tokens(text: string): number {
   return encoder.encode(text).length;
 }
 
+/**
+ * What /v1/models lists unless told: the model names the tests configure, so the engine's preflight (decision 0042)
+ * finds them without a chat request.
+ */
+const DEFAULT_MODELS = ['fake-model', 'fake-judge', 'fake-writer-2', 'fake-embedder'];
+
 /** Persona in the system prompt ("You are the Section Writer of Dossier") → role name (sectionWriter). */
 function roleFromSystemPrompt(body: ChatBody): string {
   const system = body.messages.find((m) => m.role === 'system')?.content ?? '';
@@ -39,6 +45,7 @@ export class FakeOpenAIServer {
   readonly counts: FakeOpenAICounts = {
     chatRequests: 0,
     embeddingRequests: 0,
+    modelListRequests: 0,
     promptTokens: 0,
     completionTokens: 0,
     embeddingTokens: 0,
@@ -110,8 +117,14 @@ export class FakeOpenAIServer {
 
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const path = (req.url ?? '').replace(/\?.*$/, '');
-    if (req.method === 'GET' && path === '/v1/models') {
-      const models = this.options.models ?? ['fake-model'];
+    if (this.options.apiKey !== undefined && req.headers['authorization'] !== `Bearer ${this.options.apiKey}`) {
+      return this.send(res, 401, {
+        error: { message: 'Incorrect API key provided.', type: 'invalid_request_error', code: 'invalid_api_key' },
+      });
+    }
+    if (req.method === 'GET' && path === '/v1/models' && !this.options.noModelList) {
+      this.counts.modelListRequests++;
+      const models = this.options.models ?? DEFAULT_MODELS;
       return this.send(res, 200, { object: 'list', data: models.map((id) => ({ id, object: 'model', created: 0, owned_by: 'fake' })) });
     }
     if (req.method !== 'POST')
@@ -124,7 +137,8 @@ export class FakeOpenAIServer {
       return this.send(res, 400, { error: { message: 'Request body is not JSON', type: 'invalid_request_error' } });
     }
     if (path === '/v1/embeddings') {
-      if (this.options.noEmbeddings) {
+      const gone = this.options.embeddingsFailAfter !== undefined && this.counts.embeddingRequests >= this.options.embeddingsFailAfter;
+      if (this.options.noEmbeddings || gone) {
         this.counts.embeddingRequests++;
         return this.send(res, 404, { error: { message: `No route POST ${path}`, type: 'invalid_request_error' } });
       }
@@ -208,6 +222,8 @@ export class FakeOpenAIServer {
     const latency = this.options.latencyMs?.(request) ?? 0;
     if (latency > 0 && !(await this.wait(res, latency))) return this.aborted(res);
     const reply = this.nextReply(role);
+    // The engine's preflight asks whether a model it did not find in the list is served (decision 0042).
+    if (role === 'preflight' && reply.kind === 'answer') return this.complete(res, body, 'OK');
     switch (reply.kind) {
       case 'status':
         return this.send(

@@ -98,8 +98,14 @@ export interface FakeOpenAIOptions {
    */
   contextStyle?: 'openai' | 'llamacpp';
   tokenizerRatio?: number;
+  /** Only this key is accepted (Authorization: Bearer …); any other gets 401 on every route. */
+  apiKey?: string;
+  /** Answer 404 on GET /v1/models, as some servers do. */
+  noModelList?: boolean;
   /** Answer 404 on /v1/embeddings, as chat-only servers do. */
   noEmbeddings?: boolean;
+  /** Answer the first N embeddings requests, then 404 on every later one: an embeddings endpoint lost mid-run. */
+  embeddingsFailAfter?: number;
   /** Misbehaviours of real endpoints at a rate (issue 24): HTTP faults, hangs, and answers wrong in shape or text. */
   misbehaviour?: MisbehaviourOptions;
 }
@@ -108,6 +114,8 @@ export interface FakeOpenAICounts {
   /** Every HTTP request to /v1/chat/completions, answered or not. */
   chatRequests: number;
   embeddingRequests: number;
+  /** GET /v1/models: the engine's preflight (decision 0042). */
+  modelListRequests: number;
   /** Tokens reported in `usage` of answered chat requests. */
   promptTokens: number;
   completionTokens: number;

@@ -1,7 +1,8 @@
 import type { CoreNodeRows, GateName, NodeName, NodeNameOf, NodeRows, ResultOf, RunOptions, StepJobFor } from '@dossier/contracts';
 import type { Db } from '@dossier/db';
 
-export interface RunView {
+/** The run a step belongs to, as the runner loaded it (not `RunView`, which is a run as clients see it). */
+export interface StepRun {
   id: string;
   tenantId: string;
   question: string;
@@ -22,7 +23,7 @@ export interface TableStepContext<R extends NodeRows, N extends NodeNameOf<R>> {
   readonly stepKey: string;
   /** 1 on the first attempt; a handler must be safe to run again until its step is committed. */
   readonly attempt: number;
-  readonly run: RunView;
+  readonly run: StepRun;
   /** The run's tenant and id (`run.tenantId`, `run.id`). */
   readonly tenantId: string;
   readonly runId: string;

@@ -1,7 +1,7 @@
 import { BRAVE_DEFAULT_RATE_PER_SECOND } from '@dossier/config';
 import { z } from 'zod';
-import { InProcessRateLimiter } from '../../rate-limit/in-process-rate-limiter';
-import type { RateLimiter } from '../../rate-limit/rate-limiter';
+import { InProcessRateLimiter } from '@dossier/telemetry';
+import type { RateLimiter } from '@dossier/telemetry';
 import { SearchQuerySchema, type SearchHit, type SearchProvider, type SearchQuery } from '../search-provider';
 import { braveRateLimitWaitMs } from './brave-rate-limit-headers';
 import { httpJson } from './http-json';

@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import { backoffMs, parseRetryAfter, redactSecrets } from '@dossier/errors';
-import type { RateLimiter } from '../../rate-limit/rate-limiter';
-import { sleep } from '../../rate-limit/sleep';
+import type { RateLimiter } from '@dossier/telemetry';
+import { sleep } from '@dossier/telemetry';
 import { SearchAuthError, SearchProviderError, SearchRateLimitedError, SearchResponseError } from './errors';
 import { describeEndpoint, errorDetail } from './error-detail';
 

@@ -1,5 +1,5 @@
 import { ConfigError, registerSecret } from '@dossier/errors';
-import type { RateLimiter } from '../../rate-limit/rate-limiter';
+import type { RateLimiter } from '@dossier/telemetry';
 import type { RetryPolicy } from './http-json';
 
 /** What every web provider accepts besides its credentials. */

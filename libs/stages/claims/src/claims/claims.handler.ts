@@ -33,11 +33,10 @@ export class ClaimsHandler implements StepHandler<'claims'> {
     ]);
     const fresh = all.filter((e) => e.iteration === iteration);
     const older = all.filter((e) => e.iteration < iteration);
-    const embedder = this.embedders.for(ctx.run.options);
-    const leads = await groupDuplicateEvidence(this.vectors, collectionFor('evidence', embedder), embedder, fresh, older, {
-      tenantId,
-      runId,
-    });
+    // A run that changed embedders (decision 0043) has none of its earlier evidence in the new collection: stored again.
+    const leads = await this.embedders.use(ctx, (embedder, switched) =>
+      groupDuplicateEvidence(this.vectors, collectionFor('evidence', embedder), embedder, fresh, older, { tenantId, runId }, switched),
+    );
     const leadOf = (id: string) => leads.get(id) ?? id;
     const members = new Map<string, string[]>();
     for (const e of all) members.set(leadOf(e.id), [...(members.get(leadOf(e.id)) ?? []), e.id]);

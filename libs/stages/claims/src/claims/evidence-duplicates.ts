@@ -24,18 +24,22 @@ export async function groupDuplicateEvidence(
   fresh: readonly EvidenceForDedup[],
   older: readonly EvidenceForDedup[],
   scope: { tenantId: string; runId: string },
+  /** The run changed embedders (decision 0043): the older evidence is stored in this embedder's collection too. */
+  withOlder = false,
 ): Promise<Map<string, string>> {
   await store.ensureCollection(collection, embedder.dimension);
-  const vectors = fresh.length > 0 ? await embedder.embed(fresh.map((e) => e.excerpt)) : [];
+  const stored = withOlder ? [...older, ...fresh] : fresh;
+  const all = stored.length > 0 ? await embedder.embed(stored.map((e) => e.excerpt)) : [];
   // Idempotent: the point id derives from the evidence id, so a step run again upserts the same points.
   await store.upsert(
     collection,
-    fresh.map((e, i) => ({
+    stored.map((e, i) => ({
       id: pointId(`evidence:${e.id}`),
-      vector: vectors[i]!,
+      vector: all[i]!,
       payload: { ...scope, kind: 'evidence', evidenceId: e.id, snapshotId: e.snapshotId },
     })),
   );
+  const vectors = all.slice(stored.length - fresh.length);
   const order = new Map([...older, ...fresh].map((e, i) => [e.id, i]));
   const byId = new Map([...older, ...fresh].map((e) => [e.id, e]));
   const parent = new Map<string, string>();

@@ -27,15 +27,17 @@ export class ContradictionsHandler implements StepHandler<'contradictions'> {
     const evidence = await this.research.evidence(tenantId, runId, {
       id: { in: [...new Set(claims.filter((c) => fresh.has(c.id)).flatMap((c) => c.evidenceIds))] },
     });
-    const embedder = this.embedders.for(ctx.run.options);
-    const candidatePairs = await contradictionCandidates(
-      this.vectors,
-      embedder,
-      { claims: collectionFor('claims', embedder), evidence: collectionFor('evidence', embedder) },
-      claims,
-      fresh,
-      new Map(evidence.map((e) => [e.id, e.excerpt])),
-      { tenantId, runId },
+    // Every claim is stored again each time, so an embedder changed mid-run (decision 0043) needs nothing more here.
+    const candidatePairs = await this.embedders.use(ctx, (embedder) =>
+      contradictionCandidates(
+        this.vectors,
+        embedder,
+        { claims: collectionFor('claims', embedder), evidence: collectionFor('evidence', embedder) },
+        claims,
+        fresh,
+        new Map(evidence.map((e) => [e.id, e.excerpt])),
+        { tenantId, runId },
+      ),
     );
     const out = await this.agents.run(
       counterEvidence,

@@ -1,4 +1,5 @@
-import { InterviewAnswer, type BudgetKind } from '@dossier/contracts';
+import { InterviewAnswer, ReportMetrics, type BudgetKind } from '@dossier/contracts';
+import type { z } from 'zod';
 import {
   PrismaService,
   ReportArtifactRepository,
@@ -28,6 +29,20 @@ function describeIntervention(iteration: number, input: InterventionInput, recor
     case 'narrow_scope':
       return `scope narrowed ${when}: "${input.scope}"`;
   }
+}
+
+/** The run's embeddings fallback (decision 0043), as report.json states it; a stored value of another shape is left out. */
+function embeddingsFallback(value: unknown): { embeddingsFallback?: NonNullable<z.infer<typeof ReportMetrics>['embeddingsFallback']> } {
+  if (value == null || typeof value !== 'object') return {};
+  const v = value as Record<string, unknown>;
+  const text = (x: unknown, max: number) => (typeof x === 'string' ? x.slice(0, max) : '');
+  const parsed = ReportMetrics.shape.embeddingsFallback.safeParse({
+    from: text(v['from'], 200),
+    to: text(v['to'], 200),
+    stepKey: text(v['stepKey'], 200),
+    reason: text(v['reason'], 500),
+  });
+  return parsed.success && parsed.data ? { embeddingsFallback: parsed.data } : {};
 }
 
 /** Renders the verified report as Markdown, sanitized HTML, JSON and PDF, stored as the run's artifacts. */
@@ -61,7 +76,8 @@ export class RenderHandler implements StepHandler<'render'> {
           _count: { _all: true },
           _sum: { tokensIn: true, tokensOut: true, costUsd: true },
         }),
-        this.prisma.searchPlan.count({ where }),
+        // A search plan is one query of the survey; an interview turn issues one query of its own (issue 28).
+        Promise.all([this.prisma.searchPlan.count({ where }), this.prisma.interviewTurn.count({ where })]).then(([a, b]) => a + b),
         this.prisma.nodeExecution.count({ where: { ...where, node: 'moderate', status: 'completed' } }),
         verificationFigures(this.prisma, tenantId, runId),
         this.prisma.llmCall.findMany({ where, select: { role: true, engine: true, notes: true } }),
@@ -116,12 +132,14 @@ export class RenderHandler implements StepHandler<'render'> {
         byEngine: usage.byEngine,
         wallMs: Math.max(0, Date.now() - run.createdAt.getTime()),
         searches,
-        sourcesFetched: records.filter((r) => r.selected).length,
+        // Interviews read sources without a source record: the sources their evidence came from count as read.
+        sourcesFetched: Math.max(records.filter((r) => r.selected).length, new Set(evidence.map((e) => e.snapshotId)).size),
         verification,
         // The gate's own counts; the report builder adds its last pass and what the report still holds (decision 0041).
         ...(ctx.run.options.engine === 'offline'
           ? {}
           : { modelOutput, hygiene: { leaked: 0, duplicates: 0, fragments: 0, dropped: hygieneDropped(noted) } }),
+        ...embeddingsFallback(run.embeddingsFallback),
       },
       verification: { rounds },
     });

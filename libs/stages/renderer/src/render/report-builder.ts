@@ -124,6 +124,15 @@ function hygieneText(h: NonNullable<ReportJson['metrics']['hygiene']>): string {
   return `Text hygiene: the gate on model text removed or cleaned ${d.leaked} sentences, headings or questions that carried prompt markers, ids, instructions or JSON, ${d.duplicates} repeated sentences and ${d.fragments} fragments; ${left === 0 ? 'none remain in this report' : `${h.leaked} leaked, ${h.duplicates} repeated and ${h.fragments} fragmentary sentences remain`}.`;
 }
 
+/** The embeddings endpoint failed mid-run and the local embedder took over (decision 0043). */
+function embeddingsText(f: NonNullable<ReportJson['metrics']['embeddingsFallback']>): string {
+  const [, node, iteration] = f.stepKey.split('.');
+  const where = node
+    ? ` in the ${node} step${iteration !== undefined && /^\d+$/.test(iteration) ? ` of iteration ${Number(iteration) + 1}` : ''}`
+    : '';
+  return `Embeddings: the configured embeddings endpoint (${f.from}) failed${where} (${f.reason.replace(/\s+/g, ' ').replace(/[.\s]+$/, '')}); from then on this run embedded with the local embedder (${f.to}), so duplicate and contradiction candidates were found by shared words rather than by meaning.`;
+}
+
 /** A replay's model use above counts only its live calls: say where the rest of its answers came from. */
 function replayText(replay: { of: string; from?: string | undefined }): string {
   return replay.from
@@ -273,6 +282,7 @@ export function buildReport(raw: ReportInputs): ReportJson {
     { text: verificationText(input.metrics.verification, input.verification.rounds), evidenceIds: [] },
     ...(input.metrics.modelOutput ? [{ text: modelOutputText(input.metrics.modelOutput), evidenceIds: [] }] : []),
     ...(metrics.hygiene ? [{ text: hygieneText(metrics.hygiene), evidenceIds: [] }] : []),
+    ...(metrics.embeddingsFallback ? [{ text: embeddingsText(metrics.embeddingsFallback), evidenceIds: [] }] : []),
     ...(input.interventions?.length
       ? [{ text: `Interventions applied during research: ${input.interventions.join('; ')}.`, evidenceIds: [] }]
       : []),
