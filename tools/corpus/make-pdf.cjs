@@ -64,6 +64,22 @@ function pdfString(text) {
   return out + ')';
 }
 
+/**
+ * A PDF text string outside a content stream (/Info): PDFDocEncoding, which is not WinAnsi (0x96 is an en dash in
+ * WinAnsi and "Œ" in PDFDocEncoding), so ASCII as a literal string and anything else as UTF-16BE with its byte-order
+ * mark, which every reader decodes the same way (PDF 1.7, 7.9.2.2).
+ */
+function pdfTextString(text) {
+  if (/^[\x20-\x7e]*$/.test(text)) return `(${text.replace(/[()\\]/g, (c) => '\\' + c)})`;
+  const utf16le = Buffer.from(text, 'utf16le');
+  const be = Buffer.alloc(utf16le.length);
+  for (let i = 0; i < utf16le.length; i += 2) {
+    be[i] = utf16le[i + 1];
+    be[i + 1] = utf16le[i];
+  }
+  return `<FEFF${be.toString('hex').toUpperCase()}>`;
+}
+
 function wrap(text, width) {
   const words = text.split(/\s+/).filter(Boolean);
   const lines = [];
@@ -162,7 +178,7 @@ function makePdf(source) {
   objects[2] = `<< /Type /Pages /Kids [${pageIds.map((id) => `${id} 0 R`).join(' ')}] /Count ${pageIds.length} >>`;
   objects[3] = '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>';
   objects[4] = '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica-Bold /Encoding /WinAnsiEncoding >>';
-  objects[5] = `<< /Title ${pdfString(title)} /Producer (Dossier tools/corpus/make-pdf.cjs) >>`;
+  objects[5] = `<< /Title ${pdfTextString(title)} /Producer (Dossier tools/corpus/make-pdf.cjs) >>`;
   streams.forEach((content, i) => {
     const pageId = pageIds[i];
     objects[pageId] =
@@ -221,4 +237,9 @@ function main(argv) {
 
 if (require.main === module) process.exitCode = main(process.argv.slice(2));
 
-module.exports = { makePdf, layout, pdfString };
+module.exports = {
+  pdfTextString,
+  makePdf,
+  layout,
+  pdfString,
+};

@@ -20,6 +20,12 @@ export class Output {
     }
   }
 
+  /** Progress where every step matters (a file ingested): rewritten on a TTY, one line each elsewhere. */
+  step(text: string): void {
+    if (this.stream.isTTY) this.progress(text);
+    else this.stream.write(`${text}\n`);
+  }
+
   done(): void {
     if (this.live) this.stream.write('\n');
     this.live = false;

@@ -44,9 +44,9 @@ describe('dossier: bad input gets a clear message, never a crash', () => {
       'mixed',
     ]);
     expect(r.output).toMatch(/Ingested 1 new/);
-    expect(r.output).toMatch(/skipped .*truncated-report\.pdf: /);
-    expect(r.output).toMatch(/skipped .*notes\.txt: /);
-    expect(r.output).toMatch(/skipped .*empty\.md: /);
+    expect(r.output).toMatch(/failed .*truncated-report\.pdf: /);
+    expect(r.output).toMatch(/failed .*notes\.txt: /);
+    expect(r.output).toMatch(/failed .*empty\.md: /);
     expect(r.code).toBe(0);
   });
 

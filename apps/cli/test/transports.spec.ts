@@ -105,7 +105,7 @@ describe('dossier: every command in both transports (local and --api)', () => {
       name: 'ingest stores the files (or finds them unchanged)',
       args: () => ['ingest', ...FILES.map((f) => path.join(EXAMPLES, 'corpus', f)), '--collection', 'varen'],
       code: 0,
-      output: /Ingested \d new, 0 updated, \d unchanged, 0 duplicates, 0 failed \(5 scanned/,
+      output: /Ingested \d new, 0 updated, \d unchanged, 0 duplicates, 0 skipped, 0 failed \(5 scanned/,
     },
     { name: 'runs lists the run', args: () => ['runs'], code: 0, output: /completed {10}\d{4}-\d\d-\d\dT/ },
     { name: 'show', args: () => ['show', runIds.local], code: 0, output: /status {7}completed/ },

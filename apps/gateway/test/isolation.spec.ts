@@ -13,7 +13,7 @@ describe('gateway: tenant isolation', () => {
   let gw: Gateway;
   let a: ReturnType<typeof client>;
   let b: ReturnType<typeof client>;
-  const ids = { run: '', approval: '', collection: '' };
+  const ids = { run: '', approval: '', collection: '', share: '' };
 
   beforeAll(async () => {
     gw = await startGateway();
@@ -33,6 +33,13 @@ describe('gateway: tenant isolation', () => {
     );
     ids.approval = row!.id;
     await sql(gw.db.url, `UPDATE research_runs SET status = 'awaiting_approval', awaiting_gate = 'plan' WHERE id = '${ids.run}'`);
+    // And a share link (made as the share route would; the route itself wants a completed run).
+    const [share] = await sql<{ id: string }>(
+      gw.db.url,
+      `INSERT INTO report_shares (id, tenant_id, run_id, prefix, secret_hash, created_by, expires_at)
+       VALUES (gen_random_uuid(), '${tb.id}', '${ids.run}', 'b0b0b0b0b0b0', repeat('0', 64), 'b', now() + interval '1 day') RETURNING id`,
+    );
+    ids.share = share!.id;
     for (const [format, content] of [
       ['md', '# B'],
       ['html', '<html>B</html>'],
@@ -62,6 +69,10 @@ describe('gateway: tenant isolation', () => {
     { name: 'audit', method: 'GET', url: () => `/v1/runs/${R()}/audit` },
     { name: 'interventions', method: 'GET', url: () => `/v1/runs/${R()}/interventions` },
     { name: 'collection', method: 'GET', url: () => `/v1/collections/${ids.collection}` },
+    { name: 'share links', method: 'GET', url: () => `/v1/runs/${R()}/shares` },
+    { name: 'share', method: 'POST', url: () => `/v1/runs/${R()}/shares`, body: {}, mutates: true },
+    { name: 'revoke share', method: 'POST', url: () => `/v1/runs/${R()}/shares/${ids.share}/revoke`, body: {}, mutates: true },
+    { name: 'follow up', method: 'POST', url: () => `/v1/runs/${R()}/follow-ups`, body: { question: 'And then?' }, mutates: true },
     { name: 'decide gate', method: 'POST', url: () => `/v1/approvals/${ids.approval}`, body: { decision: 'approve' }, mutates: true },
     { name: 'cancel', method: 'POST', url: () => `/v1/runs/${R()}/cancel`, body: {}, mutates: true },
     { name: 'resume', method: 'POST', url: () => `/v1/runs/${R()}/resume`, body: {}, mutates: true },
@@ -102,6 +113,9 @@ describe('gateway: tenant isolation', () => {
     expect(approval!.status).toBe('open');
     const docs = await sql<{ n: string }>(gw.db.url, `SELECT count(*) AS n FROM documents WHERE collection_id = '${ids.collection}'`);
     expect(Number(docs[0]!.n)).toBe(1);
+    const shares = await sql<{ revoked_at: Date | null }>(gw.db.url, `SELECT revoked_at FROM report_shares WHERE run_id = '${ids.run}'`);
+    expect(shares).toEqual([{ revoked_at: null }]);
+    expect(await sql(gw.db.url, `SELECT 1 FROM collections WHERE name LIKE 'sources of run %'`)).toEqual([]);
     for (const row of table.filter((r) => !r.mutates && r.name !== 'events' && r.name !== 'interventions')) {
       const res = await b(row.method, row.url(), row.body);
       expect({ name: row.name, status: res.status }).toEqual({ name: row.name, status: 200 });

@@ -85,6 +85,7 @@ export { isBoilerplate } from './offline/nlp/boilerplate';
 export {
   proseFault,
   withoutCitationMarkers,
+  readerSentence,
   CITATION_MARKER,
   type ProseFault,
   type ProseFaultKind,

@@ -29,6 +29,29 @@ export interface IngestSummary {
   unchanged: number;
   duplicates: number;
   failed: { path: string; reason: string }[];
+  /** Files left out on purpose (unsupported, excluded, a twin of a page, a whole-manual bundle), each with its reason. */
+  skippedFiles?: { path: string; reason: string }[];
+  /** Stored documents removed because their file is now another's alias or a bundle. */
+  removed?: number;
+  /** The collection's kind after the ingestion (decision 0056), when the transport knows it. */
+  kind?: string | null;
+}
+
+/** How `ingest` chooses files and labels the collection (decisions 0055, 0056). */
+export interface IngestChoices {
+  include?: string[];
+  exclude?: string[];
+  /** An AuthorityClass: documentation, official, academic, news, forum, blog. */
+  kind?: string;
+}
+
+/** One stored document (dossier documents list). */
+export interface DocumentEntry {
+  path: string;
+  title: string;
+  mediaType: string;
+  aliases: string[];
+  chars: number;
 }
 
 /**
@@ -39,7 +62,16 @@ export interface IngestSummary {
  */
 export interface DossierClient {
   readonly transport: 'local' | 'api';
-  ingest(paths: string[], collection: string, onProgress: (done: number, total: number) => void): Promise<IngestSummary>;
+  ingest(
+    paths: string[],
+    collection: string,
+    onProgress: (done: number, total: number, path?: string) => void,
+    choices?: IngestChoices,
+  ): Promise<IngestSummary>;
+  /** The documents of a collection by path; null when there is no such collection. */
+  documents(collection: string): Promise<DocumentEntry[] | null>;
+  /** Removes a collection's documents whose path (or alias) matches a path or glob; the removed paths, null: no collection. */
+  removeDocuments(collection: string, patterns: string[]): Promise<string[] | null>;
   /** Documents in the named collection; 0 when it does not exist. */
   collectionSize(collection: string): Promise<number>;
   collections(): Promise<CollectionView[]>;

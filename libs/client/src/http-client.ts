@@ -18,7 +18,7 @@ import {
 } from '@dossier/contracts';
 import { GateNotOpenError, ValidationError } from '@dossier/errors';
 import type { SequencedEvent } from '@dossier/contracts';
-import type { DocumentUpload, DossierClient, IngestSummary } from './dossier-client';
+import type { DocumentEntry, DocumentUpload, DossierClient, IngestChoices, IngestSummary } from './dossier-client';
 import { followEvents } from './event-stream';
 import type { GatewayHttp } from './gateway-http';
 
@@ -32,9 +32,14 @@ export interface WalkedUpload {
  * Finds the files under local paths for `ingest`. Injected: the CLI passes libs/sources' `walkPaths` (kept out of
  * this library so the gateway, whose MCP tools never read its own disk, does not load it).
  */
-export type PathWalker = (paths: string[]) => Promise<{
+export type PathWalker = (
+  paths: string[],
+  root?: string,
+  rules?: { include?: string[]; exclude?: string[] },
+) => Promise<{
   files: WalkedUpload[];
   failed: { path: string; reason: string }[];
+  skippedFiles?: { path: string; reason: string }[];
   missing: string[];
 }>;
 
@@ -51,13 +56,20 @@ export class HttpClient implements DossierClient {
   ) {}
 
   /** Uploads every supported file under the paths into the collection (created if missing), one request per file. */
-  async ingest(paths: string[], collection: string, onProgress: (done: number, total: number) => void): Promise<IngestSummary> {
+  async ingest(
+    paths: string[],
+    collection: string,
+    onProgress: (done: number, total: number, path?: string) => void,
+    choices: IngestChoices = {},
+  ): Promise<IngestSummary> {
     if (!this.walk) throw new ValidationError('This client cannot read local files; send documents as content (add_document)');
-    const walked = await this.walk(paths);
+    if (choices.kind !== undefined) throw new ValidationError('--kind is not in the API yet: ingest with the local transport to set it');
+    const walked = await this.walk(paths, undefined, { include: choices.include, exclude: choices.exclude });
     if (walked.missing.length) throw new MissingPathError(`No such file or folder: ${walked.missing.join(', ')}`);
     const c = await this.ensureCollection(collection);
     const summary: IngestSummary = {
-      scanned: walked.files.length + walked.failed.length,
+      scanned: walked.files.length + walked.failed.length + (walked.skippedFiles?.length ?? 0),
+      skippedFiles: walked.skippedFiles ?? [],
       ingested: 0,
       updated: 0,
       unchanged: 0,
@@ -81,9 +93,17 @@ export class HttpClient implements DossierClient {
       } catch (err) {
         summary.failed.push({ path: f.relativePath, reason: (err as Error).message });
       }
-      onProgress(i + 1, walked.files.length);
+      onProgress(i + 1, walked.files.length, f.relativePath);
     }
     return summary;
+  }
+
+  documents(): Promise<DocumentEntry[] | null> {
+    return Promise.reject(new ValidationError('dossier documents is not in the API yet: use the local transport'));
+  }
+
+  removeDocuments(): Promise<string[] | null> {
+    return Promise.reject(new ValidationError('dossier documents rm is not in the API yet: use the local transport'));
   }
 
   async collectionSize(collection: string): Promise<number> {

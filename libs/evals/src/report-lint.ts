@@ -80,9 +80,22 @@ export function templateHeading(title: string): boolean {
 
 /** Markup a rendered sentence must not carry: HTML tags, Markdown syntax, entities. */
 function leakedMarkup(text: string): string | null {
-  if (/<\/?[a-z][a-z0-9]*(?:\s[^>]*)?>/i.test(text)) return 'an HTML tag';
+  // Real HTML elements only: a manual's placeholders ("git reset <commit>", "<path>") are the source's words.
+  if (
+    /<\/?(?:a|b|i|u|em|strong|p|div|span|br|hr|img|script|style|ul|ol|li|table|thead|tbody|tr|td|th|code|pre|h[1-6]|sup|sub|small|font|section|article|nav|header|footer)(?:\s[^>]*)?\/?>/i.test(
+      text,
+    )
+  )
+    return 'an HTML tag';
+  // reStructuredText roles and literals of Python-style documentation (":func:`run`", "``text=True``").
+  if (
+    /:(?:[a-z]+:)?(?:func|class|meth|mod|ref|exc|data|attr|const|term|envvar|option|doc|pep|rfc|program|file|samp|kbd|abbr|keyword|ttag):`|``[^`]+``/.test(
+      text,
+    )
+  )
+    return 'reST markup';
   if (/&(?:[a-z]{2,8}|#\d{2,6});/i.test(text)) return 'an HTML entity';
-  if (/(?:^|\s)#{1,6}\s|\*\*|__\w|\]\([^)]*\)|^\s*(?:[-*+]|\d+\.)\s|```/.test(text)) return 'Markdown syntax';
+  if (/(?:^|\s)#{1,6}\s|\*\*|\]\([^)]*\)|^\s*(?:[-*+]|\d+\.)\s|```/.test(text)) return 'Markdown syntax';
   return leakedText(text);
 }
 

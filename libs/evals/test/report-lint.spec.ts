@@ -42,6 +42,7 @@ describe('report lint', () => {
     ['leaked', 'Annual withdrawals average 38 million m³ [E2].'],
     ['leaked', 'The level fell by <b>4.2 m</b> in nine years.'],
     ['leaked', 'The level fell by **4.2 m** in nine years.'],
+    ['leaked', 'Raised when a process run by :func:`run` returns a non-zero exit status.'],
     ['fragment:lead-in', 'Three explanations are commonly given:'],
     ['fragment:cut-off', 'The annual mean level fell by 4.2 m between 2015 and 2024; the decline began in 2015'],
     ['fragment:citation-needed', 'The causes of the decline are disputed.[citation needed] Most sources name irrigation.'],
@@ -58,6 +59,10 @@ describe('report lint', () => {
     ['boilerplate:contact', 'Bug reports should be sent to the pgsql-bugs mailing list.'],
     ['boilerplate:contact', 'For questions, write to press@krwa.example.org.'],
     ['boilerplate:navigation', 'Prev Up Next'],
+    [
+      'boilerplate:marketing',
+      'VARENBY — The Kessmark Regional Water Authority (KRWA) today announced that its programme has met its targets.',
+    ],
     ['boilerplate:marketing', 'Crystal-clear water, quiet beaches and great fishing: welcome to Lake Varen!'],
   ])('catches %s: %s', (expected, sentence) => {
     const found = details(oneSentence(sentence));
@@ -73,6 +78,8 @@ describe('report lint', () => {
     '“Irrigation withdrawals did not cause the decline,” said its chair, Jonas Bremer.',
     'The Tessel Plain Growers’ Association represents 140 farms.',
     'VACUUM reclaims storage occupied by dead tuples.',
+    'This form resets the current branch head to <commit> and possibly updates the index.',
+    'The __init__ method of the class sets the default of `maxsize` to 128.',
     'The report of the review panel was published in March 2025.',
     'Since version 2.23, git switch replaces the branch form of git checkout.',
     'The panel considers that both "2015" and "2017" are defensible answers.',

@@ -81,6 +81,20 @@ describe('renderPdf', () => {
     expect(text).toContain(compactText(report.sections[1]!.title));
   });
 
+  it('keeps non-ASCII titles as written: the Title metadata, a source title with an en dash, an accented heading (issue 25)', async () => {
+    const report = fixtureReport();
+    report.question = 'How large was the fall of Lake Varen in 2015–2024, and what does “drawdown” mean?';
+    report.sections[1]!.title = 'Évaporation – the climate’s share';
+    const cited = indexCitations(report).citedSources[0]!.source;
+    cited.title = 'Lake Varen Water Balance 2015–2024: Technical Report TR-2024-09';
+    const pdf = await readPdf(await renderPdf(report));
+    expect(pdf.title).toBe(report.question);
+    const text = compactText(pdf.text);
+    expect(text).toContain(compactText(cited.title));
+    expect(text).toContain(compactText(report.sections[1]!.title));
+    expect(pdf.text).not.toMatch(/Œ/);
+  });
+
   it('gives the same bytes for the same report', async () => {
     const [a, b] = await Promise.all([renderPdf(fixtureReport()), renderPdf(fixtureReport())]);
     expect(a.equals(b)).toBe(true);

@@ -20,7 +20,7 @@ import type { SequencedEvent } from '@dossier/contracts';
 import { packArchive, readArchive, RunArchives, RunCommands, RunQueries } from '@dossier/runs';
 import { openContext, type CliContext } from '../cli-context';
 import type { WorkerMode } from '../framework/command-spec';
-import type { DocumentUpload, DossierClient, IngestSummary } from '@dossier/client';
+import type { DocumentEntry, DocumentUpload, DossierClient, IngestChoices, IngestSummary } from '@dossier/client';
 import { environment } from '@dossier/config';
 
 const ACTOR = 'cli';
@@ -72,14 +72,32 @@ export class LocalClient implements DossierClient {
     return this.ctx.app.get(RunQueries);
   }
 
-  async ingest(paths: string[], collection: string, onProgress: (done: number, total: number) => void): Promise<IngestSummary> {
+  async ingest(
+    paths: string[],
+    collection: string,
+    onProgress: (done: number, total: number, path?: string) => void,
+    choices: IngestChoices = {},
+  ): Promise<IngestSummary> {
     const report = await sources().ingestPaths(this.ctx.prisma, {
       tenantId: this.tenantId,
       collection,
       paths,
-      onProgress: ({ done, total }) => onProgress(done, total),
+      include: choices.include,
+      exclude: choices.exclude,
+      // Checked by ingestPaths' schema (one of the authority classes); a wrong word is refused there with the list.
+      kind: choices.kind as Parameters<ReturnType<typeof sources>['ingestPaths']>[1]['kind'],
+      onProgress: ({ done, total, path }) => onProgress(done, total, path),
     });
     return { ...report, failed: report.failed.map((f) => ({ path: f.path, reason: f.reason })) };
+  }
+
+  async documents(collection: string): Promise<DocumentEntry[] | null> {
+    const rows = await sources().listDocuments(this.ctx.prisma, this.tenantId, collection);
+    return rows?.map(({ path, title, mediaType, aliases, chars }) => ({ path, title, mediaType, aliases, chars })) ?? null;
+  }
+
+  removeDocuments(collection: string, patterns: string[]): Promise<string[] | null> {
+    return sources().removeDocuments(this.ctx.prisma, this.tenantId, collection, patterns);
   }
 
   async collectionSize(collection: string): Promise<number> {

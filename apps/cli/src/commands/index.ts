@@ -3,6 +3,7 @@ import { adminCommand } from './admin.command';
 import { approveCommand } from './approve.command';
 import { cancelCommand } from './cancel.command';
 import { evalCommand } from './eval.command';
+import { documentsCommand } from './documents.command';
 import { exportCommand } from './export.command';
 import { importCommand } from './import.command';
 import { ingestCommand } from './ingest.command';
@@ -20,6 +21,7 @@ import { sourceTextCommand } from './source-text.command';
 /** Every command of `dossier`, in the order `--help` lists them. */
 export const COMMANDS = [
   ingestCommand,
+  documentsCommand,
   researchCommand,
   resumeCommand,
   replayCommand,

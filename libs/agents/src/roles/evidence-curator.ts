@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { buildPrompt, listWithIds } from '../prompt/build-prompt';
 import { isBoilerplate } from '../offline/nlp/boilerplate';
+import { readerSentence, withoutCitationMarkers } from '../offline/nlp/prose-faults';
 import { isUnattributedQuote } from '../offline/nlp/quotation';
 import { mmr } from '../offline/nlp/mmr';
 import { PassageScorer, definedLabels, passageContexts } from '../offline/passage-relevance';
@@ -64,8 +65,16 @@ function eligible(u: TextUnit): boolean {
   const words = wordCount(u.text);
   if (u.kind === 'list-item' && words < MIN_LIST_WORDS) return false;
   // A sentence ends like one: running heads, page footers and title lines of extracted PDFs do not.
-  if (u.kind === 'sentence' && !SENTENCE_END.test(u.text)) return false;
-  return words >= MIN_WORDS && words <= MAX_WORDS && !isBoilerplate(u.text) && !isUnattributedQuote(u.text);
+  if (u.kind === 'sentence' && !SENTENCE_END.test(withoutCitationMarkers(u.text))) return false;
+  // Boilerplate and fragments (a lead-in without its list, an item without its lead-in, program text, a cut sentence) are
+  // never evidence (decision 0046); citation markers inside the sentence do not make it one.
+  return (
+    words >= MIN_WORDS &&
+    words <= MAX_WORDS &&
+    !isBoilerplate(u.text) &&
+    !isUnattributedQuote(u.text) &&
+    readerSentence(u.kind === 'list-item' ? u.text.slice(listMarkerLength(u.text)) : u.text) !== null
+  );
 }
 
 function offline(input: EvidenceCuratorInput): EvidenceCuratorOutput {

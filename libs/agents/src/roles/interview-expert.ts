@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { buildPrompt, listWithIds } from '../prompt/build-prompt';
+import { readerSentence } from '../offline/nlp/prose-faults';
 import { splitUnits } from '../offline/nlp/sentences';
 import { normalizeWhitespace, statementStems } from '../offline/nlp/statement-terms';
 import { cleanCitedSentences } from './grounding';
@@ -30,12 +31,15 @@ export type InterviewExpertOutput = z.infer<typeof InterviewExpertOutput>;
 function offline(input: InterviewExpertInput): InterviewExpertOutput {
   const asked = statementStems(input.asked);
   const scored = input.evidence.flatMap((e, order) => {
-    const sentences = splitUnits(e.excerpt).filter((u) => u.kind === 'sentence' || u.kind === 'list-item');
+    // Boilerplate and fragments are never an answer; citation markers are not part of the sentence shown (0046).
+    const sentences = splitUnits(e.excerpt).flatMap((u) =>
+      u.kind === 'sentence' || u.kind === 'list-item' ? (readerSentence(u.text) ?? []) : [],
+    );
     let best: { text: string; score: number } | null = null;
-    for (const s of sentences) {
-      const words = statementStems(s.text);
+    for (const text of sentences) {
+      const words = statementStems(text);
       const score = [...asked].filter((w) => words.has(w)).length;
-      if (!best || score > best.score) best = { text: s.text, score };
+      if (!best || score > best.score) best = { text, score };
     }
     return best ? [{ ...best, id: e.id, order }] : [];
   });

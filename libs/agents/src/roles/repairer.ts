@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { VerificationVerdict } from '@dossier/contracts';
 import { buildPrompt, listWithIds } from '../prompt/build-prompt';
 import { entails } from '../offline/nlp/entailment';
+import { readerSentence } from '../offline/nlp/prose-faults';
 import { splitUnits } from '../offline/nlp/sentences';
 import { normalizeWhitespace } from '../offline/nlp/statement-terms';
 import { cleanCitedSentences } from './grounding';
@@ -46,16 +47,19 @@ function offlineOne(sentence: RepairSentence, evidence: RepairerInput['evidence'
   const cited = new Set(sentence.evidenceIds);
   // Cited evidence first, so on equal scores the rewrite keeps the sentence's own sources.
   const ordered = [...evidence.filter((e) => cited.has(e.id)), ...evidence.filter((e) => !cited.has(e.id))];
-  let best: { text: string; score: number } | null = null;
+  let best: { text: string; raw: string; score: number } | null = null;
   for (const e of ordered) {
     for (const unit of splitUnits(e.excerpt)) {
       if (unit.kind !== 'sentence' && unit.kind !== 'list-item') continue;
-      const score = entails(sentence.text, [unit.text]).score;
-      if (best === null || score > best.score) best = { text: unit.text, score };
+      // Boilerplate and fragments never become report sentences, not even as a repair (decision 0046).
+      const shown = readerSentence(unit.text);
+      if (shown === null) continue;
+      const score = entails(sentence.text, [shown]).score;
+      if (best === null || score > best.score) best = { text: shown, raw: unit.text, score };
     }
   }
   if (best === null || best.score < REWRITE_THRESHOLD) return { action: 'drop' };
-  const key = normalizeWhitespace(best.text).toLowerCase();
+  const key = normalizeWhitespace(best.raw).toLowerCase();
   const evidenceIds = ordered.filter((e) => normalizeWhitespace(e.excerpt).toLowerCase().includes(key)).map((e) => e.id);
   return { action: 'rewrite', text: best.text, evidenceIds: [...new Set(evidenceIds)] };
 }

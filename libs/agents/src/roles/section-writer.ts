@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { buildPrompt, listWithIds } from '../prompt/build-prompt';
 import { isBoilerplate } from '../offline/nlp/boilerplate';
+import { readerSentence } from '../offline/nlp/prose-faults';
 import { isUnattributedQuote } from '../offline/nlp/quotation';
 import { splitUnits } from '../offline/nlp/sentences';
 import { normalizeWhitespace, statementStems } from '../offline/nlp/statement-terms';
@@ -44,11 +45,14 @@ const ANAPHORA = /^(?:it|its|this|these|that|those|they|their|he|she|his|her|suc
 
 type Sentence = z.infer<typeof CitedSentence>;
 
-/** Sentences (and list items) of an excerpt, verbatim. */
-function sentencesOf(excerpt: string): string[] {
+/**
+ * Sentences (and list items) of an excerpt as a reader sees them: verbatim but for citation markers, and null for
+ * boilerplate and fragments, which never become report sentences (decision 0046).
+ */
+function sentencesOf(excerpt: string): (string | null)[] {
   return splitUnits(excerpt)
     .filter((u) => u.kind === 'sentence' || u.kind === 'list-item')
-    .map((u) => u.text);
+    .map((u) => readerSentence(u.text));
 }
 
 function overlap(claimWords: Set<string>, sentence: string): number {
@@ -88,10 +92,11 @@ function offline(input: SectionWriterInput): SectionWriterOutput {
     if (cited.length === 0) continue;
     const ids = cited.map((e) => e.id);
     const claimWords = statementStems(claim.statement);
-    let best: { id: string; sentences: string[]; index: number; score: number } | null = null;
+    let best: { id: string; sentences: (string | null)[]; index: number; score: number } | null = null;
     for (const { id, excerpt } of cited) {
       const sentences = sentencesOf(excerpt);
       sentences.forEach((s, index) => {
+        if (s === null) return;
         // A sentence of an uncontested claim's excerpt can still state a disputed position: that goes to the
         // disagreements section, so the claim is written from another of its sentences or not at all.
         if (isBoilerplate(s) || isUnattributedQuote(s) || statesContested(input, s)) return;
@@ -100,12 +105,13 @@ function offline(input: SectionWriterInput): SectionWriterOutput {
       });
     }
     if (best === null) continue;
-    const chosen: { id: string; sentences: string[]; index: number } = best;
-    const sentence = chosen.sentences[chosen.index];
+    const chosen: { id: string; sentences: (string | null)[]; index: number } = best;
+    const sentence = chosen.sentences[chosen.index]!;
     if (chosen.index > 0 && ANAPHORA.test(sentence)) {
       const before = chosen.sentences[chosen.index - 1];
-      // Without the sentence it refers to, an anaphoric sentence does not stand on its own.
-      if (statesContested(input, before)) continue;
+      // Without the sentence it refers to, an anaphoric sentence does not stand on its own: when that one is boilerplate
+      // or a fragment, or states a disputed position, neither is written.
+      if (before === null || before === undefined || statesContested(input, before)) continue;
       emit(before, [chosen.id]);
     }
     // Near-duplicate evidence merged into this claim backs the same sentence: one sentence cites all of it.

@@ -3,14 +3,20 @@ import { parseHTML } from 'linkedom';
 import { ExtractionError } from '../errors';
 import { clampTitle, MEDIA_TYPES, type Extraction } from './extraction';
 import { htmlToText, type DomNode } from './html-to-text';
+import { withoutResidualLinkSyntax } from './markdown-text';
 import { normalizeText } from './normalize-text';
 import { decodeText } from './text-decoding';
+
+interface HtmlElement extends DomNode {
+  remove(): void;
+  closest(selector: string): HtmlElement | null;
+}
 
 interface HtmlDocument extends DomNode {
   readonly title: string;
   readonly body: DomNode | null;
-  querySelector(selector: string): DomNode | null;
-  querySelectorAll(selector: string): ArrayLike<DomNode & { remove(): void }>;
+  querySelector(selector: string): HtmlElement | null;
+  querySelectorAll(selector: string): ArrayLike<HtmlElement>;
 }
 
 // Readability gives up on pages with less main text than this and falls back to looser rules; our
@@ -23,8 +29,38 @@ const READABILITY_CHAR_THRESHOLD = 200;
 // that page text is used instead (decision 0022 measured the loss).
 const MIN_ARTICLE_SHARE = 0.5;
 
-/** Elements that are never a page's content. */
-const NOT_CONTENT = 'nav, header, footer, aside, script, style, noscript, template, form, #footer';
+/**
+ * Elements that are never a page's content: site chrome, and a generated manual's per-API change history (Node's
+ * `<details class="changelog">`: versions and pull-request links, the HTML form of its markdown's `<!-- YAML -->`).
+ */
+const NOT_CONTENT = 'nav, header, footer, aside, script, style, noscript, template, form, #footer, details.changelog';
+/** Site chrome: a heading inside it names the site, not the page. */
+const CHROME = 'header, nav, footer, aside, #footer';
+/** A heading's permalink mark (`#`, `¶`, `§`, a link symbol) is not part of its text. */
+const PERMALINK_TEXT = /^\s*[#¶§🔗]\s*$/u;
+
+/** Removes what is never content, and headings' permalink marks (`File system#` would be the heading's text). */
+function dropNonContent(document: HtmlDocument): void {
+  for (const element of Array.from(document.querySelectorAll(NOT_CONTENT))) element.remove();
+  for (const anchor of Array.from(document.querySelectorAll('a'))) {
+    if (PERMALINK_TEXT.test(anchor.textContent ?? '')) anchor.remove();
+  }
+}
+
+/** The first heading of one of these levels outside the site's chrome, as plain text. */
+function pageHeading(document: HtmlDocument, level: string): string {
+  for (const heading of Array.from(document.querySelectorAll(level))) {
+    if (heading.closest(CHROME)) continue;
+    const text = clampTitle((heading.textContent ?? '').replace(/[#¶§🔗]+\s*$/u, ''));
+    if (text !== '') return text;
+  }
+  return '';
+}
+
+/** `File system | Node.js v20 Documentation` → `File system`: the part before the site's name. */
+function ownTitle(title: string): string {
+  return clampTitle(title.split(/\s+[|–—·»]\s+|\s+-\s+/)[0] ?? '');
+}
 
 /** The charset an HTML file declares in its first bytes (<meta charset> or http-equiv content-type). */
 function declaredCharset(bytes: Uint8Array): string | undefined {
@@ -41,7 +77,7 @@ function parseDocument(html: string): HtmlDocument {
 /** The body's text without the elements that are never content. */
 function pageText(html: string): string {
   const page = parseDocument(html);
-  for (const element of Array.from(page.querySelectorAll(NOT_CONTENT))) element.remove();
+  dropNonContent(page);
   return normalizeText(htmlToText(page.body ?? page));
 }
 
@@ -49,15 +85,17 @@ function pageText(html: string): string {
  * HTML → the page's main text. Readability (over linkedom, pure JS) drops navigation, footers and other
  * boilerplate; when it finds no article, or keeps less than half of the page's text
  * (MIN_ARTICLE_SHARE), the body text outside navigation, headers, footers and asides is used. Paragraphs are separated by a blank
- * line. Title: the page's first <h1> (the headline as readers see it; <title> usually carries the site
- * name too, and Readability's guess at trimming it cuts real titles at a colon), else <title>, else the
- * file name.
+ * line. Unresolved reference links (`[AssertionError][]`, shown literally by the generator) keep their text only.
+ * Title: the page's own heading — its first <h1> outside the site's header, navigation and footer (a manual's header
+ * <h1> names the whole manual on every page), else its first <h2> there — else <title> without the site's name after
+ * `|` or ` - `, else the file name. (Readability's guess at trimming <title> cuts real titles at a colon.)
  */
 export function extractHtml(bytes: Uint8Array, fileName: string): Extraction {
   const html = decodeText(bytes, declaredCharset(bytes));
   const document = parseDocument(html);
   // Read before Readability runs: it rewrites the document it is given.
-  const title = clampTitle(document.querySelector('h1')?.textContent ?? '') || clampTitle(document.title) || fileName;
+  const title = pageHeading(document, 'h1') || pageHeading(document, 'h2') || ownTitle(document.title) || fileName;
+  dropNonContent(document);
   const article = new Readability<DomNode>(document as never, {
     charThreshold: READABILITY_CHAR_THRESHOLD,
     serializer: (node) => node as unknown as DomNode,
@@ -66,6 +104,7 @@ export function extractHtml(bytes: Uint8Array, fileName: string): Extraction {
   let text = article?.content ? normalizeText(htmlToText(article.content)) : '';
   const page = pageText(html);
   if (text.length < page.length * MIN_ARTICLE_SHARE) text = page;
+  text = withoutResidualLinkSyntax(text);
   if (text === '') throw new ExtractionError('empty', 'empty after extraction: the page has no text');
   return { title, text, mediaType: MEDIA_TYPES.html };
 }

@@ -26,11 +26,25 @@ const FORMAT_BY_EXTENSION: Readonly<Record<string, DocumentFormat>> = {
 /** The extensions ingestion accepts, lower case with the dot. */
 export const SUPPORTED_EXTENSIONS: readonly string[] = Object.keys(FORMAT_BY_EXTENSION);
 
-/** The format a file name stands for, by extension (case-insensitive), or undefined when unsupported. */
+/** A gzip-compressed file (`page.md.gz`): read as the format of the name without `.gz` (Debian compresses its docs). */
+export function isGzipped(fileName: string): boolean {
+  return /\.gz$/i.test(fileName);
+}
+
+/** The file name without a trailing `.gz`. */
+export function withoutGz(fileName: string): string {
+  return isGzipped(fileName) ? fileName.slice(0, -3) : fileName;
+}
+
+/**
+ * The format a file name stands for, by extension (case-insensitive), or undefined when unsupported. A `.gz` file
+ * stands for the format of its name without `.gz` (`fs.md.gz` is markdown).
+ */
 export function formatOfPath(fileName: string): DocumentFormat | undefined {
-  const dot = fileName.lastIndexOf('.');
-  if (dot <= fileName.lastIndexOf('/')) return undefined;
-  return FORMAT_BY_EXTENSION[fileName.slice(dot).toLowerCase()];
+  const name = withoutGz(fileName);
+  const dot = name.lastIndexOf('.');
+  if (dot <= name.lastIndexOf('/')) return undefined;
+  return FORMAT_BY_EXTENSION[name.slice(dot).toLowerCase()];
 }
 
 /** Titles are shown in reports and weigh in search; a runaway first line must not become one. */

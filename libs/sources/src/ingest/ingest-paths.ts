@@ -4,12 +4,29 @@ import { classifyError } from '@dossier/errors';
 import { ExtractionError, SourcePathNotFoundError } from '../errors';
 import { extractBytes } from '../extract/extract-file';
 import { ensureCollection } from './ensure-collection';
+import type { AuthorityClass } from '../policy/authority-class';
 import { IngestOptionsSchema, type IngestFailure, type IngestOptions, type IngestReport } from './ingest-types';
 import { planBatch, type Candidate, type Outcome } from './plan-batch';
 import { MAX_FILE_BYTES, readSourceFile } from './read-source-file';
 import { walkPaths, type WalkedFile } from './walk-paths';
 
 const DEFAULT_BATCH_SIZE = 100;
+/** Files extracted at once: the extraction pool has two workers (HTML, PDF), and markdown runs here meanwhile. */
+const EXTRACT_AHEAD = 2;
+/** Folder names that make a collection documentation when nothing else says what it is. */
+const DOCUMENTATION_FOLDERS = new Set([
+  'doc',
+  'docs',
+  'documentation',
+  'manual',
+  'manuals',
+  'man',
+  'api',
+  'reference',
+  'handbook',
+  'guide',
+  'guides',
+]);
 // A batch is also cut when its texts reach this size, so memory stays bounded on big files.
 const MAX_BATCH_TEXT_CHARS = 32 * 1024 * 1024;
 // One batch inserts up to 100 documents and Postgres builds each one's tsvector: far above Prisma's 5 s.
@@ -56,6 +73,9 @@ class Ingestion {
       unchanged: 0,
       duplicates: 0,
       skipped: 0,
+      skippedFiles: [],
+      removed: 0,
+      kind: null,
       failed: [],
       duplicateOf: [],
     };
@@ -84,14 +104,12 @@ class Ingestion {
       if (batch.length === 1 && only !== undefined) {
         this.fail({ path: only.absolutePath, code: 'not_stored', reason: `not stored: ${databaseMessage(err)}` });
         this.pending.delete(only.path);
-        this.progress(only.absolutePath);
         return;
       }
       // Find the document Postgres refuses by writing them one at a time.
       for (const one of batch) await this.write([one]);
       return;
     }
-    const byPath = new Map(batch.map((c) => [c.path, c.absolutePath]));
     for (const outcome of outcomes) {
       switch (outcome.kind) {
         case 'ingested':
@@ -108,7 +126,6 @@ class Ingestion {
           this.report.duplicateOf.push({ path: outcome.path, duplicateOf: outcome.duplicateOf });
           break;
       }
-      this.progress(byPath.get(outcome.path) ?? outcome.path);
     }
   }
 
@@ -120,7 +137,7 @@ class Ingestion {
         collectionId: this.collectionId,
         OR: [{ path: { in: batch.map((c) => c.path) } }, { contentHash: { in: batch.map((c) => c.contentHash) } }],
       },
-      select: { id: true, path: true, contentHash: true, title: true, mediaType: true },
+      select: { id: true, path: true, contentHash: true, title: true, mediaType: true, aliases: true },
     });
     const plan = planBatch(batch, stored, this.pending);
     if (plan.deletes.length > 0) {
@@ -146,6 +163,7 @@ class Ingestion {
       text: c.text,
       byteSize: c.byteSize,
       modifiedAt: c.modifiedAt,
+      aliases: c.aliases,
     };
   }
 }
@@ -171,12 +189,57 @@ async function extractFile(file: WalkedFile, maxBytes: number): Promise<Pending>
     contentHash: contentHash(extraction.text),
     byteSize: source.byteSize,
     modifiedAt: source.modifiedAt,
+    aliases: file.aliases ?? [],
   };
 }
 
 /**
+ * Titles that tell documents apart: a title already taken in this ingestion gets the document's section path (its
+ * folders and name, `api/fs`), so a source list never shows two "Introduction"s. First come keeps the plain title;
+ * the order is the walk's, so the same tree gives the same titles.
+ */
+class DistinctTitles {
+  private readonly taken = new Set<string>();
+
+  of(title: string, relativePath: string): string {
+    let distinct = title;
+    if (this.taken.has(title.toLowerCase())) {
+      const section = relativePath.replace(/(\.gz)?$/i, '').replace(/\.[^./]+$/, '');
+      distinct = `${title} (${section})`;
+    }
+    this.taken.add(distinct.toLowerCase());
+    return distinct;
+  }
+}
+
+/**
+ * The kind of a collection that has none yet, from what its folder looks like: pages in several formats, a
+ * whole-manual bundle, or a folder named like documentation (`doc`, `docs`, `manual`, `api`, `reference`, ...) on the
+ * way to the files make it documentation. Anything else stays unknown (null): a folder of reports and minutes is not
+ * documentation, and its documents keep the authority their paths and titles give.
+ */
+export function detectCollectionKind(root: string, files: readonly WalkedFile[], superseded: readonly string[]): AuthorityClass | null {
+  if (superseded.length > 0 || files.some((f) => (f.aliases ?? []).length > 0)) return 'documentation';
+  const folders = root.toLowerCase().split(/[\\/]+/);
+  return folders.some((f) => DOCUMENTATION_FOLDERS.has(f)) ? 'documentation' : null;
+}
+
+/** Sets the collection's kind when asked to, or when it has none and one was detected; returns the kind it has. */
+async function settleKind(
+  db: Db,
+  collectionId: string,
+  asked: AuthorityClass | null,
+  detected: AuthorityClass | null,
+): Promise<string | null> {
+  const current = await db.collection.findUniqueOrThrow({ where: { id: collectionId }, select: { kind: true } });
+  const next = asked ?? current.kind ?? detected;
+  if (next !== current.kind) await db.collection.update({ where: { id: collectionId }, data: { kind: next } });
+  return next;
+}
+
+/**
  * Ingests files and folders into a tenant's collection (created on demand): extracts each file's text,
- * stores one document per path, and goes on past bad files, listing each with its reason. Idempotent:
+ * stores one document per page (a page in several formats once, the others as its aliases; decision 0055), and goes on past bad files, listing each with its reason. Idempotent:
  * an unchanged file writes nothing, a changed one updates its row. A file whose text is already stored
  * under another path is reported as a duplicate of it and not stored twice (rules in plan-batch.ts).
  * Files no longer on disk are not removed. Throws SourcePathNotFoundError when no named path exists.
@@ -192,9 +255,12 @@ export async function ingestPaths(db: Db, options: IngestOptions): Promise<Inges
     root,
     maxFileBytes = MAX_FILE_BYTES,
     batchSize = DEFAULT_BATCH_SIZE,
+    include,
+    exclude,
+    kind,
   } = IngestOptionsSchema.parse(input);
 
-  const walked = await walkPaths(paths, root);
+  const walked = await walkPaths(paths, root, { include, exclude });
   if (walked.missing.length === paths.length) throw new SourcePathNotFoundError(walked.missing);
 
   const { id: collectionId } = await ensureCollection(db, tenantId, collection);
@@ -203,6 +269,14 @@ export async function ingestPaths(db: Db, options: IngestOptions): Promise<Inges
   for (const missing of walked.missing) run.fail({ path: missing, code: 'not_found', reason: 'not found: no such file or folder' });
   for (const failure of walked.failed) run.fail(failure);
   run.report.skipped = walked.skipped;
+  run.report.skippedFiles = walked.skippedFiles;
+  run.report.kind = await settleKind(db, collectionId, kind ?? null, detectCollectionKind(walked.root, walked.files, walked.superseded));
+  // Pages stored one per format before twins were merged: their twin (or the parts of a bundle) stands for them now.
+  if (walked.superseded.length > 0) {
+    const gone = await db.document.deleteMany({ where: { collectionId, path: { in: walked.superseded } } });
+    run.report.removed = gone.count;
+  }
+  const titles = new DistinctTitles();
 
   // Postgres writes one batch (in its own process) while this thread extracts the next: on a small machine
   // that overlap is most of the throughput. At most two batches are in memory.
@@ -218,18 +292,29 @@ export async function ingestPaths(db: Db, options: IngestOptions): Promise<Inges
     batch = [];
     batchChars = 0;
   };
+  // Up to EXTRACT_AHEAD extractions run while one is consumed, in order; each settles to a value so none is unhandled.
+  const extractions: Promise<Pending | ExtractionError>[] = [];
+  const startExtraction = (i: number): void => {
+    const file = walked.files[i];
+    if (file === undefined) return;
+    extractions[i] = extractFile(file, maxFileBytes).catch((err: unknown) => {
+      if (err instanceof ExtractionError) return err;
+      throw err;
+    });
+    void extractions[i].catch(() => undefined);
+  };
+  for (let i = 0; i < EXTRACT_AHEAD; i++) startExtraction(i);
   try {
-    for (const file of walked.files) {
-      let candidate: Pending;
-      try {
-        candidate = await extractFile(file, maxFileBytes);
-      } catch (err) {
-        if (!(err instanceof ExtractionError)) throw err;
+    for (const [i, file] of walked.files.entries()) {
+      const extracted = await extractions[i]!;
+      startExtraction(i + EXTRACT_AHEAD);
+      run.progress(file.absolutePath);
+      if (extracted instanceof ExtractionError) {
         pending.delete(file.relativePath);
-        run.fail({ path: file.absolutePath, code: err.reason, reason: err.message });
-        run.progress(file.absolutePath);
+        run.fail({ path: file.absolutePath, code: extracted.reason, reason: extracted.message });
         continue;
       }
+      const candidate = { ...extracted, title: titles.of(extracted.title, file.relativePath) };
       batch.push(candidate);
       batchChars += candidate.text.length;
       if (batch.length >= batchSize || batchChars >= MAX_BATCH_TEXT_CHARS) await flush();
@@ -237,8 +322,9 @@ export async function ingestPaths(db: Db, options: IngestOptions): Promise<Inges
     await flush();
     await writing;
   } catch (err) {
-    // Never return with a write still running. Its own failure, if any, came second: the first error is
-    // the one worth reporting, so the write is awaited only to let it settle.
+    // Never return with a write or an extraction still running. Their own failures, if any, came second: the first
+    // error is the one worth reporting, so they are awaited only to let them settle.
+    await Promise.allSettled(extractions);
     await writing.then(
       () => undefined,
       () => undefined,

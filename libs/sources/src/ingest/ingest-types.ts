@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { ExtractionFailureCode } from '../errors';
+import { AuthorityClassSchema } from '../policy/authority-class';
 
 /** A collection name as users type it; it appears in `corpus://<collection>/...` URLs (percent-encoded). */
 export const CollectionName = z
@@ -20,10 +21,15 @@ export const IngestOptionsSchema = z.strictObject({
   maxFileBytes: z.int().positive().optional(),
   /** Files written per transaction (default 100). */
   batchSize: z.int().min(1).max(1000).optional(),
+  /** Globs over paths relative to the root (a pattern without `/` matches file names): only these / never these. */
+  include: z.array(z.string().min(1).max(500)).max(100).optional(),
+  exclude: z.array(z.string().min(1).max(500)).max(100).optional(),
+  /** What the collection is; its documents' authority (decision 0056). Default: kept, or detected when not set yet. */
+  kind: AuthorityClassSchema.optional(),
 });
 
 export interface IngestProgress {
-  /** Files finished (stored, unchanged, duplicate or failed) out of `total` files found. */
+  /** Files read (extracted, or failed) out of `total` files to ingest; written in batches after. */
   done: number;
   total: number;
   path: string;
@@ -57,8 +63,14 @@ export interface IngestReport {
   unchanged: number;
   /** Files whose text equals a document stored under another path: not stored again (see `duplicateOf`). */
   duplicates: number;
-  /** Files with an unsupported extension found inside folders (named ones are failures instead). */
+  /** Files found inside folders and left out: unsupported, excluded, a twin of a page, a whole-manual bundle. */
   skipped: number;
+  /** Each skipped file with its reason (file system paths). */
+  skippedFiles: { path: string; reason: string }[];
+  /** Stored documents removed because their file is now an alias or a bundle (ingested before twins were merged). */
+  removed: number;
+  /** The collection's kind after this ingestion (null: not known). */
+  kind: string | null;
   failed: IngestFailure[];
   /** For each duplicate, the collection path that holds its text. */
   duplicateOf: { path: string; duplicateOf: string }[];

@@ -7,6 +7,8 @@ export interface Candidate {
   contentHash: string;
   byteSize: number;
   modifiedAt: Date;
+  /** The same page in other formats (collection paths). */
+  aliases: string[];
 }
 
 /** The columns of a stored document that decide what happens to a candidate. */
@@ -16,6 +18,7 @@ export interface StoredDocument {
   contentHash: string;
   title: string;
   mediaType: string;
+  aliases: string[];
 }
 
 export type Outcome =
@@ -32,6 +35,10 @@ export interface BatchPlan {
   /** Then these inserts. */
   inserts: Candidate[];
   outcomes: Outcome[];
+}
+
+function sameList(a: readonly string[], b: readonly string[]): boolean {
+  return a.length === b.length && a.every((x, i) => x === b[i]);
 }
 
 /**
@@ -66,12 +73,13 @@ export function planBatch(candidates: readonly Candidate[], stored: readonly Sto
     pending.delete(candidate.path);
     const own = byPath.get(candidate.path);
     if (own && own.contentHash === candidate.contentHash) {
-      if (own.title === candidate.title && own.mediaType === candidate.mediaType) {
+      if (own.title === candidate.title && own.mediaType === candidate.mediaType && sameList(own.aliases, candidate.aliases)) {
         plan.outcomes.push({ kind: 'unchanged', path: candidate.path });
       } else {
         plan.updates.push({ id: own.id, candidate });
         own.title = candidate.title;
         own.mediaType = candidate.mediaType;
+        own.aliases = candidate.aliases;
         plan.outcomes.push({ kind: 'updated', path: candidate.path });
       }
       continue;
@@ -95,7 +103,13 @@ export function planBatch(candidates: readonly Candidate[], stored: readonly Sto
     if (own) {
       plan.updates.push({ id: own.id, candidate });
       forget(own);
-      const moved = { ...own, contentHash: candidate.contentHash, title: candidate.title, mediaType: candidate.mediaType };
+      const moved = {
+        ...own,
+        contentHash: candidate.contentHash,
+        title: candidate.title,
+        mediaType: candidate.mediaType,
+        aliases: candidate.aliases,
+      };
       byPath.set(moved.path, moved);
       byHash.set(moved.contentHash, moved);
       plan.outcomes.push({ kind: 'updated', path: candidate.path });
@@ -107,6 +121,7 @@ export function planBatch(candidates: readonly Candidate[], stored: readonly Sto
         contentHash: candidate.contentHash,
         title: candidate.title,
         mediaType: candidate.mediaType,
+        aliases: candidate.aliases,
       };
       byPath.set(added.path, added);
       byHash.set(added.contentHash, added);

@@ -3,11 +3,14 @@ import { opendir, stat } from 'node:fs/promises';
 import * as path from 'node:path';
 import type { ExtractionFailureCode } from '../errors';
 import { formatOfPath, SUPPORTED_EXTENSIONS } from '../extract/extraction';
+import { chooseDocuments, type FolderRules, type SkippedFile } from './documentation-folder';
 
 export interface WalkedFile {
   absolutePath: string;
   /** Relative to the ingestion root, with `/` separators: the document's path in its collection. */
   relativePath: string;
+  /** The same page in other formats, relative like relativePath: not ingested (documentation-folder.ts). */
+  aliases?: string[];
 }
 
 export interface WalkFailure {
@@ -19,8 +22,12 @@ export interface WalkFailure {
 export interface WalkResult {
   files: WalkedFile[];
   failed: WalkFailure[];
-  /** Files with an unsupported extension found inside folders: skipped without a failure. */
+  /** Files found inside folders and left out (unsupported, excluded, a twin of a page, a whole-manual bundle). */
   skipped: number;
+  /** Each of them with its reason. */
+  skippedFiles: SkippedFile[];
+  /** Relative paths of files that are another document's alias, or a whole-manual bundle. */
+  superseded: string[];
   /** Named paths that do not exist. */
   missing: string[];
 }
@@ -56,7 +63,7 @@ export function commonRoot(absolutePaths: readonly string[], isDirectory: readon
 }
 
 class Walker {
-  readonly result: WalkResult = { files: [], failed: [], skipped: 0, missing: [] };
+  readonly result: WalkResult = { files: [], failed: [], skipped: 0, skippedFiles: [], superseded: [], missing: [] };
   private readonly seenFiles = new Set<string>();
   // Directories by device and inode: a symlink back up the tree is entered once, so loops end.
   private readonly seenDirectories = new Set<string>();
@@ -146,19 +153,21 @@ class Walker {
     else if (info.isFile()) this.fileInFolder(link);
   }
 
+  // Every file in a folder is kept here: the folder's rules (documentation-folder.ts) decide, and list what they skip.
   private fileInFolder(absolutePath: string): void {
-    if (formatOfPath(absolutePath) === undefined) this.result.skipped++;
-    else this.addFile(absolutePath);
+    this.addFile(absolutePath);
   }
 }
 
 /**
  * Lists the files to ingest under the named paths. Folders are walked recursively in a stable order,
  * skipping dotfiles, dot-folders and node_modules, following symbolic links but entering each folder
- * once. A named file with an unsupported extension is a failure; inside a folder it is only counted.
+ * once. A named file with an unsupported extension is a failure; inside a folder it is skipped. Then the folder's
+ * rules choose (chooseDocuments: include/exclude globs, one document per page in several formats, whole-manual
+ * bundles); every file left out is in `skippedFiles` with its reason.
  * Missing named paths are returned in `missing`; the caller decides whether that is fatal.
  */
-export async function walkPaths(named: readonly string[], root?: string): Promise<WalkResult & { root: string }> {
+export async function walkPaths(named: readonly string[], root?: string, rules: FolderRules = {}): Promise<WalkResult & { root: string }> {
   const targets = named.map((given) => ({ given, absolute: path.resolve(given) }));
   const absolute = targets.map((t) => t.absolute);
   // Only to choose the root, from the paths that exist: one that cannot be stat'ed is reported by
@@ -181,5 +190,6 @@ export async function walkPaths(named: readonly string[], root?: string): Promis
       : path.resolve(root);
   const walker = new Walker(base);
   for (const target of targets) await walker.named(target.given, target.absolute);
-  return { ...walker.result, root: base };
+  const { files, skipped, superseded } = chooseDocuments(walker.result.files, rules);
+  return { ...walker.result, files, skipped: skipped.length, skippedFiles: skipped, superseded, root: base };
 }

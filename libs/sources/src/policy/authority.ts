@@ -1,5 +1,5 @@
 import { parseCorpusUrl } from '../search/corpus-url';
-import type { AuthorityClass } from './authority-class';
+import { AuthorityClassSchema, type AuthorityClass } from './authority-class';
 import { KNOWN_DOMAINS } from './authority-domains';
 import { hostOf } from './canonical-url';
 import { longestDomainMatch } from './domain-match';
@@ -45,10 +45,17 @@ const DEV_DOC_PATHS = new Set([...DOC_PATHS, 'learn', 'guide', 'guides', 'api', 
  * `uni-*`/`univ-*` hosts); a telling first label (`docs.`, `developer.`, `forum.`, `blog.`, `news.`).
  * Path rules: `/docs`, `/reference`, ... (and on `.dev` hosts `/learn`, `/guide`, ...) → documentation;
  * `/blog` → blog; `/forum`, `/forums`, `/community`, and GitHub/GitLab issues and discussions → forum.
+ *
+ * A corpus document whose collection has a kind (`collectionKind`, decision 0056) has that authority: every page of a
+ * manual is documentation, whether it was ingested from Markdown or HTML and whatever its title says.
  */
-export function authorityOf(url: string, title?: string): AuthorityClass {
+export function authorityOf(url: string, title?: string, collectionKind?: string | null): AuthorityClass {
   const corpus = parseCorpusUrl(url);
-  if (corpus) return authorityOfWords(corpus.path) ?? (title ? authorityOfWords(title) : undefined) ?? 'unknown';
+  if (corpus) {
+    const kind = AuthorityClassSchema.safeParse(collectionKind);
+    if (kind.success && kind.data !== 'unknown') return kind.data;
+    return authorityOfWords(corpus.path) ?? (title ? authorityOfWords(title) : undefined) ?? 'unknown';
+  }
   const host = hostOf(url);
   if (!host) return 'unknown';
   return authorityOfHost(host) ?? authorityOfPath(host, new URL(url).pathname) ?? 'unknown';

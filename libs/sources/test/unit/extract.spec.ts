@@ -140,6 +140,16 @@ describe('pdf', () => {
     expect(await extractBytes(Buffer.from(pdf), 'levels.pdf')).toEqual(result);
   });
 
+  it('reads a non-ASCII Title as written: the corpus maker writes it as UTF-16BE with its byte-order mark (issue 25)', async () => {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- the corpus tool is a CommonJS script
+    const { makePdf } = require('../../../../tools/corpus/make-pdf.cjs') as { makePdf: (source: string) => Buffer };
+    const pdf = makePdf('Lake Varen Water Balance 2015–2024: Technical Report\n\nThe annual mean level fell by 4.2 m.\n');
+    expect(pdf.toString('latin1')).toContain('/Title <FEFF');
+    expect((await extractBytes(pdf, 'balance.pdf')).title).toBe('Lake Varen Water Balance 2015–2024: Technical Report');
+    const shipped = readFileSync(join(__dirname, '../../../../examples/corpus/krwa-technical-report-water-balance-2024.pdf'));
+    expect((await extractBytes(shipped, 'krwa.pdf')).title).toBe('Lake Varen Water Balance 2015–2024: Technical Report TR-2024-09');
+  });
+
   it('takes the first line as title when the PDF has no Title', async () => {
     expect((await extractBytes(minimalPdf([['First line here', 'more']]), 'x.pdf')).title).toBe('First line here');
   });

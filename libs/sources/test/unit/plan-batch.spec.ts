@@ -8,6 +8,7 @@ const candidate = (path: string, hash: string, title = `title of ${path}`): Cand
   contentHash: hash,
   byteSize: 10,
   modifiedAt: new Date(0),
+  aliases: [],
 });
 const stored = (id: string, path: string, hash: string, title = `title of ${path}`): StoredDocument => ({
   id,
@@ -15,6 +16,7 @@ const stored = (id: string, path: string, hash: string, title = `title of ${path
   contentHash: hash,
   title,
   mediaType: 'text/plain',
+  aliases: [],
 });
 
 describe('planBatch', () => {

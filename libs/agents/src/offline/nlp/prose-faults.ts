@@ -30,6 +30,9 @@ const SELF_DESCRIPTION: readonly RegExp[] = [
   // "It is meant as a reference for readers …", "It is intended for …".
   /^(?:it|this|they) (?:is|are) (?:meant|intended|designed|written) (?:as|for|to)\b/i,
   /\b(?:is|are) meant as a (?:reference|guide|summary|introduction)\b/i,
+  // "Our task is to review all available evidence …", "The purpose of this note is …".
+  /^(?:our|my) (?:task|aim|purpose|goal|remit|brief|mandate) (?:here |in this \w+ )?(?:is|was) to\b/i,
+  new RegExp(String.raw`^the (?:purpose|aim|goal|scope) of this ${DOC} (?:is|was)\b`, 'i'),
   // "In this note we …", "This chapter is organised as follows".
   new RegExp(String.raw`^in this ${DOC}\b`, 'i'),
   /\b(?:is|are) organi[sz]ed as follows\b|^the rest of this (?:\w+ )?(?:note|paper|report|chapter|section|document)\b/i,
@@ -38,8 +41,9 @@ const SELF_DESCRIPTION: readonly RegExp[] = [
 const CONTACT =
   /\b(?:bug reports?|report (?:a |any )?(?:bugs?|problems?|issues?)|mailing lists?|e-?mail (?:us|them|the|your)|contact (?:us|the (?:authors?|maintainers?|editors?|press office))|send (?:your |any )?(?:comments|questions|feedback|patches|corrections)|issue tracker|bug tracker|press (?:office|enquiries|contact)|media (?:enquiries|contact)|please (?:write|report|send|contact|let us know))\b|[\w.+-]+@[\w-]+\.[\w.]+/i;
 
+// Marketing and press-release announcements ("VARENBY — The authority today announced that its programme …").
 const MARKETING =
-  /\bwelcome to\b|\b(?:book (?:now|your|a)|visit us|don'?t miss|unforgettable|breathtaking|crystal[- ]clear|world[- ]class|best[- ]in[- ]class|sign up (?:today|now)|buy now|limited[- ]time offer|enterprise[- ]grade|award[- ]winning|try it (?:free|today)|get started (?:today|now|for free))\b/i;
+  /^\W*[A-Z][A-Z' -]{2,}\W*\s+[—–-]\s+.{0,160}\b(?:today|has|have|proudly) announced\b|\bwelcome to\b|\b(?:book (?:now|your|a)|visit us|don'?t miss|unforgettable|breathtaking|crystal[- ]clear|world[- ]class|best[- ]in[- ]class|sign up (?:today|now)|buy now|limited[- ]time offer|enterprise[- ]grade|award[- ]winning|try it (?:free|today)|get started (?:today|now|for free))\b/i;
 
 // A line naming a work with its number: "Working Paper 23-07, revision 2 (March 2025)", "Technical Report TR-2024-09".
 const WORK_NUMBER =
@@ -83,11 +87,11 @@ const CLOSED = /[.!?\u2026]["'\u201d\u2019)\]]*$/;
  * ("[5]", "[note 2]") only after punctuation or a year, so an index in code ("items[0]") is not one.
  */
 export const CITATION_MARKER =
-  /\[(?:citation needed|clarification needed|verification needed|according to whom\??|by whom\??|dubious(?: [–-] discuss)?|not in citation given|failed verification|original research\??|needs update)\]|(?<=[.,;:)"\u201d\u2019]|\b\d{4})\[(?:\d{1,3}|note \d{1,3})\]/gi;
+  /\[(?:citation needed|clarification needed|verification needed|according to whom\??|by whom\??|dubious(?: [–-] discuss)?|not in citation given|failed verification|original research\??|needs update)\]|(?<=[.,;:)"\u201d\u2019]|\b\d{4})(?:\[(?:\d{1,3}|note \d{1,3})\])+/gi;
 
 /** A sentence of program text: SQL, a shell command, code punctuation. */
 function isCode(s: string): boolean {
-  if (/^(?:\$|#|>|%)\s+\S/.test(s)) return true;
+  if (/^(?:\$|#|>>>|>|%)\s+\S/.test(s)) return true;
   if (
     /^(?:SELECT|INSERT INTO|UPDATE|DELETE FROM|CREATE|ALTER|DROP|GRANT|REVOKE|BEGIN|COMMIT|ROLLBACK|VACUUM|ANALYZE|EXPLAIN|SET|SHOW|COPY|TRUNCATE|WITH)\b/.test(
       s,
@@ -96,7 +100,8 @@ function isCode(s: string): boolean {
     !/\b(?:is|are|was|were|can|will|does|do|the)\b/.test(s)
   )
     return true;
-  const symbols = (s.match(/[{}();=<>|&$[\]\\`]/g) ?? []).length;
+  // Backticks are left out: documentation marks identifiers in prose with them.
+  const symbols = (s.match(/[{}();=<>|&$[\]\\]/g) ?? []).length;
   if (s.length >= 12 && symbols / s.length > 0.08 && /[{};=]|\$\w|\w\(\)/.test(s)) return true;
   return (
     /^(?:sudo |git |npm |pip |psql |pg_\w+ |python3? |node |docker |kubectl |curl |cd |ls |mkdir |cat |echo )\S.*(?:\s-{1,2}\w|\s\/\S)/.test(
@@ -144,4 +149,13 @@ export function withoutCitationMarkers(sentence: string): string {
     .replace(/\s+([.,;:!?])/g, '$1')
     .replace(/\s{2,}/g, ' ')
     .trim();
+}
+
+/**
+ * A source sentence as a reader may see it in a report (decision 0046): its citation markers taken out, or null when
+ * it is boilerplate or a fragment. Every offline path from an excerpt to a report sentence goes through this.
+ */
+export function readerSentence(sentence: string): string | null {
+  const shown = withoutCitationMarkers(sentence);
+  return proseFault(shown) === null ? shown : null;
 }

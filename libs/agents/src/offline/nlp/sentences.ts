@@ -390,6 +390,10 @@ function isAbbreviation(text: string, dot: number, floor: number, next: string):
 }
 
 /** Splits one prose paragraph [from, to) into sentences. */
+/** A citation or maintenance marker at the start of a text: "[4]", "[note 2]", "[citation needed]". */
+const MARKER_AFTER =
+  /^\[(?:\d{1,3}|note \d{1,3}|citation needed|clarification needed|verification needed|according to whom\??|dubious|failed verification)\]/i;
+
 function splitProse(text: string, from: number, to: number): Span[] {
   const out: Span[] = [];
   let sentenceStart = from;
@@ -404,6 +408,10 @@ function splitProse(text: string, from: number, to: number): Span[] {
     while (e < to && TERMINATORS.includes(text[e])) e++;
     const run = text.slice(i, e);
     while (e < to && CLOSERS.includes(text[e])) e++;
+    // Citation and maintenance markers glued after the full stop ("disputed.[citation needed] Three …", "in 2015.[5]
+    // The …") belong to the sentence they follow: the next one starts after them.
+    for (let m = MARKER_AFTER.exec(text.slice(e, Math.min(to, e + 48))); m; m = MARKER_AFTER.exec(text.slice(e, Math.min(to, e + 48))))
+      e += m[0].length;
     // A terminator glued to the next character is inside a number, URL, e-mail or acronym.
     if (e < to && !isSpace(text[e])) {
       i = e;

@@ -83,4 +83,36 @@ describe('evidenceCurator (offline)', () => {
     const cats = { id: 'S4', title: 'Cats', text: 'Cats are small carnivorous mammals. They sleep for most of the day.' };
     expect(evidenceCurator.offline({ ...base, source: cats }).fragments).toEqual([]);
   });
+
+  it('never takes boilerplate or a fragment as evidence: a lead-in, an item without it, a byline, a self-description, code', () => {
+    const source = [
+      '# Golden Gate Bridge inspections',
+      '',
+      'This note explains how the Golden Gate Bridge is inspected and why its cables are painted every year.',
+      '',
+      'Golden Gate Bridge Highway and Transportation District, Engineering Section.',
+      '',
+      'Inspectors of the Golden Gate Bridge check the main cables for corrosion in three ways:',
+      '',
+      '- by walking the main cables of the bridge once a year and noting rust;',
+      '- by measuring the cable wire tension of the bridge with sensors,',
+      '',
+      '    $ bridgectl inspect --cable main --bridge golden-gate --report corrosion',
+      '',
+      'The main cables of the Golden Gate Bridge were found free of corrosion in the 2021 inspection.[citation needed]',
+      '',
+      'Corrosion reports about the Golden Gate Bridge should be sent to the inspections mailing list.',
+    ].join('\n');
+    const { fragments: found } = evidenceCurator.offline({
+      question: 'How are the Golden Gate Bridge cables inspected for corrosion?',
+      questions: [],
+      source: { id: 'S1', title: 'Inspections', text: source },
+      maxFragments: 10,
+    });
+    const excerpts = found.map((f) => f.excerpt);
+    expect(excerpts).toEqual([
+      'The main cables of the Golden Gate Bridge were found free of corrosion in the 2021 inspection.[citation needed]',
+    ]);
+    for (const f of found) expect(source.slice(f.start, f.end)).toBe(f.excerpt);
+  });
 });

@@ -122,4 +122,26 @@ describe('paragraphSizes', () => {
   ])('%i sentences → %j', (n, sizes) => {
     expect(paragraphSizes(n)).toEqual(sizes);
   });
+
+  it('never writes boilerplate or a fragment, and shows a sentence without the citation markers its excerpt carries', () => {
+    const excerpt =
+      'This note explains how the bridge is inspected. The bridge carried 112,000 vehicles a day in 2019.[citation needed] ' +
+      'The main span was repainted in 2021.[4] Three causes of corrosion are commonly given:\n\n' +
+      'Golden Gate Bridge Highway and Transportation District, Engineering Section.';
+    const out = sectionWriter.offline({
+      section: { title: 'Traffic', purpose: 'traffic and upkeep' },
+      claims: [
+        { id: 'C1', statement: 'The bridge carried 112,000 vehicles a day in 2019.', evidenceIds: ['E1'] },
+        { id: 'C2', statement: 'The main span was repainted in 2021.', evidenceIds: ['E1'] },
+        { id: 'C3', statement: 'This note explains how the bridge is inspected.', evidenceIds: ['E1'] },
+        { id: 'C4', statement: 'Three causes of corrosion are commonly given.', evidenceIds: ['E1'] },
+        { id: 'C5', statement: 'Golden Gate Bridge Highway and Transportation District, Engineering Section.', evidenceIds: ['E1'] },
+      ],
+      evidence: [{ id: 'E1', excerpt }],
+    });
+    expect(out.paragraphs.flatMap((p) => p.sentences.map((x) => x.text))).toEqual([
+      'The bridge carried 112,000 vehicles a day in 2019.',
+      'The main span was repainted in 2021.',
+    ]);
+  });
 });

@@ -1,7 +1,7 @@
 import { groupNearDuplicates } from '@dossier/agents';
 import { InterventionRepository, PrismaService, ResearchRepository, TenantRepository } from '@dossier/db';
 import { classifyError, describeError, ReplayAnswerMissingError } from '@dossier/errors';
-import { authorityOf, fetchSnapshot, isAllowedByPolicy, SourcePolicySchema } from '@dossier/sources';
+import { authorityOf, fetchSnapshot, isAllowedByPolicy, parseCorpusUrl, SourcePolicySchema } from '@dossier/sources';
 import { createLogger } from '@dossier/telemetry';
 import { OnStep, type StepContext, type StepHandler, type StepOutcome } from '@dossier/workflow';
 import { WebFetcher } from '../providers/web-fetcher';
@@ -102,6 +102,10 @@ export class SourcePolicyHandler implements StepHandler<'source_policy'> {
       })
       .slice(0, SOURCES_PER_ITERATION);
     if (webFetched > 0) this.logger.info({ webFetched }, 'fetched web sources');
+    const kindOf = await this.collectionKinds(
+      tenantId,
+      usable.map((s) => s.canonicalUrl),
+    );
 
     return {
       result: { sources: chosen.length },
@@ -111,7 +115,7 @@ export class SourcePolicyHandler implements StepHandler<'source_policy'> {
           await tx.sourceRecord.updateMany({
             where: { tenantId, runId, iteration, canonicalUrl: s.canonicalUrl },
             data: {
-              authority: authorityOf(s.canonicalUrl, s.records[0]!.title),
+              authority: authorityOf(s.canonicalUrl, s.records[0]!.title, kindOf.get(parseCorpusUrl(s.canonicalUrl)?.collection ?? '')),
               clusterKey: clusterOf.get(s.canonicalUrl) ?? s.canonicalUrl,
               snapshotId: snapshotOf.get(s.canonicalUrl)!,
               selected: false,
@@ -124,5 +128,13 @@ export class SourcePolicyHandler implements StepHandler<'source_policy'> {
         }
       },
     };
+  }
+
+  /** The kinds of the tenant's collections these corpus URLs belong to (decision 0056), by collection name. */
+  private async collectionKinds(tenantId: string, urls: string[]): Promise<Map<string, string | null>> {
+    const names = [...new Set(urls.map((u) => parseCorpusUrl(u)?.collection).filter((n): n is string => n !== undefined))];
+    if (names.length === 0) return new Map();
+    const rows = await this.prisma.collection.findMany({ where: { tenantId, name: { in: names } }, select: { name: true, kind: true } });
+    return new Map(rows.map((r) => [r.name, r.kind]));
   }
 }

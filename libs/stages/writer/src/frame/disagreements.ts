@@ -1,4 +1,4 @@
-import { contentStems, splitUnits, statesStatement, stem, tokenize } from '@dossier/agents';
+import { contentStems, readerSentence, splitUnits, statesStatement, stem, tokenize } from '@dossier/agents';
 import type { ClaimRow, ContradictionRow } from '@dossier/db';
 
 /** At most this many positions of one disagreement are shown: the best-supported ones. */
@@ -106,17 +106,21 @@ function reasonFor(
   for (const e of evidence) {
     for (const unit of splitUnits(e.excerpt)) {
       if (unit.kind !== 'sentence') continue;
-      const strong = unit.text.match(STRONG_CUE)?.length ?? 0;
-      const weak = unit.text.match(WEAK_CUE)?.length ?? 0;
+      // A document saying what it explains ("This note explains … why different organisations publish different
+      // figures") names no reason; boilerplate and fragments are never a reason (decision 0046).
+      const text = readerSentence(unit.text);
+      if (text === null) continue;
+      const strong = text.match(STRONG_CUE)?.length ?? 0;
+      const weak = text.match(WEAK_CUE)?.length ?? 0;
       if (strong === 0) continue;
-      const lower = unit.text.toLowerCase();
+      const lower = text.toLowerCase();
       if (sideStatements.some((s) => s.includes(lower) || lower.includes(s))) continue;
-      if (used.has(unit.text) || sides.some((s) => samePosition(s.statement, unit.text))) continue;
-      const shared = new Set(contentStems(unit.text).filter((t) => subject.has(t))).size;
+      if (used.has(text) || sides.some((s) => samePosition(s.statement, text))) continue;
+      const shared = new Set(contentStems(text).filter((t) => subject.has(t))).size;
       if (shared === 0) continue;
       // What the reason is about weighs more than how many cue words it has.
       const score = Math.min(strong, 2) * 0.5 + 0.25 * Math.min(weak, 2) + shared / Math.max(1, subject.size);
-      if (best === null || score > best.score) best = { text: unit.text, id: e.id, score };
+      if (best === null || score > best.score) best = { text, id: e.id, score };
     }
   }
   if (!best) return null;
@@ -141,7 +145,10 @@ export function selectDisagreements(
   for (const ids of components(contradictions)) {
     const known = ids.flatMap((id) => {
       const c = byId.get(id);
-      return c && c.evidenceIds.length > 0 ? [c] : [];
+      // A side is shown as its statement: one that is boilerplate or a fragment is not a position (decision 0046).
+      if (!c || c.evidenceIds.length === 0) return [];
+      const shown = readerSentence(c.statement);
+      return shown === null ? [] : [{ ...c, statement: shown }];
     });
     const ranked = [...known].sort((a, b) => b.evidenceIds.length - a.evidenceIds.length || ids.indexOf(a.id) - ids.indexOf(b.id));
     const sides: ClaimRow[] = [];

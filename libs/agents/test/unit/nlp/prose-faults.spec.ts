@@ -1,0 +1,21 @@
+import { readerSentence, withoutCitationMarkers } from '../../../src/offline/nlp/prose-faults';
+
+describe('the sentence a reader sees (decision 0046)', () => {
+  it.each([
+    ['The causes of the decline are disputed.[citation needed]', 'The causes of the decline are disputed.'],
+    [
+      'The annual mean level fell by 4.2 m; the decline began in 2015[5].',
+      'The annual mean level fell by 4.2 m; the decline began in 2015.',
+    ],
+    ['The panel met twice.[3][4] Its report followed.', 'The panel met twice. Its report followed.'],
+    ['Use items[0] to read the first element.', 'Use items[0] to read the first element.'],
+  ])('strips citation markers from the shown sentence: %s', (raw, shown) => expect(withoutCitationMarkers(raw)).toBe(shown));
+
+  it('is null for boilerplate and fragments, the sentence otherwise', () => {
+    expect(readerSentence('Three explanations are commonly given:')).toBeNull();
+    expect(readerSentence('Kessmark Regional Water Authority, Hydrometry Section.')).toBeNull();
+    expect(readerSentence('This timeline collects the main events in the story of the lake.')).toBeNull();
+    expect(readerSentence('Our task is to review all available evidence on the decline of Lake Varen.')).toBeNull();
+    expect(readerSentence('Rainfall was 12% below average.[citation needed]')).toBe('Rainfall was 12% below average.');
+  });
+});
