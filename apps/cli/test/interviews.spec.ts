@@ -78,6 +78,18 @@ describe('dossier research --mode interviews (offline, end to end)', () => {
     expect(steps).toEqual(turns.map((t) => ({ shard: t.shard, iteration: t.turn })));
   });
 
+  it('issues a query every turn, and the report counts them (issue 28: "0 queries, 0 sources read")', async () => {
+    const results = await sql<{ result: { queries: number; sources: number } }>(
+      db.url,
+      "SELECT result FROM node_executions WHERE node = 'interview' AND status = 'completed'",
+    );
+    expect(results.length).toBeGreaterThan(0);
+    for (const { result } of results) expect(result.queries).toBeGreaterThanOrEqual(1);
+    const metrics = report().metrics;
+    expect(metrics.searches).toBeGreaterThanOrEqual(results.length);
+    expect(metrics.sourcesFetched).toBeGreaterThan(0);
+  });
+
   it('the report has one section per analyst, an introduction and a conclusion; every sentence cited', async () => {
     const r = report();
     const analysts = await sql<{ name: string }>(db.url, 'SELECT name FROM perspectives');

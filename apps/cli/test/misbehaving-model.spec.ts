@@ -46,6 +46,8 @@ const ROWS: readonly Row[] = [
   { name: 'mistyped fields', server: { misbehaviour: { kind: 'mistyped_fields', rate: 0.35 } } },
   { name: 'leaky text', server: { misbehaviour: { kind: 'leaky_text', rate: 0.5 } } },
   { name: 'outline without claim ids', server: { misbehaviour: { kind: 'outline_without_claims', rate: 1 } } },
+  // A verifier that keeps count of three sentences at most: asked again in halves (decision 0040), never played offline.
+  { name: 'careful verifier', server: { misbehaviour: { kind: 'careful_verifier', rate: 1, carefulLimit: 3 } } },
   // The engine told 32k; the server has 8k: refusals of both kinds (prompt + max_tokens over N, prompt alone over N).
   {
     name: 'context refusals (openai wording)',
@@ -194,6 +196,7 @@ describe('research against a model server that misbehaves like real endpoints', 
     beforeAll(async () => {
       o = await runRow(db, cli, row);
       outcomes.push(o);
+      if (FULL) writeFileSync('tmp/misbehaviour-matrix.txt', `${table(outcomes)}\n`);
     }, 900_000);
 
     if (row.failsNaming) {
@@ -232,6 +235,19 @@ describe('research against a model server that misbehaves like real endpoints', 
     if ((row.server.misbehaviour && row.server.misbehaviour.kind !== 'outline_without_claims') || row.env?.['OPENAI_CONTEXT_TOKENS']) {
       it('the server really misbehaved', () => {
         expect(Object.values(o.served).reduce((a, b) => a + b, 0)).toBeGreaterThan(0);
+      });
+    }
+
+    if (row.server.misbehaviour?.kind === 'careful_verifier') {
+      it('at least 95% of the sentences the verifier model could judge were judged by it, and the report says so', () => {
+        const v = o.report?.metrics.verification;
+        const byModel = v?.judgedByModel ?? 0;
+        expect(byModel).toBeGreaterThan(0);
+        expect(byModel / (byModel + (v?.judgedOffline ?? 0))).toBeGreaterThanOrEqual(0.95);
+        const method = o.report?.sections.find((s) => s.kind === 'method');
+        expect(method?.paragraphs.flatMap((p) => p.sentences.map((s) => s.text)).join(' ')).toContain(
+          `${byModel} judged by the verifier model`,
+        );
       });
     }
 

@@ -31,7 +31,8 @@ describe('dossier: every command in both transports (local and --api)', () => {
   let db: TestDatabase;
   let cli: ReturnType<typeof cliRunner>;
   let gateway: ChildService;
-  let workers: INestApplicationContext;
+  let workers: INestApplicationContext | undefined;
+  let starting: Promise<INestApplicationContext> | undefined;
   let url: string;
   let key: string;
   let prefix: string;
@@ -66,7 +67,10 @@ describe('dossier: every command in both transports (local and --api)', () => {
       STEP_LOCK_MS: '2000',
       STALLED_INTERVAL_MS: '1000',
     });
-    workers = (await createStepMicroservice(LocalEngineModule.register(env, true))).app;
+    // Kept as a promise too: if this hook times out on a loaded machine, afterAll still closes the app it went on to
+    // build, whose liveness connection would otherwise retry after jest's teardown and crash the whole jest run.
+    starting = createStepMicroservice(LocalEngineModule.register(env, true)).then((m) => m.app);
+    workers = await starting;
 
     const tenant = await cli(['admin', 'create-tenant', 'acme', '--policy', '{"requiredGates":[],"caps":{"maxIterations":2}}']);
     expect(tenant.output).toMatch(/Created tenant acme/);
@@ -74,11 +78,11 @@ describe('dossier: every command in both transports (local and --api)', () => {
     expect(created.code).toBe(0);
     key = /^(dsk_[0-9a-f]{12}_[A-Za-z0-9_-]{43})$/m.exec(created.output)![1]!;
     prefix = key.slice(4, 16);
-  }, 120_000);
+  }, 300_000);
   afterAll(async () => {
     gateway?.kill();
     await gateway?.exited;
-    await workers?.close();
+    await (workers ?? (await starting?.catch(() => undefined)))?.close();
     await db?.drop();
   });
 

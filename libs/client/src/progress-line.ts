@@ -5,6 +5,11 @@ function nodeLabel(node: string): string {
   return NODES.has(node) ? NODES.rows[node].label : node;
 }
 
+/** A figure for a person: whole numbers as they are, others to two decimals (`0.65`, not `0.6498333333333334`). */
+export function rounded(n: number): string {
+  return Number.isInteger(n) ? String(n) : String(Math.round(n * 100) / 100);
+}
+
 /**
  * The progress line of one run event (`null`: nothing to say). `repeats` counts completions of a node within an
  * iteration, so fan-out shards and repair rounds show as `#2`, `#3`.
@@ -16,7 +21,7 @@ export function progressLine(e: RunEventData, repeats: Map<string, number>): str
       const n = (repeats.get(key) ?? 0) + 1;
       repeats.set(key, n);
       const detail = Object.entries(e.result)
-        .map(([k, v]) => `${k} ${String(v)}`)
+        .map(([k, v]) => `${k} ${typeof v === 'number' ? rounded(v) : String(v)}`)
         .join(', ');
       return `iteration ${e.iteration}  ${nodeLabel(e.node)}${e.shard > 0 || n > 1 ? ` #${n}` : ''}  ${detail}`;
     }

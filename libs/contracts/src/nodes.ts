@@ -121,6 +121,7 @@ export const NODES = nodeTable({
   /**
    * One turn of one analyst's interview (a shard per analyst, a step per turn: decision 0024): the analyst asks, the expert
    * searches the run's sources and answers with cited evidence. `closed`: the analyst is satisfied (no more turns).
+   * `queries`: searches the turn issued (at least one, issue 28); `sources`: sources it read.
    */
   interview: {
     label: 'Interview',
@@ -130,7 +131,7 @@ export const NODES = nodeTable({
     service: 'searcher',
     fanout: true,
     roles: ['interviewAnalyst', 'evidenceCurator', 'interviewExpert'],
-    result: z.strictObject({ evidence: count, sentences: count, closed: z.boolean() }),
+    result: z.strictObject({ queries: count, sources: count, evidence: count, sentences: count, closed: z.boolean() }),
   },
   /** `sections` is the fan-out of `draft` and of every `verify` round. */
   outline: {

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { buildPrompt } from '../prompt/build-prompt';
 import { stem, tokenize } from '../offline/nlp/tokens';
+import { asksAboutTool } from '../offline/question-parts';
 import { clip, feedbackPhrases, topicPhrases } from '../offline/topics';
 import type { AgentRole, ReferenceCheck } from './role';
 import { Feedback, Question, Topic, Unit, text } from './schemas';
@@ -93,18 +94,85 @@ export const PERSPECTIVE_CATALOGUE: readonly Archetype[] = [
   },
 ];
 
-const KEYWORD_STEMS = PERSPECTIVE_CATALOGUE.map((a) => new Set(a.keywords.split(/\s+/).map(stem)));
+/**
+ * Analysts for a how-to or reference question about a tool, a program or its documentation (asksAboutTool): the
+ * people who would answer it — someone who does it, someone who maintains the reference, someone doing it for the
+ * first time — then its pitfalls, its versions, its performance and its safety. An economist and a regulator have
+ * nothing to say about reading a file line by line (issue 28).
+ */
+export const PRACTICAL_CATALOGUE: readonly Archetype[] = [
+  {
+    name: 'Practitioner',
+    role: 'engineer / practitioner',
+    affiliation: 'practice and operations',
+    focus: 'implementation, working examples and lessons from practice',
+    keywords: 'engineer engineering practitioner practice implementation example examples step steps usage use how production',
+  },
+  {
+    name: 'Maintainer',
+    role: 'maintainer / reference author',
+    affiliation: "the project's maintainers",
+    focus: 'the reference documentation: calls, options, defaults and guarantees',
+    keywords: 'maintainer reference documentation docs api option options default defaults flag parameter signature return returns',
+  },
+  {
+    name: 'Newcomer',
+    role: 'newcomer / first-time user',
+    affiliation: 'learners',
+    focus: 'the simplest complete path, prerequisites and common mistakes',
+    keywords: 'newcomer beginner first learn learning simple simplest start started tutorial introduction basic basics',
+  },
+  {
+    name: 'Troubleshooter',
+    role: 'support engineer',
+    affiliation: 'support and operations',
+    focus: 'errors, limits, edge cases and pitfalls',
+    keywords: 'error errors fail fails failure bug problem pitfall pitfalls edge limit limits troubleshoot debug exception crash why',
+  },
+  {
+    name: 'Release Historian',
+    role: 'release historian',
+    affiliation: 'release notes and changelogs',
+    focus: 'changes between versions, deprecations and migrations',
+    keywords: 'version versions release changelog history deprecated deprecation migrate migration upgrade changed new old legacy',
+  },
+  {
+    name: 'Performance Engineer',
+    role: 'performance engineer',
+    affiliation: 'benchmarks and profiling',
+    focus: 'performance: time, memory and resources, and the alternatives',
+    keywords: 'performance fast faster slow speed memory large big scale efficient benchmark resources cost alternative alternatives',
+  },
+  {
+    name: 'Security Reviewer',
+    role: 'security reviewer',
+    affiliation: 'security review',
+    focus: 'unsafe uses, risks and safe defaults',
+    keywords: 'security secure safe unsafe risk risks vulnerability permission permissions injection trust sandbox',
+  },
+];
+
+const stemsOf = (catalogue: readonly Archetype[]) => catalogue.map((a) => new Set(a.keywords.split(/\s+/).map(stem)));
+const KEYWORD_STEMS = new Map<readonly Archetype[], Set<string>[]>([
+  [PERSPECTIVE_CATALOGUE, stemsOf(PERSPECTIVE_CATALOGUE)],
+  [PRACTICAL_CATALOGUE, stemsOf(PRACTICAL_CATALOGUE)],
+]);
 // A perspective the reviewer asked for gets this much more of the budget than the others.
 const REQUESTED_WEIGHT = 1.5;
 
-function matches(index: number, words: readonly string[]): number {
-  return words.filter((w) => KEYWORD_STEMS[index].has(w)).length;
+/** The catalogue for the kind of question: a how-to or reference question about a tool, or one about the world. */
+export function catalogueFor(question: string): readonly Archetype[] {
+  return asksAboutTool(question) ? PRACTICAL_CATALOGUE : PERSPECTIVE_CATALOGUE;
 }
 
 function offline(input: PerspectivePlannerInput): PerspectivePlannerOutput {
+  const catalogue = catalogueFor(input.question);
+  const stems = KEYWORD_STEMS.get(catalogue)!;
+  const matches = (index: number, words: readonly string[]) => words.filter((w) => stems[index]!.has(w)).length;
   const feedbackWords = input.feedback ? tokenize(input.feedback).map(stem) : [];
   const questionWords = tokenize(`${input.question} ${input.objective.includedTopics.join(' ')}`).map(stem);
-  const ranked = PERSPECTIVE_CATALOGUE.map((_, i) => ({ i, requested: matches(i, feedbackWords), fit: matches(i, questionWords) }))
+  const ranked = catalogue
+    .map((_, i) => ({ i, requested: matches(i, feedbackWords), fit: matches(i, questionWords) }))
     // Requested perspectives first, then those the question itself calls for, then the catalogue order.
     .sort((a, b) => b.requested - a.requested || b.fit - a.fit || a.i - b.i);
   const chosen: { i: number; requested: boolean; round: number }[] = [];
@@ -121,7 +189,7 @@ function offline(input: PerspectivePlannerInput): PerspectivePlannerOutput {
   const total = weights.reduce((a, b) => a + b, 0);
   return {
     perspectives: chosen.map((c, k) => {
-      const a = PERSPECTIVE_CATALOGUE[c.i];
+      const a = catalogue[c.i];
       // Extra rounds of the same archetype look at a different slice of the topics.
       const slice = topics.length === 0 ? [] : rotate(topics, c.round).slice(0, 4);
       const about = slice.length > 0 ? ` concerning ${slice.join(', ')}` : ` concerning: ${input.question}`;
@@ -157,8 +225,9 @@ export const perspectivePlanner: AgentRole<PerspectivePlannerInput, PerspectiveP
   prompt: (input) =>
     buildPrompt({
       persona: 'Perspective Planner',
-      task: 'Propose the number of analyst perspectives the request asks for, that together cover the research objective from different angles (science, regulation, economics, affected people, skeptical method review, history).',
+      task: 'Propose the number of analyst perspectives the request asks for, that together cover the research objective from the angles that fit what the question is.',
       rules: [
+        'Choose analysts for the kind of question. A question about the world (an event, a place, a policy, a market) calls for angles such as science, regulation, economics, affected people, skeptical method review, history. A how-to or reference question about a tool, a program, an API or its documentation calls for the people who would answer it: a practitioner who does it, a maintainer of the reference, a newcomer doing it the first time, then a troubleshooter (errors, limits), a release historian (versions), performance or security — not an economist or a regulator unless the question asks about costs or rules.',
         'Each perspective has a name, a role, an affiliation, a focus of one or two sentences tied to the objective, and a budgetWeight; the weights sum to 1.',
         'When reviewer feedback is given, follow it: add the perspectives it asks for and shape the focus accordingly.',
         'Perspectives must not overlap in focus.',

@@ -28,7 +28,53 @@ export type QuestionArchitectOutput = z.infer<typeof QuestionArchitectOutput>;
  * names options, calls or identifiers), where "How is VACUUM measured?" or "When did git restore begin?" asks
  * nothing a manual answers, while its defaults, pitfalls and version changes are what such questions turn on.
  */
-const ASPECTS: readonly { cue: RegExp; ask: (focus: string) => string; askTool: (focus: string) => string }[] = [
+interface Aspect {
+  cue: RegExp;
+  ask: (focus: string) => string;
+  askTool: (focus: string) => string;
+  /** For a how-to question, the task it asks to do ("read a file line by line in Node.js"). */
+  askTask?: (task: string) => string;
+}
+
+const ASPECTS: readonly Aspect[] = [
+  // The practical panel's analysts (perspective-planner PRACTICAL_CATALOGUE) first: "support engineer" and
+  // "performance engineer" are engineers too, and must ask their own aspect before the practitioner's.
+  {
+    cue: /maintainer|reference documentation/i,
+    ask: (f) => `What does the reference documentation say about ${f}?`,
+    askTool: (f) => `What calls, options and defaults does the reference documentation give for ${f}?`,
+    askTask: (t) => `Which calls, options and defaults does the documentation give to ${t}?`,
+  },
+  {
+    cue: /newcomer|first-time|learner/i,
+    ask: (f) => `What does a newcomer need to know first about ${f}?`,
+    askTool: (f) => `What is the simplest complete way to use ${f}, and what do newcomers get wrong?`,
+    askTask: (t) => `What is the simplest complete way to ${t}, and what do newcomers get wrong?`,
+  },
+  {
+    cue: /troubleshoot|support engineer|pitfall|edge case/i,
+    ask: (f) => `What goes wrong with ${f}, and why?`,
+    askTool: (f) => `What errors, limits and edge cases come up with ${f}?`,
+    askTask: (t) => `What errors, limits and edge cases come up when you ${t}?`,
+  },
+  {
+    cue: /release historian|between versions|deprecation/i,
+    ask: (f) => `How has ${f} changed over time?`,
+    askTool: (f) => `How has ${f} changed between versions, and what is deprecated?`,
+    askTask: (t) => `How has the way to ${t} changed between versions?`,
+  },
+  {
+    cue: /performance/i,
+    ask: (f) => `How well does ${f} perform, and at what cost?`,
+    askTool: (f) => `How does ${f} perform in time and memory, and what are the alternatives?`,
+    askTask: (t) => `Which way to ${t} is fastest or uses least memory, and what are the trade-offs?`,
+  },
+  {
+    cue: /security|unsafe/i,
+    ask: (f) => `What security risks does ${f} carry?`,
+    askTool: (f) => `When is ${f} unsafe, and what are the safe defaults?`,
+    askTask: (t) => `What is unsafe when you ${t}, and what are the safe defaults?`,
+  },
   {
     cue: /scien|mechanism|measurement|primary stud/i,
     ask: (f) => `How is ${f} measured, and what mechanisms explain it?`,
@@ -63,6 +109,7 @@ const ASPECTS: readonly { cue: RegExp; ask: (focus: string) => string; askTool: 
     cue: /practi|engineer|implementation|operation/i,
     ask: (f) => `How is ${f} handled in practice?`,
     askTool: (f) => `How is ${f} used in practice, step by step?`,
+    askTask: (t) => `What are the steps to ${t}, with a minimal working example?`,
   },
   {
     cue: /ethic|rights|fairness|accountab|legal/i,
@@ -88,14 +135,36 @@ function angleOf(perspective: { name: string; focus: string }): string {
   return items.length > 0 ? clip(items.slice(0, 2).join(' and '), 120) : `the view of ${perspective.name.toLowerCase()}`;
 }
 
-function perspectiveQuestion(p: { name: string; focus: string }, focus: string, tool: boolean, used: Set<number>): string {
+/**
+ * The task a how-to question asks to do: "How do I read a file line by line in Node.js?" → "read a file line by line in
+ * Node.js". Undefined for other questions. Its sub-questions name the task, not a noun phrase picked out of it ("file
+ * line" made "How does file line work?").
+ */
+export function howToTask(question: string): string | undefined {
+  const task =
+    /^\s*(?:how\s+(?:do|can|could|should|would|might)\s+(?:i|we|you|one)|how\s+to|what\s+is\s+the\s+(?:best\s+|right\s+|simplest\s+)?way\s+to)\s+(.+?)[?.!\s]*$/i.exec(
+      question,
+    )?.[1];
+  if (task === undefined || task.split(/\s+/).length < 2 || /[?]/.test(task)) return undefined;
+  return task.replace(/\b(?:my|our)\b/gi, 'a');
+}
+
+function perspectiveQuestion(
+  p: { name: string; focus: string },
+  focus: string,
+  tool: boolean,
+  task: string | undefined,
+  used: Set<number>,
+): string {
   const text = `${p.name} ${p.focus.split(/\s+concerning\b/)[0]}`;
   // A second perspective of the same kind ("Regulator 2") takes the next aspect it matches, so it asks something new.
   const matching = ASPECTS.map((a, i) => (a.cue.test(text) ? i : -1)).filter((i) => i >= 0);
   const pick = matching.find((i) => !used.has(i));
-  if (pick === undefined) return `What do ${angleOf(p)} say about ${focus}?`;
+  if (pick === undefined) return task ? `What do ${angleOf(p)} say about how to ${task}?` : `What do ${angleOf(p)} say about ${focus}?`;
   used.add(pick);
-  return tool ? ASPECTS[pick].askTool(focus) : ASPECTS[pick].ask(focus);
+  const aspect = ASPECTS[pick]!;
+  if (task && aspect.askTask) return aspect.askTask(task);
+  return tool ? aspect.askTool(focus) : aspect.ask(focus);
 }
 
 /**
@@ -122,10 +191,11 @@ function offline(input: QuestionArchitectInput): QuestionArchitectOutput {
   }
   const used = new Set<number>();
   const tool = asksAboutTool(main);
+  const task = tool ? howToTask(main) : undefined;
   input.perspectives.forEach((p, i) => {
     candidates.push({
       perspectiveId: p.id,
-      text: clip(perspectiveQuestion(p, parts.focus, tool, used), 2000),
+      text: clip(perspectiveQuestion(p, parts.focus, tool, task, used), 2000),
       priority: Math.max(10, PERSPECTIVE_PRIORITY - 2 * i),
     });
   });
@@ -166,6 +236,7 @@ export const questionArchitect: AgentRole<QuestionArchitectInput, QuestionArchit
       task: 'Decompose the research question into sub-questions: one for each part the question asks (its clauses, the entities and aspects it names), then one or two per perspective on what that perspective would ask, plus the main question itself at priority 100.',
       rules: [
         'Each sub-question is answerable from sources and names its subject explicitly (no pronouns).',
+        'Fit the sub-questions to the kind of question: for a how-to or reference question about a tool, a program or its documentation, ask about the steps, the calls, options and defaults, a minimal example, errors and limits, and version differences — not about history, costs or rules unless it asks for them. Name the task as asked ("read a file line by line"), never a noun pair cut out of it.',
         'perspectiveId is the id of the perspective that asks it, or null for the main question and feedback questions.',
         'priority is an integer 0–100: how much the answer matters to the report.',
         'No two questions ask the same thing.',

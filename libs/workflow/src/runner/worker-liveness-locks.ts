@@ -44,13 +44,16 @@ export class WorkerLivenessLocks implements WorkerLiveness, OnModuleDestroy {
 
   private async holdUntilHeld(): Promise<void> {
     for (let attempt = 0; !this.closed; attempt++) {
-      const client = new Client({ connectionString: this.options.databaseUrl });
-      client.on('error', (err) => this.logger.warn({ err: err.message }, 'liveness connection error'));
+      let client: Client | undefined;
       try {
+        // Inside the try: this loop also runs from a lost connection's 'end' handler, where a throw would be an
+        // unhandled rejection that ends the process.
+        client = new Client({ connectionString: this.options.databaseUrl });
+        client.on('error', (err) => this.logger.warn({ err: err.message }, 'liveness connection error'));
         await client.connect();
         for (const id of this.ids) await client.query(`SELECT pg_advisory_lock(hashtext('${NAMESPACE}'), hashtext($1))`, [id]);
       } catch (err) {
-        await client.end().catch(() => undefined);
+        await client?.end().catch(() => undefined);
         this.logger.warn({ err: (err as Error).message, attempt }, 'cannot hold the worker liveness locks yet; retrying');
         await new Promise((r) => setTimeout(r, Math.min(2_000, 100 * 2 ** attempt)));
         continue;

@@ -1,4 +1,4 @@
-import { PERSPECTIVE_CATALOGUE, perspectivePlanner } from '../../../src/roles';
+import { PERSPECTIVE_CATALOGUE, PRACTICAL_CATALOGUE, perspectivePlanner } from '../../../src/roles';
 import { ROLE_INPUTS } from '../../fixtures/role-inputs';
 
 const base = ROLE_INPUTS.perspectivePlanner;
@@ -48,5 +48,32 @@ describe('perspectivePlanner (offline)', () => {
   it('rejects a count outside 1..12', () => {
     expect(perspectivePlanner.input.safeParse({ ...base, count: 0 }).success).toBe(false);
     expect(perspectivePlanner.input.safeParse({ ...base, count: 13 }).success).toBe(false);
+  });
+});
+
+describe('perspectivePlanner (offline): analysts that fit the subject (issue 28)', () => {
+  it.each([
+    'How do I read a file line by line in Node.js?',
+    'How can I run a child process and capture its output?',
+    'What does fs.readFile return when the encoding option is set?',
+  ])('a how-to or reference question gets a practitioner, a maintainer and a newcomer: %s', (question) => {
+    const objective = { statement: question, includedTopics: [] };
+    const { perspectives } = perspectivePlanner.offline({ ...base, objective, question, count: 3, feedback: null });
+    expect(perspectives.map((p) => p.name)).toEqual(['Practitioner', 'Maintainer', 'Newcomer']);
+    for (const p of perspectives) expect(p.role).not.toMatch(/economist|regulator|scientist/i);
+    expect(PRACTICAL_CATALOGUE.map((a) => a.name)).not.toEqual(expect.arrayContaining(['Industry Economist', 'Regulator']));
+  });
+
+  it('a question about the world keeps the research panel', () => {
+    const question = "What caused the decline of Lake Varen's water level?";
+    const objective = { statement: question, includedTopics: [] };
+    const { perspectives } = perspectivePlanner.offline({ ...base, objective, question, count: 3, feedback: null });
+    expect(perspectives.map((p) => p.name)).toEqual(PERSPECTIVE_CATALOGUE.slice(0, 3).map((a) => a.name));
+  });
+
+  it('tells the model to fit the analysts to the kind of question', () => {
+    const prompt = JSON.stringify(perspectivePlanner.prompt(base));
+    expect(prompt).toMatch(/how-to or reference question/);
+    expect(prompt).toMatch(/not an economist or a regulator/);
   });
 });

@@ -1,4 +1,4 @@
-import { questionArchitect } from '../../../src/roles';
+import { PRACTICAL_CATALOGUE, questionArchitect } from '../../../src/roles';
 import { ROLE_INPUTS } from '../../fixtures/role-inputs';
 
 const base = ROLE_INPUTS.questionArchitect;
@@ -63,7 +63,8 @@ describe('questionArchitect (offline)', () => {
     // …or asked by someone who wants to do something with it.
     expect(ask('How do I unstage a file with git restore?', ['Industry Economist', 'Practitioner'])).toEqual([
       'What does git restore cost in time or resources, and what are the alternatives?',
-      'How is git restore used in practice, step by step?',
+      // A how-to question: the practitioner asks about the task as asked (issue 28).
+      'What are the steps to unstage a file with git restore, with a minimal working example?',
     ]);
   });
 
@@ -94,5 +95,24 @@ describe('questionArchitect (offline)', () => {
       expect(q.priority).toBeGreaterThanOrEqual(0);
       expect(q.priority).toBeLessThanOrEqual(100);
     }
+  });
+});
+
+describe('questionArchitect (offline): sub-questions that fit a how-to question (issue 28)', () => {
+  it('names the task asked, not a noun pair cut out of it, from each practical analyst', () => {
+    const question = 'How do I read a file line by line in Node.js?';
+    const perspectives = PRACTICAL_CATALOGUE.slice(0, 3).map((a, i) => ({
+      id: `00000000-0000-4000-8000-00000000000${i}`,
+      name: a.name,
+      focus: a.focus,
+    }));
+    const { questions } = questionArchitect.offline({ ...base, question, topics: [], perspectives, feedback: null });
+    const asked = questions.filter((q) => q.perspectiveId !== null).map((q) => q.text);
+    expect(asked).toEqual([
+      'What are the steps to read a file line by line in Node.js, with a minimal working example?',
+      'Which calls, options and defaults does the documentation give to read a file line by line in Node.js?',
+      'What is the simplest complete way to read a file line by line in Node.js, and what do newcomers get wrong?',
+    ]);
+    for (const q of questions) expect(q.text).not.toMatch(/file line work|cost|official figures/);
   });
 });

@@ -76,7 +76,8 @@ export class RenderHandler implements StepHandler<'render'> {
           _count: { _all: true },
           _sum: { tokensIn: true, tokensOut: true, costUsd: true },
         }),
-        this.prisma.searchPlan.count({ where }),
+        // A search plan is one query of the survey; an interview turn issues one query of its own (issue 28).
+        Promise.all([this.prisma.searchPlan.count({ where }), this.prisma.interviewTurn.count({ where })]).then(([a, b]) => a + b),
         this.prisma.nodeExecution.count({ where: { ...where, node: 'moderate', status: 'completed' } }),
         verificationFigures(this.prisma, tenantId, runId),
         this.prisma.llmCall.findMany({ where, select: { role: true, engine: true, notes: true } }),
@@ -131,7 +132,8 @@ export class RenderHandler implements StepHandler<'render'> {
         byEngine: usage.byEngine,
         wallMs: Math.max(0, Date.now() - run.createdAt.getTime()),
         searches,
-        sourcesFetched: records.filter((r) => r.selected).length,
+        // Interviews read sources without a source record: the sources their evidence came from count as read.
+        sourcesFetched: Math.max(records.filter((r) => r.selected).length, new Set(evidence.map((e) => e.snapshotId)).size),
         verification,
         // The gate's own counts; the report builder adds its last pass and what the report still holds (decision 0041).
         ...(ctx.run.options.engine === 'offline'

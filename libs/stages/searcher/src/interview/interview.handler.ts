@@ -169,7 +169,8 @@ export class InterviewHandler implements StepHandler<'interview'> {
     const kept = fragments.filter((f) => cited.has(f.id));
 
     return {
-      result: { evidence: kept.length, sentences: answer.sentences.length, closed },
+      // One search per turn, always: a turn that read nothing still says so (issue 28: "0 queries" in interviews mode).
+      result: { queries: 1, sources: read.length, evidence: kept.length, sentences: answer.sentences.length, closed },
       write: async (tx) => {
         await tx.researchQuestion.create({
           data: {
