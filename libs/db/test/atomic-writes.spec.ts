@@ -7,6 +7,7 @@ import {
   ExecutionRepository,
   OutboxRepository,
   RunEventRepository,
+  StepCommitRepository,
   TenantRepository,
   type Db,
   PrismaService,
@@ -205,6 +206,75 @@ describe('atomic writes on unique keys (real Postgres, racing callers)', () => {
     const returned = allFulfilled(race).flatMap((inserted) => inserted.map((r) => r.stepKey));
     expect(returned.sort()).toEqual(rows.map((r) => r.stepKey).sort());
     expect(await count('outbox', 'run_id = $1', [runId])).toBe(3);
+  });
+
+  it('StepCommitRepository: racing shard completions each see every shard completed before them, so exactly one joins', async () => {
+    const { tenantId, runId } = await newRun();
+    const keys = clients.map((_, shard) => `${runId}.extract.0.${shard}`);
+    for (const [shard, key] of keys.entries()) {
+      await sql(
+        db.url,
+        `INSERT INTO outbox (tenant_id, run_id, step_key, cause_key, node, iteration, shard, payload) VALUES ($1, $2, $3, 'cause', 'extract', 0, $4, '{}')`,
+        [tenantId, runId, key, shard],
+      );
+      await sql(
+        db.url,
+        `INSERT INTO node_executions (step_key, tenant_id, run_id, node, iteration, shard, status, attempts, started_at)
+         VALUES ($1, $2, $3, 'extract', 0, $4, 'running', 1, now())`,
+        [key, tenantId, runId, shard],
+      );
+    }
+    // The callers meet at their completing UPDATE: one holds the run lock and waits at the barrier, the others wait for the
+    // run lock, their statements' snapshots taken before any shard committed. What the router reads must still see them.
+    const race = await raceAtWrites(
+      db.url,
+      'node_executions',
+      inTx(async (tx, i) => {
+        const commits = new StepCommitRepository();
+        const locked = await commits.lockAndComplete(tx, tenantId, runId, keys[i]!, 1, { evidence: i });
+        if (!locked?.completed) throw new Error(`shard ${i} did not complete`);
+        const state = await commits.readState(tx, tenantId, runId, { node: 'extract', iteration: 0, kind: 'fanout' });
+        return { expected: state.fanout!.expected, done: state.fanout!.done.length };
+      }),
+    );
+    expect(race.overlapped).toBe(true);
+    const seen = allFulfilled(race);
+    expect(seen.map((s) => s.expected)).toEqual(clients.map(() => clients.length));
+    expect(seen.map((s) => s.done).sort()).toEqual(clients.map((_, i) => i + 1));
+    expect(await count('node_executions', "run_id = $1 AND status = 'completed'", [runId])).toBe(clients.length);
+  });
+
+  it('StepCommitRepository.writeTransition: racing joins decide the same next steps once, with every event numbered once', async () => {
+    const { tenantId, runId } = await newRun();
+    const steps = ['a', 'b', 'c'].map((s, shard) => ({
+      stepKey: `${runId}.claims.0.${s}`,
+      node: 'claims',
+      iteration: 0,
+      shard,
+      payload: {},
+    }));
+    const race = await raceAtWrites(
+      db.url,
+      'outbox',
+      inTx((tx, i) =>
+        new StepCommitRepository().writeTransition(tx, {
+          tenantId,
+          runId,
+          causeKey: `cause-${i}`,
+          steps,
+          patch: { currentNode: 'claims', status: 'running' },
+          events: [{ type: 'run_resumed' }],
+          checkpoint: { stepKey: `${runId}.extract.0.${i}`, state: { i } },
+        }),
+      ),
+    );
+    expect(race.overlapped).toBe(true);
+    const returned = allFulfilled(race).flatMap((inserted) => inserted.map((r) => r.stepKey));
+    expect(returned.sort()).toEqual(steps.map((r) => r.stepKey).sort());
+    expect(await count('outbox', 'run_id = $1', [runId])).toBe(3);
+    expect(await count('workflow_checkpoints', 'run_id = $1', [runId])).toBe(clients.length);
+    const seqs = await sql<{ seq: number }>(db.url, 'SELECT seq FROM run_events WHERE run_id = $1 ORDER BY seq', [runId]);
+    expect(seqs.map((r) => Number(r.seq))).toEqual(clients.map((_, i) => i + 1));
   });
 
   it('report artifacts: the renderer’s upsert shape (non-empty update) is one statement, so racing renders leave one row per format', async () => {

@@ -38,7 +38,9 @@ export class ExecutionRepository {
    * or takes it over when it is not completed and no live owner holds it (its lease has no owner, is this process's,
    * has expired, or its owner's liveness lock is gone: the process died), bumping the attempt counter (the lease's
    * generation) and appending `step_started` with the run's next event seq, notified on commit. INSERT … ON CONFLICT
-   * DO UPDATE keeps racing deliveries from colliding (docs/decisions/0012).
+   * DO UPDATE keeps racing deliveries from colliding (docs/decisions/0012). A started step's outbox row is marked sent
+   * here: its job was delivered, so the relay need not send it (docs/decisions/0071: the sender no longer marks rows after
+   * its enqueue, a statement per step less).
    *
    * `attempt` is null when nothing started: the run has ended, the step is completed, or a live owner holds it
    * (`held` tells the last two apart, read after the statement). Null altogether when the run does not exist.
@@ -79,6 +81,9 @@ export class ExecutionRepository {
         RETURNING seq
       ), notified AS (
         SELECT pg_notify(${RUN_EVENTS_CHANNEL}, ${job.runId} || ' ' || seq) FROM appended
+      ), delivered AS (
+        UPDATE outbox SET status = 'sent', sent_at = now()
+        WHERE step_key = ${stepKey} AND tenant_id = ${job.tenantId}::uuid AND status = 'pending' AND EXISTS (SELECT 1 FROM attempt)
       )
       SELECT run.*, (SELECT attempts FROM attempt) AS "stepAttempt", (SELECT count(*)::int FROM notified) AS notified FROM run`;
     const row = rows[0];

@@ -11,6 +11,7 @@ import { ReportShareRepository } from './report-share.repository';
 import { RunEventRepository } from './run-event.repository';
 import { ResearchRepository } from './research.repository';
 import { RunRepository } from './run.repository';
+import { StepCommitRepository } from './step-commit.repository';
 import { TenantRepository } from './tenant.repository';
 
 export * from './api-key.repository';
@@ -26,6 +27,7 @@ export * from './run-event.repository';
 export * from './research.repository';
 export * from './run.repository';
 export * from './run-lock';
+export * from './step-commit.repository';
 export * from './tenant.repository';
 
 export const REPOSITORIES = [
@@ -42,5 +44,6 @@ export const REPOSITORIES = [
   RunEventRepository,
   ResearchRepository,
   RunRepository,
+  StepCommitRepository,
   TenantRepository,
 ];

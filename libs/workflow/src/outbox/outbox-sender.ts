@@ -1,13 +1,12 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
+import type { StepJob } from '@dossier/contracts';
 import { OutboxRepository, type OutboxRowData } from '@dossier/db';
 import { StepQueues } from '@dossier/queue';
 import { createLogger } from '@dossier/telemetry';
-import type { WorkflowGraphs } from '../graph/workflow-graphs';
-import { WORKFLOW_GRAPHS } from '../workflow-options';
 
 /**
- * Enqueues committed outbox rows and marks them sent. Enqueue is idempotent (job id = step key), so the
- * worker that committed, a redelivered job and the conductor's relay may all send the same row safely.
+ * Enqueues committed outbox rows. Enqueue is idempotent (job id = step key), so the worker that committed, a
+ * redelivered job and the conductor's relay may all send the same row safely.
  */
 @Injectable()
 export class OutboxSender {
@@ -16,22 +15,22 @@ export class OutboxSender {
   constructor(
     private readonly outbox: OutboxRepository,
     private readonly queues: StepQueues,
-    @Inject(WORKFLOW_GRAPHS) private readonly workflows: WorkflowGraphs,
   ) {}
 
   /**
-   * Returns how many were sent. All rows go in one enqueue (one Redis round trip per queue) and one update marks
-   * them sent. A failure leaves them pending for the relay: the step is already safe, and enqueue is idempotent.
+   * Returns how many were sent. All rows go in one enqueue (one Redis round trip per queue), which checks every job
+   * against the node table before any is sent (the one parse of an outgoing job). The rows are not marked sent here:
+   * the step's start statement marks its own row when the job is delivered (docs/decisions/0071), and the relay marks
+   * what it sends. A failure leaves them pending for the relay: the step is already safe, and enqueue is idempotent.
    */
   async send(rows: readonly OutboxRowData[]): Promise<number> {
     if (rows.length === 0) return 0;
     try {
-      await this.queues.enqueueMany(rows.map((row) => this.workflows.table.stepJob.parse(row.payload)));
+      await this.queues.enqueueMany(rows.map((row) => row.payload as unknown as StepJob));
     } catch (err) {
       this.logger.warn({ err: (err as Error).message, pending: rows.length }, 'enqueue failed; the conductor will relay them');
       return 0;
     }
-    await this.outbox.markSent(rows.map((row) => row.id));
     return rows.length;
   }
 

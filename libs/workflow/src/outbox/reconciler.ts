@@ -37,8 +37,10 @@ export class Reconciler {
   }
 
   /**
-   * Sends outbox rows that nobody enqueued (the worker died between commit and enqueue, or the decision was taken in a
-   * process that does not host the run: a gate decided from another shell).
+   * Sends outbox rows still pending after `minAgeMs`: steps nobody enqueued (the worker died between commit and enqueue,
+   * or the decision was taken in a process that does not host the run: a gate decided from another shell), and steps
+   * whose job still waits in a busy queue (a row is marked when its step starts, docs/decisions/0071; enqueueing an
+   * existing job id is a no-op). Each row is sent once: the relay marks what it sent.
    */
   async relay(minAgeMs: number, limit = 500): Promise<number> {
     let sent = 0;
@@ -48,6 +50,9 @@ export class Reconciler {
       const n = await withProducerSpan(`relay ${row.node}`, job.trace, this.attributes(row), (trace) =>
         this.sender.send([{ ...row, payload: { ...job, ...(trace ? { trace } : {}) } }]),
       );
+      // Marked here, not by the sender (docs/decisions/0071): a relayed row whose job still waits in a busy queue is not
+      // sent again at every tick until its step starts.
+      if (n > 0) await this.outbox.markSent([row.id]);
       // Nothing sent: Redis refused; the rest waits for the next tick rather than failing one by one.
       if (n === 0) break;
       sent += n;

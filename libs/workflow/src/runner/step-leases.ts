@@ -1,4 +1,4 @@
-import { Inject, Injectable, type OnModuleDestroy } from '@nestjs/common';
+import { Inject, Injectable, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
 import { ExecutionRepository, type StepLease } from '@dossier/db';
 import { describeError } from '@dossier/errors';
 import { createLogger } from '@dossier/telemetry';
@@ -16,7 +16,7 @@ import { WorkerLivenessLocks } from './worker-liveness-locks';
  * network partition keeps its session open on the server): a dead process loses its lock, and its steps, at once.
  */
 @Injectable()
-export class StepLeases implements OnModuleDestroy {
+export class StepLeases implements OnModuleInit, OnModuleDestroy {
   private readonly logger = createLogger('step-leases');
   /** Step key → the attempt this process runs. */
   private readonly running = new Map<string, number>();
@@ -38,8 +38,16 @@ export class StepLeases implements OnModuleDestroy {
   claim(stepKey: string): boolean {
     if (this.running.has(stepKey)) return false;
     this.running.set(stepKey, 0);
-    this.timer ??= setInterval(() => void this.renew(), Math.max(100, Math.floor(this.options.leaseMs / 3))).unref();
     return true;
+  }
+
+  /**
+   * The heartbeat starts with the module, not with the first step: a timer started inside a step would run every beat in
+   * that step's async context (its log context, its span), and its renewals would be logged and counted as that step's.
+   * A beat with no step running sends nothing.
+   */
+  onModuleInit(): void {
+    this.timer = setInterval(() => void this.renew(), Math.max(100, Math.floor(this.options.leaseMs / 3))).unref();
   }
 
   /** The attempt started under the claim: its lease is renewed from now on. */

@@ -13,10 +13,10 @@ import {
   ApprovalRepository,
   CheckpointRepository,
   ExecutionRepository,
-  OutboxRepository,
   PrismaService,
   RunEventRepository,
   RunRepository,
+  StepCommitRepository,
   stepOfKey,
   withRecordingScope,
   type Db,
@@ -77,7 +77,7 @@ export class StepRunner implements StepProcessor {
     private readonly prisma: PrismaService,
     private readonly runs: RunRepository,
     private readonly executions: ExecutionRepository,
-    private readonly outbox: OutboxRepository,
+    private readonly commits: StepCommitRepository,
     private readonly events: RunEventRepository,
     private readonly checkpoints: CheckpointRepository,
     private readonly approvals: ApprovalRepository,
@@ -225,7 +225,8 @@ export class StepRunner implements StepProcessor {
     const identity: RunIdentity = {
       hostedBy: row.hostedBy,
       modelEndpoint: row.modelEndpoint,
-      engine: RunOptions.parse(row.options).engine,
+      // A run's options do not change after it is created: parsed the first time this process sees the run, not per step.
+      engine: this.known.get(row.id)?.engine ?? RunOptions.parse(row.options).engine,
     };
     this.known.delete(row.id);
     this.known.set(row.id, identity);
@@ -290,10 +291,13 @@ export class StepRunner implements StepProcessor {
         { runId: job.runId },
       );
     }
-    const toSend = await this.prisma.$transaction((tx) => this.complete(tx, job, key, attempt, result.data as AnyNodeResult, outcome), {
-      timeout: this.options.txTimeoutMs,
-      maxWait: this.options.txTimeoutMs,
-    });
+    const toSend = await this.prisma.$transaction(
+      (tx) => this.complete(tx, job, key, attempt, result.data as AnyNodeResult, outcome, options),
+      {
+        timeout: this.options.txTimeoutMs,
+        maxWait: this.options.txTimeoutMs,
+      },
+    );
     if (toSend === null) {
       const now = await this.executions.find(job.tenantId, key);
       this.logger.warn(
@@ -311,6 +315,9 @@ export class StepRunner implements StepProcessor {
   /**
    * The one transaction of a step: outputs, execution, checkpoint, events, next steps. Null when this attempt is no
    * longer the step's (another delivery completed it, or took it over after this one's lease lapsed): nothing is written.
+   *
+   * Its statements (docs/decisions/0071): BEGIN; the run locked and the step completed (one); the handler's own writes;
+   * what the router reads (one, under the lock); the decision written (one: checkpoint, outbox, run, events); COMMIT.
    */
   private async complete(
     tx: Db,
@@ -319,39 +326,41 @@ export class StepRunner implements StepProcessor {
     attempt: number,
     result: AnyNodeResult,
     outcome: StepOutcome,
+    options: RunOptions,
   ): Promise<OutboxRowData[] | null> {
-    const run = await this.runs.lock(tx, job.tenantId, job.runId);
-    if (!run) throw new RunNotFoundError(`Run ${job.runId} disappeared while step ${key} ran`, { runId: job.runId });
     // Fenced: only the step's current attempt completes it (one execution, one set of outputs).
-    if (!(await this.executions.complete(tx, job.tenantId, key, attempt, result as Prisma.InputJsonValue))) return null;
+    const locked = await this.commits.lockAndComplete(tx, job.tenantId, job.runId, key, attempt, result);
+    if (!locked) throw new RunNotFoundError(`Run ${job.runId} disappeared while step ${key} ran`, { runId: job.runId });
+    if (!locked.completed) return null;
+    const { run } = locked;
     await outcome.write?.(tx);
 
     const graph = this.workflows.get(run.workflowVersion, run.id);
+    const loop = nodeSpec(graph, job.node, run.id).loop;
+    const kind = loop ? 'loop' : this.workflows.table.isFanout(job.node) ? 'fanout' : 'single';
+    const read = await this.commits.readState(tx, job.tenantId, job.runId, { node: job.node, iteration: job.iteration, kind });
+    const parseResult = (r: unknown) => this.workflows.table.results[job.node].parse(r) as AnyNodeResult;
     let shards: { expected: number; results: AnyNodeResult[]; keys: string[] } | undefined;
     let turns: { expected: number; finishedElsewhere: AnyNodeResult[] } | undefined;
-    if (nodeSpec(graph, job.node, run.id).loop) {
+    if (read.loop) {
       // A shard has finished its loop when its last decided turn is completed: a turn that continues decides the next
       // one in the transaction that completes it, so this is exact, whatever the budgets did meanwhile (decision 0024).
-      const expected = await this.outbox.countSteps(tx, job.tenantId, job.runId, job.node, 0);
-      const decided = await this.outbox.lastDecidedPerShard(tx, job.tenantId, job.runId, job.node);
-      const latest = await this.executions.latestPerShard(tx, job.tenantId, job.runId, job.node);
-      const finished = latest.filter((l) => l.shard !== job.shard && decided.get(l.shard) === l.iteration);
-      turns = { expected, finishedElsewhere: finished.map((f) => this.workflows.table.results[job.node].parse(f.result) as AnyNodeResult) };
+      const decided = new Map(read.loop.decided.map((d) => [d.shard, d.iteration]));
+      const finished = read.loop.latest.filter((l) => l.shard !== job.shard && decided.get(l.shard) === l.iteration);
+      turns = { expected: read.loop.expected, finishedElsewhere: finished.map((f) => parseResult(f.result)) };
       shards = {
-        expected,
+        expected: read.loop.expected,
         results: [],
         keys: [...finished.map((f) => stepKey({ runId: job.runId, node: job.node, iteration: f.iteration, shard: f.shard })), key],
       };
-    } else if (this.workflows.table.isFanout(job.node)) {
-      const expected = await this.outbox.countSteps(tx, job.tenantId, job.runId, job.node, job.iteration);
-      const done = await this.executions.completedShards(tx, job.tenantId, job.runId, job.node, job.iteration);
+    } else if (read.fanout) {
       shards = {
-        expected,
-        results: done.map((d) => this.workflows.table.results[job.node].parse(d.result) as AnyNodeResult),
-        keys: done.map((d) => d.stepKey),
+        expected: read.fanout.expected,
+        results: read.fanout.done.map((d) => parseResult(d.result)),
+        keys: read.fanout.done.map((d) => d.stepKey),
       };
     }
-    const state = await this.transitions.loadState(tx, run);
+    const state = this.transitions.stateFrom(run, options, read.latest);
     const decision = route(graph, state, {
       type: 'step_completed',
       node: job.node,
@@ -360,10 +369,15 @@ export class StepRunner implements StepProcessor {
       result,
       ...(turns ? { turns } : shards ? { shards: { expected: shards.expected, results: shards.results } } : {}),
     });
+    // Read once: this step's trace carrier goes into its checkpoint and into the jobs it decides.
     const trace = injectTraceCarrier();
-    await this.checkpoints.insert(tx, {
-      tenantId: job.tenantId,
-      runId: job.runId,
+    // The join: the steps decided when the last shard completes link to the spans of every shard — the others' carriers
+    // from their checkpoints, then this step's own (its checkpoint is written below, and is the newest). With tracing
+    // off in this process there is no span to link from, and no statement.
+    const joined = turns ? decision.steps.some((s) => s.node !== job.node) : decision.steps.length > 0;
+    const others = shards?.keys.filter((k) => k !== key) ?? [];
+    const links = shards && joined && trace ? [...(await this.checkpoints.traceCarriers(tx, job.tenantId, others)), trace] : undefined;
+    const checkpoint = {
       stepKey: key,
       state: {
         node: job.node,
@@ -373,10 +387,7 @@ export class StepRunner implements StepProcessor {
         decision,
         ...(trace ? { trace } : {}),
       } as unknown as Prisma.InputJsonValue,
-    });
-    // The join: the steps decided when the last shard completes link to the spans of every shard.
-    const joined = turns ? decision.steps.some((s) => s.node !== job.node) : decision.steps.length > 0;
-    const links = shards && joined ? await this.checkpoints.traceCarriers(tx, job.tenantId, shards.keys) : undefined;
+    };
     return this.transitions.apply(
       tx,
       run,
@@ -384,6 +395,7 @@ export class StepRunner implements StepProcessor {
       key,
       [{ type: 'step_completed', node: job.node, iteration: job.iteration, shard: job.shard, result: result as Record<string, unknown> }],
       links,
+      { trace, checkpoint, options },
     );
   }
 

@@ -13,13 +13,13 @@ import {
   ApprovalRepository,
   ExecutionRepository,
   InterventionRepository,
-  OutboxRepository,
-  RunEventRepository,
-  RunRepository,
+  StepCommitRepository,
   type Db,
   type OutboxRowData,
   type Prisma,
+  type RunPatch,
   type RunRow,
+  type TransitionWrite,
 } from '@dossier/db';
 import { InvalidStepResultError } from '@dossier/errors';
 import { injectTraceCarrier } from '@dossier/telemetry';
@@ -36,10 +36,8 @@ import { route, type Decision, type RouterEvent, type RouterState } from '../gra
 @Injectable()
 export class TransitionWriter {
   constructor(
-    private readonly runs: RunRepository,
     private readonly executions: ExecutionRepository,
-    private readonly outbox: OutboxRepository,
-    private readonly events: RunEventRepository,
+    private readonly commits: StepCommitRepository,
     private readonly approvals: ApprovalRepository,
     private readonly interventions: InterventionRepository,
     private readonly audit: AuditLog,
@@ -48,10 +46,14 @@ export class TransitionWriter {
   ) {}
 
   /** The router's view of a run, read from Postgres in the deciding transaction. */
-  async loadState(tx: Db, run: RunRow): Promise<RouterState> {
-    const options = RunOptions.parse(run.options);
+  async loadState(tx: Db, run: RunRow, options: RunOptions = RunOptions.parse(run.options)): Promise<RouterState> {
+    return this.stateFrom(run, options, await this.executions.latestResults(tx, run.tenantId, run.id));
+  }
+
+  /** The router's view of a run from its latest results (read by `loadState`, or by the step's state statement). */
+  stateFrom(run: RunRow, options: RunOptions, latest: readonly { node: string; iteration: number; result: unknown }[]): RouterState {
     const results: RouterState['results'] = {};
-    for (const row of await this.executions.latestResults(tx, run.tenantId, run.id)) {
+    for (const row of latest) {
       const node = row.node as NodeName;
       const schema = this.workflows.table.results[node] as (typeof this.workflows.table.results)[NodeName] | undefined;
       if (!schema)
@@ -68,6 +70,12 @@ export class TransitionWriter {
    * Returns the outbox rows to enqueue after commit: none while the run is not running (a cancelled run
    * keeps its decided steps pending; resume sends them), and none for a run this process does not host (a gate decided
    * from another shell): they stay pending for its host's relay, which puts them on its own queues (0075).
+   *
+   * The common move (a step completed, the next ones decided) is one statement (`StepCommitRepository.writeTransition`,
+   * docs/decisions/0071): the checkpoint, the outbox rows, the run's new state and the events. Opening a gate, stopping
+   * research and completing the run add their own writes (approval, audit chain, discarded interventions) before it.
+   * `trace`: the carrier the decided jobs continue (the caller's, read once per step); `checkpoint`: the completing
+   * step's, written in the same statement.
    */
   async apply(
     tx: Db,
@@ -76,40 +84,36 @@ export class TransitionWriter {
     causeKey: string,
     events: RunEventData[] = [],
     links?: Record<string, string>[],
+    more: { trace?: Record<string, string>; checkpoint?: TransitionWrite['checkpoint']; options?: RunOptions } = {},
   ): Promise<OutboxRowData[]> {
-    const trace = injectTraceCarrier();
-    const inserted = await this.outbox.insert(
-      tx,
-      decision.steps.map((s) => {
-        const ref = { runId: run.id, node: s.node, iteration: s.iteration, shard: s.shard };
-        return {
+    const trace = 'trace' in more ? more.trace : injectTraceCarrier();
+    const steps = decision.steps.map((s) => {
+      const ref = { runId: run.id, node: s.node, iteration: s.iteration, shard: s.shard };
+      return {
+        stepKey: stepKey(ref),
+        node: s.node,
+        iteration: s.iteration,
+        shard: s.shard,
+        payload: {
           tenantId: run.tenantId,
-          runId: run.id,
-          stepKey: stepKey(ref),
-          causeKey,
-          node: s.node,
-          iteration: s.iteration,
-          shard: s.shard,
-          payload: {
-            tenantId: run.tenantId,
-            ...ref,
-            ...(trace ? { trace } : {}),
-            ...(links && links.length > 0 ? { links } : {}),
-          } as Prisma.InputJsonValue,
-        };
-      }),
-    );
+          ...ref,
+          ...(trace ? { trace } : {}),
+          ...(links && links.length > 0 ? { links } : {}),
+        } as Prisma.InputJsonValue,
+      };
+    });
 
     const out: RunEventData[] = [...events];
     for (const g of decision.autoApproved)
       out.push({ type: 'gate_decided', gate: g.gate, revision: g.revision, decision: 'approve', feedback: 'auto' });
+    const write = { tenantId: run.tenantId, runId: run.id, causeKey, steps, ...(more.checkpoint ? { checkpoint: more.checkpoint } : {}) };
     if (decision.waiting) {
-      await this.events.append(tx, run.tenantId, run.id, out);
+      await this.commits.writeTransition(tx, { ...write, patch: {}, events: out });
       return [];
     }
 
     const terminal = TERMINAL_RUN_STATUSES.includes(run.status as RunStatus);
-    const patch: Prisma.ResearchRunUncheckedUpdateManyInput = {};
+    const patch: RunPatch = {};
     if (decision.steps[0]) patch.currentNode = decision.steps[0].node;
     if (decision.stop) {
       patch.stopReason = decision.stop.reason;
@@ -118,7 +122,7 @@ export class TransitionWriter {
       out.push(...(await this.discardPendingInterventions(tx, run, decision.stop.reason)));
     }
     if (decision.openGate) {
-      const options = RunOptions.parse(run.options);
+      const options = more.options ?? RunOptions.parse(run.options);
       const { gate, revision } = decision.openGate;
       await this.approvals.open(tx, {
         tenantId: run.tenantId,
@@ -143,8 +147,7 @@ export class TransitionWriter {
       out.push({ type: 'run_completed' });
       await this.audit.appendLocked(tx, run.tenantId, run.id, 'run_completed', 'system', {});
     }
-    await this.runs.update(tx, run.tenantId, run.id, patch);
-    await this.events.append(tx, run.tenantId, run.id, out);
+    const inserted = await this.commits.writeTransition(tx, { ...write, patch, events: out });
     return terminal || (run.hostedBy ?? null) !== (this.options.host ?? null) ? [] : inserted;
   }
 
