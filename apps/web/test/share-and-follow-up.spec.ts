@@ -84,8 +84,8 @@ describe('web app: share links, follow-ups, focus and errors in words (Chromium)
     // Revoked from the owner's page: the focus goes to the notice (the Revoke button is gone), the row says so.
     await page.getByRole('button', { name: /^Revoke the link dsh_/ }).click();
     await row.and(page.locator('[data-state="revoked"]')).waitFor();
-    const focused = await page.evaluate(() => (globalThis as any).document.activeElement?.className);
-    expect(focused).toBe('share-status');
+    // The focus moves once the list has reloaded (a frame after the row changes): wait for it rather than race it.
+    await page.waitForFunction(() => (globalThis as any).document.activeElement?.className === 'share-status');
     expect(await page.locator('.share-status').textContent()).toMatch(/is revoked: it no longer opens this report/);
 
     await shared.reload();

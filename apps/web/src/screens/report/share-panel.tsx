@@ -42,6 +42,12 @@ export function SharePanel({ runId }: { runId: string }) {
     [base],
   );
   useEffect(() => void load(), [load]);
+  const focusNotice = useRef(false);
+  useEffect(() => {
+    if (!focusNotice.current) return;
+    focusNotice.current = false;
+    status.current?.focus();
+  }, [notice]);
   useEffect(() => {
     if (created) linkInput.current?.select();
   }, [created]);
@@ -76,9 +82,10 @@ export function SharePanel({ runId }: { runId: string }) {
     try {
       await api<ShareView>('POST', `${base}/${share.id}/revoke`, {});
       await load();
+      // Its Revoke button is gone: focus the notice, which says what happened, rather than lose it to the page (after
+      // the render that shows it; not in an animation frame, which a hidden tab may never run).
+      focusNotice.current = true;
       setNotice(`The link ${share.prefix} is revoked: it no longer opens this report.`);
-      // Its Revoke button is gone: focus the notice, which says what happened, rather than lose it to the page.
-      requestAnimationFrame(() => status.current?.focus());
     } catch (err) {
       setError(messageOf(err));
     }
