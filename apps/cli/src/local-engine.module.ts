@@ -9,7 +9,7 @@ import type { CliEnv } from './cli-env';
  * The stage modules and the vector store, loaded only by a process that hosts workers: they bring every agent, source
  * adapter and LanceDB's native library, which a command that only reads (runs, show, report) has no use for (issue 28).
  */
-function workerImports(env: CliEnv): DynamicModule['imports'] {
+export function workerImports(env: CliEnv): DynamicModule['imports'] {
   /* eslint-disable @typescript-eslint/no-require-imports -- lazy loads, see above */
   const { VectorsModule } = require('@dossier/vectors') as typeof import('@dossier/vectors');
   return [

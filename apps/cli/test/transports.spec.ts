@@ -2,13 +2,15 @@ import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import type { INestApplicationContext } from '@nestjs/common';
+import { Module, type DynamicModule, type INestApplicationContext } from '@nestjs/common';
+import { SERVICE_NAMES } from '@dossier/contracts';
+import { RunsModule } from '@dossier/runs';
 import { loadConfig } from '@dossier/config';
 import { ReportJson } from '@dossier/contracts';
 import { createTestDatabase, REPO_ROOT, startChildService, uniquePrefix, type ChildService, type TestDatabase } from '@dossier/testing';
 import { CliEnv } from '../src/cli-env';
-import { createStepMicroservice } from '@dossier/workflow';
-import { LocalEngineModule } from '../src/local-engine.module';
+import { createStepMicroservice, engineSettingsFromEnv, WorkflowModule } from '@dossier/workflow';
+import { workerImports } from '../src/local-engine.module';
 import { cliRunner, EXAMPLES } from './cli-harness';
 
 async function freePort(): Promise<number> {
@@ -27,6 +29,23 @@ async function freePort(): Promise<number> {
  * worked by the stage workers hosted in this test process on the same database and queues. The keys come
  * from `dossier admin`.
  */
+/** The stage services and the conductor's loops in this test process, as `dossier serve` composes them (0050). */
+function deploymentWorkers(env: CliEnv): DynamicModule {
+  @Module({})
+  class DeploymentWorkers {}
+  return {
+    module: DeploymentWorkers,
+    imports: [
+      WorkflowModule.forRoot({
+        ...engineSettingsFromEnv(env, SERVICE_NAMES),
+        conductor: { relayIntervalMs: 1_000, reconcileIntervalMs: 5_000, relayMinAgeMs: 2_000, stallWatchIntervalMs: 500 },
+      }),
+      RunsModule,
+      ...(workerImports(env) ?? []),
+    ],
+  };
+}
+
 describe('dossier: every command in both transports (local and --api)', () => {
   let db: TestDatabase;
   let cli: ReturnType<typeof cliRunner>;
@@ -69,7 +88,10 @@ describe('dossier: every command in both transports (local and --api)', () => {
     });
     // Kept as a promise too: if this hook times out on a loaded machine, afterAll still closes the app it went on to
     // build, whose liveness connection would otherwise retry after jest's teardown and crash the whole jest run.
-    starting = createStepMicroservice(LocalEngineModule.register(env, true)).then((m) => m.app);
+    // The gateway's runs are worked as in a deployment: every stage and the conductor's loops on the shared prefix,
+    // taking any run of the database. LocalEngineModule.register would host only this process's own runs, on queues of
+    // its own (decision 0075), and the gateway's runs would wait forever.
+    starting = createStepMicroservice(deploymentWorkers(env)).then((m) => m.app);
     workers = await starting;
 
     const tenant = await cli(['admin', 'create-tenant', 'acme', '--policy', '{"requiredGates":[],"caps":{"maxIterations":2}}']);
