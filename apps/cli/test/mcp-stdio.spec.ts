@@ -91,7 +91,8 @@ describe('dossier mcp over stdio (an SDK client, the local engine in the server 
 
     let state = await callTool(client, 'approve_gate', { runId, gate: 'plan', decision: { decision: 'approve' }, waitSeconds: 600 });
     expect(state.isError).toBe(false);
-    expect(state.progress.some((p) => p.message?.includes('render'))).toBe(true);
+    // Progress lines name each step by its label from the node table ("Render").
+    expect(state.progress.some((p) => /render/i.test(p.message ?? ''))).toBe(true);
     while (state.json.run.status !== 'completed' && state.json.run.status !== 'failed') {
       state = await callTool(client, 'get_run', { runId, waitSeconds: 600 });
     }

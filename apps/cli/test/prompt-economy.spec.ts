@@ -123,9 +123,11 @@ describe('prompt economy: stable prompt prefixes and evidence sent once per step
         return [...e.excerpts, ...e.sources];
       });
       checked += texts.length;
-      // Across the step's requests of this role: each text in one request only.
+      // Across the step's requests of this role: each text in one request only. Not for the verifier: its sentences go
+      // in batches sized to the window (decision 0040), and two batches may cite one excerpt (seen in the frame step,
+      // where the introduction and the conclusion cite the same passage). A known cost, named in issue 31's note.
       const twice = texts.filter((t, i) => texts.indexOf(t) !== i);
-      expect({ key, twice }).toEqual({ key, twice: [] });
+      if (!key.endsWith(' verifier')) expect({ key, twice }).toEqual({ key, twice: [] });
       // Within a request: each excerpt listed once, each source text written once.
       for (const q of qs) {
         const { excerpts, sources } = evidenceOf(q);

@@ -166,7 +166,12 @@ describe('gateway: approving an edited plan or outline; who am I; run totals', (
     expect(view.progress.evidence).toBeGreaterThan(0);
     expect(view.progress.claims).toBeGreaterThan(0);
     expect(view.progress.verification.checked).toBeGreaterThan(0);
-    const calls = await sql<{ n: string }>(gw.db.url, 'SELECT count(*)::text AS n FROM llm_calls WHERE run_id = $1', [runId]);
+    // Model requests only: the offline engine's plays are llm_calls rows but no request (decision 0040).
+    const calls = await sql<{ n: string }>(
+      gw.db.url,
+      "SELECT count(*)::text AS n FROM llm_calls WHERE run_id = $1 AND engine <> 'offline'",
+      [runId],
+    );
     expect(view.usage.llmCalls).toBe(Number(calls[0]!.n));
     const list = (await api('GET', '/v1/runs')).json;
     expect(list.items.find((r: any) => r.id === runId).usage).toEqual(view.usage);

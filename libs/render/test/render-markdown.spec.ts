@@ -117,7 +117,7 @@ describe('renderMarkdown', () => {
   it('ends with run metrics and one trailing newline', () => {
     expect(
       md.endsWith(
-        '\n\n---\n\nRun metrics: 3 iterations · 14 searches · 22 sources fetched · 48 LLM calls · 182,340 tokens in / 12,877 out · $0.42 · 3m 12s wall time\n',
+        '\n\n---\n\nRun metrics: 3 iterations · 14 searches · 22 sources fetched · 48 model requests · 182,340 tokens in / 12,877 out · $0.42 · 3m 12s wall time\n',
       ),
     ).toBe(true);
   });
