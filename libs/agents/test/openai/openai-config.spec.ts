@@ -25,8 +25,9 @@ describe('openai engine settings', () => {
       OPENAI_MODEL_VERIFIER: 'judge',
       OPENAI_TEMPERATURE_SECTION_WRITER: '0.9',
     });
-    expect(c.roles.verifier).toEqual({ model: 'judge', temperature: 0 });
-    expect(c.roles.sectionWriter).toEqual({ model: 'm', temperature: 0.9 });
+    // Each role names the variable its model came from, for the preflight's messages (decision 0042).
+    expect(c.roles.verifier).toEqual({ model: 'judge', temperature: 0, modelSetting: 'OPENAI_MODEL_VERIFIER' });
+    expect(c.roles.sectionWriter).toEqual({ model: 'm', temperature: 0.9, modelSetting: 'OPENAI_MODEL' });
     expect(c.roles.verifier.temperature).toBeLessThan(
       openAIConfigFromEnv({ OPENAI_BASE_URL: 'http://x/v1', OPENAI_MODEL: 'm' }).roles.sectionWriter.temperature,
     );
@@ -66,7 +67,16 @@ describe('openai engine settings', () => {
       OPENAI_EMBEDDINGS_BASE_URL: 'http://y/v1',
       OPENAI_EMBEDDINGS_DIMENSIONS: '64',
     });
-    expect(c.embeddings).toEqual({ baseUrl: 'http://y/v1', apiKey: 'not-needed', model: 'e', dimension: 64, requestDimensions: true });
+    expect(c.embeddings).toEqual({
+      baseUrl: 'http://y/v1',
+      apiKey: 'not-needed',
+      model: 'e',
+      dimension: 64,
+      requestDimensions: true,
+      // Which settings were the embeddings' own, so a preflight failure names the right one (decision 0042).
+      ownBaseUrl: true,
+      ownApiKey: false,
+    });
     expect(() => openAIConfigFromEnv({ OPENAI_BASE_URL: 'http://x/v1', OPENAI_MODEL: 'm', OPENAI_EMBEDDINGS_MODEL: 'e' })).toThrow(
       /OPENAI_EMBEDDINGS_DIMENSIONS/,
     );
