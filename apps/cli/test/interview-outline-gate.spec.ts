@@ -112,7 +112,11 @@ describe.each([
 
   it('the report is drafted from the revised outline, and no contested position is stated in its body', () => {
     const body = report.sections.filter((s) => s.kind === 'body').map((s) => s.title);
-    expect(body[0]).toBe(after[0]!.title);
+    // The body follows the revised outline's order. A section whose every sentence the prose gate removed (decision
+    // 0046) is not in the report, so the order is compared over the sections that were written.
+    const written = after.map((s) => s.title).filter((t) => body.includes(t));
+    expect(written.length).toBeGreaterThan(1);
+    expect(body.filter((t) => written.includes(t))).toEqual(written);
     expect(contestedInBody(report)).toEqual([]);
   });
 });
