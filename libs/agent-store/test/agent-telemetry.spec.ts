@@ -50,7 +50,9 @@ describe('AgentRunner telemetry: a GenAI span and token counters per call, match
     });
 
     const text = await register.metrics();
-    expect(sample(text, `dossier_llm_tokens_total{direction="input",model="${row!.model}"}`)).toBe(row!.tokensIn);
-    expect(sample(text, `dossier_llm_tokens_total{direction="output",model="${row!.model}"}`)).toBe(row!.tokensOut);
+    // An offline play sends no request: it is counted as a play of its role, never as model tokens (decision 0040).
+    expect(sample(text, `dossier_offline_plays_total{role="director"}`)).toBe(1);
+    expect(sample(text, `dossier_llm_tokens_total{direction="input",model="${row!.model}"}`)).toBeUndefined();
+    expect(sample(text, `dossier_llm_tokens_total{direction="output",model="${row!.model}"}`)).toBeUndefined();
   });
 });
