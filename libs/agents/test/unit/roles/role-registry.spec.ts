@@ -33,7 +33,13 @@ describe('the role registry: one declaration per role', () => {
       env[`OPENAI_TEMPERATURE_${roleEnvSuffix(name)}`] = String(i / 10);
     });
     const config = openAIConfigFromEnv(env);
-    ROLE_NAMES.forEach((name, i) => expect(config.roles[name]).toEqual({ model: `model-${name}`, temperature: i / 10 }));
+    ROLE_NAMES.forEach((name, i) =>
+      expect(config.roles[name]).toEqual({
+        model: `model-${name}`,
+        modelSetting: `OPENAI_MODEL_${roleEnvSuffix(name)}`,
+        temperature: i / 10,
+      }),
+    );
     expect(roleEnvSuffix('perspectivePlanner')).toBe('PERSPECTIVE_PLANNER');
     const readme = readFileSync(path.join(__dirname, '../../../../../README.md'), 'utf8');
     for (const name of ROLE_NAMES) expect(readme).toContain(`\`${roleEnvSuffix(name)}\``);
