@@ -11,6 +11,7 @@ import {
 } from '@dossier/contracts';
 import {
   ApprovalRepository,
+  AuditRepository,
   InterventionRepository,
   PrismaService,
   RecordingRepository,
@@ -81,6 +82,7 @@ export class RunCommands {
     private readonly recordings: RecordingRepository,
     @Inject(WORKFLOW_OPTIONS) private readonly options: WorkflowOptions,
     private readonly hosts: HostLock,
+    private readonly auditRows: AuditRepository,
   ) {}
 
   /** This process's host id (docs/decisions/0075): the runs it starts or resumes are its own; null: the deployment. */
@@ -300,7 +302,7 @@ export class RunCommands {
       if (run.status !== 'failed' && run.status !== 'cancelled') {
         throw new RunStateError(`Run ${runId} is ${run.status}; only a failed or cancelled run can be resumed`, { runId });
       }
-      if (await tx.auditEvent.findFirst({ where: { tenantId, runId, kind: 'run_imported' }, select: { seq: true } })) {
+      if (await this.auditRows.has(tx, tenantId, runId, 'run_imported')) {
         throw new RunStateError(
           `Run ${runId} was imported from an archive: its steps did not come with it, so it cannot be resumed. Replay it instead (dossier replay ${runId})`,
           { runId },
