@@ -12,3 +12,4 @@ export * from './views/intervention-view';
 export * from './views/critical-path';
 export * from './recordings';
 export * from './schema/schema-version';
+export * from './research';

@@ -1,7 +1,23 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import type { OutlineSubject, PlanPerspective, PlanQuestion, PlanSubject } from '@dossier/contracts';
-import { ExecutionRepository, ResearchRepository, type Db, type PerspectiveRow, type QuestionRow, type RunRow } from '@dossier/db';
+import {
+  claimIdsOfRun,
+  deleteOutline,
+  deletePerspectives,
+  ExecutionRepository,
+  insertOutline,
+  insertPerspective,
+  insertQuestion,
+  ResearchRepository,
+  setQuestionStatus,
+  updatePerspective,
+  updateQuestion,
+  type Db,
+  type PerspectiveRow,
+  type QuestionRow,
+  type RunRow,
+} from '@dossier/db';
 import { ValidationError } from '@dossier/errors';
 
 /** What an edit changed in one list: whole items added and removed, and the fields of kept items before and after. */
@@ -107,7 +123,13 @@ export class GateEdits {
     // Analysts: kept ones updated, missing ones deleted, new ones created with the panel's mean budget weight.
     const keptP = new Set(edited.perspectives.flatMap((p) => (p.id ? [p.id] : [])));
     const removedP = perspectives.filter((p) => !keptP.has(p.id));
-    if (removedP.length > 0) await tx.perspective.deleteMany({ where: { tenantId, runId, id: { in: removedP.map((p) => p.id) } } });
+    if (removedP.length > 0)
+      await deletePerspectives(
+        tx,
+        tenantId,
+        runId,
+        removedP.map((p) => p.id),
+      );
     diff.perspectives.removed = removedP.map((p) => ({ id: p.id, ...strip(perspectiveView(p)) }));
     const meanWeight = perspectives.length > 0 ? perspectives.reduce((s, p) => s + p.budgetWeight, 0) / perspectives.length : 1;
     const idByName = new Map<string, string>();
@@ -116,13 +138,13 @@ export class GateEdits {
       if (p.id) {
         const change = fieldChanges(strip(perspectiveView(pById.get(p.id)!)), fields, PERSPECTIVE_FIELDS);
         if (change) {
-          await tx.perspective.updateMany({ where: { tenantId, runId, id: p.id }, data: change.after });
+          await updatePerspective(tx, tenantId, runId, p.id, change.after);
           diff.perspectives.changed.push({ id: p.id, ...change });
         }
         idByName.set(p.name.toLowerCase(), p.id);
       } else {
         const id = randomUUID();
-        await tx.perspective.create({ data: { id, tenantId, runId, revision, budgetWeight: Math.min(1, meanWeight), ...fields } });
+        await insertPerspective(tx, { id, tenantId, runId, revision, budgetWeight: Math.min(1, meanWeight), ...fields });
         diff.perspectives.added.push(fields);
         idByName.set(p.name.toLowerCase(), id);
       }
@@ -131,10 +153,13 @@ export class GateEdits {
     const keptQ = new Set(edited.questions.flatMap((q) => (q.id ? [q.id] : [])));
     const removedQ = questions.filter((q) => !keptQ.has(q.id));
     if (removedQ.length > 0) {
-      await tx.researchQuestion.updateMany({
-        where: { tenantId, runId, id: { in: removedQ.map((q) => q.id) } },
-        data: { status: 'dropped' },
-      });
+      await setQuestionStatus(
+        tx,
+        tenantId,
+        runId,
+        removedQ.map((q) => q.id),
+        'dropped',
+      );
     }
     diff.questions.removed = removedQ.map((q) => ({ id: q.id, ...strip(questionView(q, perspectives)) }));
     for (const q of edited.questions) {
@@ -149,10 +174,7 @@ export class GateEdits {
         // Compared by analyst id: renaming an analyst renames what its questions point at without moving them.
         const moved = before.perspectiveId !== perspectiveId;
         if (change || moved) {
-          await tx.researchQuestion.updateMany({
-            where: { tenantId, runId, id: q.id },
-            data: { text: q.text, priority: q.priority, perspectiveId },
-          });
+          await updateQuestion(tx, tenantId, runId, q.id, { text: q.text, priority: q.priority, perspectiveId });
           diff.questions.changed.push({
             id: q.id,
             before: { ...change?.before, ...(moved ? { perspective: questionView(before, perspectives).perspective } : {}) },
@@ -160,9 +182,7 @@ export class GateEdits {
           });
         }
       } else {
-        await tx.researchQuestion.create({
-          data: { tenantId, runId, perspectiveId, iteration: 0, text: q.text, priority: q.priority, status: 'open' },
-        });
+        await insertQuestion(tx, { tenantId, runId, perspectiveId, iteration: 0, text: q.text, priority: q.priority, status: 'open' });
         diff.questions.added.push(fields);
       }
     }
@@ -177,9 +197,7 @@ export class GateEdits {
     const { tenantId, id: runId } = run;
     const current = await this.research.latestOutline(tenantId, runId, tx);
     const wanted = [...new Set(edited.sections.flatMap((s) => s.claimIds))];
-    const known = new Set(
-      (await tx.claim.findMany({ where: { tenantId, runId, id: { in: wanted } }, select: { id: true } })).map((c) => c.id),
-    );
+    const known = await claimIdsOfRun(tx, tenantId, runId, wanted);
     const issues: { path: string; message: string }[] = [];
     edited.sections.forEach((s, i) =>
       s.claimIds.forEach((id, j) => {
@@ -187,18 +205,8 @@ export class GateEdits {
       }),
     );
     if (issues.length > 0) throw invalid(runId, issues);
-    await tx.outlineSection.deleteMany({ where: { tenantId, runId, revision } });
-    await tx.outlineSection.createMany({
-      data: edited.sections.map((s, position) => ({
-        tenantId,
-        runId,
-        revision,
-        position,
-        title: s.title,
-        purpose: s.purpose,
-        claimIds: s.claimIds,
-      })),
-    });
+    await deleteOutline(tx, tenantId, runId, revision);
+    await insertOutline(tx, tenantId, runId, revision, edited.sections);
     await this.executions.reviseResult(tx, tenantId, runId, 'outline', revision, { sections: edited.sections.length });
     return {
       before: current.map((s) => ({ title: s.title, claims: (s.claimIds as string[]).length })),

@@ -1,8 +1,7 @@
 import { z } from 'zod';
 import { buildPrompt, listWithIds } from '../prompt/build-prompt';
-import { detectContradiction } from '../offline/nlp/contradiction';
 import { unknownIdIssues } from './grounding';
-import type { AgentRole, ReferenceCheck } from './role';
+import type { RoleDefinition, ReferenceCheck } from './role';
 import { Id, text } from './schemas';
 
 export const CounterEvidenceInput = z
@@ -26,24 +25,6 @@ export const FoundContradiction = z.strictObject({ claimAId: Id, claimBId: Id, k
 export const CounterEvidenceOutput = z.strictObject({ contradictions: z.array(FoundContradiction) });
 export type CounterEvidenceOutput = z.infer<typeof CounterEvidenceOutput>;
 
-function offline(input: CounterEvidenceInput): CounterEvidenceOutput {
-  const statements = new Map(input.claims.map((c) => [c.id, c.statement]));
-  const seen = new Set<string>();
-  const contradictions: CounterEvidenceOutput['contradictions'] = [];
-  for (const [a, b] of input.candidatePairs) {
-    const key = [a, b].sort().join('\u0000');
-    if (a === b || seen.has(key)) continue;
-    seen.add(key);
-    const statementA = statements.get(a);
-    const statementB = statements.get(b);
-    // The input schema rejects unknown ids; a direct call with one has nothing to compare.
-    if (statementA === undefined || statementB === undefined) continue;
-    const found = detectContradiction(statementA, statementB);
-    if (found) contradictions.push({ claimAId: a, claimBId: b, kind: found.kind, note: found.note.slice(0, 2000) });
-  }
-  return { contradictions };
-}
-
 function check(input: CounterEvidenceInput, output: CounterEvidenceOutput): ReferenceCheck<CounterEvidenceOutput> {
   const known = new Set(input.claims.map((c) => c.id));
   const issues = unknownIdIssues(
@@ -62,7 +43,7 @@ function check(input: CounterEvidenceInput, output: CounterEvidenceOutput): Refe
   return { issues, cleaned: { contradictions }, dropped: output.contradictions.length - contradictions.length };
 }
 
-export const counterEvidence: AgentRole<CounterEvidenceInput, CounterEvidenceOutput, 'counterEvidence'> = {
+export const counterEvidenceDefinition: RoleDefinition<CounterEvidenceInput, CounterEvidenceOutput, 'counterEvidence'> = {
   name: 'counterEvidence',
   temperature: 0,
   check,
@@ -87,5 +68,4 @@ export const counterEvidence: AgentRole<CounterEvidenceInput, CounterEvidenceOut
         ['candidate pairs', input.candidatePairs.map(([a, b]) => `${a} <> ${b}`).join('\n')],
       ],
     }),
-  offline,
 };

@@ -1,11 +1,7 @@
 import { z } from 'zod';
 import { buildPrompt, listWithIds } from '../prompt/build-prompt';
-import { answersKind, relevanceModel, type RelevanceModel } from '../offline/answer-relevance';
-import { statementStems } from '../offline/nlp/statement-terms';
-import { stem } from '../offline/nlp/tokens';
-import { QUESTION_FILLER } from '../offline/topics';
 import { unknownIdIssues } from './grounding';
-import type { AgentRole, ReferenceCheck } from './role';
+import type { RoleDefinition, ReferenceCheck } from './role';
 import { Id, Unit, distinctIds, text } from './schemas';
 
 export const CoverageAssessorInput = z
@@ -21,43 +17,6 @@ export type CoverageAssessorInput = z.infer<typeof CoverageAssessorInput>;
 export const QuestionCoverage = z.strictObject({ questionId: Id, score: Unit, informationGain: Unit });
 export const CoverageAssessorOutput = z.strictObject({ coverage: z.array(QuestionCoverage), informationGain: Unit });
 export type CoverageAssessorOutput = z.infer<typeof CoverageAssessorOutput>;
-
-/** A claim supports a question when it has at least this share of the question's content words. */
-const SUPPORT_SHARE = 0.5;
-/** This many supporting claims make a question fully corroborated. */
-const FULL_SUPPORT = 3;
-const FILLER_STEMS = new Set([...QUESTION_FILLER].map(stem));
-
-function round(x: number): number {
-  return Math.round(x * 1000) / 1000;
-}
-
-/**
- * score = 0.6 × (best share of the question's content words found in one claim, weighted by rarity among the claims)
- *       + 0.4 × (supporting claims / 3, capped at 1): a question is covered when some claim answers it
- * and several claims corroborate that.
- */
-function questionScore(question: string, claims: readonly string[], model: RelevanceModel): number {
-  const words = [...statementStems(question)].filter((w) => !FILLER_STEMS.has(w));
-  if (words.length === 0) return 0;
-  // Words every claim shares (the subject's name) say little; a claim that has the question's words but not what it
-  // asks for ("what caused…" with no cause) answers half of it.
-  const shares = claims.map((c) => model.coverage(question, c) * (answersKind(question, c) ? 1 : 0.5));
-  const best = Math.max(0, ...shares);
-  const supporting = shares.filter((s) => s >= SUPPORT_SHARE).length;
-  return round(0.6 * best + 0.4 * Math.min(1, supporting / FULL_SUPPORT));
-}
-
-function offline(input: CoverageAssessorInput): CoverageAssessorOutput {
-  const claims = input.claims.map((c) => c.statement);
-  const model = relevanceModel(claims);
-  const coverage = input.questions.map((q) => {
-    const score = questionScore(q.text, claims, model);
-    return { questionId: q.id, score, informationGain: round(Math.max(0, score - (input.previous[q.id] ?? 0))) };
-  });
-  const gain = coverage.length === 0 ? 0 : coverage.reduce((sum, c) => sum + c.informationGain, 0) / coverage.length;
-  return { coverage, informationGain: round(gain) };
-}
 
 function check(input: CoverageAssessorInput, output: CoverageAssessorOutput): ReferenceCheck<CoverageAssessorOutput> {
   const known = new Set(input.questions.map((q) => q.id));
@@ -77,7 +36,7 @@ function check(input: CoverageAssessorInput, output: CoverageAssessorOutput): Re
   return { issues, cleaned: coverage.length > 0 ? { ...output, coverage } : null, dropped: output.coverage.length - coverage.length };
 }
 
-export const coverageAssessor: AgentRole<CoverageAssessorInput, CoverageAssessorOutput, 'coverageAssessor'> = {
+export const coverageAssessorDefinition: RoleDefinition<CoverageAssessorInput, CoverageAssessorOutput, 'coverageAssessor'> = {
   name: 'coverageAssessor',
   temperature: 0,
   check,
@@ -102,5 +61,4 @@ export const coverageAssessor: AgentRole<CoverageAssessorInput, CoverageAssessor
         ['previous scores', JSON.stringify(input.previous)],
       ],
     }),
-  offline,
 };

@@ -1,21 +1,42 @@
-import { claimBuilder } from './claim-builder';
-import { counterEvidence } from './counter-evidence';
-import { coverageAssessor } from './coverage-assessor';
-import { director } from './director';
-import { evidenceCurator } from './evidence-curator';
-import { framer } from './framer';
-import { interviewAnalyst } from './interview-analyst';
-import { interviewExpert } from './interview-expert';
-import { moderator } from './moderator';
-import { outlineArchitect } from './outline-architect';
-import { perspectivePlanner } from './perspective-planner';
-import { queryPlanner } from './query-planner';
-import { questionArchitect } from './question-architect';
-import { repairer } from './repairer';
-import { sectionWriter } from './section-writer';
-import { verifier } from './verifier';
+import {
+  claimBuilderOffline,
+  counterEvidenceOffline,
+  coverageAssessorOffline,
+  directorOffline,
+  evidenceCuratorOffline,
+  framerOffline,
+  interviewAnalystOffline,
+  interviewExpertOffline,
+  moderatorOffline,
+  outlineArchitectOffline,
+  perspectivePlannerOffline,
+  queryPlannerOffline,
+  questionArchitectOffline,
+  repairerOffline,
+  sectionWriterOffline,
+  verifierOffline,
+} from '../offline/roles';
+import { claimBuilderDefinition } from './claim-builder';
+import { counterEvidenceDefinition } from './counter-evidence';
+import { coverageAssessorDefinition } from './coverage-assessor';
+import { directorDefinition } from './director';
+import { evidenceCuratorDefinition } from './evidence-curator';
+import { framerDefinition } from './framer';
+import { interviewAnalystDefinition } from './interview-analyst';
+import { interviewExpertDefinition } from './interview-expert';
+import { moderatorDefinition } from './moderator';
+import { outlineArchitectDefinition } from './outline-architect';
+import { perspectivePlannerDefinition } from './perspective-planner';
+import { queryPlannerDefinition } from './query-planner';
+import { questionArchitectDefinition } from './question-architect';
+import { repairerDefinition } from './repairer';
+import { sectionWriterDefinition } from './section-writer';
+import { verifierDefinition } from './verifier';
+import { withOfflinePlay } from './role';
 
 export * from './role';
+// The offline plays' own exports (limits, catalogues) that callers and tests name.
+export * from '../offline/roles';
 export * from './director';
 export * from './perspective-planner';
 export * from './question-architect';
@@ -32,6 +53,24 @@ export * from './repairer';
 export * from './framer';
 export * from './interview-analyst';
 export * from './interview-expert';
+
+/** Every role: its definition joined with its offline play (docs/decisions/0088). */
+export const director = withOfflinePlay(directorDefinition, directorOffline);
+export const perspectivePlanner = withOfflinePlay(perspectivePlannerDefinition, perspectivePlannerOffline);
+export const questionArchitect = withOfflinePlay(questionArchitectDefinition, questionArchitectOffline);
+export const queryPlanner = withOfflinePlay(queryPlannerDefinition, queryPlannerOffline);
+export const evidenceCurator = withOfflinePlay(evidenceCuratorDefinition, evidenceCuratorOffline);
+export const claimBuilder = withOfflinePlay(claimBuilderDefinition, claimBuilderOffline);
+export const counterEvidence = withOfflinePlay(counterEvidenceDefinition, counterEvidenceOffline);
+export const coverageAssessor = withOfflinePlay(coverageAssessorDefinition, coverageAssessorOffline);
+export const moderator = withOfflinePlay(moderatorDefinition, moderatorOffline);
+export const outlineArchitect = withOfflinePlay(outlineArchitectDefinition, outlineArchitectOffline);
+export const sectionWriter = withOfflinePlay(sectionWriterDefinition, sectionWriterOffline);
+export const verifier = withOfflinePlay(verifierDefinition, verifierOffline);
+export const repairer = withOfflinePlay(repairerDefinition, repairerOffline);
+export const framer = withOfflinePlay(framerDefinition, framerOffline);
+export const interviewAnalyst = withOfflinePlay(interviewAnalystDefinition, interviewAnalystOffline);
+export const interviewExpert = withOfflinePlay(interviewExpertDefinition, interviewExpertOffline);
 
 /**
  * Every role, once: its name, temperature, schemas and prompt are in its own file. The names, the registry by

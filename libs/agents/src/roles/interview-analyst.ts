@@ -1,8 +1,7 @@
 import { z } from 'zod';
 import { buildPrompt, listWithIds } from '../prompt/build-prompt';
-import { clip, stemSet, topicPhrases } from '../offline/topics';
 import { unknownIdIssues } from './grounding';
-import type { AgentRole, ReferenceCheck } from './role';
+import type { RoleDefinition, ReferenceCheck } from './role';
 import { Id, Question, text } from './schemas';
 
 export const Analyst = z.strictObject({ name: text(200), role: text(200), focus: text(2000) });
@@ -29,48 +28,6 @@ export const InterviewAnalystOutput = z.strictObject({
 });
 export type InterviewAnalystOutput = z.infer<typeof InterviewAnalystOutput>;
 
-const overlap = (a: Set<string>, b: Set<string>) => [...a].filter((w) => b.has(w)).length;
-
-/**
- * Offline: the first question takes up the open question closest to the analyst's focus (hybrid) or asks about the
- * focus itself; each later one asks about the focus topic the answers so far cover least (the gap). The analyst stops
- * when no focus topic is left unasked or the next turn would be the last.
- */
-function offline(input: InterviewAnalystInput): InterviewAnalystOutput {
-  const focus = stemSet(`${input.analyst.focus} ${input.analyst.role}`);
-  const anchor = topicPhrases(input.question, 1)[0] ?? clip(input.question.replace(/[?!.]+$/, ''), 200);
-  const topics = topicPhrases(input.analyst.focus, Math.max(3, input.turns)).filter((t) => t !== anchor);
-  const asked = input.transcript.map((t) => stemSet(`${t.question} ${t.answer.join(' ')}`));
-  const said = new Set(asked.flatMap((s) => [...s]));
-  const gaps = topics.filter((t) => [...stemSet(t)].some((w) => !said.has(w)));
-  const lastTurn = input.turn + 1 >= input.turns;
-  if (input.turn === 0) {
-    const open = input.openQuestions
-      .map((q, order) => ({ ...q, order, score: overlap(stemSet(q.text), focus) }))
-      .sort((a, b) => b.score - a.score || a.order - b.order)[0];
-    if (open) return { question: clip(open.text, 2000), openQuestionId: open.id, last: lastTurn };
-    const topic = topics[0] ?? anchor;
-    return {
-      question: clip(`As ${input.analyst.role}, what do the sources say about ${topic} for ${anchor}?`, 2000),
-      openQuestionId: null,
-      last: lastTurn || topics.length === 0,
-    };
-  }
-  const gap = gaps.find((g) => !input.transcript.some((t) => t.question.includes(g)));
-  if (!gap) {
-    return {
-      question: clip(`What figures or dates do the sources give on ${anchor} that bear on ${input.analyst.focus}?`, 2000),
-      openQuestionId: null,
-      last: true,
-    };
-  }
-  return {
-    question: clip(`And what about ${gap}: what do the sources report on it for ${anchor}?`, 2000),
-    openQuestionId: null,
-    last: lastTurn || gaps.length <= 1,
-  };
-}
-
 function check(input: InterviewAnalystInput, output: InterviewAnalystOutput): ReferenceCheck<InterviewAnalystOutput> {
   const known = new Set(input.openQuestions.map((q) => q.id));
   const id = output.openQuestionId;
@@ -82,13 +39,12 @@ function check(input: InterviewAnalystInput, output: InterviewAnalystOutput): Re
   };
 }
 
-export const interviewAnalyst: AgentRole<InterviewAnalystInput, InterviewAnalystOutput, 'interviewAnalyst'> = {
+export const interviewAnalystDefinition: RoleDefinition<InterviewAnalystInput, InterviewAnalystOutput, 'interviewAnalyst'> = {
   name: 'interviewAnalyst',
   temperature: 0.5,
   input: InterviewAnalystInput,
   output: InterviewAnalystOutput,
   check,
-  offline,
   prompt: (input) =>
     buildPrompt({
       persona: 'Analyst interviewing an expert',

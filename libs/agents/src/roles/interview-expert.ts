@@ -1,11 +1,8 @@
 import { z } from 'zod';
 import { buildPrompt, listWithIds } from '../prompt/build-prompt';
-import { readerSentence } from '../offline/nlp/prose-faults';
-import { splitUnits } from '../offline/nlp/sentences';
-import { normalizeWhitespace, statementStems } from '../offline/nlp/statement-terms';
 import { cleanCitedSentences } from './grounding';
 import { Analyst } from './interview-analyst';
-import type { AgentRole, ReferenceCheck } from './role';
+import type { RoleDefinition, ReferenceCheck } from './role';
 import { CitedSentence, EvidenceRef, Question, distinctIds, text } from './schemas';
 
 export const InterviewExpertInput = z
@@ -24,39 +21,6 @@ export type InterviewExpertInput = z.infer<typeof InterviewExpertInput>;
 export const InterviewExpertOutput = z.strictObject({ sentences: z.array(CitedSentence) });
 export type InterviewExpertOutput = z.infer<typeof InterviewExpertOutput>;
 
-/**
- * Offline: extractive. From each evidence item, the sentence sharing most terms with the question, verbatim and cited;
- * best first, each sentence once.
- */
-function offline(input: InterviewExpertInput): InterviewExpertOutput {
-  const asked = statementStems(input.asked);
-  const scored = input.evidence.flatMap((e, order) => {
-    // Boilerplate and fragments are never an answer; citation markers are not part of the sentence shown (0046).
-    const sentences = splitUnits(e.excerpt).flatMap((u) =>
-      u.kind === 'sentence' || u.kind === 'list-item' ? (readerSentence(u.text) ?? []) : [],
-    );
-    let best: { text: string; score: number } | null = null;
-    for (const text of sentences) {
-      const words = statementStems(text);
-      const score = [...asked].filter((w) => words.has(w)).length;
-      if (!best || score > best.score) best = { text, score };
-    }
-    return best ? [{ ...best, id: e.id, order }] : [];
-  });
-  const seen = new Set<string>();
-  const sentences = scored
-    .sort((a, b) => b.score - a.score || a.order - b.order)
-    .filter((s) => {
-      const key = normalizeWhitespace(s.text).toLowerCase();
-      if (seen.has(key)) return false;
-      seen.add(key);
-      return true;
-    })
-    .slice(0, input.maxSentences)
-    .map((s) => ({ text: s.text, evidenceIds: [s.id] }));
-  return { sentences };
-}
-
 function check(input: InterviewExpertInput, output: InterviewExpertOutput): ReferenceCheck<InterviewExpertOutput> {
   const cleaned = cleanCitedSentences(output.sentences, new Set(input.evidence.map((e) => e.id)), 'sentence');
   const kept = cleaned.kept.slice(0, input.maxSentences);
@@ -65,13 +29,12 @@ function check(input: InterviewExpertInput, output: InterviewExpertOutput): Refe
   return { issues, cleaned: { sentences: kept }, dropped: cleaned.dropped, trimmed: cleaned.kept.length - kept.length };
 }
 
-export const interviewExpert: AgentRole<InterviewExpertInput, InterviewExpertOutput, 'interviewExpert'> = {
+export const interviewExpertDefinition: RoleDefinition<InterviewExpertInput, InterviewExpertOutput, 'interviewExpert'> = {
   name: 'interviewExpert',
   temperature: 0.2,
   input: InterviewExpertInput,
   output: InterviewExpertOutput,
   check,
-  offline,
   // Nothing found: the expert says nothing (an empty answer), and no request is sent.
   idle: (input) => (input.evidence.length === 0 ? { sentences: [] } : null),
   prompt: (input) =>

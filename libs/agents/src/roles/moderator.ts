@@ -1,9 +1,7 @@
 import { z } from 'zod';
 import { buildPrompt, listWithIds } from '../prompt/build-prompt';
-import { groupNearDuplicates } from '../offline/nlp/near-duplicates';
-import { clip, topicPhrases } from '../offline/topics';
 import { unknownIdIssues } from './grounding';
-import type { AgentRole, ReferenceCheck } from './role';
+import type { RoleDefinition, ReferenceCheck } from './role';
 import { Id, Priority, Question, Unit, text } from './schemas';
 
 export const ModeratorInput = z.strictObject({
@@ -21,39 +19,6 @@ export type ModeratorOutput = z.infer<typeof ModeratorOutput>;
 
 /** Questions scoring below this are weakly covered and get follow-ups. */
 export const WELL_COVERED = 0.5;
-/** Below this a question is barely touched: ask for the basic facts first. */
-const BARELY_COVERED = 0.25;
-
-const BASIC: readonly ((t: string) => string)[] = [
-  (t) => `What figures are reported for ${t}?`,
-  (t) => `What do official sources say about ${t}?`,
-  (t) => `What are the basic facts about ${t}?`,
-];
-const DEEPER: readonly ((t: string) => string)[] = [
-  (t) => `What evidence contradicts the reported claims about ${t}?`,
-  (t) => `What independent sources confirm the figures for ${t}?`,
-  (t) => `What has changed recently about ${t}?`,
-];
-
-function offline(input: ModeratorInput): ModeratorOutput {
-  const anchor = topicPhrases(input.question, 1)[0];
-  const weak = input.coverage
-    .map((c, order) => ({ ...c, order }))
-    .filter((c) => c.score < WELL_COVERED)
-    .sort((a, b) => a.score - b.score || a.order - b.order);
-  const candidates = weak.map((c) => {
-    const topic = topicPhrases(c.text, 1)[0] ?? anchor ?? clip(c.text.replace(/[?!.]+$/, ''), 200);
-    // Each iteration asks with the next template, so a question that stays weak is approached differently.
-    const templates = c.score < BARELY_COVERED ? BASIC : DEEPER;
-    const template = templates[input.iteration % templates.length];
-    return { parentId: c.questionId, text: clip(template(topic), 2000), priority: Math.round(80 * (1 - c.score)) };
-  });
-  const groups = groupNearDuplicates(
-    candidates.map((c, i) => ({ id: String(i), text: c.text })),
-    0.85,
-  );
-  return { followUps: groups.map((g) => candidates[Number(g[0])]).slice(0, input.maxFollowUps) };
-}
 
 function check(input: ModeratorInput, output: ModeratorOutput): ReferenceCheck<ModeratorOutput> {
   const known = new Set(input.coverage.map((c) => c.questionId));
@@ -72,7 +37,7 @@ function check(input: ModeratorInput, output: ModeratorOutput): ReferenceCheck<M
   return { issues, cleaned: { followUps: kept }, dropped, trimmed: followUps.length - kept.length };
 }
 
-export const moderator: AgentRole<ModeratorInput, ModeratorOutput, 'moderator'> = {
+export const moderatorDefinition: RoleDefinition<ModeratorInput, ModeratorOutput, 'moderator'> = {
   name: 'moderator',
   temperature: 0.2,
   check,
@@ -98,5 +63,4 @@ export const moderator: AgentRole<ModeratorInput, ModeratorOutput, 'moderator'> 
         ['coverage', listWithIds(input.coverage.map((c) => ({ id: c.questionId, text: `(score ${c.score}) ${c.text}` })))],
       ],
     }),
-  offline,
 };

@@ -1,12 +1,8 @@
 import { z } from 'zod';
 import { VerificationVerdict } from '@dossier/contracts';
 import { buildPrompt, listWithIds } from '../prompt/build-prompt';
-import { entails } from '../offline/nlp/entailment';
-import { readerSentence } from '../offline/nlp/prose-faults';
-import { splitUnits } from '../offline/nlp/sentences';
-import { normalizeWhitespace } from '../offline/nlp/statement-terms';
 import { cleanCitedSentences } from './grounding';
-import type { AgentRole, ReferenceCheck } from './role';
+import type { RoleDefinition, ReferenceCheck } from './role';
 import { EvidenceRef, Id, distinctIds, text } from './schemas';
 
 /** One sentence that failed verification, with the verifier's finding. */
@@ -40,34 +36,6 @@ export type RepairFix = z.infer<typeof RepairFix>;
 export const RepairerOutput = z.strictObject({ fixes: z.array(RepairFix) });
 export type RepairerOutput = z.infer<typeof RepairerOutput>;
 
-/** A rewrite must keep at least this much of the sentence's content (entailment score of the original by the candidate). */
-export const REWRITE_THRESHOLD = 0.5;
-
-function offlineOne(sentence: RepairSentence, evidence: RepairerInput['evidence']): RepairFix {
-  const cited = new Set(sentence.evidenceIds);
-  // Cited evidence first, so on equal scores the rewrite keeps the sentence's own sources.
-  const ordered = [...evidence.filter((e) => cited.has(e.id)), ...evidence.filter((e) => !cited.has(e.id))];
-  let best: { text: string; raw: string; score: number } | null = null;
-  for (const e of ordered) {
-    for (const unit of splitUnits(e.excerpt)) {
-      if (unit.kind !== 'sentence' && unit.kind !== 'list-item') continue;
-      // Boilerplate and fragments never become report sentences, not even as a repair (decision 0046).
-      const shown = readerSentence(unit.text);
-      if (shown === null) continue;
-      const score = entails(sentence.text, [shown]).score;
-      if (best === null || score > best.score) best = { text: shown, raw: unit.text, score };
-    }
-  }
-  if (best === null || best.score < REWRITE_THRESHOLD) return { action: 'drop' };
-  const key = normalizeWhitespace(best.raw).toLowerCase();
-  const evidenceIds = ordered.filter((e) => normalizeWhitespace(e.excerpt).toLowerCase().includes(key)).map((e) => e.id);
-  return { action: 'rewrite', text: best.text, evidenceIds: [...new Set(evidenceIds)] };
-}
-
-function offline(input: RepairerInput): RepairerOutput {
-  return { fixes: input.sentences.map((s) => offlineOne(s, input.evidence)) };
-}
-
 function check(input: RepairerInput, output: RepairerOutput): ReferenceCheck<RepairerOutput> {
   if (output.fixes.length !== input.sentences.length) {
     // A fix per sentence, in order, or none can be trusted: which sentence would a missing one belong to?
@@ -90,7 +58,7 @@ function check(input: RepairerInput, output: RepairerOutput): ReferenceCheck<Rep
   return { issues, cleaned: { fixes }, dropped };
 }
 
-export const repairer: AgentRole<RepairerInput, RepairerOutput, 'repairer'> = {
+export const repairerDefinition: RoleDefinition<RepairerInput, RepairerOutput, 'repairer'> = {
   name: 'repairer',
   temperature: 0.2,
   input: RepairerInput,
@@ -120,5 +88,4 @@ export const repairer: AgentRole<RepairerInput, RepairerOutput, 'repairer'> = {
       ],
       request: `Return ${input.sentences.length} fixes.`,
     }),
-  offline,
 };

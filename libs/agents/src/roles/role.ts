@@ -3,9 +3,17 @@ import type { Prompt } from '../prompt/build-prompt';
 
 /**
  * One agent role (docs/architecture.md §6): a typed function with a zod input and output, the prompt an LLM engine sends,
- * and the deterministic offline implementation. Engines are interchangeable behind the same schemas.
+ * and the deterministic offline implementation. Engines are interchangeable behind the same schemas. A role's file
+ * (roles/<role>.ts) holds its definition; its offline play lives in offline/roles/<role>.ts, and the registry
+ * (roles/index.ts) joins the two (docs/decisions/0088).
  */
-export interface AgentRole<I, O, Name extends string = string> {
+export interface AgentRole<I, O, Name extends string = string> extends RoleDefinition<I, O, Name> {
+  /** The offline engine's play of the role: deterministic heuristics over the input (offline/roles/<role>.ts). */
+  offline(input: I): O;
+}
+
+/** What a role is to a model: its name, schemas, prompt and checks of a model's answer; no offline heuristics. */
+export interface RoleDefinition<I, O, Name extends string = string> {
   /** The role's name, declared here only: the registry (roles/index.ts) derives `RoleName` and `ROLE_NAMES` from it. */
   name: Name;
   /** A model engine's temperature when OPENAI_TEMPERATURE_<ROLE> is unset: judges low, writers a little higher. */
@@ -13,7 +21,6 @@ export interface AgentRole<I, O, Name extends string = string> {
   input: z.ZodType<I>;
   output: z.ZodType<O>;
   prompt(input: I): Prompt;
-  offline(input: I): O;
   /**
    * Model answers only: anchors the raw reply to the input before validation (e.g. finds each excerpt in the source
    * text and takes its offsets from there, dropping what is not a verbatim passage). Issues are shown to the model.
@@ -72,3 +79,11 @@ export type AnyAgentRole = AgentRole<any, any>;
 
 export type RoleInput<R> = R extends AgentRole<infer I, unknown> ? I : never;
 export type RoleOutput<R> = R extends AgentRole<unknown, infer O> ? O : never;
+
+/** A role: its definition (roles/<role>.ts) with its offline play (offline/roles/<role>.ts). */
+export function withOfflinePlay<I, O, Name extends string>(
+  definition: RoleDefinition<I, O, Name>,
+  offline: (input: I) => O,
+): AgentRole<I, O, Name> {
+  return { ...definition, offline };
+}

@@ -1,8 +1,7 @@
 import { z } from 'zod';
 import { VerificationVerdict } from '@dossier/contracts';
 import { buildPrompt, listWithIds } from '../prompt/build-prompt';
-import { entails } from '../offline/nlp/entailment';
-import type { AgentRole, InputSplit, ReferenceCheck } from './role';
+import type { RoleDefinition, InputSplit, ReferenceCheck } from './role';
 import { halves } from './split';
 import { EvidenceRef, Unit, text } from './schemas';
 
@@ -15,19 +14,6 @@ export const Finding = z.strictObject({ verdict: VerificationVerdict, score: Uni
 /** One finding per input sentence, in the same order. */
 export const VerifierOutput = z.strictObject({ findings: z.array(Finding) });
 export type VerifierOutput = z.infer<typeof VerifierOutput>;
-
-function offline(input: VerifierInput): VerifierOutput {
-  return {
-    findings: input.sentences.map((s) => {
-      if (s.evidence.length === 0) return { verdict: 'uncited' as const, score: 0, note: 'the sentence cites no evidence' };
-      const result = entails(
-        s.text,
-        s.evidence.map((e) => e.excerpt),
-      );
-      return { verdict: result.verdict, score: result.score, note: result.note.slice(0, 2000) };
-    }),
-  };
-}
 
 /** The evidence the sentences cite, each id once, in order of first citation. */
 function citedOnce(input: VerifierInput): { id: string; text: string }[] {
@@ -60,7 +46,7 @@ function split(input: VerifierInput): InputSplit<VerifierInput, VerifierOutput> 
   };
 }
 
-export const verifier: AgentRole<VerifierInput, VerifierOutput, 'verifier'> = {
+export const verifierDefinition: RoleDefinition<VerifierInput, VerifierOutput, 'verifier'> = {
   name: 'verifier',
   temperature: 0,
   check,
@@ -89,5 +75,4 @@ export const verifier: AgentRole<VerifierInput, VerifierOutput, 'verifier'> = {
       ],
       request: `Return ${input.sentences.length} findings.`,
     }),
-  offline,
 };

@@ -1,6 +1,5 @@
 import type { AgentCallContext, AgentRunner } from '../agent-runner';
-import { repairer } from '../roles/repairer';
-import { verifier } from '../roles/verifier';
+import { repairer, verifier } from '../roles';
 import { describeGuardProblems, guardSentence, type GuardProblem } from './guard';
 
 /*

@@ -1,6 +1,6 @@
 import { Inject } from '@nestjs/common';
 import { AgentRunner, claimBuilder } from '@dossier/agents';
-import { ResearchRepository, type ClaimRow, type EvidenceRow } from '@dossier/db';
+import { insertClaim, linkClaimEvidence, ResearchRepository, setClaimStatus, type ClaimRow, type EvidenceRow } from '@dossier/db';
 import { VECTOR_STORE, type VectorStore } from '@dossier/vectors';
 import { OnStep, type StepContext, type StepHandler, type StepOutcome } from '@dossier/workflow';
 import { collectionFor, RunEmbedder } from '../embeddings/run-embedder';
@@ -112,27 +112,22 @@ export class ClaimsHandler implements StepHandler<'claims'> {
           }
           if (firstOf(i) !== i) continue; // a repeat: written with its first
           const evidenceIds = [...(rowEvidence.get(i) ?? [])];
-          const created = await tx.claim.create({
-            data: {
-              tenantId,
-              runId,
-              iteration,
-              statement: claim.statement,
-              subject: claim.subject,
-              status: status(claim.status, evidenceIds),
-            },
+          const claimId = await insertClaim(tx, {
+            tenantId,
+            runId,
+            iteration,
+            statement: claim.statement,
+            subject: claim.subject,
+            status: status(claim.status, evidenceIds),
           });
-          await tx.claimEvidence.createMany({
-            data: evidenceIds.map((evidenceId) => ({ claimId: created.id, evidenceId })),
-            skipDuplicates: true,
-          });
+          await linkClaimEvidence(tx, claimId, evidenceIds);
         }
         // An older claim that gained evidence is scored again on all of it.
         for (const [claimId, added] of grown) {
           const old = existing.find((c) => c.id === claimId)!;
-          await tx.claimEvidence.createMany({ data: [...added].map((evidenceId) => ({ claimId, evidenceId })), skipDuplicates: true });
+          await linkClaimEvidence(tx, claimId, [...added]);
           const rescored = status(old.status, [...new Set([...old.evidenceIds, ...added])]);
-          if (rescored !== old.status) await tx.claim.updateMany({ where: { tenantId, runId, id: claimId }, data: { status: rescored } });
+          if (rescored !== old.status) await setClaimStatus(tx, tenantId, runId, [claimId], rescored);
         }
       },
     };

@@ -1,6 +1,6 @@
 import { Inject } from '@nestjs/common';
 import { AgentRunner, counterEvidence } from '@dossier/agents';
-import { ResearchRepository } from '@dossier/db';
+import { insertContradictions, ResearchRepository, setClaimStatus } from '@dossier/db';
 import { VECTOR_STORE, type VectorStore } from '@dossier/vectors';
 import { OnStep, type StepContext, type StepHandler, type StepOutcome } from '@dossier/workflow';
 import { collectionFor, RunEmbedder } from '../embeddings/run-embedder';
@@ -47,8 +47,9 @@ export class ContradictionsHandler implements StepHandler<'contradictions'> {
     return {
       result: { contradictions: out.contradictions.length },
       write: async (tx) => {
-        await tx.contradiction.createMany({
-          data: out.contradictions.map((c) => ({
+        await insertContradictions(
+          tx,
+          out.contradictions.map((c) => ({
             tenantId,
             runId,
             claimAId: c.claimAId,
@@ -56,12 +57,10 @@ export class ContradictionsHandler implements StepHandler<'contradictions'> {
             kind: c.kind,
             note: c.note,
           })),
-          skipDuplicates: true,
-        });
+        );
         // A claim on one side of a contradiction is contested, whatever its evidence count.
         const contested = out.contradictions.flatMap((c) => [c.claimAId, c.claimBId]);
-        if (contested.length > 0)
-          await tx.claim.updateMany({ where: { tenantId, runId, id: { in: contested } }, data: { status: 'contested' } });
+        if (contested.length > 0) await setClaimStatus(tx, tenantId, runId, contested, 'contested');
       },
     };
   }

@@ -1,5 +1,5 @@
 import { AgentRunner, coverageAssessor } from '@dossier/agents';
-import { ResearchRepository } from '@dossier/db';
+import { insertCoverage, ResearchRepository, setQuestionStatus } from '@dossier/db';
 import { OnStep, type StepContext, type StepHandler, type StepOutcome } from '@dossier/workflow';
 
 /** A question whose coverage reaches this is answered and leaves the frontier. */
@@ -34,11 +34,11 @@ export class CoverageHandler implements StepHandler<'coverage'> {
     return {
       result: { covered: answered.length, open: out.coverage.length - answered.length },
       write: async (tx) => {
-        await tx.questionCoverage.createMany({
-          data: out.coverage.map((c) => ({ tenantId, runId, questionId: c.questionId, iteration, score: c.score, informationGain: c.informationGain })),
-          skipDuplicates: true,
-        });
-        if (answered.length > 0) await tx.researchQuestion.updateMany({ where: { tenantId, runId, id: { in: answered } }, data: { status: 'answered' } });
+        await insertCoverage(
+          tx,
+          out.coverage.map((c) => ({ tenantId, runId, questionId: c.questionId, iteration, score: c.score, informationGain: c.informationGain })),
+        );
+        if (answered.length > 0) await setQuestionStatus(tx, tenantId, runId, answered, 'answered');
       },
     };
   }

@@ -1,5 +1,5 @@
 import { AgentRunner, moderator } from '@dossier/agents';
-import { InterventionRepository, ResearchRepository, interventionInput } from '@dossier/db';
+import { insertQuestions, InterventionRepository, ResearchRepository, interventionInput } from '@dossier/db';
 import { OnStep, type StepContext, type StepHandler, type StepOutcome } from '@dossier/workflow';
 import { ADDED_QUESTION_PRIORITY, InterventionApplier, questionsToAdd } from './apply-interventions';
 
@@ -56,28 +56,26 @@ export class ModerateHandler implements StepHandler<'moderate'> {
         ...(added.length > 0 ? { addedQuestions: added.length } : {}),
       },
       write: async (tx) => {
-        await tx.researchQuestion.createMany({
-          data: [
-            ...added.map((a) => ({
-              tenantId,
-              runId,
-              parentId: null,
-              iteration: iteration + 1,
-              text: a.text,
-              priority: ADDED_QUESTION_PRIORITY,
-              status: 'open',
-            })),
-            ...followUps.map((f) => ({
-              tenantId,
-              runId,
-              parentId: f.parentId,
-              iteration: iteration + 1,
-              text: f.text,
-              priority: f.priority,
-              status: 'open',
-            })),
-          ],
-        });
+        await insertQuestions(tx, [
+          ...added.map((a) => ({
+            tenantId,
+            runId,
+            parentId: null,
+            iteration: iteration + 1,
+            text: a.text,
+            priority: ADDED_QUESTION_PRIORITY,
+            status: 'open',
+          })),
+          ...followUps.map((f) => ({
+            tenantId,
+            runId,
+            parentId: f.parentId,
+            iteration: iteration + 1,
+            text: f.text,
+            priority: f.priority,
+            status: 'open',
+          })),
+        ]);
         await this.applier.apply(tx, tenantId, runId, iteration, queued, added);
       },
     };

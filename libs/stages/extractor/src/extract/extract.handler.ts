@@ -1,5 +1,5 @@
 import { AgentRunner, evidenceCurator } from '@dossier/agents';
-import { ResearchRepository } from '@dossier/db';
+import { insertEvidence, ResearchRepository } from '@dossier/db';
 import { StageStateError } from '@dossier/errors';
 import { assertExcerpt } from '@dossier/sources';
 import { OnStep, type StepContext, type StepHandler, type StepOutcome } from '@dossier/workflow';
@@ -52,8 +52,9 @@ export class ExtractHandler implements StepHandler<'extract'> {
     return {
       result: { evidence: fragments.length },
       write: async (tx) => {
-        await tx.evidenceFragment.createMany({
-          data: fragments.map((f) => ({
+        await insertEvidence(
+          tx,
+          fragments.map((f) => ({
             tenantId,
             runId,
             snapshotId: snapshot.id,
@@ -65,8 +66,7 @@ export class ExtractHandler implements StepHandler<'extract'> {
             statement: f.statement,
             confidence: f.confidence,
           })),
-          skipDuplicates: true,
-        });
+        );
       },
     };
   }

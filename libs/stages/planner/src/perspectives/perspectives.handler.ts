@@ -1,5 +1,5 @@
 import { AgentRunner, perspectivePlanner } from '@dossier/agents';
-import { ResearchRepository } from '@dossier/db';
+import { insertPerspectives, ResearchRepository } from '@dossier/db';
 import { OnStep, type StepContext, type StepHandler, type StepOutcome } from '@dossier/workflow';
 
 /**
@@ -34,7 +34,10 @@ export class PerspectivesHandler implements StepHandler<'perspectives'> {
     return {
       result: { perspectives: out.perspectives.length },
       write: async (tx) => {
-        await tx.perspective.createMany({ data: out.perspectives.map((p) => ({ tenantId, runId, revision, ...p })) });
+        await insertPerspectives(
+          tx,
+          out.perspectives.map((p) => ({ tenantId, runId, revision, ...p })),
+        );
       },
     };
   }

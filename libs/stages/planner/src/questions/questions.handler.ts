@@ -1,5 +1,5 @@
 import { AgentRunner, questionArchitect } from '@dossier/agents';
-import { ResearchRepository } from '@dossier/db';
+import { dropPlanQuestions, insertQuestions, ResearchRepository } from '@dossier/db';
 import { OnStep, type StepContext, type StepHandler, type StepOutcome } from '@dossier/workflow';
 
 /** Question Architect: the research questions of this plan revision (earlier revisions' are dropped); none in interviews mode. */
@@ -18,7 +18,7 @@ export class QuestionsHandler implements StepHandler<'questions'> {
       return {
         result: { questions: 0 },
         write: async (tx) => {
-          await tx.researchQuestion.updateMany({ where: { tenantId, runId, status: { not: 'dropped' } }, data: { status: 'dropped' } });
+          await dropPlanQuestions(tx, tenantId, runId);
         },
       };
     }
@@ -39,9 +39,10 @@ export class QuestionsHandler implements StepHandler<'questions'> {
     return {
       result: { questions: out.questions.length },
       write: async (tx) => {
-        await tx.researchQuestion.updateMany({ where: { tenantId, runId, status: { not: 'dropped' } }, data: { status: 'dropped' } });
-        await tx.researchQuestion.createMany({
-          data: out.questions.map((q) => ({
+        await dropPlanQuestions(tx, tenantId, runId);
+        await insertQuestions(
+          tx,
+          out.questions.map((q) => ({
             tenantId,
             runId,
             perspectiveId: q.perspectiveId,
@@ -50,7 +51,7 @@ export class QuestionsHandler implements StepHandler<'questions'> {
             priority: q.priority,
             status: 'open',
           })),
-        });
+        );
       },
     };
   }

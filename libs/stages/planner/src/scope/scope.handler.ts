@@ -1,4 +1,5 @@
 import { AgentRunner, director } from '@dossier/agents';
+import { insertObjective } from '@dossier/db';
 import { OnStep, type StepContext, type StepHandler, type StepOutcome } from '@dossier/workflow';
 
 /** Research Director: the objective and scope of the run (included/excluded topics, time frame, risk). */
@@ -13,19 +14,14 @@ export class ScopeHandler implements StepHandler<'scope'> {
       result: { topics: scope.includedTopics.length },
       write: async (tx) => {
         // One objective per run, the first one written: insert-if-absent in one statement, never a unique violation.
-        await tx.researchObjective.createMany({
-          data: [
-            {
-              tenantId,
-              runId,
-              statement: scope.statement,
-              includedTopics: scope.includedTopics,
-              excludedTopics: scope.excludedTopics,
-              timeFrame: scope.timeFrame,
-              riskLevel: scope.riskLevel,
-            },
-          ],
-          skipDuplicates: true,
+        await insertObjective(tx, {
+          tenantId,
+          runId,
+          statement: scope.statement,
+          includedTopics: scope.includedTopics,
+          excludedTopics: scope.excludedTopics,
+          timeFrame: scope.timeFrame,
+          riskLevel: scope.riskLevel,
         });
       },
     };

@@ -1,5 +1,14 @@
 import { AgentRunner, evidenceCurator, interviewAnalyst, interviewExpert } from '@dossier/agents';
-import { ExecutionRepository, PrismaService, ResearchRepository, TenantRepository, type Prisma } from '@dossier/db';
+import {
+  ExecutionRepository,
+  insertInterviewTurn,
+  insertQuestion,
+  keepEvidence,
+  PrismaService,
+  ResearchRepository,
+  TenantRepository,
+  type Prisma,
+} from '@dossier/db';
 import { classifyError, describeError, ReplayAnswerMissingError, StageStateError } from '@dossier/errors';
 import { assertExcerpt, fetchSnapshot, isAllowedByPolicy, searchAll, SnapshotStore, SourcePolicySchema } from '@dossier/sources';
 import { createLogger } from '@dossier/telemetry';
@@ -172,47 +181,35 @@ export class InterviewHandler implements StepHandler<'interview'> {
       // One search per turn, always: a turn that read nothing still says so (issue 28: "0 queries" in interviews mode).
       result: { queries: 1, sources: read.length, evidence: kept.length, sentences: answer.sentences.length, closed },
       write: async (tx) => {
-        await tx.researchQuestion.create({
-          data: {
-            id: questionId,
-            tenantId,
-            runId,
-            parentId: previousQuestion ?? asked.openQuestionId,
-            perspectiveId: analyst.id,
-            iteration: pass,
-            text: asked.question,
-            priority: 50,
-          },
+        await insertQuestion(tx, {
+          id: questionId,
+          tenantId,
+          runId,
+          parentId: previousQuestion ?? asked.openQuestionId,
+          perspectiveId: analyst.id,
+          iteration: pass,
+          text: asked.question,
+          priority: 50,
         });
         // A passage another interview (or the survey) stored already keeps its row: the answer cites that row.
         const idOf = new Map<string, string>();
         for (const f of kept) {
           const { id, ...rest } = f;
-          await tx.evidenceFragment.createMany({
-            data: [{ id, tenantId, runId, questionId, iteration: pass, ...rest }],
-            skipDuplicates: true,
-          });
-          const row = await tx.evidenceFragment.findFirst({
-            where: { tenantId, runId, snapshotId: f.snapshotId, start: f.start, end: f.end },
-            select: { id: true },
-          });
-          idOf.set(id, row!.id);
+          idOf.set(id, await keepEvidence(tx, { id, tenantId, runId, questionId, iteration: pass, ...rest }));
         }
-        await tx.interviewTurn.create({
-          data: {
-            tenantId,
-            runId,
-            perspectiveId: analyst.id,
-            shard,
-            turn,
-            questionId,
-            question: asked.question,
-            answer: answer.sentences.map((s) => ({
-              text: s.text,
-              evidenceIds: s.evidenceIds.map((id) => idOf.get(id)!),
-            })) as Prisma.InputJsonValue,
-            closed,
-          },
+        await insertInterviewTurn(tx, {
+          tenantId,
+          runId,
+          perspectiveId: analyst.id,
+          shard,
+          turn,
+          questionId,
+          question: asked.question,
+          answer: answer.sentences.map((s) => ({
+            text: s.text,
+            evidenceIds: s.evidenceIds.map((id) => idOf.get(id)!),
+          })) as Prisma.InputJsonValue,
+          closed,
         });
       },
     };

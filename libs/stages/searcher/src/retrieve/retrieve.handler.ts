@@ -1,4 +1,4 @@
-import { PrismaService, ResearchRepository, TenantRepository } from '@dossier/db';
+import { insertSourceRecord, PrismaService, ResearchRepository, TenantRepository } from '@dossier/db';
 import { StageStateError } from '@dossier/errors';
 import { searchAll, SnapshotStore } from '@dossier/sources';
 import { OnStep, type StepContext, type StepHandler, type StepOutcome } from '@dossier/workflow';
@@ -46,20 +46,18 @@ export class RetrieveHandler implements StepHandler<'retrieve'> {
       result: { results: hits.length },
       write: async (tx) => {
         for (const hit of hits) {
-          await tx.sourceRecord.create({
-            data: {
-              tenantId,
-              runId,
-              searchPlanId: plan.id,
-              iteration,
-              url: hit.url,
-              canonicalUrl: hit.canonicalUrl,
-              title: hit.title,
-              snippet: hit.snippet,
-              origin: hit.origin,
-              rank: hit.rank,
-              snapshotId: hit.documentId ? snapshotOf.get(hit.documentId)! : null,
-            },
+          await insertSourceRecord(tx, {
+            tenantId,
+            runId,
+            searchPlanId: plan.id,
+            iteration,
+            url: hit.url,
+            canonicalUrl: hit.canonicalUrl,
+            title: hit.title,
+            snippet: hit.snippet,
+            origin: hit.origin,
+            rank: hit.rank,
+            snapshotId: hit.documentId ? snapshotOf.get(hit.documentId)! : null,
           });
         }
       },

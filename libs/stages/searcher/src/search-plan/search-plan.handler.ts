@@ -1,5 +1,5 @@
 import { AgentRunner, queryPlanner } from '@dossier/agents';
-import { InterventionRepository, ResearchRepository } from '@dossier/db';
+import { insertSearchPlans, InterventionRepository, ResearchRepository, setQuestionStatus } from '@dossier/db';
 import { OnStep, type StepContext, type StepHandler, type StepOutcome } from '@dossier/workflow';
 
 /** Questions searched per iteration and queries planned per iteration: the frontier is bounded. */
@@ -39,8 +39,9 @@ export class SearchPlanHandler implements StepHandler<'search_plan'> {
     return {
       result: { queries: out.queries.length },
       write: async (tx) => {
-        await tx.searchPlan.createMany({
-          data: out.queries.map((q, shard) => ({
+        await insertSearchPlans(
+          tx,
+          out.queries.map((q, shard) => ({
             tenantId,
             runId,
             questionId: q.questionId,
@@ -49,11 +50,15 @@ export class SearchPlanHandler implements StepHandler<'search_plan'> {
             query: q.query,
             provider: q.provider,
           })),
-        });
-        await tx.researchQuestion.updateMany({
-          where: { tenantId, runId, id: { in: frontier.map((q) => q.id) }, status: 'open' },
-          data: { status: 'partial' },
-        });
+        );
+        await setQuestionStatus(
+          tx,
+          tenantId,
+          runId,
+          frontier.map((q) => q.id),
+          'partial',
+          'open',
+        );
       },
     };
   }

@@ -1,5 +1,5 @@
 import { groupNearDuplicates } from '@dossier/agents';
-import { InterventionRepository, PrismaService, ResearchRepository, TenantRepository } from '@dossier/db';
+import { InterventionRepository, PrismaService, rankSource, ResearchRepository, selectForExtract, TenantRepository } from '@dossier/db';
 import { classifyError, describeError, ReplayAnswerMissingError } from '@dossier/errors';
 import { authorityOf, fetchSnapshot, isAllowedByPolicy, parseCorpusUrl, SourcePolicySchema } from '@dossier/sources';
 import { createLogger } from '@dossier/telemetry';
@@ -112,19 +112,19 @@ export class SourcePolicyHandler implements StepHandler<'source_policy'> {
       write: async (tx) => {
         for (const s of usable) {
           const shard = chosen.indexOf(s);
-          await tx.sourceRecord.updateMany({
-            where: { tenantId, runId, iteration, canonicalUrl: s.canonicalUrl },
-            data: {
+          await rankSource(
+            tx,
+            { tenantId, runId, iteration, canonicalUrl: s.canonicalUrl },
+            {
               authority: authorityOf(s.canonicalUrl, s.records[0]!.title, kindOf.get(parseCorpusUrl(s.canonicalUrl)?.collection ?? '')),
               clusterKey: clusterOf.get(s.canonicalUrl) ?? s.canonicalUrl,
               snapshotId: snapshotOf.get(s.canonicalUrl)!,
               selected: false,
               extractShard: null,
             },
-          });
+          );
           // One record of each chosen source carries the extract shard (the first, by rank).
-          if (shard >= 0)
-            await tx.sourceRecord.updateMany({ where: { tenantId, id: s.records[0]!.id }, data: { selected: true, extractShard: shard } });
+          if (shard >= 0) await selectForExtract(tx, tenantId, s.records[0]!.id, shard);
         }
       },
     };

@@ -1,5 +1,5 @@
 import { AgentRunner, verifySentences } from '@dossier/agents';
-import { ResearchRepository, type Prisma } from '@dossier/db';
+import { insertFindings, ResearchRepository, type Prisma } from '@dossier/db';
 import { StageStateError } from '@dossier/errors';
 import { OnStep, type StepContext, type StepHandler, type StepOutcome } from '@dossier/workflow';
 
@@ -70,8 +70,9 @@ export class VerifyHandler implements StepHandler<'verify'> {
     return {
       result: { checked: flat.length, failing },
       write: async (tx) => {
-        await tx.verificationFinding.createMany({
-          data: findings.map((f) => ({
+        await insertFindings(
+          tx,
+          findings.map((f) => ({
             tenantId,
             runId,
             sectionId: section.id,
@@ -83,8 +84,7 @@ export class VerifyHandler implements StepHandler<'verify'> {
             note: f.note,
             checks: f.checks as unknown as Prisma.InputJsonValue,
           })),
-          skipDuplicates: true,
-        });
+        );
       },
     };
   }

@@ -1,5 +1,5 @@
 import { AgentRunner, sectionWriter } from '@dossier/agents';
-import { ResearchRepository } from '@dossier/db';
+import { insertDrafts, ResearchRepository } from '@dossier/db';
 import { OnStep, type StepContext, type StepHandler, type StepOutcome } from '@dossier/workflow';
 import { sectionInputs } from '../section-inputs';
 
@@ -27,10 +27,7 @@ export class DraftHandler implements StepHandler<'draft'> {
     return {
       result: { sentences: out.paragraphs.reduce((n, p) => n + p.sentences.length, 0) },
       write: async (tx) => {
-        await tx.sectionDraft.createMany({
-          data: [{ tenantId, runId, sectionId: section.id, round: 0, paragraphs: out.paragraphs }],
-          skipDuplicates: true,
-        });
+        await insertDrafts(tx, [{ tenantId, runId, sectionId: section.id, round: 0, paragraphs: out.paragraphs }]);
       },
     };
   }

@@ -7,7 +7,7 @@ import {
   type SentenceToVerify,
   type VerificationFigures,
 } from '@dossier/agents';
-import { InterventionRepository, ResearchRepository, RunRepository, type Prisma } from '@dossier/db';
+import { insertFrame, InterventionRepository, ResearchRepository, RunRepository, type Prisma } from '@dossier/db';
 import { OnStep, type StepContext, type StepHandler, type StepOutcome } from '@dossier/workflow';
 import { selectDisagreements } from './disagreements';
 import { Redrafter, type Redraft } from './redraft';
@@ -176,23 +176,16 @@ export class FrameHandler implements StepHandler<'frame'> {
       result: { sections: sections.length },
       write: async (tx) => {
         if (redraft) await redraft.write(tx);
-        await tx.reportFrame.createMany({
-          data: [
-            {
-              tenantId,
-              runId,
-              revision,
-              // Never without an introduction: the question itself frames the report if every sentence failed.
-              introduction:
-                introduction.length > 0
-                  ? introduction
-                  : [{ text: `This report addresses the question: ${ctx.run.question}`, evidenceIds: [] }],
-              conclusion: kept('conclusion'),
-              disagreements: disagreements as unknown as Prisma.InputJsonValue,
-              verification: verification as unknown as Prisma.InputJsonValue,
-            },
-          ],
-          skipDuplicates: true,
+        await insertFrame(tx, {
+          tenantId,
+          runId,
+          revision,
+          // Never without an introduction: the question itself frames the report if every sentence failed.
+          introduction:
+            introduction.length > 0 ? introduction : [{ text: `This report addresses the question: ${ctx.run.question}`, evidenceIds: [] }],
+          conclusion: kept('conclusion'),
+          disagreements: disagreements as unknown as Prisma.InputJsonValue,
+          verification: verification as unknown as Prisma.InputJsonValue,
         });
       },
     };

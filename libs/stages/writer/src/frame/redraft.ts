@@ -1,6 +1,16 @@
 import { Injectable } from '@nestjs/common';
 import { AgentRunner, NO_FIGURES, sectionWriter, verifyAndRepair, type VerificationFigures } from '@dossier/agents';
-import { PrismaService, ResearchRepository, type Db, type Prisma, type VerifiedSection } from '@dossier/db';
+import {
+  findingsExcept,
+  insertDrafts,
+  insertFindings,
+  lastVerifyRound,
+  PrismaService,
+  ResearchRepository,
+  type Db,
+  type Prisma,
+  type VerifiedSection,
+} from '@dossier/db';
 import type { StepContext } from '@dossier/workflow';
 import { sectionInputs, type DraftParagraphs } from '../section-inputs';
 import { sectionsNamedIn } from './named-sections';
@@ -39,12 +49,7 @@ export class Redrafter {
       outline.map((s) => s.title),
     );
     if (positions.length === 0) return null;
-    const last = await this.prisma.verificationFinding.findFirst({
-      where: { tenantId, runId },
-      orderBy: { round: 'desc' },
-      select: { round: true },
-    });
-    const previous = last?.round ?? 0;
+    const previous = await lastVerifyRound(this.prisma, tenantId, runId);
     const round = previous + 1;
     const figures: VerificationFigures = { ...NO_FIGURES };
     const drafts: { sectionId: string; paragraphs: DraftParagraphs }[] = [];
@@ -91,58 +96,53 @@ export class Redrafter {
       sections.set(section.id, { sectionId: section.id, title: section.title, paragraphs: compact });
     }
     const redrafted = new Set(drafts.map((d) => d.sectionId));
-    const carried = await this.prisma.verificationFinding.findMany({
-      where: { tenantId, runId, round: previous, sectionId: { notIn: [...redrafted] } },
-    });
+    const carried = await findingsExcept(this.prisma, tenantId, runId, previous, [...redrafted]);
     return {
       positions,
       round,
       sections,
       figures,
       write: async (tx) => {
-        await tx.sectionDraft.createMany({
-          data: drafts.map((d) => ({
+        await insertDrafts(
+          tx,
+          drafts.map((d) => ({
             tenantId,
             runId,
             sectionId: d.sectionId,
             round,
             paragraphs: d.paragraphs as unknown as Prisma.InputJsonValue,
           })),
-          skipDuplicates: true,
-        });
-        await tx.verificationFinding.createMany({
-          data: [
-            ...drafts.flatMap((d) =>
-              d.paragraphs.flatMap((p, pi) =>
-                p.sentences.map((s, si) => ({
-                  tenantId,
-                  runId,
-                  sectionId: d.sectionId,
-                  round,
-                  paragraph: pi,
-                  sentence: si,
-                  verdict: 'supported',
-                  score: 1,
-                  note: 'verified in the frame step (publish-gate redraft)',
-                  checks: { text: s.text, carried: true, redraft: true },
-                })),
-              ),
+        );
+        await insertFindings(tx, [
+          ...drafts.flatMap((d) =>
+            d.paragraphs.flatMap((p, pi) =>
+              p.sentences.map((s, si) => ({
+                tenantId,
+                runId,
+                sectionId: d.sectionId,
+                round,
+                paragraph: pi,
+                sentence: si,
+                verdict: 'supported',
+                score: 1,
+                note: 'verified in the frame step (publish-gate redraft)',
+                checks: { text: s.text, carried: true, redraft: true },
+              })),
             ),
-            ...carried.map((f) => ({
-              tenantId,
-              runId,
-              sectionId: f.sectionId,
-              round,
-              paragraph: f.paragraph,
-              sentence: f.sentence,
-              verdict: f.verdict,
-              score: f.score,
-              note: f.note,
-              checks: { ...((f.checks as Record<string, unknown> | null) ?? {}), carried: true } as Prisma.InputJsonValue,
-            })),
-          ],
-          skipDuplicates: true,
-        });
+          ),
+          ...carried.map((f) => ({
+            tenantId,
+            runId,
+            sectionId: f.sectionId,
+            round,
+            paragraph: f.paragraph,
+            sentence: f.sentence,
+            verdict: f.verdict,
+            score: f.score,
+            note: f.note,
+            checks: { ...((f.checks as Record<string, unknown> | null) ?? {}), carried: true } as Prisma.InputJsonValue,
+          })),
+        ]);
       },
     };
   }

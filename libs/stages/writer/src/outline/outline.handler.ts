@@ -1,5 +1,5 @@
 import { AgentRunner, excerptContexts, MAX_CLAIMS_PER_SECTION, outlineArchitect } from '@dossier/agents';
-import { ResearchRepository, type ClaimRow, type EvidenceRow, type InterviewTurnRow } from '@dossier/db';
+import { insertOutline, ResearchRepository, type ClaimRow, type EvidenceRow, type InterviewTurnRow } from '@dossier/db';
 import { InterviewAnswer } from '@dossier/contracts';
 import { OnStep, type StepContext, type StepHandler, type StepOutcome } from '@dossier/workflow';
 import { contestedClaimIds } from '../frame/disagreements';
@@ -96,17 +96,7 @@ export class OutlineHandler implements StepHandler<'outline'> {
     return {
       result: { sections: sections.length },
       write: async (tx) => {
-        await tx.outlineSection.createMany({
-          data: sections.map((s, position) => ({
-            tenantId,
-            runId,
-            revision,
-            position,
-            title: s.title,
-            purpose: s.purpose,
-            claimIds: s.claimIds,
-          })),
-        });
+        await insertOutline(tx, tenantId, runId, revision, sections);
       },
     };
   }

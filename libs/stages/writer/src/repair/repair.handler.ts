@@ -1,5 +1,5 @@
 import { AgentRunner, repairer } from '@dossier/agents';
-import { ResearchRepository, type Prisma } from '@dossier/db';
+import { insertDrafts, ResearchRepository, type Prisma } from '@dossier/db';
 import { OnStep, type StepContext, type StepHandler, type StepOutcome } from '@dossier/workflow';
 import { sectionInputs, type DraftParagraphs, type DraftSentence } from '../section-inputs';
 
@@ -91,16 +91,16 @@ export class RepairHandler implements StepHandler<'repair'> {
     return {
       result: { repaired, dropped },
       write: async (tx) => {
-        await tx.sectionDraft.createMany({
-          data: drafts.map((d) => ({
+        await insertDrafts(
+          tx,
+          drafts.map((d) => ({
             tenantId,
             runId,
             sectionId: d.sectionId,
             round: round + 1,
             paragraphs: d.paragraphs as unknown as Prisma.InputJsonValue,
           })),
-          skipDuplicates: true,
-        });
+        );
       },
     };
   }

@@ -1,6 +1,6 @@
-import { clip } from '../offline/topics';
-import { normalizeWhitespace, statementStems } from '../offline/nlp/statement-terms';
-import type { FramerInput, FramerOutput } from './framer-schemas';
+import { clip } from '../topics';
+import { normalizeWhitespace, statementStems } from '../nlp/statement-terms';
+import type { FramerInput, FramerOutput } from '../../roles/framer-schemas';
 
 /**
  * What the offline engine can do with a reviewer's feedback at the publish gate (a model reads it as instructions in

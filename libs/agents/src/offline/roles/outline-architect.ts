@@ -1,0 +1,213 @@
+import { relevanceModel } from '../answer-relevance';
+import { questionParts } from '../question-parts';
+import { normalizeWhitespace, statementStems } from '../nlp/statement-terms';
+import { stem, tokenize } from '../nlp/tokens';
+import { clip, feedbackPhrases, stemSet, titleCase } from '../topics';
+import { OutlineArchitectInput, OutlineArchitectOutput, MAX_SECTIONS } from '../../roles/outline-architect';
+
+/** The offline outline gives a section at most this many claims, its most direct answers first. */
+export const MAX_CLAIMS_PER_SECTION = 30;
+/** The offline outline's claims, at most: the most relevant to the question, wherever they are placed. */
+export const MAX_OUTLINE_CLAIMS = 40;
+/**
+ * A claim that covers less than this (weighted) share of the main question's terms, and answers no sub-question by
+ * its kind either, is off topic: a fish-restocking announcement does not answer a question about water levels.
+ */
+const MIN_RELEVANCE = 0.2;
+/** The outline keeps claims scoring at least this share of the best claim's relevance: the tail that only shares a word goes. */
+const RELEVANCE_FLOOR = 0.3;
+/** A claim's own question (the one its evidence was found for) counts this much in its favour. */
+const OWN_QUESTION_BONUS = 0.1;
+/** A claim's source's standing for a question (the mean of its best claims' scores) counts this much in its favour. */
+const SOURCE_WEIGHT = 0.5;
+/** How well a claim answers its best sub-question counts this much beside how well it answers the question itself. */
+const SUB_QUESTION_WEIGHT = 0.25;
+/**
+ * A claim from a source standing at least this high for the question is on topic whatever its own words: the page
+ * that answers states some facts without the question's words ("The new commit has the same parents and author").
+ */
+const SOURCE_ON_TOPIC = 0.5;
+/** The share of its relevance a claim keeps when its own words name only the questions' setting (their proper names). */
+const SETTING_ONLY_SHARE = 0.5;
+/** A source's standing is the mean of this many of its best claims' scores (missing ones count 0). */
+const SOURCE_CLAIMS = 3;
+/** Claims this similar (token Jaccard, figures included) say the same thing: the report states it once. */
+const SAME_STATEMENT = 0.7;
+
+type Claim = OutlineArchitectInput['claims'][number];
+interface Group {
+  claims: { claim: Claim; score: number }[];
+  title: string;
+  purpose: string;
+}
+
+function tokenSet(text: string): Set<string> {
+  return new Set(tokenize(text).map(stem));
+}
+
+/** Restatements share most words and every figure: a different figure is a disagreement, not a repeat. */
+function restates(a: Set<string>, b: Set<string>): boolean {
+  const figures = (x: Set<string>) =>
+    [...x]
+      .filter((t) => /\d/.test(t))
+      .sort()
+      .join(' ');
+  return figures(a) === figures(b) && jaccard(a, b) >= SAME_STATEMENT;
+}
+
+function jaccard(a: Set<string>, b: Set<string>): number {
+  let shared = 0;
+  for (const t of a) if (b.has(t)) shared++;
+  return shared === 0 ? 0 : shared / (a.size + b.size - shared);
+}
+
+const sameQuestion = (a: string, b: string) => normalizeWhitespace(a).toLowerCase() === normalizeWhitespace(b).toLowerCase();
+
+/**
+ * One section per sub-question, titled by it, in the order the questions were asked (the question's own clauses
+ * first, then the perspectives'); the main question has a section of its own only when nothing else was asked. The
+ * report keeps the MAX_OUTLINE_CLAIMS claims most relevant to the question itself (its sub-questions count a quarter),
+ * each scored with what it stands under in its source and its source's standing (docs/decisions/0039); each goes to
+ * the sub-question it answers best; off-topic claims and restatements are left out; within a section the most direct
+ * answers come first. Interview memos follow, each a section of its own with its claims. A reviewer's
+ * feedback applies to both: a phrase that names a memo (its analyst, role or focus) moves that memo to the front; any
+ * other phrase gets a section of its own, before the rest, holding the claims that state it, taken from the
+ * sub-questions and the memos alike.
+ */
+export function outlineArchitectOffline(input: OutlineArchitectInput): OutlineArchitectOutput {
+  const memos = input.memos ?? [];
+  const memoOf = new Map<string, number>();
+  memos.forEach((m, i) => m.claimIds.forEach((id) => memoOf.set(id, i)));
+  const model = relevanceModel(input.claims.map((c) => c.statement));
+  // A question that asks several things is answered by its clauses' sections; one that asks one thing is itself the
+  // first section.
+  const several = questionParts(input.question).clauses.length > 1;
+  const subQuestions = input.questions.filter((q) => !several || !sameQuestion(q.text, input.question));
+  const asked = (subQuestions.length > 0 ? subQuestions : [{ id: '', text: input.question }]).slice(0, MAX_SECTIONS);
+  const phrases = input.feedback ? feedbackPhrases(input.feedback, 2) : [];
+  const memoStems = memos.map((m) => stemSet(`${m.title} ${m.purpose}`));
+  const memoNamed = (phrase: string) => {
+    const wanted = tokenize(phrase).map(stem);
+    return memoStems.findIndex((ms) => wanted.length > 0 && wanted.every((w) => ms.has(w)));
+  };
+  const named = [...new Set(phrases.map(memoNamed).filter((i) => i >= 0))];
+  const requested = phrases.filter((p) => memoNamed(p) < 0);
+  const groups: Group[] = [
+    ...requested.map((p) => ({ claims: [], title: clip(titleCase(p), 120), purpose: `Requested by the reviewer: ${p}.` })),
+    ...asked.map((q) => ({ claims: [], title: clip(normalizeWhitespace(q.text), 400), purpose: clip(`Answers: ${q.text}`, 2000) })),
+  ];
+  const questionGroup = (i: number) => groups[requested.length + i];
+  const taken = new Set<string>();
+  // Questions scored: the main question (index asked.length) and each asked one.
+  const scored = [...asked, { id: '', text: input.question }];
+  const mainIndex = asked.length;
+  const ownScores = scored.map(
+    (q) =>
+      new Map(
+        input.claims.map((c) => [
+          c.id,
+          model.score(q.text, c.statement, c) + (q.id !== '' && q.id === c.questionId ? OWN_QUESTION_BONUS : 0),
+        ]),
+      ),
+  );
+  const own = (i: number, c: Claim) => ownScores[i]?.get(c.id) ?? 0;
+  // A source's standing for each question: the mean of its best claims' scores. The page that answers a question holds
+  // several answering sentences, one of which may share no word with the question (the description under a term
+  // line); a page found for one incidental sentence has one.
+  const bySource = new Map<string, Claim[]>();
+  for (const c of input.claims) for (const s of new Set(c.sourceIds ?? [])) bySource.set(s, [...(bySource.get(s) ?? []), c]);
+  const standingsBy = (value: (i: number, c: Claim) => number) =>
+    scored.map((_, i) => {
+      const m = new Map<string, number>();
+      for (const [s, cs] of bySource) {
+        const top = cs
+          .map((c) => value(i, c))
+          .sort((a, b) => b - a)
+          .slice(0, SOURCE_CLAIMS);
+        m.set(s, top.reduce((a, b) => a + b, 0) / SOURCE_CLAIMS);
+      }
+      return m;
+    });
+  const standings = standingsBy(own);
+  // Whether a source is about the question goes by how well its best claims cover the question's terms, without the
+  // kind bonus: a release full of figures is no more about a "how large" question for having them.
+  const coverages = standingsBy((i, c) => model.coverage(scored[i]!.text, c.statement, c));
+  const standing = (i: number, c: Claim) => Math.max(0, ...(c.sourceIds ?? []).map((s) => standings[i]?.get(s) ?? 0));
+
+  const candidates: { claim: Claim; relevance: number; section: number; score: number }[] = [];
+  for (const claim of input.claims) {
+    const stems = statementStems(claim.statement);
+    const wanted = requested.findIndex((p) =>
+      tokenize(p)
+        .map(stem)
+        .every((w) => stems.has(w)),
+    );
+    if (wanted >= 0) {
+      groups[wanted].claims.push({ claim, score: 1 });
+      taken.add(claim.id);
+      continue;
+    }
+    if (memoOf.has(claim.id)) continue;
+    const scores = asked.map((_, i) => own(i, claim) + SOURCE_WEIGHT * standing(i, claim));
+    const best = scores.reduce((bi, sc, i) => (sc > scores[bi] ? i : bi), 0);
+    const onTopic =
+      model.coverage(input.question, claim.statement, claim) >= MIN_RELEVANCE ||
+      model.coverage(asked[best].text, claim.statement, claim) >= MIN_RELEVANCE ||
+      Math.max(0, ...(claim.sourceIds ?? []).map((s) => coverages[mainIndex]?.get(s) ?? 0)) >= SOURCE_ON_TOPIC;
+    if (!onTopic) continue;
+    // What the report keeps is chosen by how well a claim answers the question itself (its sub-questions second):
+    // each sub-question taking its own best claims filled the sections of broad perspective questions ("Why do sources
+    // report different figures for …") with claims sharing one word, and capped the sections that answer.
+    // A claim whose own words name nothing of the questions but their setting ("the authority released 180,000 fry
+    // into Lake Varen", in a run on the lake's water level) answers only through its context and the names every claim
+    // shares: it counts half.
+    const itself = claim.defines ? { defines: claim.defines } : {};
+    const topical = scored.some((q) => model.topicalCoverage(q.text, claim.statement, itself) > 0);
+    const relevance =
+      (own(mainIndex, claim) +
+        SOURCE_WEIGHT * standing(mainIndex, claim) +
+        SUB_QUESTION_WEIGHT * Math.max(...asked.map((_, i) => own(i, claim)))) *
+      (topical ? 1 : SETTING_ONLY_SHARE);
+    candidates.push({ claim, relevance, section: best, score: scores[best] });
+  }
+  candidates.sort((a, b) => b.relevance - a.relevance);
+  const floor = (candidates[0]?.relevance ?? 0) * RELEVANCE_FLOOR;
+  const stated: Set<string>[] = [];
+  // What the reviewer asked for comes first, once.
+  for (const g of groups.slice(0, requested.length)) {
+    const first: Group['claims'] = [];
+    for (const c of g.claims) {
+      const tokens = tokenSet(c.claim.statement);
+      if (first.length >= MAX_CLAIMS_PER_SECTION || stated.some((t) => restates(t, tokens))) continue;
+      stated.push(tokens);
+      first.push(c);
+    }
+    g.claims = first;
+  }
+  let kept = 0;
+  for (const c of candidates) {
+    if (kept >= MAX_OUTLINE_CLAIMS || c.relevance < floor) break;
+    const group = questionGroup(c.section);
+    if (group.claims.length >= MAX_CLAIMS_PER_SECTION) continue;
+    const tokens = tokenSet(c.claim.statement);
+    if (stated.some((t) => restates(t, tokens))) continue;
+    stated.push(tokens);
+    group.claims.push({ claim: c.claim, score: c.score });
+    kept++;
+  }
+  const grouped = groups.flatMap((g) => {
+    // Within a section, the most direct answer to its question first.
+    const ranked = [...g.claims].sort((a, b) => b.score - a.score).slice(0, MAX_CLAIMS_PER_SECTION);
+    return ranked.length > 0 ? [{ title: g.title, purpose: g.purpose, claimIds: ranked.map((c) => c.claim.id) }] : [];
+  });
+  // Every memo stays a section (its analyst's interview is in the report), less what a requested section took.
+  const memoSection = (i: number) => ({ ...memos[i]!, claimIds: memos[i]!.claimIds.filter((id) => !taken.has(id)) });
+  const sections = [...named.map(memoSection), ...grouped, ...memos.flatMap((_, i) => (named.includes(i) ? [] : [memoSection(i)]))];
+  if (sections.length === 0)
+    return {
+      sections: [
+        { title: clip(normalizeWhitespace(input.question), 400), purpose: clip(`Answers: ${input.question}`, 2000), claimIds: [] },
+      ],
+    };
+  return { sections };
+}
