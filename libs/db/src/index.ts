@@ -13,3 +13,4 @@ export * from './views/critical-path';
 export * from './recordings';
 export * from './schema/schema-version';
 export * from './research';
+export * from './corpus';

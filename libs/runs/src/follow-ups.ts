@@ -1,6 +1,14 @@
 import { Injectable } from '@nestjs/common';
 import { RunOptions } from '@dossier/contracts';
-import { PrismaService, RunRepository, type RunRow } from '@dossier/db';
+import {
+  createOrFindCollectionId,
+  insertDocumentsIfAbsent,
+  PrismaService,
+  RunRepository,
+  snapshotIdsOfRun,
+  snapshotTexts,
+  type RunRow,
+} from '@dossier/db';
 import { RunNotFoundError, RunStateError, ValidationError } from '@dossier/errors';
 import { RunCommands, type ReplayLimits } from './run-commands';
 
@@ -64,31 +72,17 @@ export class FollowUps {
 
   /** The collection of the run's snapshots, created on first use; documents already in it are left as they are. */
   private async seedCollection(tenantId: string, runId: string): Promise<string> {
-    const [records, evidence] = await Promise.all([
-      this.prisma.sourceRecord.findMany({
-        where: { tenantId, runId, snapshotId: { not: null }, excludedBy: null },
-        select: { snapshotId: true },
-      }),
-      this.prisma.evidenceFragment.findMany({ where: { tenantId, runId }, select: { snapshotId: true }, distinct: ['snapshotId'] }),
-    ]);
-    const ids = [...new Set([...records.map((r) => r.snapshotId!), ...evidence.map((e) => e.snapshotId)])];
+    const ids = await snapshotIdsOfRun(this.prisma, tenantId, runId);
     if (ids.length === 0) {
       throw new RunStateError(`Run ${runId} read no source: there is nothing for a follow-up to start from`, { runId });
     }
-    const snapshots = await this.prisma.sourceSnapshot.findMany({
-      where: { tenantId, id: { in: ids } },
-      select: { title: true, text: true, contentHash: true, mediaType: true },
-      orderBy: { contentHash: 'asc' },
-    });
+    const snapshots = await snapshotTexts(this.prisma, tenantId, ids);
     const name = followUpCollection(runId);
-    await this.prisma.collection.createMany({ data: [{ tenantId, name }], skipDuplicates: true });
-    const { id: collectionId } = await this.prisma.collection.findUniqueOrThrow({
-      where: { tenantId_name: { tenantId, name } },
-      select: { id: true },
-    });
+    const collectionId = await createOrFindCollectionId(this.prisma, tenantId, name);
     // One row per snapshot; skipDuplicates: a second follow-up (or two at once) finds them stored.
-    await this.prisma.document.createMany({
-      data: snapshots.map((s) => ({
+    await insertDocumentsIfAbsent(
+      this.prisma,
+      snapshots.map((s) => ({
         tenantId,
         collectionId,
         path: documentPath(s.title, s.contentHash),
@@ -99,8 +93,7 @@ export class FollowUps {
         text: s.text,
         byteSize: Buffer.byteLength(s.text, 'utf8'),
       })),
-      skipDuplicates: true,
-    });
+    );
     return name;
   }
 }

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { SHARE_EXPIRY_HOURS, type ReportFormat, type SharedReportView, type ShareView, type SourceTextView } from '@dossier/contracts';
-import { PrismaService, ReportShareRepository, RunRepository, RunViews, type ReportShareRow } from '@dossier/db';
+import { PrismaService, ReportShareRepository, RunRepository, RunViews, runReadSnapshot, type ReportShareRow } from '@dossier/db';
 import { RunNotFoundError, RunStateError, ValidationError } from '@dossier/errors';
 import { AuditLog } from '@dossier/workflow';
 import { RunQueries } from './run-queries';
@@ -116,12 +116,7 @@ export class ReportShares {
       throw new ValidationError('Give the source snapshot id or its whole content hash (report.json sources[].contentHash)');
     }
     const text = await this.queries.sourceText(shared.tenantId, idOrHash);
-    const where = { tenantId: shared.tenantId, runId: shared.runId, snapshotId: text.id };
-    const [records, evidence] = await Promise.all([
-      this.prisma.sourceRecord.count({ where }),
-      this.prisma.evidenceFragment.count({ where }),
-    ]);
-    if (records === 0 && evidence === 0)
+    if (!(await runReadSnapshot(this.prisma, shared.tenantId, shared.runId, text.id)))
       throw new RunNotFoundError(`No source ${idOrHash} in this report`, { details: { source: idOrHash } });
     return text;
   }

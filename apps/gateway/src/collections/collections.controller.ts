@@ -85,7 +85,7 @@ export class CollectionsController {
   }
 
   private async view(tenantId: string, id: string): Promise<CollectionView> {
-    // The same tenant-scoped query as the CLI's local transport (libs/sources collection-queries).
+    // The same tenant-scoped query as the CLI's local transport (libs/db corpus/documents.ts).
     const found = await findCollection(this.prisma, tenantId, { id });
     if (!found) throw new NotFoundError(`Collection ${id} not found`, { details: { collectionId: id } });
     return found;

@@ -1,9 +1,18 @@
 import { createHash } from 'node:crypto';
-import type { Db } from '@dossier/db';
+import {
+  collectionKind,
+  deleteCollectionDocuments,
+  deleteDocumentsAt,
+  ensureCollection,
+  insertDocuments,
+  setCollectionKind,
+  storedDocuments,
+  updateDocument,
+  type Db,
+} from '@dossier/db';
 import { classifyError } from '@dossier/errors';
 import { ExtractionError, SourcePathNotFoundError } from '../errors';
 import { extractBytes } from '../extract/extract-file';
-import { ensureCollection } from './ensure-collection';
 import type { AuthorityClass } from '../policy/authority-class';
 import { IngestOptionsSchema, type IngestFailure, type IngestOptions, type IngestReport } from './ingest-types';
 import { planBatch, type Candidate, type Outcome } from './plan-batch';
@@ -132,24 +141,24 @@ class Ingestion {
   private async writeBatch(tx: Db, batch: Pending[]): Promise<Outcome[]> {
     // Concurrent ingestions of one collection take turns per batch, so two never plan against the same rows.
     await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${this.collectionId}, 0))`;
-    const stored = await tx.document.findMany({
-      where: {
-        collectionId: this.collectionId,
-        OR: [{ path: { in: batch.map((c) => c.path) } }, { contentHash: { in: batch.map((c) => c.contentHash) } }],
-      },
-      select: { id: true, path: true, contentHash: true, title: true, mediaType: true, aliases: true },
-    });
+    const stored = await storedDocuments(
+      tx,
+      this.collectionId,
+      batch.map((c) => c.path),
+      batch.map((c) => c.contentHash),
+    );
     const plan = planBatch(batch, stored, this.pending);
     if (plan.deletes.length > 0) {
-      await tx.document.deleteMany({ where: { id: { in: plan.deletes }, collectionId: this.collectionId } });
+      await deleteCollectionDocuments(tx, this.collectionId, plan.deletes);
     }
     for (const { id, candidate } of plan.updates) {
-      await tx.document.update({ where: { id }, data: { ...this.columns(candidate), updatedAt: new Date() } });
+      await updateDocument(tx, id, { ...this.columns(candidate), updatedAt: new Date() });
     }
     if (plan.inserts.length > 0) {
-      await tx.document.createMany({
-        data: plan.inserts.map((c) => ({ tenantId: this.tenantId, collectionId: this.collectionId, ...this.columns(c) })),
-      });
+      await insertDocuments(
+        tx,
+        plan.inserts.map((c) => ({ tenantId: this.tenantId, collectionId: this.collectionId, ...this.columns(c) })),
+      );
     }
     return plan.outcomes;
   }
@@ -231,9 +240,9 @@ async function settleKind(
   asked: AuthorityClass | null,
   detected: AuthorityClass | null,
 ): Promise<string | null> {
-  const current = await db.collection.findUniqueOrThrow({ where: { id: collectionId }, select: { kind: true } });
-  const next = asked ?? current.kind ?? detected;
-  if (next !== current.kind) await db.collection.update({ where: { id: collectionId }, data: { kind: next } });
+  const current = await collectionKind(db, collectionId);
+  const next = asked ?? current ?? detected;
+  if (next !== current) await setCollectionKind(db, collectionId, next);
   return next;
 }
 
@@ -273,8 +282,7 @@ export async function ingestPaths(db: Db, options: IngestOptions): Promise<Inges
   run.report.kind = await settleKind(db, collectionId, kind ?? null, detectCollectionKind(walked.root, walked.files, walked.superseded));
   // Pages stored one per format before twins were merged: their twin (or the parts of a bundle) stands for them now.
   if (walked.superseded.length > 0) {
-    const gone = await db.document.deleteMany({ where: { collectionId, path: { in: walked.superseded } } });
-    run.report.removed = gone.count;
+    run.report.removed = await deleteDocumentsAt(db, collectionId, walked.superseded);
   }
   const titles = new DistinctTitles();
 

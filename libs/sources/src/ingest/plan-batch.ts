@@ -1,3 +1,5 @@
+import type { StoredDocument } from '@dossier/db';
+
 /** A file ready to be written: its extracted text and what identifies it. */
 export interface Candidate {
   path: string;
@@ -11,15 +13,8 @@ export interface Candidate {
   aliases: string[];
 }
 
-/** The columns of a stored document that decide what happens to a candidate. */
-export interface StoredDocument {
-  id: string;
-  path: string;
-  contentHash: string;
-  title: string;
-  mediaType: string;
-  aliases: string[];
-}
+/** The columns of a stored document that decide what happens to a candidate (libs/db reads them). */
+export type { StoredDocument };
 
 export type Outcome =
   | { kind: 'ingested'; path: string }

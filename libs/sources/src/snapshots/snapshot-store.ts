@@ -1,10 +1,21 @@
 import { Injectable } from '@nestjs/common';
 import { z } from 'zod';
-import { insertOrFind, recorded, type Db, type InsertOrFound, type Prisma } from '@dossier/db';
+import {
+  confirmSnapshotFetched,
+  documentForSnapshot,
+  findSnapshot,
+  freshSnapshotByUrl,
+  insertOrFindSnapshot,
+  recorded,
+  type Db,
+  type SnapshotRow,
+} from '@dossier/db';
 import { DocumentNotFoundError, SnapshotNotFoundError } from '../errors';
 import { contentHash } from '../ingest/ingest-paths';
 import { corpusUrl } from '../search/corpus-url';
 import { assertExcerpt, sliceText } from './excerpt';
+
+export type { SnapshotRow };
 
 const Id = z.uuid();
 const FetchedText = z.object({
@@ -22,8 +33,6 @@ const RecordedDocument = z.strictObject({
   text: z.string(),
   mediaType: z.string(),
 });
-
-export type SnapshotRow = Prisma.SourceSnapshotGetPayload<object>;
 
 /**
  * Source snapshots: the frozen text that evidence offsets index into. Stored once per tenant and content
@@ -50,18 +59,16 @@ export class SnapshotStore {
         return { url, title, contentHash, text, mediaType };
       },
     );
-    return live ?? (await this.insertOrFind(db, { tenantId, ...document })).row;
+    return live ?? (await insertOrFindSnapshot(db, { tenantId, ...document })).row;
   }
 
   private async documentSnapshot(db: Db, tenantId: string, documentId: string): Promise<SnapshotRow> {
-    const document = await db.document.findFirst({
-      where: { id: Id.parse(documentId), tenantId: Id.parse(tenantId) },
-      select: { path: true, title: true, text: true, mediaType: true, contentHash: true, collection: { select: { name: true } } },
-    });
+    const id = Id.parse(documentId);
+    const document = await documentForSnapshot(db, Id.parse(tenantId), id);
     if (!document) throw new DocumentNotFoundError(`document ${documentId} not found`, { details: { documentId } });
     // Never rewrite a snapshot: its text is what earlier evidence offsets point into. Insert-if-absent is one
     // statement, so runs storing the same document at once all get the one snapshot (docs/decisions/0012).
-    const { row } = await this.insertOrFind(db, {
+    const { row } = await insertOrFindSnapshot(db, {
       tenantId,
       url: corpusUrl(document.collection.name, document.path),
       title: document.title,
@@ -77,10 +84,7 @@ export class SnapshotStore {
    * Never another tenant's: snapshots are per tenant even when the text is the same.
    */
   findFreshByUrl(db: Db, tenantId: string, url: string, maxAgeMs: number, now: Date = new Date()): Promise<SnapshotRow | null> {
-    return db.sourceSnapshot.findFirst({
-      where: { tenantId: Id.parse(tenantId), url, fetchedAt: { gte: new Date(now.getTime() - maxAgeMs) } },
-      orderBy: { fetchedAt: 'desc' },
-    });
+    return freshSnapshotByUrl(db, Id.parse(tenantId), url, new Date(now.getTime() - maxAgeMs));
   }
 
   /**
@@ -97,7 +101,7 @@ export class SnapshotStore {
   ): Promise<SnapshotRow> {
     const { url, title, text, mediaType, fetchedAt = new Date() } = FetchedText.parse(page);
     const hash = contentHash(text);
-    const { row, created } = await this.insertOrFind(db, {
+    const { row, created } = await insertOrFindSnapshot(db, {
       tenantId: Id.parse(tenantId),
       url,
       title,
@@ -107,26 +111,13 @@ export class SnapshotStore {
       fetchedAt,
     });
     if (created || row.url !== url || row.fetchedAt >= fetchedAt) return row;
-    const [moved] = await db.sourceSnapshot.updateManyAndReturn({
-      where: { id: row.id, fetchedAt: { lt: fetchedAt } },
-      data: { fetchedAt },
-    });
-    // Not moved: a concurrent fetch confirmed it later than this one did.
-    return moved ?? (await db.sourceSnapshot.findUniqueOrThrow({ where: { id: row.id } }));
-  }
-
-  /** Inserts the snapshot unless the tenant has one of that text; returns the stored one either way. */
-  private insertOrFind(db: Db, data: Prisma.SourceSnapshotCreateManyInput): Promise<InsertOrFound<SnapshotRow>> {
-    return insertOrFind(
-      `snapshot ${data.contentHash}`,
-      () => db.sourceSnapshot.createManyAndReturn({ data: [data], skipDuplicates: true }),
-      () => db.sourceSnapshot.findUnique({ where: { tenantId_contentHash: { tenantId: data.tenantId, contentHash: data.contentHash } } }),
-    );
+    return confirmSnapshotFetched(db, row.id, fetchedAt);
   }
 
   /** The tenant's snapshot, or null. */
   find(db: Db, tenantId: string, snapshotId: string): Promise<SnapshotRow | null> {
-    return db.sourceSnapshot.findFirst({ where: { id: Id.parse(snapshotId), tenantId: Id.parse(tenantId) } });
+    const id = Id.parse(snapshotId);
+    return findSnapshot(db, Id.parse(tenantId), id);
   }
 
   /** The tenant's snapshot; throws SnapshotNotFoundError when it does not exist (or is another tenant's). */

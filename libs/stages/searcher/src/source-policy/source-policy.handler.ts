@@ -1,5 +1,13 @@
 import { groupNearDuplicates } from '@dossier/agents';
-import { InterventionRepository, PrismaService, rankSource, ResearchRepository, selectForExtract, TenantRepository } from '@dossier/db';
+import {
+  collectionKinds,
+  InterventionRepository,
+  PrismaService,
+  rankSource,
+  ResearchRepository,
+  selectForExtract,
+  TenantRepository,
+} from '@dossier/db';
 import { classifyError, describeError, ReplayAnswerMissingError } from '@dossier/errors';
 import { authorityOf, fetchSnapshot, isAllowedByPolicy, parseCorpusUrl, SourcePolicySchema } from '@dossier/sources';
 import { createLogger } from '@dossier/telemetry';
@@ -134,7 +142,7 @@ export class SourcePolicyHandler implements StepHandler<'source_policy'> {
   private async collectionKinds(tenantId: string, urls: string[]): Promise<Map<string, string | null>> {
     const names = [...new Set(urls.map((u) => parseCorpusUrl(u)?.collection).filter((n): n is string => n !== undefined))];
     if (names.length === 0) return new Map();
-    const rows = await this.prisma.collection.findMany({ where: { tenantId, name: { in: names } }, select: { name: true, kind: true } });
+    const rows = await collectionKinds(this.prisma, tenantId, names);
     return new Map(rows.map((r) => [r.name, r.kind]));
   }
 }
