@@ -78,7 +78,7 @@ describe('the publish gate', () => {
     expect(result.code).toBe(0);
     expect(result.output).toMatch(/Report summary:\n {2}This report addresses the question/);
     expect(result.output).toContain(`  1. ${titles[0]} (`);
-    expect(result.output).toMatch(/Verification: \d+ sentence checks, \d+ failed the guard, \d+ the verifier; \d+ repaired, \d+ removed\./);
+    expect(result.output).toMatch(/Verification: checks made: \d+; \d+ failed the guard, \d+ the verifier; \d+ repaired, \d+ removed\./);
   });
 
   it('a rejection with feedback re-frames the report with it, redrafts the section it names, and verifies again', () => {

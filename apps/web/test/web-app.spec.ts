@@ -175,7 +175,14 @@ describe('web app (Chromium against the gateway, the workers and the offline eng
     await page.getByRole('dialog').waitFor({ state: 'detached' });
     // Sources panel, claims with status, verification figures, downloads.
     expect(await page.locator('[data-source]').count()).toBe(Object.keys(report.sources).length);
-    expect(Number(await page.locator('[data-figure="checked"]').textContent())).toBeGreaterThan(0);
+    // The page's three verification figures are the report's (decision 0086).
+    const figure = async (name: string) => Number((await page.locator(`[data-figure="${name}"]`).textContent())?.replace(/\D/g, ''));
+    expect({ checked: await figure('checked'), sentences: await figure('sentences'), supported: await figure('supported') }).toEqual({
+      checked: report.metrics.verification.checked,
+      sentences: report.metrics.verification.sentences,
+      supported: report.metrics.verification.supported,
+    });
+    expect(report.metrics.verification.checked).toBeGreaterThan(0);
     const download = page.waitForEvent('download');
     await page.getByRole('button', { name: 'Download .md' }).click();
     expect((await download).suggestedFilename()).toBe(`report-${runId}.md`);

@@ -49,9 +49,27 @@ export type LlmUsage = z.infer<typeof LlmUsage>;
 
 const count = z.int().min(0);
 
-/** What verification did (decision 0020): checks of report sentences by the guard and the judge, repairs, removals. */
+/**
+ * What verification did (decision 0020): checks of report sentences by the guard and the judge, repairs, removals. Three
+ * figures say it in brief, the same in every format, the web app and the runs API (decision 0086): `checked` (checks
+ * made), `sentences` (sentences in the report) and `supported` (of those, the ones supported by the passages they cite).
+ */
 export const VerificationMetrics = z.strictObject({
+  /**
+   * Checks made: every check of every round — body, introduction, conclusion and disagreements; a sentence checked
+   * again after a repair counts again, one carried over unchanged does not.
+   */
   checked: count,
+  /** Sentences in the report outside its method section (the same figure as `verifiedSentences`). Absent in older reports. */
+  sentences: count.optional(),
+  /**
+   * Sentences in the report that cite passages and whose last check found them supported by those passages; the others
+   * frame the report and cite nothing (the guard checked them against the question and the report's outline). Absent in
+   * older reports.
+   */
+  supported: count.optional(),
+  /** Repair rounds of the body. Absent in older reports. */
+  rounds: count.optional(),
   failedByGuard: count,
   failedByJudge: count,
   repaired: count,

@@ -102,7 +102,15 @@ function titlePage(doc: Doc, report: ReportJson, title: string, index: CitationI
     doc.font('bold').fontSize(12).fillColor(INK).text('Verification');
     doc.moveDown(0.4);
     factTable(doc, [
-      ['Sentences checked', groupThousands(v.checked)],
+      // The report's three figures, in the words of every format and the web app (decision 0086); reports written
+      // before sentences were counted with them show the checks only.
+      ['Checks made', groupThousands(v.checked)],
+      ...(v.sentences !== undefined
+        ? ([
+            ['Sentences in the report', groupThousands(v.sentences)],
+            ['Supported by their cited passages', groupThousands(v.supported ?? 0)],
+          ] as [string, string][])
+        : []),
       ['Failed the guard', groupThousands(v.failedByGuard)],
       ['Failed the judge', groupThousands(v.failedByJudge)],
       ['Repaired', groupThousands(v.repaired)],

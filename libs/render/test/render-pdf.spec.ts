@@ -39,14 +39,25 @@ describe('renderPdf', () => {
 
   it('starts with a title page: question, date, engine and the verification figures', async () => {
     const report = fixtureReport();
-    report.metrics.verification = { checked: 41, failedByGuard: 3, failedByJudge: 5, repaired: 6, removed: 2 };
+    report.metrics.verification = {
+      checked: 41,
+      sentences: 30,
+      supported: 27,
+      failedByGuard: 3,
+      failedByJudge: 5,
+      repaired: 6,
+      removed: 2,
+    };
     const pdf = await readPdf(await renderPdf(report));
     const first = compactText(pdf.pages[0]!);
     expect(first).toContain(compactText(report.question));
     expect(first).toContain('2025-03-0114:22UTC');
     expect(first).toContain('Engineweb');
     for (const [label, n] of [
-      ['Sentenceschecked', 41],
+      // The three figures (decision 0086), in the words of every format and the web app.
+      ['Checksmade', 41],
+      ['Sentencesinthereport', 30],
+      ['Supportedbytheircitedpassages', 27],
       ['Failedtheguard', 3],
       ['Failedthejudge', 5],
       ['Repaired', 6],

@@ -20,6 +20,11 @@ export const showCommand = defineCommand({
       const steps = Object.entries(progress.steps).map(([status, n]) => `${n} ${status}`);
       out.line(`  steps        ${steps.join(', ') || 'none'}`);
       out.line(`  evidence ${progress.evidence}, claims ${progress.claims}, contradictions ${progress.contradictions}`);
+      // The report's figures once it is written (decision 0086).
+      const v = progress.verification;
+      out.line(
+        `  verification checks made ${v.checked}${v.sentences === null ? '' : `; sentences in the report ${v.sentences}, supported by their cited passages ${v.supported ?? 0}`}`,
+      );
     }
     for (const a of await c.approvals(runId))
       out.line(`  gate ${a.gate} r${a.revision}: ${a.status}${a.feedback ? ` — ${a.feedback}` : ''}`);

@@ -19,7 +19,7 @@ export function printPublishPreview(out: Output, p: PublishPreview): void {
   for (const s of p.conclusion) out.line(`  Conclusion: ${s}`);
   const v = p.verification;
   out.line(
-    `Verification: ${v.checked} sentence checks, ${v.failedByGuard} failed the guard, ${v.failedByJudge} the verifier; ${v.repaired} repaired, ${v.removed} removed.`,
+    `Verification: checks made: ${v.checked}; ${v.failedByGuard} failed the guard, ${v.failedByJudge} the verifier; ${v.repaired} repaired, ${v.removed} removed.`,
   );
 }
 

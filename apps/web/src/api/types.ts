@@ -17,6 +17,7 @@ export type {
   RunActivityView,
   RunEventData,
   RunList,
+  RunVerification,
   RunView,
   SourceView,
   GateName,

@@ -32,6 +32,20 @@ export const ListRunsQuery = z.strictObject({
 });
 export type ListRunsQuery = z.infer<typeof ListRunsQuery>;
 
+/**
+ * A run's verification figures (decision 0086), the same as its report's `metrics.verification` once the report is
+ * written: checks made (every check of every round), sentences in the report, and how many of them are supported by the
+ * passages they cite. Before the report exists, `checked` and `rounds` count what verification has done so far and the
+ * other two are null.
+ */
+export const RunVerification = z.strictObject({
+  checked: z.int().min(0),
+  sentences: z.int().min(0).nullable(),
+  supported: z.int().min(0).nullable(),
+  rounds: z.int().min(0),
+});
+export type RunVerification = z.infer<typeof RunVerification>;
+
 export const RunView = z.strictObject({
   id: z.uuid(),
   question: z.string(),
@@ -68,8 +82,8 @@ export const RunView = z.strictObject({
       evidence: z.int().min(0),
       claims: z.int().min(0),
       contradictions: z.int().min(0),
-      /** The last verification round: cited sentences checked, how many were supported, and the round number. */
-      verification: z.strictObject({ checked: z.int().min(0), supported: z.int().min(0), rounds: z.int().min(0) }),
+      /** The run's verification figures, the same as its report's (decision 0086). */
+      verification: RunVerification,
     })
     .optional(),
 });

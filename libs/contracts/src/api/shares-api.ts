@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ReportFormat } from '../entities/research';
 import { safeText } from '../safe-text';
+import { RunVerification } from './runs-api';
 
 const iso = z.iso.datetime();
 
@@ -37,8 +38,8 @@ export type CreatedShareView = z.infer<typeof CreatedShareView>;
 export const SharedReportView = z.strictObject({
   run: z.strictObject({ id: z.uuid(), question: z.string(), completedAt: iso.nullable() }),
   share: z.strictObject({ expiresAt: iso }),
-  /** The last verification round of the report, as the run's own view has it. */
-  verification: z.strictObject({ checked: z.int().min(0), supported: z.int().min(0), rounds: z.int().min(0) }).nullable(),
+  /** The report's verification figures, as the run's own view has them (decision 0086). */
+  verification: RunVerification.nullable(),
 });
 export type SharedReportView = z.infer<typeof SharedReportView>;
 

@@ -8,11 +8,12 @@ export interface PublishPreview {
   sections: { title: string; sentences: number; opening: string | null }[];
   disagreements: number;
   conclusion: string[];
-  verification: RunVerificationFigures;
+  /** Before the report is rendered: its sentences are in `sections` (decision 0086). */
+  verification: Omit<RunVerificationFigures, 'sentences' | 'supported'>;
 }
 
 export async function publishPreview(db: Db, research: ResearchRepository, tenantId: string, runId: string): Promise<PublishPreview> {
-  const [sections, frame, verification] = await Promise.all([
+  const [sections, frame, figures] = await Promise.all([
     research.verifiedSections(tenantId, runId, db),
     research.latestFrame(tenantId, runId, db),
     verificationFigures(db, tenantId, runId),
@@ -26,6 +27,12 @@ export async function publishPreview(db: Db, research: ResearchRepository, tenan
     }),
     disagreements: ((frame?.disagreements ?? []) as unknown[]).length,
     conclusion: texts(frame?.conclusion),
-    verification,
+    verification: checksOnly(figures),
   };
+}
+
+/** The figures of the checks; the report's sentences are counted once it is rendered. */
+function checksOnly(f: RunVerificationFigures): PublishPreview['verification'] {
+  const { checked, failedByGuard, failedByJudge, repaired, removed, judgedByModel, judgedOffline, guardOnly, rounds } = f;
+  return { checked, failedByGuard, failedByJudge, repaired, removed, judgedByModel, judgedOffline, guardOnly, rounds };
 }

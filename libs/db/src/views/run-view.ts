@@ -3,6 +3,7 @@ import { RunStatus, type RunProgress, type RunUsage, type RunView } from '@dossi
 import { redactSecrets } from '@dossier/errors';
 import { PrismaService } from '../prisma.service';
 import type { RunRow } from '../repositories/run.repository';
+import { verificationFigures } from './verification-figures';
 
 const NO_USAGE: RunUsage = { llmCalls: 0, tokensIn: 0, tokensOut: 0, costUsd: 0 };
 
@@ -52,26 +53,23 @@ export class RunViews {
 
   private async progress(tenantId: string, runId: string): Promise<RunProgress> {
     const where = { tenantId, runId };
-    const [steps, sources, evidence, claims, contradictions, last] = await Promise.all([
+    const [steps, sources, evidence, claims, contradictions, figures] = await Promise.all([
       this.prisma.nodeExecution.groupBy({ by: ['status'], where, _count: true }),
       this.prisma.sourceRecord.count({ where: { ...where, selected: true, excludedBy: null } }),
       this.prisma.evidenceFragment.count({ where }),
       this.prisma.claim.count({ where }),
       this.prisma.contradiction.count({ where }),
-      this.prisma.verificationFinding.findFirst({ where, orderBy: { round: 'desc' }, select: { round: true } }),
+      // The report's own figures once it is written (decision 0086).
+      verificationFigures(this.prisma, tenantId, runId),
     ]);
-    const verdicts = last
-      ? await this.prisma.verificationFinding.groupBy({ by: ['verdict'], where: { ...where, round: last.round }, _count: { _all: true } })
-      : [];
-    const checked = verdicts.reduce((n, v) => n + v._count._all, 0);
-    const supported = verdicts.find((v) => v.verdict === 'supported')?._count._all ?? 0;
+    const { checked, sentences, supported, rounds } = figures;
     return {
       steps: Object.fromEntries(steps.map((s) => [s.status, s._count])),
       sources,
       evidence,
       claims,
       contradictions,
-      verification: { checked, supported, rounds: last?.round ?? 0 },
+      verification: { checked, sentences, supported, rounds },
     };
   }
 }

@@ -19,6 +19,12 @@ export interface RunVerificationFigures {
   guardOnly: number;
   /** Repair rounds of the body. */
   rounds: number;
+  /**
+   * Sentences in the report outside its method section, and those of them supported by the passages they cite (decision
+   * 0086): the report's own figures, null while the run has no report.
+   */
+  sentences: number | null;
+  supported: number | null;
 }
 
 interface StoredChecks {
@@ -32,11 +38,53 @@ interface StoredChecks {
 }
 
 interface FrameFigures {
-  figures?: Omit<RunVerificationFigures, 'rounds'>;
+  figures?: Omit<RunVerificationFigures, 'rounds' | 'sentences' | 'supported'>;
 }
 
-/** The figures of the run's body (verify/repair rounds) and of its latest frame (framing, disagreements, redrafts). */
+/** The figures a rendered report printed (report.json `metrics.verification`), and its sentences counted. */
+interface ReportFigures {
+  verification: Partial<Record<keyof RunVerificationFigures, unknown>> | null;
+  sentences: number;
+  supported: number;
+}
+
+/**
+ * The one source of a run's verification figures (decision 0086): the report's method section, its PDF cover, its
+ * metrics, the publish gate, the runs API and the web app all show what this returns. Checks are counted from the run's
+ * findings — those of the body (verify/repair rounds) and of its latest frame (framing, disagreements, redrafts). Once
+ * the report is rendered, its sentences and supported sentences are the report's own, and every figure is the one the
+ * report printed, so the run's view never says other than its report.
+ */
 export async function verificationFigures(db: Db, tenantId: string, runId: string): Promise<RunVerificationFigures> {
+  const [checks, report] = await Promise.all([checkFigures(db, tenantId, runId), reportFigures(db, tenantId, runId)]);
+  if (!report) return { ...checks, sentences: null, supported: null };
+  const stored = report.verification ?? {};
+  const figure = (k: keyof RunVerificationFigures, fallback: number): number => {
+    const v = stored[k];
+    return typeof v === 'number' && Number.isInteger(v) && v >= 0 ? v : fallback;
+  };
+  const out = { ...checks, sentences: report.sentences, supported: report.supported };
+  for (const k of Object.keys(out) as (keyof RunVerificationFigures)[]) out[k] = figure(k, out[k] ?? 0);
+  return out;
+}
+
+async function reportFigures(db: Db, tenantId: string, runId: string): Promise<ReportFigures | null> {
+  // Reports written before these figures were stored are counted here: every sentence outside the method section, and
+  // those citing evidence (only sentences that passed verification reach a report).
+  const rows = await db.$queryRaw<ReportFigures[]>`
+    SELECT r.j -> 'metrics' -> 'verification' AS verification,
+      (SELECT count(*)::int FROM jsonb_array_elements(r.j -> 'sections') s, jsonb_array_elements(s -> 'paragraphs') p,
+        jsonb_array_elements(p -> 'sentences') x WHERE s ->> 'kind' <> 'method') AS sentences,
+      (SELECT count(*)::int FROM jsonb_array_elements(r.j -> 'sections') s, jsonb_array_elements(s -> 'paragraphs') p,
+        jsonb_array_elements(p -> 'sentences') x
+        WHERE s ->> 'kind' <> 'method' AND jsonb_array_length(COALESCE(x -> 'evidenceIds', '[]'::jsonb)) > 0) AS supported
+    FROM report_artifacts a, LATERAL (SELECT a.content::jsonb AS j) r
+    WHERE a.tenant_id = ${tenantId}::uuid AND a.run_id = ${runId}::uuid AND a.format = 'json'`;
+  return rows[0] ?? null;
+}
+
+/** What the run's verification findings and frames say: the checks, failures, repairs and removals, and the rounds. */
+async function checkFigures(db: Db, tenantId: string, runId: string): Promise<Omit<RunVerificationFigures, 'sentences' | 'supported'>> {
   const [findings, repairs, frame, drafts] = await Promise.all([
     db.verificationFinding.findMany({
       where: { tenantId, runId },

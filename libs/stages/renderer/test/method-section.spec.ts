@@ -27,6 +27,8 @@ function inputs(run: Partial<ReportInputs['run']>, metrics: Partial<ReportInputs
   };
 }
 
+const VERIFIED = { checked: 12, failedByGuard: 1, failedByJudge: 0, repaired: 0, removed: 1 };
+
 function method(i: ReportInputs): string {
   return buildReport(i)
     .sections.find((s) => s.kind === 'method')!
@@ -83,6 +85,12 @@ describe('the method section names the budget that ended research', () => {
       '4 model requests, 400 prompt and 40 completion tokens, $0.0040 (146.7 tokens per verified sentence, 3 sentences)',
     );
     const offline = buildReport(withIntro('offline'));
+    // Every format's three figures come from here (decision 0086): uncited framing sentences are in the report, not supported.
+    const checked = buildReport({ ...withIntro('offline'), metrics: { ...withIntro('offline').metrics, verification: VERIFIED } });
+    expect(checked.metrics.verification).toMatchObject({ checked: 12, sentences: 3, supported: 0, rounds: 0 });
+    expect(method({ ...withIntro('offline'), metrics: { ...withIntro('offline').metrics, verification: VERIFIED } })).toContain(
+      'Sentences in the report: 3; supported by their cited passages: 0 (the other 3 frame the report and cite nothing',
+    );
     expect(offline.metrics.verifiedSentences).toBe(3);
     expect(offline.metrics.tokensPerVerifiedSentence).toBeUndefined();
   });
@@ -110,8 +118,10 @@ describe('the method section names the budget that ended research', () => {
     );
     expect(text).toContain('after the token budget ran out, 3 further calls used the offline engine');
     expect(text).toContain(
-      'Verification: 40 sentence checks against the cited passages (body, conclusion, disagreements and introduction), each by a deterministic guard (figures, dates, units, names, negations) and by the verifier; 5 failed the guard, 7 the verifier; 6 sentences were repaired and 3 removed',
+      'Verification: checks made: 40, in every round, of the body, introduction, conclusion and disagreements, each by a deterministic guard (figures, dates, units, names, negations) and by the verifier; 5 failed the guard, 7 the verifier; 6 sentences were repaired and 3 removed',
     );
+    // No sentence in this report: the figures say so rather than repeat the checks (decision 0086).
+    expect(text).toContain('Sentences in the report: 0; supported by their cited passages: 0.');
     expect(text).toContain(
       'Model output: 4 answers mended locally (fences, prose, truncated JSON, enum case, extra keys, null lists); 3 repair requests; 2 values trimmed to their limits; 1 unknown or wrong-kind ids dropped; optional roles skipped for a step: counterEvidence ×1; required roles played by the offline engine for one call: claimBuilder ×2.',
     );

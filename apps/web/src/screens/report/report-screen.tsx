@@ -1,6 +1,6 @@
 import { useEffect, useMemo, useState, type ReactNode } from 'react';
 import { api, apiBlob, ApiError, messageOf } from '../../api/client';
-import type { ReportJson, RunView } from '../../api/types';
+import type { ReportJson, RunVerification, RunView } from '../../api/types';
 import { useSession } from '../../auth';
 import { Link, paths } from '../../router';
 import { Alert, Loading, PageTitle } from '../../ui/common';
@@ -91,7 +91,8 @@ export function ReportScreen({ runId }: { runId: string }) {
 interface ReportBodyProps {
   report: ReportJson;
   runId: string;
-  verification: { checked: number; supported: number; rounds: number } | null | undefined;
+  /** The run's verification figures from the runs API (or the share link's), the same as the report's (decision 0086). */
+  verification: RunVerification | null | undefined;
   access: ReportAccess;
   /** Links above the title (none on a shared report: its reader reaches nothing else). */
   nav?: ReactNode;
@@ -229,12 +230,16 @@ export function ReportBody({ report, runId, verification: v, access, nav, tools 
               <h2 id="verification-title">Verification</h2>
               <dl>
                 <div>
-                  <dt>Sentences checked</dt>
+                  <dt>Checks made</dt>
                   <dd data-figure="checked">{formatInt(v?.checked ?? 0)}</dd>
                 </div>
                 <div>
-                  <dt>Supported</dt>
-                  <dd data-figure="supported">{formatInt(v?.supported ?? 0)}</dd>
+                  <dt>Sentences in the report</dt>
+                  <dd data-figure="sentences">{v?.sentences == null ? '—' : formatInt(v.sentences)}</dd>
+                </div>
+                <div>
+                  <dt>Supported by their cited passages</dt>
+                  <dd data-figure="supported">{v?.supported == null ? '—' : formatInt(v.supported)}</dd>
                 </div>
                 {m.verification?.judgedByModel !== undefined && (
                   <div>
@@ -275,6 +280,10 @@ export function ReportBody({ report, runId, verification: v, access, nav, tools 
                   <dd>{formatDuration(m.wallMs)}</dd>
                 </div>
               </dl>
+              <p className="muted small-print" data-figure-note>
+                Every check of every round counts, a sentence checked again after a repair included; the report's sentences that cite
+                nothing frame it and were checked against the question and its outline.
+              </p>
               {!usesModel && <p className="muted small-print">No model was asked: no model requests, tokens or cost to show.</p>}
             </section>
             <section aria-labelledby="sources-title">

@@ -1,6 +1,6 @@
 import { useEffect, useMemo, useState } from 'react';
 import { api, ApiError, messageOf } from '../../api/client';
-import type { ReportJson } from '../../api/types';
+import type { ReportJson, RunVerification } from '../../api/types';
 import { Alert, Loading, PageTitle } from '../../ui/common';
 import { formatDate } from '../../ui/format';
 import { ReportBody } from './report-screen';
@@ -9,7 +9,7 @@ import type { ReportAccess } from './source-viewer';
 interface SharedReportView {
   run: { id: string; question: string; completedAt: string | null };
   share: { expiresAt: string };
-  verification: { checked: number; supported: number; rounds: number } | null;
+  verification: RunVerification | null;
 }
 
 /** The token of a share link: the address's fragment, which the browser never sends to the server nor in a Referer. */

@@ -82,7 +82,9 @@ export class RenderHandler implements StepHandler<'render'> {
       ]);
     const usage = llmUsage(calls);
     const modelOutput = modelOutputMetrics(noted);
-    const { rounds, ...verification } = verified;
+    // The checks; the report's sentences and supported sentences are counted by the report builder (decision 0086).
+    const { checked, failedByGuard, failedByJudge, repaired, removed, judgedByModel, judgedOffline, guardOnly, rounds } = verified;
+    const verification = { checked, failedByGuard, failedByJudge, repaired, removed, judgedByModel, judgedOffline, guardOnly, rounds };
     const snapshots = await this.research.snapshots(tenantId, [...new Set(evidence.map((e) => e.snapshotId))]);
     const interventions = (await this.interventions.applied(tenantId, runId)).map((row) =>
       describeIntervention(row.appliedIteration ?? 0, interventionInput(row), records),

@@ -99,13 +99,33 @@ function engineText(engine: string, metrics: ReportJson['metrics']): string {
  * The verified sentences (every section built so far: the method section comes after) and the model's tokens per
  * verified sentence (decision 0036): what one supported sentence costs, the figure prompt changes are judged by.
  */
-function withSentenceFigures(engine: string, metrics: ReportJson['metrics'], sections: readonly ReportSection[]): ReportJson['metrics'] {
-  const verifiedSentences = sections.reduce((n, s) => n + s.paragraphs.reduce((m, p) => m + p.sentences.length, 0), 0);
+function withSentenceFigures(
+  engine: string,
+  metrics: ReportJson['metrics'],
+  sections: readonly ReportSection[],
+  rounds: number,
+): ReportJson['metrics'] {
+  const sentences = sections.flatMap((s) => s.paragraphs.flatMap((p) => p.sentences));
+  const verifiedSentences = sentences.length;
   const model = Object.entries(metrics.byEngine ?? {})
     .filter(([name]) => name !== 'offline')
     .reduce((n, [, u]) => n + u.tokensIn + u.tokensOut, 0);
   const perSentence = engine !== 'offline' && verifiedSentences > 0 ? Math.round((model / verifiedSentences) * 10) / 10 : undefined;
-  return { ...metrics, verifiedSentences, ...(perSentence === undefined ? {} : { tokensPerVerifiedSentence: perSentence }) };
+  // The report's three figures (decision 0086): checks made come from the run's findings; its sentences and those
+  // supported by the passages they cite are counted here, in the report as written. Only sentences that passed
+  // verification reach it, so a cited sentence is one its last check found supported.
+  const verification = metrics.verification && {
+    ...metrics.verification,
+    sentences: verifiedSentences,
+    supported: sentences.filter((s) => s.evidenceIds.length > 0).length,
+    rounds,
+  };
+  return {
+    ...metrics,
+    verifiedSentences,
+    ...(verification ? { verification } : {}),
+    ...(perSentence === undefined ? {} : { tokensPerVerifiedSentence: perSentence }),
+  };
 }
 
 /** The gate's counts (its passes over each answer and over the report) and what the report still holds (decision 0041). */
@@ -142,7 +162,14 @@ function replayText(replay: { of: string; from?: string | undefined }): string {
 
 function verificationText(v: ReportJson['metrics']['verification'], rounds: number): string {
   if (!v) return `Verification: every cited sentence was checked against its excerpts (${rounds} repair round(s)).`;
-  return `Verification: ${v.checked} sentence checks against the cited passages (body, conclusion, disagreements and introduction), each by a deterministic guard (figures, dates, units, names, negations) and by the verifier${judgedText(v)}; ${v.failedByGuard} failed the guard, ${v.failedByJudge} the verifier; ${v.repaired} sentences were repaired and ${v.removed} removed after ${rounds} repair round(s) of the body. No sentence that failed verification is in this report.`;
+  // The three figures in the words every format and the web app use (decision 0086).
+  const sentences = v.sentences ?? 0;
+  const supported = v.supported ?? 0;
+  const framing =
+    sentences > supported
+      ? ` (the other ${sentences - supported} frame the report and cite nothing: the guard checked them against the question and the report's outline)`
+      : '';
+  return `Verification: checks made: ${v.checked}, in every round, of the body, introduction, conclusion and disagreements, each by a deterministic guard (figures, dates, units, names, negations) and by the verifier${judgedText(v)}; ${v.failedByGuard} failed the guard, ${v.failedByJudge} the verifier; ${v.repaired} sentences were repaired and ${v.removed} removed after ${rounds} repair round(s) of the body. Sentences in the report: ${sentences}; supported by their cited passages: ${supported}${framing}. No sentence that failed verification is in this report.`;
 }
 
 /** Who judged the checks (decision 0040): the model, the offline engine in its place, the guard alone. */
@@ -267,8 +294,10 @@ export function buildReport(raw: ReportInputs): ReportJson {
     const dbId = [...eIds].find(([, e]) => e === eid)?.[0];
     return dbId === undefined ? undefined : evidenceById.get(dbId)?.excerpt;
   };
-  const metrics = withHygiene(withSentenceFigures(input.run.engine, input.metrics, sections), gated?.dropped, () =>
-    remainingHygiene(sections, excerptOf),
+  const metrics = withHygiene(
+    withSentenceFigures(input.run.engine, input.metrics, sections, input.verification.rounds),
+    gated?.dropped,
+    () => remainingHygiene(sections, excerptOf),
   );
   const stop = stopText(input.run);
   const method: Sentence[] = [
@@ -279,7 +308,7 @@ export function buildReport(raw: ReportInputs): ReportJson {
       evidenceIds: [],
     },
     { text: `Research iterations: ${input.metrics.iterations}; research stopped because ${stop}.`, evidenceIds: [] },
-    { text: verificationText(input.metrics.verification, input.verification.rounds), evidenceIds: [] },
+    { text: verificationText(metrics.verification, input.verification.rounds), evidenceIds: [] },
     ...(input.metrics.modelOutput ? [{ text: modelOutputText(input.metrics.modelOutput), evidenceIds: [] }] : []),
     ...(metrics.hygiene ? [{ text: hygieneText(metrics.hygiene), evidenceIds: [] }] : []),
     ...(metrics.embeddingsFallback ? [{ text: embeddingsText(metrics.embeddingsFallback), evidenceIds: [] }] : []),
