@@ -28,6 +28,6 @@ export const replayCommand = defineCommand<{ from?: string; out: string; format:
     const c = await client();
     const run = await c.replay(runIdArg(args[0] as string), opts.from);
     out.line(`Run ${run.id} replays ${args[0] as string}${opts.from ? ` (live from ${opts.from})` : ''}: ${run.question}`);
-    await followToReport(c, out, run, { approve: 'auto', dir: opts.out, formats: opts.format, how: invocation });
+    await followToReport(c, out, run, { approve: 'wait', dir: opts.out, formats: opts.format, how: invocation });
   },
 });

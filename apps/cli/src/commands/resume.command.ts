@@ -16,6 +16,6 @@ export const resumeCommand = defineCommand<{ out: string; format: ReportFormat[]
     const c = await client();
     const run = await c.resume(runIdArg(args[0] as string));
     out.line(`Resuming run ${run.id}: ${run.question}`);
-    await followToReport(c, out, run, { approve: 'auto', dir: opts.out, formats: opts.format, how: invocation });
+    await followToReport(c, out, run, { approve: 'wait', dir: opts.out, formats: opts.format, how: invocation });
   },
 });

@@ -1,5 +1,6 @@
 import { createInterface } from 'node:readline/promises';
-import type { GateName } from '@dossier/contracts';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { TERMINAL_RUN_STATUSES, type GateName } from '@dossier/contracts';
 import type { PublishPreview } from '@dossier/db';
 import type { DossierClient } from '@dossier/client';
 import type { Output } from '../output';
@@ -44,18 +45,65 @@ export async function promptGate(client: DossierClient, out: Output, runId: stri
     out.line(`  ${s.position + 1}. ${s.title}${s.claimIds ? ` (${s.claimIds.length} claims)` : ''}`);
   }
   if (!process.stdin.isTTY) {
-    out.line(`Waiting for a decision: ${how} approve ${runId} ${gate} [--reject --feedback "..."]`);
+    out.line(decideHint(how, runId, gate));
     return;
   }
   const rl = createInterface({ input: process.stdin, output: process.stdout });
+  // The question stops being asked when the run ends (`dossier cancel` from another shell) or the gate is decided
+  // elsewhere: the prompt otherwise kept asking about a cancelled run (issue 28).
+  const asking = new AbortController();
+  const answered = new AbortController();
+  const watching = gateGone(client, runId, gate, answered.signal).then((why) => {
+    if (why) asking.abort();
+    return why;
+  });
+  let answer: string;
   try {
-    const answer = (await rl.question(`Approve the ${gate}? [y = approve / anything else = feedback to reject with] `)).trim();
-    await client.decide(
-      runId,
-      gate,
-      answer === '' || /^y(es)?$/i.test(answer) ? { decision: 'approve' } : { decision: 'reject', feedback: answer },
-    );
+    answer = (
+      await rl.question(`Approve the ${gate}? [y = approve / anything else = feedback to reject with] `, { signal: asking.signal })
+    ).trim();
+  } catch (err) {
+    if (!asking.signal.aborted) throw err;
+    out.line('');
+    out.line(`${await watching} Not asking any more.`);
+    return;
   } finally {
+    answered.abort();
     rl.close();
+  }
+  await client.decide(
+    runId,
+    gate,
+    answer === '' || /^y(es)?$/i.test(answer) ? { decision: 'approve' } : { decision: 'reject', feedback: answer },
+  );
+}
+
+/** How to decide an open gate from another shell: the exact command. */
+export function decideHint(how: string, runId: string, gate: GateName): string {
+  return `Gate ${gate} is waiting for a decision: ${how} approve ${runId} ${gate} (or --reject --feedback "what to change")`;
+}
+
+/** How often a prompt looks whether its run ended or its gate was decided elsewhere. */
+const WATCH_MS = 1_000;
+
+/**
+ * Until `stop` is aborted, looks each second whether the run ended or the gate is no longer open; says which (null:
+ * stopped first). A failed look is looked at again.
+ */
+async function gateGone(client: DossierClient, runId: string, gate: GateName, stop: AbortSignal): Promise<string | null> {
+  for (;;) {
+    await sleep(WATCH_MS, undefined, { signal: stop }).catch(() => undefined);
+    if (stop.aborted) return null;
+    try {
+      const run = await client.run(runId);
+      if (TERMINAL_RUN_STATUSES.includes(run.status)) {
+        return `Run ${runId} was ${run.status} from elsewhere${run.failureReason ? ` (${run.failureReason})` : ''}.`;
+      }
+      if (!(await client.approvals(runId)).some((a) => a.gate === gate && a.status === 'open')) {
+        return `Gate ${gate} was decided from elsewhere.`;
+      }
+    } catch {
+      // Looked at again next time.
+    }
   }
 }

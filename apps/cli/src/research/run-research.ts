@@ -28,6 +28,11 @@ export async function runResearch(
   }
   const run = await client.start(question, runOptionsFor(flags));
   out.line(`Run ${run.id}: ${question}`);
-  await followToReport(client, out, run, { approve: flags.approve, dir: flags.out, formats: flags.format, how });
+  await followToReport(client, out, run, {
+    approve: flags.approve === 'prompt' ? 'prompt' : 'wait',
+    dir: flags.out,
+    formats: flags.format,
+    how,
+  });
   return run.id;
 }
