@@ -2,6 +2,7 @@
 // Projects get an inferred `lint` target from @nx/eslint/plugin (nx.json); no per-project config is needed.
 // Run lint through Nx: @nx/enforce-module-boundaries reads Nx's cached project graph.
 import nx from '@nx/eslint-plugin';
+import { readFileSync } from 'node:fs';
 
 const SOURCE_FILES = ['**/*.ts', '**/*.tsx', '**/*.cts', '**/*.mts', '**/*.js', '**/*.jsx'];
 const LINT_FIXTURES = '**/lint-fixtures/**';
@@ -23,6 +24,39 @@ export const PROCESS_ENV_ALLOWED = [
   'prisma.config.ts',
   ...TEST_FILES,
 ];
+
+/**
+ * Direct Prisma model calls (`db.claim.findMany(…)`, `tx.outlineSection.createMany(…)`) belong in libs/db's
+ * repositories, views and table files (issue 26, decision 0093); everything else calls those, passing its transaction
+ * when it has one. The models are read from the schema, so a new model is covered without editing this list. Tests and
+ * the harness seed and inspect tables directly. Raw SQL (`$queryRaw`) is not a model call and not covered.
+ */
+export const PRISMA_MODELS = [...readFileSync(new URL('./prisma/schema.prisma', import.meta.url), 'utf8').matchAll(/^model (\w+)/gm)].map(
+  ([, name]) => name[0].toLowerCase() + name.slice(1),
+);
+const PRISMA_OPERATIONS = [
+  'findMany',
+  'findFirst',
+  'findFirstOrThrow',
+  'findUnique',
+  'findUniqueOrThrow',
+  'create',
+  'createMany',
+  'createManyAndReturn',
+  'update',
+  'updateMany',
+  'updateManyAndReturn',
+  'upsert',
+  'delete',
+  'deleteMany',
+  'count',
+  'aggregate',
+  'groupBy',
+];
+export const PRISMA_CALLS_ALLOWED = ['libs/db/**', 'libs/testing/**', ...TEST_FILES];
+const PRISMA_MODEL_CALL =
+  `CallExpression[callee.type='MemberExpression'][callee.property.name=/^(${PRISMA_OPERATIONS.join('|')})$/]` +
+  `[callee.object.type='MemberExpression'][callee.object.property.name=/^(${PRISMA_MODELS.join('|')})$/]`;
 
 /**
  * The layers (tag `layer:*` in each package.json's `nx.tags`) and what each may import; docs/decisions/0031.
@@ -122,6 +156,19 @@ export default [
           object: 'process',
           property: 'env',
           message: 'Read configuration through @dossier/config (a typed schema, or environment()): issue 26, decision 0080.',
+        },
+      ],
+    },
+  },
+  {
+    files: SOURCE_FILES,
+    ignores: PRISMA_CALLS_ALLOWED,
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: PRISMA_MODEL_CALL,
+          message: 'Call Prisma models in libs/db (a repository, view or table file) and call that here: issue 26, decision 0093.',
         },
       ],
     },

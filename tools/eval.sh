@@ -22,9 +22,10 @@ const rows = process.argv.slice(1).flatMap((s) => {
   if (!fs.existsSync(f)) return [];
   const { overall: o } = JSON.parse(fs.readFileSync(f, "utf8"));
   const n = (v) => (v === null ? "—" : v.toFixed(2));
-  return [[s, o.questions, n(o.keyPointRecall), n(o.sourceRecall), o.trapHits, n(o.citationSupport), `${(o.wallMs / 1000).toFixed(0)} s`]];
+  const lint = o.lintPer100 === null || o.lintPer100 === undefined ? "—" : o.lintPer100.toFixed(1);
+  return [[s, o.questions, n(o.keyPointRecall), n(o.sourceRecall), o.trapHits, lint, n(o.citationSupport), `${(o.wallMs / 1000).toFixed(0)} s`]];
 });
-const head = ["set", "questions", "recall", "source recall", "traps", "citation support", "time"];
+const head = ["set", "questions", "recall", "source recall", "traps", "lint per 100 sentences", "citation support", "time"];
 console.log("\n| " + head.join(" | ") + " |\n|" + head.map(() => "---").join("|") + "|");
 for (const r of rows) console.log("| " + r.join(" | ") + " |");
 ' "${sets[@]}"

@@ -6,8 +6,9 @@ import { createTestDatabase, type TestDatabase } from '@dossier/testing';
 import { cliRunner } from './cli-harness';
 
 /*
- * The regression floors of the offline engine on the two sets over real documentation (docs/decisions/0022, 0038): the
- * first QUESTIONS questions of each, run by `dossier eval` as a user runs it, corpus ingested from the set's archive.
+ * The regression floors of the offline engine on the two sets over real documentation (docs/decisions/0022, 0038) and
+ * the written product-recall set (0091): the first QUESTIONS questions of each, run by `dossier eval` as a user runs
+ * it, corpus ingested from the set's archive or folder.
  * Each set takes minutes in full (`npm run eval` runs them whole). Floors are what the engine reached when they were
  * set, rounded down: raise them as the engine improves, never edit a set to pass (0021).
  */
@@ -17,6 +18,8 @@ const FLOORS: Record<string, { keyPointRecall: number; sourceRecall: number }> =
   'git-manual': { keyPointRecall: 0.6, sourceRecall: 1 },
   // Measured 0.69 (q01 1.00, q02 0.33, q03 0.75) and 1.00 when set (0039); 0.25 with 0038, 0.06 before it.
   'python-stdlib': { keyPointRecall: 0.65, sourceRecall: 1 },
+  // Measured 0.93 (q01 1.00, q02 1.00, q03 0.80) and 1.00 on its first measurement, before any rule was tuned on it (0092).
+  'velora-recall': { keyPointRecall: 0.9, sourceRecall: 1 },
 };
 
 describe.each(Object.keys(FLOORS))('dossier eval %s (offline floor)', (set) => {

@@ -9,7 +9,7 @@ import type {
   SettledCall,
   SpendDecision,
 } from '@dossier/agents';
-import { PrismaService } from '@dossier/db';
+import { answeredCalls, insertLlmCall, PrismaService, reserveLlmCall, runBudgetSettings, settleLlmCall, spendByOutcome } from '@dossier/db';
 
 /**
  * The agents' persistence ports over Postgres: calls and reservations are llm_calls rows, a run's settings come
@@ -21,24 +21,19 @@ export class PrismaAgentStore implements AgentStore {
   constructor(private readonly prisma: PrismaService) {}
 
   async record(call: LlmCallRecord): Promise<void> {
-    await this.prisma.llmCall.create({ data: call });
+    await insertLlmCall(this.prisma, call);
   }
 
   answered(q: AnsweredQuery): Promise<{ id: string; answer: unknown }[]> {
-    return this.prisma.llmCall.findMany({
-      where: { tenantId: q.tenantId, runId: q.runId, stepKey: q.stepKey, requestHash: q.requestHash, outcome: { in: [...q.outcomes] } },
-      orderBy: { createdAt: 'asc' },
-      select: { id: true, answer: true },
-      take: q.limit,
-    });
+    return answeredCalls(this.prisma, q);
   }
 
   runSettings(tenantId: string, runId: string): Promise<RunSettings | null> {
-    return this.prisma.researchRun.findFirst({ where: { id: runId, tenantId }, select: { options: true, budgetExhausted: true } });
+    return runBudgetSettings(this.prisma, tenantId, runId);
   }
 
   async reserve(pending: PendingCall): Promise<{ id: string }> {
-    return this.prisma.llmCall.create({ data: reservation(pending), select: { id: true } });
+    return reserveLlmCall(this.prisma, reservation(pending));
   }
 
   reserveChecked(
@@ -48,16 +43,7 @@ export class PrismaAgentStore implements AgentStore {
   ): Promise<{ id: string } | Exclude<SpendDecision, 'reserve'>> {
     return this.prisma.$transaction(async (tx) => {
       await tx.$queryRaw`SELECT pg_advisory_xact_lock(hashtext('dossier.budget'), hashtext(${pending.runId}))::text AS locked`;
-      const rows = await tx.llmCall.groupBy({
-        by: ['outcome'],
-        where: {
-          tenantId: pending.tenantId,
-          runId: pending.runId,
-          engine: { not: 'offline' },
-          NOT: { outcome: 'pending', createdAt: { lt: staleBefore } },
-        },
-        _sum: { tokensIn: true, tokensOut: true, costUsd: true },
-      });
+      const rows = await spendByOutcome(tx, pending.tenantId, pending.runId, staleBefore);
       const sum = (inFlight: boolean) =>
         rows
           .filter((r) => (r.outcome === 'pending') === inFlight)
@@ -70,12 +56,12 @@ export class PrismaAgentStore implements AgentStore {
           );
       const decided = decide({ spent: sum(false), inFlight: sum(true), anyInFlight: rows.some((r) => r.outcome === 'pending') });
       if (decided !== 'reserve') return decided;
-      return tx.llmCall.create({ data: reservation(pending), select: { id: true } });
+      return reserveLlmCall(tx, reservation(pending));
     });
   }
 
   async settle(tenantId: string, id: string, settled: SettledCall): Promise<void> {
-    await this.prisma.llmCall.updateMany({ where: { id, tenantId }, data: settled });
+    await settleLlmCall(this.prisma, tenantId, id, settled);
   }
 }
 

@@ -71,8 +71,8 @@ export class RunArchives {
     const recording = await this.recordings.ofRun(this.prisma, tenantId, runId);
     const reports = [];
     for (const format of ReportFormat.options) {
-      const row = await this.prisma.reportArtifact.findFirst({ where: { tenantId, runId, format }, select: { content: true } });
-      if (row) reports.push({ format, content: row.content });
+      const content = await this.reports.stored(tenantId, runId, format);
+      if (content !== null) reports.push({ format, content });
     }
     const archive = RunArchive.parse({
       format: 'dossier-run-archive',
@@ -134,7 +134,7 @@ export class RunArchives {
         calls: calls.length,
         clamped,
       });
-      for (const report of archive.reports) await tx.reportArtifact.create({ data: { tenantId, runId: run.id, ...report } });
+      for (const report of archive.reports) await this.reports.insertStored(tx, tenantId, run.id, report);
       await this.recordings.insert(tx, tenantId, run.id, { calls, answers: [] }, expiresAt);
       const stored = await this.recordings.heldAnswers(
         tx,

@@ -11,6 +11,7 @@ import {
 } from '@dossier/contracts';
 import {
   ApprovalRepository,
+  AuditRepository,
   InterventionRepository,
   PrismaService,
   RecordingRepository,
@@ -58,6 +59,8 @@ export interface ReplayLimits {
 }
 
 const IN_PROGRESS: readonly RunStatus[] = ['queued', 'running', 'awaiting_approval'];
+/** A start that takes the tenant's admission lock may queue behind the tenant's other starts (see `start`). */
+const ADMISSION_TRANSACTION = { maxWait: 15_000, timeout: 20_000 };
 
 /**
  * The commands that move a run from outside a step: start, replay, gate decisions, interventions, cancel, resume.
@@ -81,6 +84,7 @@ export class RunCommands {
     private readonly recordings: RecordingRepository,
     @Inject(WORKFLOW_OPTIONS) private readonly options: WorkflowOptions,
     private readonly hosts: HostLock,
+    private readonly auditRows: AuditRepository,
   ) {}
 
   /** This process's host id (docs/decisions/0075): the runs it starts or resumes are its own; null: the deployment. */
@@ -100,8 +104,13 @@ export class RunCommands {
     // insert of a key another start committed fails with P2002 and this transaction rolls back whole; the
     // caller replays the winner's run (the gateway does). A read of the key here, before the insert, would
     // return the winner's run as if this call had created it (docs/decisions/0012).
+    // A tenant already at its limit is refused by one unlocked count, holding no connection and no lock; the count is
+    // taken again under the tenant's lock before a run is admitted. A burst of one tenant's starts queues on that lock:
+    // the longer waits let it drain (each start is a few statements) where the defaults (2 s for a connection, 5 s in
+    // all) answered part of a 40-request burst with 503s on a loaded machine.
+    if (input.maxRunsInProgress !== undefined) await this.assertRunsInProgressBelow(this.prisma, input.tenantId, input.maxRunsInProgress);
     const { run, rows } = await this.prisma.$transaction(async (tx) => {
-      if (input.maxRunsInProgress !== undefined) await this.assertRunsInProgressBelow(tx, input.tenantId, input.maxRunsInProgress);
+      if (input.maxRunsInProgress !== undefined) await this.assertRunsInProgressBelow(tx, input.tenantId, input.maxRunsInProgress, true);
       const created = await this.runs.create(tx, {
         tenantId: input.tenantId,
         question,
@@ -123,7 +132,7 @@ export class RunCommands {
       });
       const toSend = await this.transitions.routeEvent(tx, created, { type: 'start' }, 'start', [{ type: 'run_created', question }]);
       return { run: created, rows: toSend };
-    });
+    }, ADMISSION_TRANSACTION);
     await this.sender.send(rows);
     return run;
   }
@@ -300,14 +309,14 @@ export class RunCommands {
       if (run.status !== 'failed' && run.status !== 'cancelled') {
         throw new RunStateError(`Run ${runId} is ${run.status}; only a failed or cancelled run can be resumed`, { runId });
       }
-      if (await tx.auditEvent.findFirst({ where: { tenantId, runId, kind: 'run_imported' }, select: { seq: true } })) {
+      if (await this.auditRows.has(tx, tenantId, runId, 'run_imported')) {
         throw new RunStateError(
           `Run ${runId} was imported from an archive: its steps did not come with it, so it cannot be resumed. Replay it instead (dossier replay ${runId})`,
           { runId },
         );
       }
       await this.checkHandOver(run);
-      if (limits.maxRunsInProgress !== undefined) await this.assertRunsInProgressBelow(tx, tenantId, limits.maxRunsInProgress);
+      if (limits.maxRunsInProgress !== undefined) await this.assertRunsInProgressBelow(tx, tenantId, limits.maxRunsInProgress, true);
       await this.runs.update(tx, tenantId, runId, {
         status: run.awaitingGate ? 'awaiting_approval' : 'running',
         failureReason: null,
@@ -362,10 +371,12 @@ export class RunCommands {
 
   /**
    * The tenant's runs not finished stay within `max`: counted under a per-tenant advisory lock held to the end of the
-   * caller's transaction, so concurrent starts of one tenant take turns and cannot both pass at `max - 1`.
+   * caller's transaction (`locked`), so concurrent starts of one tenant take turns and cannot both pass at `max - 1`;
+   * unlocked, a quick refusal that admits nothing.
    */
-  private async assertRunsInProgressBelow(tx: Prisma.TransactionClient, tenantId: string, max: number): Promise<void> {
-    await tx.$queryRaw`SELECT 1 AS locked FROM pg_advisory_xact_lock(hashtext('dossier.runs-in-progress'), hashtext(${tenantId}))`;
+  private async assertRunsInProgressBelow(tx: Prisma.TransactionClient, tenantId: string, max: number, locked = false): Promise<void> {
+    if (locked)
+      await tx.$queryRaw`SELECT 1 AS locked FROM pg_advisory_xact_lock(hashtext('dossier.runs-in-progress'), hashtext(${tenantId}))`;
     const [row] = await tx.$queryRaw<{ n: bigint }[]>`
       SELECT count(*) AS n FROM research_runs WHERE tenant_id = ${tenantId}::uuid AND status = ANY(${[...IN_PROGRESS]}::text[])`;
     const current = Number(row?.n ?? 0);

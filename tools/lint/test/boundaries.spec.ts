@@ -24,6 +24,7 @@ const ENGINE = onlyTags('engine', ['contracts', 'util', 'data', 'transport']);
 const AGENT = onlyTags('agent', ['contracts', 'util', 'capability']);
 const PRESENTATION = onlyTags('presentation', ['contracts', 'util']);
 
+const PRISMA_CALL = 'Call Prisma models in libs/db (a repository, view or table file) and call that here: issue 26, decision 0093.';
 const PROCESS_ENV = 'Read configuration through @dossier/config (a typed schema, or environment()): issue 26, decision 0080.';
 
 /** An error of `rule` (default: the module-boundary rule) at `line`. */
@@ -115,9 +116,22 @@ const CASES: { boundary: string; file: string; errors: Expected[] }[] = [
     file: 'libs/config/lint-fixtures/config-reads-process-env.ts',
     errors: [],
   },
+  {
+    boundary: 'Prisma models are called only in libs/db (decision 0093)',
+    file: 'libs/runs/lint-fixtures/application-calls-prisma-model.ts',
+    errors: [
+      { line: 4, message: PRISMA_CALL, rule: 'no-restricted-syntax' },
+      { line: 5, message: PRISMA_CALL, rule: 'no-restricted-syntax' },
+    ],
+  },
+  {
+    boundary: 'libs/db calls Prisma models (the same call as above, in libs/db)',
+    file: 'libs/db/lint-fixtures/db-calls-prisma-model.ts',
+    errors: [],
+  },
 ];
 
-describe('layer boundaries and the process.env rule are lint errors', () => {
+describe('layer boundaries, the process.env rule and the Prisma-call rule are lint errors', () => {
   let problems: Problem[];
   let ignored: string[];
   let layers: string[];

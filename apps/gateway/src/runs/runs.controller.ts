@@ -18,7 +18,7 @@ import {
 } from '@dossier/contracts';
 import { Prisma, RunRepository, type RunRow } from '@dossier/db';
 import { RunViews } from '@dossier/db';
-import { FollowUps, packArchive, readArchive, RunArchives, RunCommands, RunQueries } from '@dossier/runs';
+import { FollowUps, packArchive, readArchive, RunArchives, RunCommands, RunQueries, type ReplayLimits } from '@dossier/runs';
 import { ApiKeyGuard } from '../auth/api-key.guard';
 import { CurrentCaller, type Caller } from '../auth/identity';
 import { parse } from '../common/parse';
@@ -125,14 +125,7 @@ export class RunsController {
   ): Promise<RunView> {
     const { id } = parse(RunIdParams, params, 'path');
     const body = parse(ReplayRunBody, rawBody ?? {}, 'body');
-    await this.queries.run(caller.tenantId, id);
-    await this.limits.assertSpendWithin(caller.tenantId, caller.policy);
-    const run = await this.commands.replay(caller.tenantId, id, body.from, caller.actor, {
-      underPolicy: (options) => replayPolicy(options, caller.policy),
-      maxRunsInProgress: this.limits.of(caller.policy).runsInProgress,
-    });
-    void reply.status(201).header('location', `/v1/runs/${run.id}`);
-    return this.views.one(run);
+    return this.startFrom(caller, id, reply, (limits) => this.commands.replay(caller.tenantId, id, body.from, caller.actor, limits));
   }
 
   /**
@@ -148,9 +141,23 @@ export class RunsController {
   ): Promise<RunView> {
     const { id } = parse(RunIdParams, params, 'path');
     const body = parse(FollowUpBody, rawBody, 'body');
+    return this.startFrom(caller, id, reply, (limits) => this.followUps.start(caller.tenantId, id, body.question, caller.actor, limits));
+  }
+
+  /**
+   * A new run made from run `id` (a replay or a follow-up): `id` must be the caller's run (404 otherwise) and the tenant
+   * within its spend; the new run's options are under the tenant's policy (`replayPolicy`) and count against its runs
+   * in progress. 201 with its location.
+   */
+  private async startFrom(
+    caller: Caller,
+    id: string,
+    reply: FastifyReply,
+    start: (limits: ReplayLimits) => Promise<RunRow>,
+  ): Promise<RunView> {
     await this.queries.run(caller.tenantId, id);
     await this.limits.assertSpendWithin(caller.tenantId, caller.policy);
-    const run = await this.followUps.start(caller.tenantId, id, body.question, caller.actor, {
+    const run = await start({
       underPolicy: (options) => replayPolicy(options, caller.policy),
       maxRunsInProgress: this.limits.of(caller.policy).runsInProgress,
     });

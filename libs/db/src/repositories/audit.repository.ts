@@ -11,6 +11,11 @@ export class AuditRepository {
     return tx.auditEvent.findFirst({ where: { tenantId, runId }, orderBy: { seq: 'desc' } });
   }
 
+  /** Whether the run's audit log has an event of `kind` (a `run_imported` run cannot be resumed). */
+  async has(tx: Db, tenantId: string, runId: string, kind: string): Promise<boolean> {
+    return (await tx.auditEvent.findFirst({ where: { tenantId, runId, kind }, select: { seq: true } })) !== null;
+  }
+
   insert(tx: Db, row: AuditRow): Promise<unknown> {
     return tx.auditEvent.create({ data: row });
   }

@@ -27,6 +27,16 @@ export class ReportArtifactRepository {
     }
   }
 
+  /** A file as the table holds it (binary formats base64), or null: what a run archive carries (decision 0030). */
+  async stored(tenantId: string, runId: string, format: ReportFormat, db: Db = this.prisma): Promise<string | null> {
+    return (await db.reportArtifact.findFirst({ where: { tenantId, runId, format }, select: { content: true } }))?.content ?? null;
+  }
+
+  /** Stores a file of an imported archive as it came (already in the table's encoding). */
+  async insertStored(tx: Db, tenantId: string, runId: string, file: { format: string; content: string }): Promise<void> {
+    await tx.reportArtifact.create({ data: { tenantId, runId, ...file } });
+  }
+
   /** The file's bytes, or null when the run has none in this format (another tenant's run has none either). */
   async read(tenantId: string, runId: string, format: ReportFormat, db: Db = this.prisma): Promise<Buffer | null> {
     const row = await db.reportArtifact.findFirst({ where: { tenantId, runId, format }, select: { content: true } });

@@ -4,38 +4,33 @@
  * shows link syntax, HTML tags, escapes, fences, comments or changelog metadata as if the author had written them.
  */
 
+import { decodeEntities } from './html-entities';
+
 const FRONT_MATTER = /^---\n([\s\S]*?)\n---(?:\n|$)/;
 const FENCE = /^\s{0,3}(```|~~~)/;
 /** `[label]: https://...` — a link reference definition: no prose. */
 const LINK_DEFINITION = /^\s{0,3}\[((?:\\.|[^\]\\])+)\]:\s*\S.*$/;
 /** `|---|:---:|` — a table's delimiter row. */
 const TABLE_DELIMITER = /^\s*\|?\s*:?-{2,}:?\s*(\|\s*:?-{2,}:?\s*)*\|?\s*$/;
-const ENTITIES: Readonly<Record<string, string>> = {
-  amp: '&',
-  lt: '<',
-  gt: '>',
-  quot: '"',
-  apos: "'",
-  nbsp: ' ',
-  mdash: '—',
-  ndash: '–',
-  hellip: '…',
-  copy: '©',
-  reg: '®',
-  trade: '™',
-  rarr: '→',
-  larr: '←',
-};
-
-function decodeEntities(text: string): string {
-  return text.replace(/&(#x[0-9a-fA-F]{1,6}|#\d{1,7}|[a-zA-Z]{2,8});/g, (whole, name: string) => {
-    if (name.startsWith('#')) {
-      const code = name[1] === 'x' || name[1] === 'X' ? parseInt(name.slice(2), 16) : parseInt(name.slice(1), 10);
-      return code > 0 && code <= 0x10ffff && (code < 0xd800 || code > 0xdfff) ? String.fromCodePoint(code) : whole;
-    }
-    return ENTITIES[name.toLowerCase()] ?? whole;
-  });
-}
+// A Map, not an object literal: a name is never looked up on Object.prototype.
+const ENTITIES = new Map<string, string>(
+  Object.entries({
+    amp: '&',
+    lt: '<',
+    gt: '>',
+    quot: '"',
+    apos: "'",
+    nbsp: ' ',
+    mdash: '—',
+    ndash: '–',
+    hellip: '…',
+    copy: '©',
+    reg: '®',
+    trade: '™',
+    rarr: '→',
+    larr: '←',
+  }),
+);
 
 /** Link labels a document defines (`[label]: url`), lower case: `[label]` alone is then a link, not literal brackets. */
 export function linkLabels(text: string): Set<string> {
@@ -55,6 +50,7 @@ function plainProse(text: string): string {
         .replace(/<br\s*\/?>/gi, ' ')
         // An HTML tag (a letter right after `<`, or `</`): `a < b` and `<= 3` stay as they are.
         .replace(/<\/?[A-Za-z][A-Za-z0-9-]*(?:\s+[^<>]*)?\/?>/g, ''),
+      ENTITIES,
     )
       .replace(/(?<![\\*])(\*{1,3}|~~)(?=\S)(.*?\S)\1(?!\*)/g, '$2')
       // Underscore emphasis only at word edges: snake_case names are not emphasis.

@@ -3,7 +3,7 @@ import type { Redis } from 'ioredis';
 import { EXTERNAL_ANSWERS, LlmRequestError, LlmUnavailableError, openAIEmbedderFromEnv, type ExternalAnswers } from '@dossier/agents';
 import { environment } from '@dossier/config';
 import type { RunOptions } from '@dossier/contracts';
-import { PrismaService } from '@dossier/db';
+import { embeddingsFellBack, PrismaService } from '@dossier/db';
 import { REDIS } from '@dossier/queue';
 import { createLogger } from '@dossier/telemetry';
 import { EMBEDDER, type Embedder } from '@dossier/vectors';
@@ -74,11 +74,7 @@ export class RunEmbedder {
 
   private async fellBack(scope: EmbeddingScope): Promise<boolean> {
     if (!this.prisma) return false;
-    const run = await this.prisma.researchRun.findFirst({
-      where: { id: scope.runId, tenantId: scope.tenantId },
-      select: { embeddingsFallback: true },
-    });
-    return run?.embeddingsFallback != null;
+    return embeddingsFellBack(this.prisma, scope.tenantId, scope.runId);
   }
 
   /** The first fallback of a run is kept (a step run again, or two steps at once, do not overwrite it). */

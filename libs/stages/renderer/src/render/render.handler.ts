@@ -1,6 +1,10 @@
 import { InterviewAnswer, ReportMetrics, type BudgetKind } from '@dossier/contracts';
 import type { z } from 'zod';
 import {
+  callNotes,
+  callUsage,
+  iterationsCompleted,
+  queriesIssued,
   PrismaService,
   ReportArtifactRepository,
   ResearchRepository,
@@ -60,7 +64,6 @@ export class RenderHandler implements StepHandler<'render'> {
     const { tenantId, runId } = ctx;
     const run = await this.runs.find(tenantId, runId);
     if (!run) throw new StageStateError(`Run ${runId} is missing`, { runId });
-    const where = { tenantId, runId };
     const [sections, frame, claims, contradictions, evidence, records, open, calls, searches, iterations, verified, noted] =
       await Promise.all([
         this.research.verifiedSections(tenantId, runId),
@@ -70,17 +73,12 @@ export class RenderHandler implements StepHandler<'render'> {
         this.research.evidence(tenantId, runId),
         this.research.sourceRecords(tenantId, runId),
         this.research.questions(tenantId, runId, undefined, ['open', 'partial']),
-        this.prisma.llmCall.groupBy({
-          by: ['role', 'model', 'engine'],
-          where,
-          _count: { _all: true },
-          _sum: { tokensIn: true, tokensOut: true, costUsd: true },
-        }),
+        callUsage(this.prisma, tenantId, runId),
         // A search plan is one query of the survey; an interview turn issues one query of its own (issue 28).
-        Promise.all([this.prisma.searchPlan.count({ where }), this.prisma.interviewTurn.count({ where })]).then(([a, b]) => a + b),
-        this.prisma.nodeExecution.count({ where: { ...where, node: 'moderate', status: 'completed' } }),
+        queriesIssued(this.prisma, tenantId, runId),
+        iterationsCompleted(this.prisma, tenantId, runId),
         verificationFigures(this.prisma, tenantId, runId),
-        this.prisma.llmCall.findMany({ where, select: { role: true, engine: true, notes: true } }),
+        callNotes(this.prisma, tenantId, runId),
       ]);
     const usage = llmUsage(calls);
     const modelOutput = modelOutputMetrics(noted);
