@@ -94,6 +94,7 @@ export {
 } from './offline/nlp/prose-faults';
 export { excerptContexts } from './offline/passage-relevance';
 export { statesStatement } from './offline/nlp/states-statement';
+export { opposedStatements, opposingPairs } from './offline/nlp/disputes';
 
 // Verification: the deterministic guard (numbers, dates, units, names, negations), shared with the eval system.
 export {

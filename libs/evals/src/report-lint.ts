@@ -1,4 +1,4 @@
-import { leakedText, nearDuplicate, proseFault, statesStatement } from '@dossier/agents';
+import { leakedText, nearDuplicate, opposingPairs, proseFault, statesStatement } from '@dossier/agents';
 import type { ReportJson } from '@dossier/contracts';
 
 /*
@@ -106,7 +106,13 @@ export function lintReport(report: ReportJson): ReportLint {
   const defects: LintDefect[] = [];
   const add = (kind: LintKind, detail: string, section: string, text: string) => defects.push({ kind, detail, section, text });
   const sections = report.sections.filter((s) => s.kind !== 'method');
-  const sides = report.contradictions.flatMap((c) => c.claimIds.flatMap((id) => report.claims[id]?.text ?? []));
+  // The sides of the disputes the report records, and of those its claims hold unpaired: two claims saying opposite
+  // things about the same subject (decision 0087, the same detector as the writer's).
+  const claimTexts = Object.values(report.claims).map((c) => c.text);
+  const sides = [
+    ...report.contradictions.flatMap((c) => c.claimIds.flatMap((id) => report.claims[id]?.text ?? [])),
+    ...opposingPairs(claimTexts).flatMap(([a, b]) => [claimTexts[a]!, claimTexts[b]!]),
+  ];
   const body: string[] = [];
   const framing: string[] = [];
   let sentences = 0;

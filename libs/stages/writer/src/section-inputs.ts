@@ -1,11 +1,12 @@
 import type { ResearchRepository, OutlineSectionRow } from '@dossier/db';
 import { MAX_CONTESTED } from '@dossier/agents';
 import { StageStateError } from '@dossier/errors';
-import { contestedClaimIds } from './frame/disagreements';
+import { contestedClaimIds, runDisputes } from './frame/disagreements';
 
 /**
  * The section at `position` of the approved outline, its claims and their evidence, in outline order; and the run's
- * contested positions, which the section must not state (they are presented in "Where the sources disagree").
+ * contested positions, which the section must not state: both sides of every contradiction the run recorded (presented
+ * in "Where the sources disagree"), and of every pair of its claims that says opposite things about the same subject.
  */
 export async function sectionInputs(research: ResearchRepository, tenantId: string, runId: string, position: number) {
   const outline = await research.latestOutline(tenantId, runId);
@@ -17,7 +18,8 @@ export async function sectionInputs(research: ResearchRepository, tenantId: stri
   );
   const evidence = await research.evidence(tenantId, runId, { id: { in: claims.flatMap((c) => c.evidenceIds) } });
   const [contradictions, all] = await Promise.all([research.contradictions(tenantId, runId), research.claims(tenantId, runId)]);
-  const ids = contestedClaimIds(contradictions, all);
+  // Disputes the contradiction step did not pair count too (decision 0087).
+  const ids = contestedClaimIds(runDisputes(contradictions, all), all);
   const contested = all
     .filter((c) => ids.has(c.id))
     .sort((a, b) => b.evidenceIds.length - a.evidenceIds.length)

@@ -1,4 +1,4 @@
-import { contentStems, readerSentence, splitUnits, statesStatement, stem, tokenize } from '@dossier/agents';
+import { contentStems, opposingPairs, readerSentence, splitUnits, statesStatement, stem, tokenize } from '@dossier/agents';
 import type { ClaimRow, ContradictionRow } from '@dossier/db';
 
 /** At most this many positions of one disagreement are shown: the best-supported ones. */
@@ -58,7 +58,7 @@ function mostlyContains(a: string, b: string): boolean {
  * restate one of them or state one among other things ("fell by 6.1 metres between 2015 and 2024, from a spring
  * maximum of …"), so no two sentences that contradict each other stand side by side in a section.
  */
-export function contestedClaimIds(contradictions: readonly ContradictionRow[], claims: readonly ClaimRow[]): Set<string> {
+export function contestedClaimIds(contradictions: readonly ClaimPair[], claims: readonly ClaimRow[]): Set<string> {
   const sides = new Set(contradictions.flatMap((c) => [c.claimAId, c.claimBId]));
   const statements = claims.filter((c) => sides.has(c.id)).map((c) => c.statement);
   return new Set(
@@ -68,8 +68,25 @@ export function contestedClaimIds(contradictions: readonly ContradictionRow[], c
   );
 }
 
+/** Two claims that disagree: a contradiction the run recorded, or a pair found when writing. */
+export type ClaimPair = Pick<ContradictionRow, 'claimAId' | 'claimBId'>;
+
+/**
+ * The run's disputes as the report treats them (decision 0087): the contradictions the contradiction step recorded,
+ * then every other pair of the run's claims that says opposite things about the same subject (a figure, a date,
+ * polarity, an onset), which that step did not pair because vector search never proposed it. Neither side of either is
+ * stated in the body; both are shown in "Where the sources disagree".
+ */
+export function runDisputes(contradictions: readonly ClaimPair[], claims: readonly ClaimRow[]): ClaimPair[] {
+  const paired = new Set(contradictions.flatMap((c) => [`${c.claimAId} ${c.claimBId}`, `${c.claimBId} ${c.claimAId}`]));
+  const unpaired = opposingPairs(claims.map((c) => c.statement))
+    .map(([a, b]) => ({ claimAId: claims[a]!.id, claimBId: claims[b]!.id }))
+    .filter((p) => !paired.has(`${p.claimAId} ${p.claimBId}`));
+  return [...contradictions, ...unpaired];
+}
+
 /** Groups of claims linked by contradictions (union-find), in the order their first contradiction comes. */
-function components(contradictions: readonly ContradictionRow[]): string[][] {
+function components(contradictions: readonly ClaimPair[]): string[][] {
   const parent = new Map<string, string>();
   const find = (x: string): string => {
     let r = x;
@@ -134,7 +151,7 @@ function reasonFor(
  * their first contradiction (by content, so equal runs give equal reports); a claim without evidence is not shown.
  */
 export function selectDisagreements(
-  contradictions: readonly ContradictionRow[],
+  contradictions: readonly ClaimPair[],
   claims: readonly ClaimRow[],
   evidence: readonly EvidenceText[] = [],
 ): Disagreement[] {

@@ -9,7 +9,7 @@ import {
 } from '@dossier/agents';
 import { insertFrame, InterventionRepository, ResearchRepository, RunRepository, type Prisma } from '@dossier/db';
 import { OnStep, type StepContext, type StepHandler, type StepOutcome } from '@dossier/workflow';
-import { selectDisagreements } from './disagreements';
+import { runDisputes, selectDisagreements } from './disagreements';
 import { Redrafter, type Redraft } from './redraft';
 
 /** The framer is given at most this many disputes to name as open (its input's limit). */
@@ -86,8 +86,9 @@ export class FrameHandler implements StepHandler<'frame'> {
     // "Where the sources disagree" first: its sentences are verified before the framer names the disputes as open, so
     // the conclusion names exactly the disputes the report shows. A disagreement's sentences: each side's statement,
     // then the reason the sources give, if any.
+    // The disputes the contradiction step paired and those it did not (decision 0087): the body states neither side.
     const disputes = selectDisagreements(
-      contradictions,
+      runDisputes(contradictions, claims),
       claims,
       evidence.map((e) => ({ id: e.id, excerpt: e.excerpt })),
     );

@@ -2,7 +2,7 @@ import { AgentRunner, excerptContexts, MAX_CLAIMS_PER_SECTION, outlineArchitect 
 import { insertOutline, ResearchRepository, type ClaimRow, type EvidenceRow, type InterviewTurnRow } from '@dossier/db';
 import { InterviewAnswer } from '@dossier/contracts';
 import { OnStep, type StepContext, type StepHandler, type StepOutcome } from '@dossier/workflow';
-import { contestedClaimIds } from '../frame/disagreements';
+import { contestedClaimIds, runDisputes } from '../frame/disagreements';
 
 /** A section's claims, at most, whatever engine drew the outline: the offline architect's own limit. */
 export const CLAIMS_PER_SECTION = MAX_CLAIMS_PER_SECTION;
@@ -28,7 +28,8 @@ export class OutlineHandler implements StepHandler<'outline'> {
     ]);
     // Both sides of a contradiction (and their restatements) are presented together in "Where the sources
     // disagree", never as two findings side by side in the body: not in a survey section, not in an interview's.
-    const contested = contestedClaimIds(contradictions, allClaims);
+    // The disputes the contradiction step did not pair count too (decision 0087).
+    const contested = contestedClaimIds(runDisputes(contradictions, allClaims), allClaims);
     const uncontested = allClaims.filter((c) => !contested.has(c.id));
     const memos = await this.interviewSections(tenantId, runId, turns, uncontested);
     // Interviews mode has no plan questions and no survey claims: the architect arranges the memos (and applies a

@@ -1,0 +1,67 @@
+import { contradictionBetween, prepareStatement, type PreparedStatement } from './contradiction';
+import { statementStems } from './statement-terms';
+
+/*
+ * Statements of a run that say opposite things about the same subject (issue 25 item 5, decision 0087), found over
+ * every pair of the run's claims when the body is drafted, whether or not the contradiction step paired them (it only
+ * judges the pairs vector search proposes): conflicting figures or dates and opposite polarity (the contradiction
+ * step's own rules, `contradictionBetween`), and an onset placed on both sides of the same event ("the decline began
+ * in the first full year of large-scale canal operation" / "the decline started before large-scale irrigation").
+ */
+
+const ONSET = /\b(?:began|begun|begins?|beginning|start(?:ed|s|ing)?|commenc(?:ed|es|ing)?|set in)\b/i;
+/** How the onset is placed against the event after it: before it, or in, with or after it. */
+const BEFORE = /^(?:well |long |shortly |already |even |years |months )?(?:before|prior to|ahead of|earlier than|predat)/i;
+const NOT_BEFORE = /^(?:only |just |shortly |soon |directly |immediately )?(?:in|with|after|during|at|when|once|following|upon|on|from)\b/i;
+/** Words every onset shares, which say nothing of the event it is placed against. */
+const ONSET_WORDS = new Set(['year', 'first', 'full', 'time', 'period', 'season', 'month', 'after', 'befor', 'onset']);
+
+interface Onset {
+  subject: Set<string>;
+  before: boolean;
+  event: Set<string>;
+}
+
+function onsetOf(text: string): Onset | null {
+  const m = ONSET.exec(text);
+  if (!m) return null;
+  const subject = statementStems(text.slice(0, m.index));
+  const rest = text.slice(m.index + m[0].length).trim();
+  const before = BEFORE.test(rest);
+  if (!before && !NOT_BEFORE.test(rest)) return null;
+  const event = new Set([...statementStems(rest)].filter((t) => !ONSET_WORDS.has(t)));
+  if (subject.size === 0 || event.size === 0) return null;
+  return { subject, before, event };
+}
+
+const shares = (a: ReadonlySet<string>, b: ReadonlySet<string>) => [...a].some((t) => b.has(t));
+
+/** One analysed statement, for comparing it with every other. */
+interface Analysed {
+  prepared: PreparedStatement;
+  onset: Onset | null;
+}
+
+function analyse(text: string): Analysed {
+  return { prepared: prepareStatement(text), onset: onsetOf(text) };
+}
+
+function opposedAnalysed(a: Analysed, b: Analysed): boolean {
+  if (contradictionBetween(a.prepared, b.prepared)) return true;
+  const [x, y] = [a.onset, b.onset];
+  return x !== null && y !== null && x.before !== y.before && shares(x.subject, y.subject) && shares(x.event, y.event);
+}
+
+/** Whether two statements say opposite things about the same subject (a figure, a date, polarity, an onset). */
+export function opposedStatements(a: string, b: string): boolean {
+  return opposedAnalysed(analyse(a), analyse(b));
+}
+
+/** The pairs of statements (by index, the lower first) that say opposite things about the same subject. */
+export function opposingPairs(statements: readonly string[]): [number, number][] {
+  const analysed = statements.map(analyse);
+  const pairs: [number, number][] = [];
+  for (let i = 0; i < analysed.length; i++)
+    for (let j = i + 1; j < analysed.length; j++) if (opposedAnalysed(analysed[i]!, analysed[j]!)) pairs.push([i, j]);
+  return pairs;
+}
