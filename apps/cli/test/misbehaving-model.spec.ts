@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { ReportJson } from '@dossier/contracts';
@@ -16,6 +16,12 @@ import { llmEnv, matrixCorpus, offlineAnswer, QUESTION } from './model-matrix';
  * (DOSSIER_MODEL_MATRIX=full) runs every row and prints the table.
  */
 const FULL = process.env['DOSSIER_MODEL_MATRIX'] === 'full';
+/** The full matrix's table, rewritten after every row: the repository's tmp/, made if a fresh clone has none. */
+const TABLE_FILE = path.join(__dirname, '../../../tmp/misbehaviour-matrix.txt');
+function writeTable(text: string): void {
+  mkdirSync(path.dirname(TABLE_FILE), { recursive: true });
+  writeFileSync(TABLE_FILE, `${text}\n`);
+}
 
 interface Row {
   name: string;
@@ -185,7 +191,7 @@ describe('research against a model server that misbehaves like real endpoints', 
     if (outcomes.length > 0) {
       const text = table(outcomes);
       process.stdout.write(`\n${text}\n`);
-      if (FULL) writeFileSync('tmp/misbehaviour-matrix.txt', `${text}\n`);
+      if (FULL) writeTable(text);
     }
     await db?.drop();
   });
@@ -196,7 +202,7 @@ describe('research against a model server that misbehaves like real endpoints', 
     beforeAll(async () => {
       o = await runRow(db, cli, row);
       outcomes.push(o);
-      if (FULL) writeFileSync('tmp/misbehaviour-matrix.txt', `${table(outcomes)}\n`);
+      if (FULL) writeTable(table(outcomes));
     }, 900_000);
 
     if (row.failsNaming) {
