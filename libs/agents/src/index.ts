@@ -95,6 +95,7 @@ export {
 export { excerptContexts } from './offline/passage-relevance';
 export { statesStatement } from './offline/nlp/states-statement';
 export { opposedStatements, opposingPairs } from './offline/nlp/disputes';
+export { explainsDifference, describeDifference, namePoint } from './offline/nlp/dispute-reason';
 
 // Verification: the deterministic guard (numbers, dates, units, names, negations), shared with the eval system.
 export {

@@ -181,12 +181,14 @@ export const ReportJson = z
     interviews: z.array(ReportInterview).optional(),
   })
   .superRefine((report, ctx) => {
-    // Every sentence of a body or contradictions section cites at least one known evidence id.
+    // Every sentence of a body or contradictions section cites at least one known evidence id, except the closing
+    // sentence of a disagreement, which may say in the report's own words what differs between the sides (0096).
     report.sections.forEach((section, si) => {
       section.paragraphs.forEach((p, pi) =>
         p.sentences.forEach((s, ti) => {
           const path = ['sections', si, 'paragraphs', pi, 'sentences', ti];
-          if ((section.kind === 'body' || section.kind === 'contradictions') && s.evidenceIds.length === 0) {
+          const closing = section.kind === 'contradictions' && ti === p.sentences.length - 1 && ti >= 2;
+          if ((section.kind === 'body' || (section.kind === 'contradictions' && !closing)) && s.evidenceIds.length === 0) {
             ctx.addIssue({ code: 'custom', path, message: `uncited sentence in ${section.kind} section "${section.title}"` });
           }
           for (const id of s.evidenceIds) {

@@ -156,6 +156,9 @@ export function lintReport(report: ReportJson): ReportLint {
       } else if (section.kind === 'contradictions') {
         if (seenHere.some((b) => nearDuplicate(b, s.text)))
           add('duplicate', 'repeats a sentence of the disagreements', section.title, s.text);
+        // A reason the reader already read in the body is shown twice (decision 0096).
+        else if (body.some((b) => nearDuplicate(b, s.text)))
+          add('duplicate', 'the disagreements repeat a body sentence', section.title, s.text);
         seenHere.push(s.text);
       }
     }

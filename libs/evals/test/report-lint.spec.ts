@@ -160,6 +160,28 @@ describe('report lint', () => {
     expect(details(r).sort()).toEqual(['disagreements:boilerplate: contact', 'disagreements:one sentence, not two sides']);
   });
 
+  it('counts a disagreement repeating a body sentence; our own closing sentence, uncited, is not a fault (0096)', () => {
+    const reason = 'Figures above six metres compare the highest spring level with the lowest autumn level.';
+    const r = report([
+      { id: 'section-1', title: 'Size', kind: 'body', paragraphs: [{ sentences: [...FILLER, reason].map(cited) }] },
+      {
+        id: 'contradictions',
+        title: 'Where the sources disagree',
+        kind: 'contradictions',
+        paragraphs: [
+          { sentences: [...['The lake lost 27% of its area.', 'The lake lost 18% of its area.', reason].map(cited)] },
+          {
+            sentences: [
+              ...['The level fell by 4.2 metres.', 'The level fell by 6.1 metres.'].map(cited),
+              { text: 'Neither figure says over which period or on which basis it was measured.', evidenceIds: [] },
+            ],
+          },
+        ],
+      },
+    ]);
+    expect(details(r)).toEqual(['duplicate:the disagreements repeat a body sentence']);
+  });
+
   it('judges fragments on cited sentences only, and prints each kind with its examples', () => {
     const intro: Section = {
       id: 'introduction',

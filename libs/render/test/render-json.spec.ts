@@ -70,6 +70,19 @@ describe('renderJson', () => {
     expect(invalid.message).toContain('sections.2.paragraphs.0.sentences.1: uncited sentence');
   });
 
+  it("accepts a disagreement's closing sentence in our own words, uncited, after two cited sides, and no other (0096)", () => {
+    const report = fixtureReport();
+    const disagreements = report.sections.find((s) => s.kind === 'contradictions')!;
+    const sides = [
+      { text: 'One study credits storage with a 12% fall in evening peak prices.', evidenceIds: ['E4'] },
+      { text: 'EIA attributes the 2023 decline mainly to cheaper natural gas.', evidenceIds: ['E6'] },
+    ];
+    disagreements.paragraphs[0]!.sentences = [...sides, { text: 'The two figures cover different periods.', evidenceIds: [] }];
+    expect(() => renderJson(report)).not.toThrow();
+    disagreements.paragraphs[0]!.sentences = [sides[0]!, { text: 'An uncited side.', evidenceIds: [] }, sides[1]!];
+    expect(() => renderJson(report)).toThrow(InvalidReportError);
+  });
+
   it('lists every issue, not just the first', () => {
     const report = fixtureReport();
     report.sections[1]!.paragraphs[0]!.sentences[0]!.evidenceIds = ['E404'];

@@ -1,7 +1,7 @@
 import { buildPrompt } from '../prompt/build-prompt';
 import { normalizeWhitespace } from '../offline/nlp/statement-terms';
-import { stem, tokenize } from '../offline/nlp/tokens';
-import { clip, stemSet, topicPhrases } from '../offline/topics';
+import { namePoint } from '../offline/nlp/dispute-reason';
+import { clip } from '../offline/topics';
 import { FramerInput, FramerOutput } from './framer-schemas';
 import { cleanCitedSentences } from './grounding';
 import type { RoleDefinition, ReferenceCheck } from './role';
@@ -12,8 +12,6 @@ export { FramerInput, FramerOutput } from './framer-schemas';
 export const MAX_INTRO_FINDINGS = 4;
 /** The conclusion names at most this many open questions by their text (it gives how many there are). */
 const MAX_NAMED_OPEN = 4;
-/** Key phrases naming one disputed point. */
-const PHRASES_PER_DISPUTE = 2;
 
 function quoteList(items: readonly string[], max: number): string {
   const named = items.slice(0, max).map((q) => `"${normalizeWhitespace(q).replace(/"/g, "'")}"`);
@@ -23,45 +21,11 @@ function quoteList(items: readonly string[], max: number): string {
 }
 
 /**
- * What a disputed point is about, in key phrases every side shares ("irrigation withdrawals", "decline"), never a
- * side's own statement or figure: the conclusion names the point without taking a side.
- */
-function disputeSubject(sides: readonly string[]): string | null {
-  const stems = sides.map((s) => stemSet(s));
-  const phrases = topicPhrases(sides.join(' '), 6).filter(
-    (p) =>
-      !/\d/.test(p) &&
-      tokenize(p)
-        .map(stem)
-        .every((w) => stems.every((set) => set.has(w))),
-  );
-  const kept: string[] = [];
-  for (const p of phrases) if (!kept.some((k) => k.includes(p) || p.includes(k))) kept.push(p);
-  // As the sides write it ("Lake Varen", not "lake varen"), in the order they say it.
-  const base = normalizeWhitespace(sides[0]!);
-  const written = kept.slice(0, PHRASES_PER_DISPUTE).map((p) => {
-    const at = base.toLowerCase().indexOf(p);
-    if (at < 0) return { text: p, at: Infinity };
-    const text = base.slice(at, at + p.length);
-    // A capital that only opens the sentence is not a name's: kept when another side writes the word so mid-sentence.
-    const first = text.split(' ')[0]!;
-    const named = at > 0 || sides.slice(1).some((x) => normalizeWhitespace(x).split(' ').slice(1).includes(first));
-    return { text: named ? text : text.charAt(0).toLowerCase() + text.slice(1), at };
-  });
-  return written.length > 0
-    ? written
-        .sort((a, b) => a.at - b.at)
-        .map((w) => w.text)
-        .join(' and ')
-    : null;
-}
-
-/**
  * What stays open: the questions the research did not answer and the points the sources disagree on. Not the framer's
  * to write: the frame step appends these sentences to the conclusion whatever engine framed it, so a model can neither
  * leave them out nor turn "do not settle" into "settle" (decision 0037).
  */
-export function openPoints(input: Pick<FramerInput, 'openQuestions' | 'disputes'>): FramerOutput['conclusion'] {
+export function openPoints(input: Pick<FramerInput, 'openQuestions' | 'disputes'> & { question?: string }): FramerOutput['conclusion'] {
   const out: FramerOutput['conclusion'] = [];
   const open = input.openQuestions;
   if (open.length > 0)
@@ -74,7 +38,8 @@ export function openPoints(input: Pick<FramerInput, 'openQuestions' | 'disputes'
     });
   const disputes = input.disputes ?? [];
   if (disputes.length > 0) {
-    const subjects = [...new Set(disputes.flatMap((d) => disputeSubject(d.sides) ?? []))];
+    // Each point as a reader would name it, from the subject of its sides' statements (decision 0096).
+    const subjects = [...new Set(disputes.flatMap((d) => namePoint(d.sides, input.question) ?? []))];
     const n = disputes.length;
     out.push({
       text: clip(

@@ -36,15 +36,17 @@ describe('framer (offline)', () => {
     ]);
   });
 
-  it('names the disputed points by what every side shares, without a side or its figures', () => {
+  it("names the disputed points as a reader would, from the sides' subject, without a side or its figures (0096)", () => {
     const disputes = [
       { sides: ['Irrigation withdrawals caused the decline.', 'Irrigation withdrawals did not cause the decline of Lake Varen.'] },
-      { sides: ['The water level fell by 13.8 metres.', 'The water level fell by 4.2 metres, the panel found.'] },
+      {
+        sides: ['The water level of Lake Varen fell by 13.8 metres.', 'The water level of Lake Varen fell by 4.2 metres, the panel found.'],
+      },
     ];
-    const open = openPoints({ ...base, disputes }).at(-1)!;
+    const open = openPoints({ ...base, question: 'Why did Lake Varen shrink?', disputes }).at(-1)!;
     expect(open.evidenceIds).toEqual([]);
     expect(open.text).toMatch(
-      /^The sources disagree on 2 points \(irrigation withdrawals and decline; water level fell and metres\), which this report leaves open/,
+      /^The sources disagree on 2 points \(whether irrigation withdrawals caused the decline; how far the water level fell\), which this report leaves open/,
     );
     expect(open.text).toContain('"Where the sources disagree"');
     expect(open.text).not.toMatch(/13\.8|4\.2|did not cause/);

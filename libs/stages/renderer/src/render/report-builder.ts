@@ -255,7 +255,12 @@ export function buildReport(raw: ReportInputs): ReportJson {
   const shown = new Map<string, number>();
   const verifiedDisagreements = input.disagreements
     ?.map((p) => paragraph(p.sentences))
-    .filter((p) => p.sentences.length >= 2 && p.sentences.every((s) => s.evidenceIds.length > 0));
+    // The sides cite their passages; the closing sentence may be ours, saying what differs, citing nothing (0096).
+    .filter(
+      (p) =>
+        p.sentences.filter((s) => s.evidenceIds.length > 0).length >= 2 &&
+        p.sentences.every((s, i) => s.evidenceIds.length > 0 || i === p.sentences.length - 1),
+    );
   const contradictionParagraphs =
     verifiedDisagreements ??
     input.contradictions.flatMap((c) => {

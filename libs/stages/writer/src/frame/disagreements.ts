@@ -1,4 +1,14 @@
-import { contentStems, opposingPairs, readerSentence, splitUnits, statesStatement, stem, tokenize } from '@dossier/agents';
+import {
+  contentStems,
+  describeDifference,
+  explainsDifference,
+  opposingPairs,
+  readerSentence,
+  splitUnits,
+  statesStatement,
+  stem,
+  tokenize,
+} from '@dossier/agents';
 import type { ClaimRow, ContradictionRow } from '@dossier/db';
 
 /** At most this many positions of one disagreement are shown: the best-supported ones. */
@@ -17,8 +27,13 @@ const WEAK_CUE =
 export interface Disagreement {
   /** The positions, each a claim: two or more, best supported first. */
   sides: ClaimRow[];
-  /** A sentence of the run's evidence saying why the positions differ, when one is found. */
+  /**
+   * A sentence of the run's evidence saying why the positions differ, only when one passes `explainsDifference`
+   * (decision 0096): it names how the figures were made, shares the disputed subject and is not a body sentence.
+   */
   reason: { text: string; evidenceIds: string[] } | null;
+  /** In our own words, what differs between the positions: shown when no source says why (`describeDifference`). */
+  difference: string;
 }
 
 interface EvidenceText {
@@ -115,6 +130,7 @@ function reasonFor(
   evidence: readonly EvidenceText[],
   common: ReadonlySet<string>,
   used: Set<string>,
+  body: ReadonlySet<string>,
 ): Disagreement['reason'] {
   const sideStatements = sides.map((s) => s.statement.toLowerCase());
   // The disputed subject: the sides' content terms, figures included, without those every dispute shares ("lake").
@@ -133,6 +149,15 @@ function reasonFor(
       const lower = text.toLowerCase();
       if (sideStatements.some((s) => s.includes(lower) || lower.includes(s))) continue;
       if (used.has(text) || sides.some((s) => samePosition(s.statement, text))) continue;
+      // A cue of causation is not a reason: the sentence must say how the figures were made (decision 0096).
+      if (
+        !explainsDifference(
+          text,
+          sides.map((s) => s.statement),
+          body,
+        )
+      )
+        continue;
       const shared = new Set(contentStems(text).filter((t) => subject.has(t))).size;
       if (shared === 0) continue;
       // What the reason is about weighs more than how many cue words it has.
@@ -154,6 +179,7 @@ export function selectDisagreements(
   contradictions: readonly ClaimPair[],
   claims: readonly ClaimRow[],
   evidence: readonly EvidenceText[] = [],
+  body: readonly string[] = [],
 ): Disagreement[] {
   const byId = new Map(claims.map((c) => [c.id, c]));
   const groups: ClaimRow[][] = [];
@@ -183,5 +209,10 @@ export function selectDisagreements(
   const termsOf = groups.map((g) => new Set(g.flatMap((c) => contentStems(c.statement))));
   const common = new Set([...(termsOf[0] ?? [])].filter((t) => groups.length > 1 && termsOf.every((set) => set.has(t))));
   const used = new Set<string>();
-  return groups.map((sides) => ({ sides, reason: reasonFor(sides, evidence, common, used) }));
+  const inBody = new Set(body.map((b) => b.replace(/\s+/g, ' ').trim()));
+  return groups.map((sides) => ({
+    sides,
+    reason: reasonFor(sides, evidence, common, used, inBody),
+    difference: describeDifference(sides.map((s) => s.statement)),
+  }));
 }

@@ -1,5 +1,6 @@
 import {
   AgentRunner,
+  explainsDifference,
   framer,
   openPoints,
   verifyAndRepair,
@@ -74,6 +75,16 @@ export class FrameHandler implements StepHandler<'frame'> {
     });
     // The redraft's sections, not yet committed, replace their stored versions.
     const sections = stored.map((s) => redraft?.sections.get(s.sectionId) ?? s);
+    // What the report names as unanswered: not its own question, and not a question a section of it answers (its
+    // heading), which a reader would not call open (decision 0096). The method section still lists every question the
+    // research left open or partial, as a record of the research.
+    const asKey = (q: string) =>
+      q
+        .trim()
+        .toLowerCase()
+        .replace(/[?.!\s]+$/, '');
+    const answered = new Set([ctx.run.question, ...sections.map((s) => s.title)].map(asKey));
+    const unsettled = open.filter((q) => !answered.has(asKey(q.text)));
     const stopReason = run?.stopReason ?? 'research complete';
     const evidence = await this.research.evidence(tenantId, runId);
     const excerpts = new Map(evidence.map((e) => [e.id, e.excerpt]));
@@ -84,17 +95,28 @@ export class FrameHandler implements StepHandler<'frame'> {
     });
 
     // "Where the sources disagree" first: its sentences are verified before the framer names the disputes as open, so
-    // the conclusion names exactly the disputes the report shows. A disagreement's sentences: each side's statement,
-    // then the reason the sources give, if any.
+    // the conclusion names exactly the disputes the report shows. A disagreement is one paragraph: each side's
+    // statement, then the reason a source gives if one really explains the difference, else what differs between the
+    // sides in our own words (decision 0096).
     // The disputes the contradiction step paired and those it did not (decision 0087): the body states neither side.
+    const body = sections.flatMap((s) => s.paragraphs.flatMap((p) => p.sentences.map((x) => x.text)));
+    const inBody = new Set(body.map((b) => b.replace(/\s+/g, ' ').trim()));
     const disputes = selectDisagreements(
       runDisputes(contradictions, claims),
       claims,
       evidence.map((e) => ({ id: e.id, excerpt: e.excerpt })),
+      body,
     );
+    // Our own words cite nothing: the guard checks them against the sides they describe.
+    const ownWords = (k: number): SentenceToVerify => ({
+      text: disputes[k]!.difference,
+      evidenceIds: [],
+      evidence: [],
+      context: disputes[k]!.sides.map((c) => c.statement),
+    });
     const disputeParts = disputes.flatMap((d, k) => [
       ...d.sides.map((c) => ({ dispute: k, side: true, sentence: withEvidence({ text: c.statement, evidenceIds: c.evidenceIds }) })),
-      ...(d.reason ? [{ dispute: k, side: false, sentence: withEvidence(d.reason) }] : []),
+      { dispute: k, side: false, sentence: d.reason ? withEvidence(d.reason) : ownWords(k) },
     ]);
     const disputesVerified = await verifyAndRepair(
       this.agents,
@@ -102,14 +124,27 @@ export class FrameHandler implements StepHandler<'frame'> {
       rounds,
       call,
     );
-    // A disagreement needs two sides that survived verification; its reason is shown only beside them.
+    // A reason that verification removed, or that a repair (the model's, with a model) turned into a sentence that no
+    // longer explains the difference, gives way to our own words: the same check whatever engine wrote it.
+    const keptReason = (k: number) => {
+      const i = disputeParts.findIndex((p) => p.dispute === k && !p.side);
+      const kept = disputesVerified.kept[i];
+      if (!kept || !disputes[k]!.reason) return kept ?? null;
+      const sides = disputes[k]!.sides.map((c) => c.statement);
+      return explainsDifference(kept.text, sides, inBody) ? kept : null;
+    };
+    const fallback = disputes.flatMap((d, k) => (d.reason && keptReason(k) === null ? [k] : []));
+    const fallbackVerified = fallback.length > 0 ? await verifyAndRepair(this.agents, fallback.map(ownWords), rounds, call) : null;
+    // A disagreement needs two sides that survived verification; the reason or the difference follows them.
     const shown = disputes.flatMap((_, k) => {
-      const own = disputeParts.flatMap((p, i) =>
-        p.dispute === k && disputesVerified.kept[i] ? [{ side: p.side, s: disputesVerified.kept[i] }] : [],
+      const sides = disputeParts.flatMap((p, i) =>
+        p.dispute === k && p.side && disputesVerified.kept[i] ? [disputesVerified.kept[i]] : [],
       );
-      const sides = own.filter((x) => x.side).map((x) => x.s.text);
       if (sides.length < 2) return [];
-      return [{ sides, sentences: own.map(({ s }) => ({ text: s.text, evidenceIds: s.evidenceIds })) }];
+      const at = fallback.indexOf(k);
+      const closing = at >= 0 ? (fallbackVerified?.kept[at] ?? null) : keptReason(k);
+      const sentences = [...sides, ...(closing ? [closing] : [])].map((s) => ({ text: s.text, evidenceIds: s.evidenceIds }));
+      return [{ sides: sides.map((s) => s.text), sentences }];
     });
     const disagreements = shown.map((d) => ({ sentences: d.sentences }));
 
@@ -122,7 +157,7 @@ export class FrameHandler implements StepHandler<'frame'> {
           sentences: s.paragraphs.flatMap((p) => p.sentences.map((x) => ({ text: x.text, evidenceIds: x.evidenceIds }))),
         })),
         stopReason,
-        openQuestions: open.map((q) => q.text),
+        openQuestions: unsettled.map((q) => q.text),
         disputes: shown.slice(0, MAX_NAMED_DISPUTES).map((d) => ({ sides: d.sides })),
         ...(rules.scopes.length > 0 ? { scope: rules.scopes } : {}),
         ...(feedback ? { feedback } : {}),
@@ -136,10 +171,10 @@ export class FrameHandler implements StepHandler<'frame'> {
       ctx.run.question,
       ...rules.scopes,
       ...sections.map((s) => s.title),
-      ...open.map((q) => q.text),
+      ...unsettled.map((q) => q.text),
       ...shown.flatMap((d) => d.sides),
       stopReason,
-      `${sections.length} sections, ${open.length} open questions, ${shown.length} disputed points, ${ctx.run.options.maxIterations} iterations`,
+      `${sections.length} sections, ${unsettled.length} open questions, ${shown.length} disputed points, ${ctx.run.options.maxIterations} iterations`,
       ...(feedback ? [feedback] : []),
     ];
     // A finding cites and is checked against its passages (guard and judge); a framing sentence cites nothing and is
@@ -147,7 +182,11 @@ export class FrameHandler implements StepHandler<'frame'> {
     const toVerify = (s: Sentence): SentenceToVerify =>
       s.evidenceIds.length > 0 ? withEvidence(s) : { text: s.text, evidenceIds: [], evidence: [], context };
     // What stays open closes the conclusion, written here from the run's facts whatever engine framed it (0037).
-    const closing = openPoints({ openQuestions: open.map((q) => q.text), disputes: shown.map((d) => ({ sides: d.sides })) });
+    const closing = openPoints({
+      question: ctx.run.question,
+      openQuestions: unsettled.map((q) => q.text),
+      disputes: shown.map((d) => ({ sides: d.sides })),
+    });
     const parts = [
       ...out.introduction.map((s) => ({ part: 'introduction' as const, sentence: toVerify(s) })),
       ...[...out.conclusion, ...closing].map((s) => ({ part: 'conclusion' as const, sentence: toVerify(s) })),
@@ -164,9 +203,10 @@ export class FrameHandler implements StepHandler<'frame'> {
       );
     const introduction = kept('introduction');
     const verification: FrameVerification = {
-      figures: addFigures(addFigures(verified.figures, disputesVerified.figures), redraft?.figures),
+      figures: addFigures(addFigures(addFigures(verified.figures, disputesVerified.figures), fallbackVerified?.figures), redraft?.figures),
       checks: [
         ...disputesVerified.checks.map((c) => ({ ...c, part: 'disagreements' as const })),
+        ...(fallbackVerified?.checks ?? []).map((c) => ({ ...c, part: 'disagreements' as const })),
         ...verified.checks.map((c) => ({ ...c, part: parts[c.index]!.part })),
       ],
       redrafted: redraft?.positions ?? [],

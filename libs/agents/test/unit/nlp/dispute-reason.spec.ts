@@ -1,0 +1,135 @@
+import { describeDifference, explainsDifference, namePoint } from '../../../src/offline/nlp/dispute-reason';
+import { guardSentence } from '../../../src/verification/guard';
+
+/* A dispute's reason only when a sentence explains the difference; otherwise what differs, in our words (decision 0096). */
+
+const fell39 = "The water level of Lake Varen fell by 3.9 metres between 2015 and 2023, according to the authority's annual-mean series.";
+const fell42 = 'The water level of Lake Varen fell by 4.2 metres between 2015 and 2024.';
+const fell61 = 'The water level of Lake Varen fell by 6.1 metres between 2015 and 2024.';
+const question = "What caused the decline of Lake Varen's water level, and how large was it?";
+
+describe('explainsDifference: a sentence of the evidence that says why the figures differ', () => {
+  it('keeps a real reason: it names how a figure was made and shares the disputed subject', () => {
+    const reason =
+      'We note that figures above six metres compare the highest spring level with the lowest autumn level, which exaggerates the change.';
+    expect(explainsDifference(reason, [fell42, fell61])).toBe(true);
+    expect(explainsDifference(reason, [fell39, fell42])).toBe(true);
+    // One side's figure names the quantity as well as its subject does.
+    const area =
+      "The difference from the authority's figure (18%) comes almost entirely from the choice of reference level: mean versus minimum.";
+    expect(explainsDifference(area, ['Lake Varen has lost 27% of its surface area.', 'Lake Varen has lost 18% of its surface area.'])).toBe(
+      true,
+    );
+  });
+
+  it.each([
+    [
+      'a cue of causation about another quantity',
+      'Annual irrigation withdrawals from Lake Varen average 38 million cubic metres, and in 2022 our members drew only 31 million cubic metres because of the voluntary savings scheme.',
+      [fell39, fell42],
+    ],
+    [
+      'a cause of something else, naming no basis',
+      'Because the northern shore is very flat, a small change in level exposes a large area.',
+      [fell42, fell61],
+    ],
+    [
+      'a basis that explains other figures (percentages against metres)',
+      "The difference from the authority's figure (18%) comes almost entirely from the choice of reference level: mean versus minimum.",
+      [fell42, fell61],
+    ],
+    [
+      'another subject',
+      'The panel considers that both "2015" and "2017" are defensible answers to different questions: when the lake first fell below its normal range (2015), and when the decline became self-sustaining (2017).',
+      [
+        'The number of fishing licences fell from 1,240 in 2015 to 610 in 2023.',
+        'The number of fishing licences fell from 1,410 in 2015 to 480 in 2023, including club permits.',
+      ],
+    ],
+  ])('refuses %s', (_, sentence, sides) => {
+    expect(explainsDifference(sentence, sides)).toBe(false);
+  });
+
+  it("refuses a sentence the report's body already states, and a side itself", () => {
+    const reason =
+      'We note that figures above six metres compare the highest spring level with the lowest autumn level, which exaggerates the change.';
+    expect(explainsDifference(reason, [fell42, fell61], new Set([reason]))).toBe(false);
+    expect(explainsDifference(fell39, [fell39, fell42])).toBe(false);
+  });
+});
+
+describe('describeDifference: what differs between the sides, in our own words', () => {
+  it('a period difference, in words the guard accepts against the sides', () => {
+    const text = describeDifference([fell39, fell42]);
+    expect(text).toMatch(/^The two figures cover different periods: one 2015–2023, the other 2015–2024\./);
+    expect(text).toContain("Only one of them names its source: the authority's annual-mean series.");
+    expect(guardSentence(text, [], { context: [fell39, fell42] }).ok).toBe(true);
+  });
+
+  it('what only one side says it includes; a shared period; neither saying how', () => {
+    expect(
+      describeDifference([
+        'The number of fishing licences fell from 1,240 in 2015 to 610 in 2023.',
+        'The number of fishing licences fell from 1,410 in 2015 to 480 in 2023, including club permits.',
+      ]),
+    ).toBe('Only one of the two figures says it includes club permits.');
+    expect(
+      describeDifference([
+        'Annual irrigation withdrawals from Lake Varen average 38 million cubic metres for 2016–2024.',
+        'Annual irrigation withdrawals from Lake Varen average 52 million cubic metres (2016–2024, uncertainty about 6 million m³).',
+      ]),
+    ).toBe('The two figures cover the same period (2016–2024), so the period does not account for the difference.');
+    expect(describeDifference(['Lake Varen has lost 27% of its surface area.', 'Lake Varen has lost 18% of its surface area.'])).toBe(
+      'Neither figure says over which period or on which basis it was measured.',
+    );
+  });
+
+  it('statements without figures: a denial, an onset', () => {
+    expect(describeDifference(['Irrigation withdrawals caused the decline.', 'Irrigation withdrawals did not cause the decline.'])).toBe(
+      'One states that irrigation withdrawals caused the decline; the other denies it.',
+    );
+    expect(
+      describeDifference([
+        'The decline started before large-scale irrigation.',
+        'The year-on-year decline began in the first full year of large-scale canal operation.',
+      ]),
+    ).toBe('The two statements place the start of the decline at different times.');
+  });
+});
+
+describe("namePoint: the point in dispute as a reader names it, from the sides' subject", () => {
+  it.each([
+    [[fell42, fell61, fell39], 'how far the water level fell'],
+    [
+      ['Lake Varen has lost 27% of its surface area.', 'Lake Varen has lost 18% of its surface area.'],
+      'how much of its surface area Lake Varen has lost',
+    ],
+    [
+      [
+        'The number of fishing licences fell from 1,240 in 2015 to 610 in 2023.',
+        'The number of fishing licences fell from 1,410 in 2015 to 480 in 2023.',
+      ],
+      'how far the number of fishing licences fell',
+    ],
+    [
+      ['Irrigation withdrawals did not cause the decline of Lake Varen.', 'Irrigation withdrawals caused the decline.'],
+      'whether irrigation withdrawals caused the decline',
+    ],
+    [
+      [
+        'The decline started before large-scale irrigation.',
+        'The year-on-year decline began in the first full year of large-scale canal operation.',
+      ],
+      'when the decline started',
+    ],
+  ])('%j → %s', (sides, name) => {
+    const named = namePoint(sides, question);
+    expect(named).toBe(name);
+    // Never a side's figure.
+    expect(named).not.toMatch(/\d/);
+  });
+
+  it('keeps the place when the question does not name it', () => {
+    expect(namePoint([fell42, fell61])).toBe('how far the water level of Lake Varen fell');
+  });
+});
