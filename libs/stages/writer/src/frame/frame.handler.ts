@@ -1,6 +1,7 @@
 import {
   AgentRunner,
   framer,
+  mergeShortSections,
   openPoints,
   verifyAndRepair,
   type CheckRecord,
@@ -73,7 +74,14 @@ export class FrameHandler implements StepHandler<'frame'> {
       return true;
     });
     // The redraft's sections, not yet committed, replace their stored versions.
-    const sections = stored.map((s) => redraft?.sections.get(s.sectionId) ?? s);
+    // A section of one sentence joins its neighbour, as the renderer joins it (decision 0089); an interview's section
+    // (titled by its analyst, outline.handler.ts) keeps its heading.
+    const analysts = turns.length > 0 ? await this.research.latestPerspectives(tenantId, runId) : [];
+    const memoTitles = new Set(analysts.flatMap((a) => [`${a.name}, ${a.role}`, `${`${a.name}, ${a.role}`.slice(0, 399)}…`]));
+    const sections = mergeShortSections(
+      stored.map((s) => redraft?.sections.get(s.sectionId) ?? s),
+      (s) => memoTitles.has(s.title),
+    );
     const stopReason = run?.stopReason ?? 'research complete';
     const evidence = await this.research.evidence(tenantId, runId);
     const excerpts = new Map(evidence.map((e) => [e.id, e.excerpt]));
