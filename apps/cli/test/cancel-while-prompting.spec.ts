@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { createTestDatabase, REPO_ROOT, uniquePrefix, waitFor, type TestDatabase } from '@dossier/testing';
+import { createTestDatabase, REPO_ROOT, startChildService, uniquePrefix, waitFor, type TestDatabase } from '@dossier/testing';
 import { CLI, cliRunner, openGate, type CliResult } from './cli-harness';
 import { matrixCorpus, QUESTION } from './model-matrix';
 
@@ -39,6 +39,8 @@ describe('cancel while prompting', () => {
   let result: CliResult;
   let showWaiting: CliResult;
   let showCancelled: CliResult;
+  let resumedWaiting: CliResult;
+  let resumedAuto: CliResult;
 
   beforeAll(async () => {
     db = await createTestDatabase();
@@ -65,6 +67,18 @@ describe('cancel while prompting', () => {
     expect((await cli(['cancel', runId, '--reason', 'asked the wrong question'])).code).toBe(0);
     result = await terminal.exited;
     showCancelled = await cli(['show', runId]);
+    // `resume` without --approve: the reopened gate says how to decide it; cancelled again from here.
+    const out = mkdtempSync(path.join(tmpdir(), 'dossier-resumed-'));
+    const waiting = startChildService(
+      CLI,
+      { ...env, DATABASE_URL: db.url, LOG_LEVEL: 'error', OTEL_SDK_DISABLED: 'true' },
+      'dossier resume',
+      ['resume', runId, '--out', out],
+    );
+    await waiting.waitForOutput(/Gate plan is waiting for a decision: .*\n/);
+    expect((await cli(['cancel', runId, '--reason', 'again'])).code).toBe(0);
+    resumedWaiting = { code: (await waiting.exited).code, output: waiting.output() };
+    resumedAuto = await cli(['resume', runId, '--approve', 'auto', '--out', out, '--format', 'md']);
   }, 600_000);
 
   afterAll(async () => {
@@ -92,5 +106,21 @@ describe('cancel while prompting', () => {
     expect(showCancelled.output).toContain(`  gate plan r0: not decided (run cancelled; dossier resume ${runId} reopens it)`);
     expect(showCancelled.output).not.toMatch(/gate plan r0: open/);
     expect(showCancelled.output).not.toContain('approve ');
+  });
+
+  it('resume without --approve prints the command that decides the reopened gate', () => {
+    expect(resumedWaiting.output).toContain(
+      `Gate plan is waiting for a decision: dossier approve ${runId} plan (or --reject --feedback "what to change")`,
+    );
+    expect(resumedWaiting.output).toContain(`Run ${runId} was cancelled (again)`);
+    expect(resumedWaiting.code).toBe(2);
+  });
+
+  it('resume --approve auto approves each gate as it opens and completes the run', () => {
+    expect(resumedAuto.output).toContain('Approved gate plan (--approve auto).');
+    expect(resumedAuto.output).toContain('Approved gate outline (--approve auto).');
+    expect(resumedAuto.output).toContain('Approved gate publish (--approve auto).');
+    expect(resumedAuto.output).toMatch(/Report written to .*report\.md/);
+    expect(resumedAuto.code).toBe(0);
   });
 });

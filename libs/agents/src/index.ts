@@ -43,6 +43,7 @@ export { BudgetLedger, decide as decideSpend, type SpendLimits } from './budget/
 export { BudgetExhaustedSignal } from './budget/budget-exhausted';
 export type { BudgetExhaustionSink } from './budget/budget-exhaustion-sink';
 export { planBatches, draftSectionInBatches } from './writing/batch-section';
+export { mergeShortSections, MIN_SECTION_SENTENCES } from './writing/merge-sections';
 // The text gate of model text (decision 0041): its detectors are shared with the report lint.
 export {
   leakedText,

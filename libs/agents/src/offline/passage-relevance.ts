@@ -80,13 +80,49 @@ export function passageContexts(text: string, units: readonly Unit[]): string[] 
 export function excerptContexts(
   text: string,
   excerpts: readonly { start: number; end: number }[],
-): { context: string; defines: string | null }[] {
+): { context: string; defines: string | null; heading: string | null }[] {
   const units = splitUnits(text);
   const contexts = passageContexts(text, units);
   const defined = definedLabels(units);
+  const headings = headingsAbove(units);
   return excerpts.map((e) => {
     const i = units.findIndex((u) => u.start < e.end && e.end <= u.end);
-    return i >= 0 ? { context: contexts[i]!, defines: defined[i]! } : { context: '', defines: null };
+    return i >= 0 ? { context: contexts[i]!, defines: defined[i]!, heading: headings[i]! } : { context: '', defines: null, heading: null };
+  });
+}
+
+/**
+ * Headings that name no subject of their own: a manual's or a paper's furniture ("DESCRIPTION", "Summary"). A section
+ * of the report is not named by one; the heading above it is used instead.
+ */
+const GENERIC_HEADING =
+  /^(?:abstract|about|background|contents|table of contents|description|details|discussion|examples?|faq|further reading|introduction|key (?:facts|findings|points)|methods?|name|notes?|options|overview|references|results|see also|sources|summary|synopsis|conclusions?)$/i;
+
+/** A heading as a section title: without its numbering ("3.2 "), markup and closing colon; null when generic. */
+export function headingTitle(text: string): string | null {
+  const t = text
+    .replace(/^#+\s*/, '')
+    .replace(/^(?:\d+(?:\.\d+)*\.?|[IVX]+\.)\s+/, '')
+    .replace(/[*_`]/g, '')
+    .replace(/[:.\s]+$/, '')
+    .trim();
+  if (t.length < 3 || t.length > 120 || GENERIC_HEADING.test(t)) return null;
+  return t;
+}
+
+/** The nearest heading above each unit that names a subject (generic ones are passed over for the one above them). */
+function headingsAbove(units: readonly Unit[]): (string | null)[] {
+  const open: { level: number; title: string | null }[] = [];
+  return units.map((u, i) => {
+    if (u.kind === 'heading') {
+      // The text's first line, when a heading, is its title: above every other heading, markdown or plain.
+      const level = i === 0 ? 0 : (/^#+/.exec(u.text)?.[0].length ?? 6);
+      while (open.length > 0 && open[open.length - 1]!.level >= level) open.pop();
+      open.push({ level, title: headingTitle(u.text) });
+      return null;
+    }
+    for (let j = open.length - 1; j >= 0; j--) if (open[j]!.title) return open[j]!.title;
+    return null;
   });
 }
 

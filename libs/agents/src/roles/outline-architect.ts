@@ -28,6 +28,8 @@ export const OutlineArchitectInput = z
         context: z.string().max(4000).optional(),
         /** The term line or heading its evidence is the first sentence under: what it defines. */
         defines: z.string().max(400).optional(),
+        /** The heading its evidence sits under in its source (generic ones such as "Summary" passed over): a section's name. */
+        heading: z.string().max(400).optional(),
       }),
     ),
     /**

@@ -12,7 +12,11 @@ export const SectionWriterInput = z
   .strictObject({
     section: z.strictObject({ title: text(400), purpose: z.string().max(2000) }),
     claims: z.array(z.strictObject({ id: Id, statement: text(4000), evidenceIds: z.array(Id).min(1) })),
-    evidence: z.array(EvidenceRef),
+    /**
+     * Each excerpt, and where it stands: its source (snapshot) and its offset there. The offline writer groups a
+     * section's sentences by source and keeps them in the source's own order, so a paragraph reads as a passage.
+     */
+    evidence: z.array(EvidenceRef.extend({ sourceId: Id.optional(), start: z.int().min(0).optional() })),
     /**
      * Long sections are drafted in parts (OpenAI engine): which part this is and a summary of what the parts
      * before wrote, so the model continues rather than repeats, and the last part closes the section.

@@ -210,6 +210,9 @@ describe('the text gate over the whole report (decision 0041)', () => {
     const { hygiene: _none, ...metrics } = offline.metrics;
     const report = buildReport({ ...offline, metrics });
     expect(report.metrics.hygiene).toBeUndefined();
-    expect(report.sections.filter((s) => s.kind === 'body').map((s) => s.title)).toEqual(['Q1 How large was the decline', 'Causes']);
+    // Titles as they were (no text gate); the first section's one sentence joins its neighbour (decision 0089).
+    const body = report.sections.filter((s) => s.kind === 'body');
+    expect(body.map((s) => s.title)).toEqual(['Causes']);
+    expect(body[0]!.paragraphs[0]!.sentences.map((s) => s.text)).toEqual([finding]);
   });
 });

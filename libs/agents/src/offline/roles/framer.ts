@@ -1,5 +1,5 @@
-import { normalizeWhitespace } from '../nlp/statement-terms';
-import { cosine, tfidfVectors } from '../nlp/tfidf';
+import { normalizeWhitespace, statementStems } from '../nlp/statement-terms';
+import { stem, tokenize } from '../nlp/tokens';
 import { clip } from '../topics';
 import { reviseForFeedback } from './feedback-revision';
 import { FramerInput, FramerOutput } from '../../roles/framer-schemas';
@@ -16,27 +16,31 @@ function stopPhrase(reason: string): string {
   return r.trim().length > 0 ? `for this reason: ${normalizeWhitespace(reason)}` : 'when the research loop ended';
 }
 
+/** Titles in a sentence: quoted when one is a question or holds a comma, so "…and when?, How large…?." cannot happen. */
 function listTitles(titles: readonly string[]): string {
-  if (titles.length <= 1) return titles.join('');
-  return `${titles.slice(0, -1).join(', ')} and ${titles[titles.length - 1]}`;
+  const quoted = titles.some((t) => /[?,;]/.test(t)) ? titles.map((t) => `"${t.replace(/"/g, "'")}"`) : [...titles];
+  if (quoted.length <= 1) return quoted.join('');
+  return `${quoted.slice(0, -1).join(', ')} and ${quoted[quoted.length - 1]}`;
 }
 
-/** The sentence most similar on average to the rest of its section (tf-idf cosine); ties go to the earlier one. */
-function centralSentence(sentences: readonly { text: string; evidenceIds: string[] }[]): { text: string; evidenceIds: string[] } | null {
-  const cited = sentences.filter((s) => s.evidenceIds.length > 0);
-  if (cited.length <= 1) return cited[0] ?? null;
-  const vectors = tfidfVectors(cited.map((s) => s.text));
-  let best = 0;
-  let bestScore = -1;
-  vectors.forEach((v, i) => {
-    const score = vectors.reduce((sum, w, j) => (i === j ? sum : sum + cosine(v, w)), 0) / (vectors.length - 1);
-    if (score > bestScore) {
-      best = i;
-      bestScore = score;
-    }
-  });
-  return cited[best];
+/** Two findings that share most of their words and every figure state one thing: the introduction states it once. */
+function sameFinding(a: string, b: string): boolean {
+  const words = (t: string) => new Set(tokenize(t).map(stem));
+  const x = words(a);
+  const y = words(b);
+  const figures = (w: Set<string>) =>
+    [...w]
+      .filter((t) => /\d/.test(t))
+      .sort()
+      .join(' ');
+  let shared = 0;
+  for (const t of x) if (y.has(t)) shared++;
+  return figures(x) === figures(y) && shared / Math.max(1, Math.min(x.size, y.size)) >= SAME_FINDING;
 }
+/** A main finding holds at least this many content words when its section has such a sentence. */
+const MIN_FINDING_WORDS = 4;
+/** Share of the shorter finding's words the longer one holds for the two to be one finding. */
+const SAME_FINDING = 0.8;
 
 export function framerOffline(input: FramerInput): FramerOutput {
   return reviseForFeedback(input, offlineFrame(input));
@@ -56,17 +60,34 @@ function offlineFrame(input: FramerInput): FramerOutput {
   }.`;
   const narrowed = (input.scope ?? []).map((x) => normalizeWhitespace(x).replace(/[.!?]+$/, ''));
   const within = narrowed.length > 0 ? ` Its scope was narrowed during research to: ${narrowed.join('; ')}.` : '';
-  // The main findings: each section opens with its most direct answer (outline architect), so the first sections'
-  // opening sentences, verbatim and with their citations, answer the question before the detail.
+  // The main findings: each of the first sections' most direct answer — the cited sentence that shares most of the
+  // question's and the section title's words for its length (a section reads in its sources' order, so its opening
+  // sentence is not always its answer; decision 0089) — verbatim with its citations, each stated once.
   const findings: FramerOutput['introduction'] = [];
   const used = new Set<string>();
   for (const section of written) {
     if (findings.length >= MAX_INTRO_FINDINGS) break;
+    const wanted = statementStems(`${question} ${section.title}`);
+    const directness = (text: string) => {
+      const words = statementStems(text);
+      return [...words].filter((w) => wanted.has(w)).length / Math.sqrt(Math.max(1, words.size));
+    };
     // A list's lead-in ("Three explanations are commonly given:") states no finding on its own.
-    const first = section.sentences.find((x) => x.evidenceIds.length > 0 && !used.has(x.text) && !/:\s*$/.test(x.text));
-    if (!first) continue;
-    used.add(first.text);
-    findings.push({ text: first.text, evidenceIds: [...new Set(first.evidenceIds)] });
+    const candidates = section.sentences
+      .filter((x) => x.evidenceIds.length > 0 && !used.has(x.text) && !/:\s*$/.test(x.text))
+      .filter((x) => !findings.some((f) => sameFinding(f.text, x.text)));
+    // A finding says something: "The causes of the decline are disputed." shares the question's words and states none.
+    const substantial = candidates.filter((x) => statementStems(x.text).size >= MIN_FINDING_WORDS);
+    const best = (substantial.length > 0 ? substantial : candidates).reduce<{ text: string; evidenceIds: string[]; score: number } | null>(
+      (top, x) => {
+        const score = directness(x.text);
+        return top === null || score > top.score ? { ...x, score } : top;
+      },
+      null,
+    );
+    if (!best) continue;
+    used.add(best.text);
+    findings.push({ text: best.text, evidenceIds: [...new Set(best.evidenceIds)] });
   }
   const introduction = [
     { text: clip(`This report addresses the question: ${asked}${within}`, 4000), evidenceIds: [] },
@@ -75,13 +96,8 @@ function offlineFrame(input: FramerInput): FramerOutput {
     { text: clip(limits, 4000), evidenceIds: [] },
   ];
 
-  // The conclusion: each section's most central finding, unless the introduction already stated it, then what stays open.
+  // The conclusion repeats no body sentence (issue 25 item 4, decision 0089): an extractive engine cannot restate a
+  // finding in other words, so it says what stays open, which the frame step adds whatever the engine (openPoints).
   const conclusion: FramerOutput['conclusion'] = [];
-  for (const section of written) {
-    const central = centralSentence(section.sentences.filter((x) => !used.has(x.text)));
-    if (!central) continue;
-    used.add(central.text);
-    conclusion.push({ text: central.text, evidenceIds: [...new Set(central.evidenceIds)] });
-  }
   return { introduction, conclusion };
 }

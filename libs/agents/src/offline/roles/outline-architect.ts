@@ -61,6 +61,62 @@ function jaccard(a: Set<string>, b: Set<string>): number {
   return shared === 0 ? 0 : shared / (a.size + b.size - shared);
 }
 
+/** A heading names a perspective's section when it stands over at least this many of its claims (or half of them). */
+const MIN_HEADING_CLAIMS = 2;
+
+/**
+ * Titles from the sources and the question (issue 25 item 3, decision 0089). A section answering a clause of the
+ * question (or the question itself) keeps that clause as its title. A section answering a perspective's sub-question
+ * — a template such as "How is X measured, and what mechanisms explain it?" — is named by the heading its claims'
+ * evidence sits under in the sources (the most common among them, when it stands over at least MIN_HEADING_CLAIMS or
+ * half of them; ties go to the most direct answer's); when no heading does, its claims join the clause sections they answer best, and the template is never a heading
+ * (it stays only when no clause section can take them, and then the weaker heading goes first). Never a key phrase of the claims (decision 0023). A title
+ * another section already has: the two are one section when their claims fit in one.
+ */
+function nameSections(
+  question: string,
+  sections: { question: string; group: Group }[],
+  scoreOf: (claim: Claim, section: number) => number,
+): void {
+  const clauses = new Set([question, ...questionParts(question).clauses].map((c) => normalizeWhitespace(c).toLowerCase()));
+  const isClause = sections.map((s) => clauses.has(normalizeWhitespace(s.question).toLowerCase()));
+  const named = new Map<string, Group>();
+  sections.forEach(({ group }, i) => {
+    if (group.claims.length === 0) return;
+    if (!isClause[i]) {
+      const ranked = [...group.claims].sort((a, b) => b.score - a.score);
+      const counts = new Map<string, number>();
+      for (const c of ranked) if (c.claim.heading) counts.set(c.claim.heading, (counts.get(c.claim.heading) ?? 0) + 1);
+      const [heading, n] = [...counts].reduce<[string | null, number]>((best, h) => (h[1] > best[1] ? h : best), [null, 0]);
+      // A heading names the section when it stands over several of its claims, or half of them: a document's title
+      // over one claim of twelve does not say what the other eleven are about.
+      if (heading !== null && (n >= MIN_HEADING_CLAIMS || 2 * n >= ranked.length)) group.title = clip(heading, 400);
+      else {
+        const left: Group['claims'] = [];
+        for (const c of group.claims) {
+          const to = sections
+            .map((_, j) => j)
+            .filter((j) => isClause[j] && sections[j]!.group.claims.length < MAX_CLAIMS_PER_SECTION)
+            .sort((a, b) => scoreOf(c.claim, b) - scoreOf(c.claim, a))[0];
+          if (to === undefined) left.push(c);
+          else sections[to]!.group.claims.push({ claim: c.claim, score: scoreOf(c.claim, to) });
+        }
+        group.claims = left;
+        if (left.length === 0) return;
+        // The clause sections are full: a heading over fewer of its claims still names it better than the template.
+        if (heading !== null) group.title = clip(heading, 400);
+      }
+    }
+    const same = named.get(group.title.toLowerCase());
+    if (same && same !== group && same.claims.length + group.claims.length <= MAX_CLAIMS_PER_SECTION) {
+      same.claims.push(...group.claims);
+      group.claims = [];
+      return;
+    }
+    if (!same) named.set(group.title.toLowerCase(), group);
+  });
+}
+
 const sameQuestion = (a: string, b: string) => normalizeWhitespace(a).toLowerCase() === normalizeWhitespace(b).toLowerCase();
 
 /**
@@ -134,7 +190,7 @@ export function outlineArchitectOffline(input: OutlineArchitectInput): OutlineAr
   const coverages = standingsBy((i, c) => model.coverage(scored[i]!.text, c.statement, c));
   const standing = (i: number, c: Claim) => Math.max(0, ...(c.sourceIds ?? []).map((s) => standings[i]?.get(s) ?? 0));
 
-  const candidates: { claim: Claim; relevance: number; section: number; score: number }[] = [];
+  const candidates: { claim: Claim; relevance: number; section: number; score: number; scores: number[] }[] = [];
   for (const claim of input.claims) {
     const stems = statementStems(claim.statement);
     const wanted = requested.findIndex((p) =>
@@ -168,7 +224,7 @@ export function outlineArchitectOffline(input: OutlineArchitectInput): OutlineAr
         SOURCE_WEIGHT * standing(mainIndex, claim) +
         SUB_QUESTION_WEIGHT * Math.max(...asked.map((_, i) => own(i, claim)))) *
       (topical ? 1 : SETTING_ONLY_SHARE);
-    candidates.push({ claim, relevance, section: best, score: scores[best] });
+    candidates.push({ claim, relevance, section: best, score: scores[best], scores });
   }
   candidates.sort((a, b) => b.relevance - a.relevance);
   const floor = (candidates[0]?.relevance ?? 0) * RELEVANCE_FLOOR;
@@ -195,6 +251,12 @@ export function outlineArchitectOffline(input: OutlineArchitectInput): OutlineAr
     group.claims.push({ claim: c.claim, score: c.score });
     kept++;
   }
+  const scoresOf = new Map(candidates.map((c) => [c.claim.id, c.scores]));
+  nameSections(
+    input.question,
+    asked.map((q, i) => ({ question: q.text, group: questionGroup(i) })),
+    (claim, i) => scoresOf.get(claim.id)?.[i] ?? 0,
+  );
   const grouped = groups.flatMap((g) => {
     // Within a section, the most direct answer to its question first.
     const ranked = [...g.claims].sort((a, b) => b.score - a.score).slice(0, MAX_CLAIMS_PER_SECTION);

@@ -37,15 +37,56 @@ export function paragraphSizes(n: number): number[] {
   return Array.from({ length: k }, (_, i) => base + (i < n % k ? 1 : 0));
 }
 
+/** A sentence written, and where it stands in its source: the excerpt's offset, then its place in the excerpt. */
+interface Placed extends Sentence {
+  source: string;
+  at: number;
+  index: number;
+}
+
+/**
+ * The section's sentences grouped by source, the sources in the order of their first sentence (the outline's order:
+ * the most direct answer's source first), each source's sentences in the source's own order, so a paragraph reads as
+ * a passage (issue 25 item 4, decision 0089). A source's sentences make paragraphs of two to four; sources that gave one
+ * sentence each share a paragraph (of up to four, placed where its last sentence's source came).
+ */
+function paragraphsBySource(written: readonly Placed[]): SectionWriterOutput['paragraphs'] {
+  const bySource = new Map<string, Placed[]>();
+  for (const s of written) bySource.set(s.source, [...(bySource.get(s.source) ?? []), s]);
+  const paragraphs: SectionWriterOutput['paragraphs'] = [];
+  let singles: Sentence[] = [];
+  const flush = () => {
+    if (singles.length > 0) paragraphs.push({ sentences: singles });
+    singles = [];
+  };
+  for (const group of bySource.values()) {
+    const ordered = [...group].sort((a, b) => a.at - b.at || a.index - b.index).map((s) => ({ text: s.text, evidenceIds: s.evidenceIds }));
+    if (ordered.length === 1) {
+      singles.push(ordered[0]!);
+      if (singles.length >= MAX_PER_PARAGRAPH) flush();
+      continue;
+    }
+    let at = 0;
+    for (const size of paragraphSizes(ordered.length)) {
+      paragraphs.push({ sentences: ordered.slice(at, at + size) });
+      at += size;
+    }
+  }
+  flush();
+  return paragraphs;
+}
+
 export function sectionWriterOffline(input: SectionWriterInput): SectionWriterOutput {
   const excerpts = new Map(input.evidence.map((e) => [e.id, e.excerpt]));
-  const written: Sentence[] = [];
+  const placeOf = new Map(input.evidence.map((e) => [e.id, { source: e.sourceId ?? e.id, at: e.start ?? 0 }]));
+  const written: Placed[] = [];
   const seen = new Set<string>();
-  const emit = (sentence: string, evidenceIds: string[]) => {
+  const emit = (sentence: string, evidenceIds: string[], from: string, index: number) => {
     const key = normalizeWhitespace(sentence).toLowerCase();
     if (seen.has(key)) return;
     seen.add(key);
-    written.push({ text: sentence, evidenceIds });
+    const place = placeOf.get(from) ?? { source: from, at: 0 };
+    written.push({ text: sentence, evidenceIds, source: place.source, at: place.at, index });
   };
 
   for (const claim of input.claims) {
@@ -76,17 +117,10 @@ export function sectionWriterOffline(input: SectionWriterInput): SectionWriterOu
       // Without the sentence it refers to, an anaphoric sentence does not stand on its own: when that one is boilerplate
       // or a fragment, or states a disputed position, neither is written.
       if (before === null || before === undefined || statesContested(input, before)) continue;
-      emit(before, [chosen.id]);
+      emit(before, [chosen.id], chosen.id, chosen.index - 1);
     }
     // Near-duplicate evidence merged into this claim backs the same sentence: one sentence cites all of it.
-    emit(sentence, ids);
+    emit(sentence, ids, chosen.id, chosen.index);
   }
-
-  const paragraphs: SectionWriterOutput['paragraphs'] = [];
-  let at = 0;
-  for (const size of paragraphSizes(written.length)) {
-    paragraphs.push({ sentences: written.slice(at, at + size) });
-    at += size;
-  }
-  return { paragraphs };
+  return { paragraphs: paragraphsBySource(written) };
 }

@@ -106,7 +106,24 @@ describe('passage relevance', () => {
       { start, end: MANUAL.indexOf('tree.', start) + 'tree.'.length },
       { start, end },
     ]);
-    expect(first).toEqual({ context: '--hard', defines: '--hard' });
-    expect(second).toEqual({ context: '--hard\nResets the index and working tree.', defines: null });
+    expect(first).toEqual({ context: '--hard', defines: '--hard', heading: null });
+    expect(second).toEqual({ context: '--hard\nResets the index and working tree.', defines: null, heading: null });
+  });
+
+  it('finds the heading an excerpt sits under, passing over generic ones for the heading above them (decision 0089)', () => {
+    const text = [
+      '# Routine Vacuuming',
+      '## 24.1.5. Preventing Transaction ID Wraparound Failures',
+      'PostgreSQL transaction IDs are 32 bits wide, so they wrap around.',
+      '### Notes',
+      'A manual VACUUM freezes old rows.',
+      '## Summary',
+      'Vacuum often.',
+    ].join('\n\n');
+    const at = (s: string) => ({ start: text.indexOf(s), end: text.indexOf(s) + s.length });
+    const [wrap, notes, summary] = excerptContexts(text, [at('so they wrap around.'), at('freezes old rows.'), at('Vacuum often.')]);
+    expect(wrap!.heading).toBe('Preventing Transaction ID Wraparound Failures');
+    expect(notes!.heading).toBe('Preventing Transaction ID Wraparound Failures');
+    expect(summary!.heading).toBe('Routine Vacuuming');
   });
 });

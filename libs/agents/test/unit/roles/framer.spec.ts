@@ -11,9 +11,10 @@ describe('framer (offline)', () => {
   it('introduces the question, then states the main findings, each cited, then the outline and the limits', () => {
     expect(out.introduction[0]!.text).toContain(base.question);
     expect(out.introduction[0]!.evidenceIds).toEqual([]);
-    // The most direct answer of each section (its first cited sentence), verbatim with its citations.
+    // The most direct answer of each section (the cited sentence sharing most of the question's and the title's words
+    // for its length, decision 0089), verbatim with its citations.
     expect(out.introduction.filter((s) => s.evidenceIds.length > 0)).toEqual([
-      { text: 'Construction began in 1933.', evidenceIds: ['E7'] },
+      { text: 'The Golden Gate Bridge opened to traffic on 27 May 1937.', evidenceIds: ['E1', 'E2'] },
       { text: 'The construction cost was $35 million, financed by bonds approved by voters in 1930.', evidenceIds: ['E3'] },
     ]);
     const tail = out.introduction.slice(-2);
@@ -23,8 +24,52 @@ describe('framer (offline)', () => {
     expect(framing(tail)).toHaveLength(2);
   });
 
-  it('concludes with the most central cited sentence of each section the introduction did not state, all cited', () => {
-    expect(out.conclusion).toEqual([{ text: 'The Golden Gate Bridge opened to traffic on 27 May 1937.', evidenceIds: ['E1', 'E2'] }]);
+  it('repeats no body sentence in the conclusion: what stays open is added by the frame step (decision 0089)', () => {
+    const body = new Set(base.sections.flatMap((s) => s.sentences.map((x) => x.text)));
+    expect(out.conclusion.filter((s) => body.has(s.text))).toEqual([]);
+    expect(out.conclusion).toEqual([]);
+  });
+
+  it('takes a section’s most direct answer that states something, not a short sentence that only shares its words', () => {
+    const sections = [
+      {
+        title: 'What caused the decline of the lake?',
+        sentences: [
+          { text: 'A survey of the shore found many new jetties.', evidenceIds: ['E1'] },
+          { text: 'The causes of the decline are disputed.', evidenceIds: ['E2'] },
+          { text: 'Irrigation abstraction explains about 60% of the decline of the lake since 2015.', evidenceIds: ['E3'] },
+        ],
+      },
+    ];
+    const intro = framer.offline({ ...base, question: 'What caused the decline of the lake?', sections }).introduction;
+    expect(intro.filter((s) => s.evidenceIds.length > 0).map((s) => s.text)).toEqual([
+      'Irrigation abstraction explains about 60% of the decline of the lake since 2015.',
+    ]);
+  });
+
+  it('states each main finding once, and quotes section titles that are questions when it lists them', () => {
+    const sections = [
+      {
+        title: 'How far did the level fall?',
+        sentences: [{ text: 'The level fell by 6.1 metres between 2015 and 2024.', evidenceIds: ['E1'] }],
+      },
+      {
+        title: 'Why do the figures differ?',
+        sentences: [
+          { text: 'The level fell by 6.1 metres between 2015 and 2024, the authority says.', evidenceIds: ['E2'] },
+          { text: 'The figures differ because one series uses annual means.', evidenceIds: ['E3'] },
+        ],
+      },
+    ];
+    const intro = framer.offline({ ...base, sections }).introduction;
+    // The second section's restatement of the first finding is passed over for its own answer.
+    expect(intro.filter((s) => s.evidenceIds.length > 0).map((s) => s.text)).toEqual([
+      'The level fell by 6.1 metres between 2015 and 2024.',
+      'The figures differ because one series uses annual means.',
+    ]);
+    expect(intro.map((s) => s.text)).toContain(
+      'It is organised in 2 sections: "How far did the level fall?" and "Why do the figures differ?".',
+    );
   });
 
   it('what stays open (appended by the frame step, whatever the engine): the open questions by name', () => {

@@ -62,6 +62,62 @@ describe('outlineArchitect (offline)', () => {
     expect(sections.flatMap((s) => s.claimIds)).not.toContain('C4');
   });
 
+  describe('titles from the sources and the question (issue 25 item 3, decision 0089)', () => {
+    const question = 'How do I prevent transaction ID wraparound in PostgreSQL?';
+    const questions = [
+      { id: 'Q0', text: question },
+      { id: 'Q1', text: 'How does transaction ID wraparound work?' },
+    ];
+    const claim = (id: string, statement: string, heading?: string) => ({
+      id,
+      statement,
+      questionId: 'Q1',
+      ...(heading ? { heading } : {}),
+    });
+
+    it('names a perspective’s section by the heading its evidence sits under, never by the template', () => {
+      const claims = [
+        claim(
+          'C1',
+          'To prevent transaction ID wraparound in PostgreSQL, every table must be vacuumed at least once every two billion transactions.',
+        ),
+        claim(
+          'C2',
+          'PostgreSQL transaction ID wraparound work is done by VACUUM, which freezes old rows.',
+          'Preventing Transaction ID Wraparound Failures',
+        ),
+        claim(
+          'C3',
+          'Transaction ID wraparound work in PostgreSQL compares IDs modulo 2^32.',
+          'Preventing Transaction ID Wraparound Failures',
+        ),
+        claim('C4', 'The autovacuum daemon does wraparound work for transaction IDs in PostgreSQL.', 'The Autovacuum Daemon'),
+      ];
+      const { sections } = outlineArchitect.offline({ question, questions, claims, feedback: null });
+      const titles = sections.map((s) => s.title);
+      expect(titles).not.toContain('How does transaction ID wraparound work?');
+      expect(titles).toContain('Preventing Transaction ID Wraparound Failures');
+      // The question keeps its own words as the title of the section that answers it.
+      expect(titles[0]).toBe(question);
+      const ids = sections.flatMap((s) => s.claimIds);
+      expect(new Set(ids).size).toBe(ids.length);
+    });
+
+    it('a perspective’s section with no heading joins the section of the clause its claims answer best', () => {
+      const claims = [
+        claim(
+          'C1',
+          'To prevent transaction ID wraparound in PostgreSQL, every table must be vacuumed at least once every two billion transactions.',
+        ),
+        claim('C2', 'PostgreSQL transaction ID wraparound work is done by VACUUM, which freezes old rows.'),
+        claim('C3', 'Transaction ID wraparound work in PostgreSQL compares IDs modulo 2^32.'),
+      ];
+      const { sections } = outlineArchitect.offline({ question, questions, claims, feedback: null });
+      expect(sections.map((s) => s.title)).toEqual([question]);
+      expect(sections[0]!.claimIds.sort()).toEqual(['C1', 'C2', 'C3']);
+    });
+  });
+
   it('a question that asks one thing is itself the first section', () => {
     const question = 'When did construction of the Golden Gate Bridge begin?';
     const questions = [

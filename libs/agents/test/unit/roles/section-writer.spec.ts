@@ -34,6 +34,18 @@ describe('sectionWriter (offline)', () => {
     expect(sentences[i - 1]!.text).toBe('Construction began in 1933.');
   });
 
+  it('groups a section’s sentences by source, each source’s in its own order, so a paragraph reads as a passage (decision 0089)', () => {
+    const evidence = [
+      { id: 'A2', excerpt: 'The dam was finished in 1937.', sourceId: 'S-A', start: 900 },
+      { id: 'B1', excerpt: 'Critics called the design too costly.', sourceId: 'S-B', start: 10 },
+      { id: 'A1', excerpt: 'Work on the dam began in 1933.', sourceId: 'S-A', start: 100 },
+      { id: 'A3', excerpt: 'The dam holds 40 cubic kilometres of water.', sourceId: 'S-A', start: 1500 },
+    ];
+    const claims = evidence.map((e, i) => ({ id: `C${i}`, statement: e.excerpt, evidenceIds: [e.id] }));
+    const out = sectionWriter.offline({ section: { title: 'The dam', purpose: '' }, claims, evidence });
+    expect(out.paragraphs.map((p) => p.sentences.map((s) => s.evidenceIds[0]))).toEqual([['A1', 'A2', 'A3'], ['B1']]);
+  });
+
   it('writes paragraphs of 2–4 sentences', () => {
     for (const p of paragraphs) {
       expect(p.sentences.length).toBeGreaterThanOrEqual(2);

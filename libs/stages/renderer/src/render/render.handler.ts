@@ -15,25 +15,10 @@ import {
 import { StageStateError } from '@dossier/errors';
 import { renderAll } from '@dossier/render';
 import { OnStep, type StepContext, type StepHandler, type StepOutcome } from '@dossier/workflow';
-import type { InterventionInput } from '@dossier/contracts';
-import { InterventionRepository, type SourceRecordRow } from '@dossier/db';
+import { InterventionRepository } from '@dossier/db';
+import { describeIntervention } from './intervention-lines';
 import { buildReport } from './report-builder';
 import { hygieneDropped, llmUsage, modelOutputMetrics } from './usage-metrics';
-
-/** One applied intervention in words, for the report's method section. */
-function describeIntervention(iteration: number, input: InterventionInput, records: readonly SourceRecordRow[]): string {
-  const when = `after iteration ${iteration + 1}`;
-  switch (input.type) {
-    case 'add_question':
-      return `question added ${when}: "${input.question}"`;
-    case 'exclude_domain':
-      return `sources from ${input.domain} excluded ${when}`;
-    case 'exclude_source':
-      return `source ${records.find((r) => r.id === input.sourceId)?.canonicalUrl ?? input.sourceId} excluded ${when}`;
-    case 'narrow_scope':
-      return `scope narrowed ${when}: "${input.scope}"`;
-  }
-}
 
 /** The run's embeddings fallback (decision 0043), as report.json states it; a stored value of another shape is left out. */
 function embeddingsFallback(value: unknown): { embeddingsFallback?: NonNullable<z.infer<typeof ReportMetrics>['embeddingsFallback']> } {
@@ -87,7 +72,7 @@ export class RenderHandler implements StepHandler<'render'> {
     const verification = { checked, failedByGuard, failedByJudge, repaired, removed, judgedByModel, judgedOffline, guardOnly, rounds };
     const snapshots = await this.research.snapshots(tenantId, [...new Set(evidence.map((e) => e.snapshotId))]);
     const interventions = (await this.interventions.applied(tenantId, runId)).map((row) =>
-      describeIntervention(row.appliedIteration ?? 0, interventionInput(row), records),
+      describeIntervention(row.appliedIteration ?? 0, interventionInput(row), records, { iterations, stopReason: run.stopReason }),
     );
     const interviews = await this.interviews(tenantId, runId);
     const report = buildReport({

@@ -1,6 +1,6 @@
 import type { ReportJson, ReportSection } from '@dossier/contracts';
 import type { ClaimRow, ContradictionRow, EvidenceRow, SourceRecordRow, VerifiedSection } from '@dossier/db';
-import { addHygiene, type HygieneCounts } from '@dossier/agents';
+import { addHygiene, mergeShortSections, type HygieneCounts } from '@dossier/agents';
 import { gateReportInputs, remainingHygiene } from './report-hygiene';
 
 export interface ReportInputs {
@@ -243,7 +243,10 @@ export function buildReport(raw: ReportInputs): ReportJson {
   const sections: ReportSection[] = [];
   if (input.intro.length > 0)
     sections.push({ id: 'introduction', title: 'Introduction', kind: 'framing', paragraphs: [paragraph(input.intro)] });
-  input.sections.forEach((s, i) => {
+  // A section of one sentence joins its neighbour, as the frame step joined it for the introduction (decision 0089);
+  // an interview's section keeps its analyst's heading.
+  const memoTitles = new Set((input.interviews ?? []).flatMap((i) => [i.sectionTitle, `${i.sectionTitle.slice(0, 399)}…`]));
+  mergeShortSections(input.sections, (s) => memoTitles.has(s.title)).forEach((s, i) => {
     const paragraphs = s.paragraphs
       .map((p) => paragraph(p.sentences))
       .filter((p) => p.sentences.every((x) => x.evidenceIds.length > 0) && p.sentences.length > 0);

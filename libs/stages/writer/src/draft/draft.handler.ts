@@ -19,7 +19,7 @@ export class DraftHandler implements StepHandler<'draft'> {
       {
         section: { title: section.title, purpose: section.purpose },
         claims: claims.map((c) => ({ id: c.id, statement: c.statement, evidenceIds: c.evidenceIds })),
-        evidence: evidence.map((e) => ({ id: e.id, excerpt: e.excerpt })),
+        evidence: evidence.map((e) => ({ id: e.id, excerpt: e.excerpt, sourceId: e.snapshotId, start: e.start })),
         ...(contested.length > 0 ? { contested } : {}),
       },
       ctx.call,

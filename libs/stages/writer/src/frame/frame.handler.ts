@@ -2,6 +2,7 @@ import {
   AgentRunner,
   explainsDifference,
   framer,
+  mergeShortSections,
   openPoints,
   verifyAndRepair,
   type CheckRecord,
@@ -74,7 +75,14 @@ export class FrameHandler implements StepHandler<'frame'> {
       return true;
     });
     // The redraft's sections, not yet committed, replace their stored versions.
-    const sections = stored.map((s) => redraft?.sections.get(s.sectionId) ?? s);
+    // A section of one sentence joins its neighbour, as the renderer joins it (decision 0089); an interview's section
+    // (titled by its analyst, outline.handler.ts) keeps its heading.
+    const analysts = turns.length > 0 ? await this.research.latestPerspectives(tenantId, runId) : [];
+    const memoTitles = new Set(analysts.flatMap((a) => [`${a.name}, ${a.role}`, `${`${a.name}, ${a.role}`.slice(0, 399)}…`]));
+    const sections = mergeShortSections(
+      stored.map((s) => redraft?.sections.get(s.sectionId) ?? s),
+      (s) => memoTitles.has(s.title),
+    );
     // What the report names as unanswered: not its own question, and not a question a section of it answers (its
     // heading), which a reader would not call open (decision 0096). The method section still lists every question the
     // research left open or partial, as a record of the research.
@@ -83,7 +91,8 @@ export class FrameHandler implements StepHandler<'frame'> {
         .trim()
         .toLowerCase()
         .replace(/[?.!\s]+$/, '');
-    const answered = new Set([ctx.run.question, ...sections.map((s) => s.title)].map(asKey));
+    // A short section merged into its neighbour (0089) was answered there too.
+    const answered = new Set([ctx.run.question, ...stored.map((s) => s.title), ...sections.map((s) => s.title)].map(asKey));
     const unsettled = open.filter((q) => !answered.has(asKey(q.text)));
     const stopReason = run?.stopReason ?? 'research complete';
     const evidence = await this.research.evidence(tenantId, runId);

@@ -61,7 +61,7 @@ export class Redrafter {
         {
           section: { title: section.title, purpose: section.purpose },
           claims: claims.map((c) => ({ id: c.id, statement: c.statement, evidenceIds: c.evidenceIds })),
-          evidence: evidence.map((e) => ({ id: e.id, excerpt: e.excerpt })),
+          evidence: evidence.map((e) => ({ id: e.id, excerpt: e.excerpt, sourceId: e.snapshotId, start: e.start })),
           feedback,
           ...(contested.length > 0 ? { contested } : {}),
         },
