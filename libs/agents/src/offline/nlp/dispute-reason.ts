@@ -290,8 +290,13 @@ export function describeDifference(sides: readonly string[]): string {
     return `The ${n} statements cannot both be true as they stand.`;
   }
   if (distinctPeriods.length === 1 && dated >= 2)
-    return `${dated === sides.length ? `The ${n} figures cover` : 'The figures that give a period cover'} the same period (${distinctPeriods[0]}), so the period does not account for the difference.`;
-  return `Neither figure says over which period or on which basis it was measured.`;
+    return `${dated === sides.length ? `The ${n} figures cover` : 'The figures that give a period cover'} the same period (${distinctPeriods[0]}), so the period does not account for the difference between them.`;
+  // The figures named, so two disputes closing alike still read as two sentences.
+  const raw = sides.flatMap((s) => extractQuantities(factClause(s)).find((q) => !isTime(q))?.raw ?? []);
+  if (raw.length === 2) return `Neither the ${raw[0]} nor the ${raw[1]} figure says over which period or on which basis it was measured.`;
+  return raw.length > 2
+    ? `None of the figures (${raw.join(', ')}) says over which period or on which basis it was measured.`
+    : 'Neither figure says over which period or on which basis it was measured.';
 }
 
 const NUMBER_WORDS: Record<number, string> = { 2: 'two', 3: 'three', 4: 'four', 5: 'five' };

@@ -78,9 +78,9 @@ describe('describeDifference: what differs between the sides, in our own words',
         'Annual irrigation withdrawals from Lake Varen average 38 million cubic metres for 2016–2024.',
         'Annual irrigation withdrawals from Lake Varen average 52 million cubic metres (2016–2024, uncertainty about 6 million m³).',
       ]),
-    ).toBe('The two figures cover the same period (2016–2024), so the period does not account for the difference.');
+    ).toBe('The two figures cover the same period (2016–2024), so the period does not account for the difference between them.');
     expect(describeDifference(['Lake Varen has lost 27% of its surface area.', 'Lake Varen has lost 18% of its surface area.'])).toBe(
-      'Neither figure says over which period or on which basis it was measured.',
+      'Neither the 27% nor the 18% figure says over which period or on which basis it was measured.',
     );
   });
 
