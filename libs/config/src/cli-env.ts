@@ -7,7 +7,9 @@ export const CliOwnEnv = z.object({
     "The CLI's Postgres: the local server unless set",
   ),
   REDIS_URL: WorkerEnv.shape.REDIS_URL.default('redis://127.0.0.1:6379').describe("The CLI's Redis: the local server unless set"),
-  LOG_LEVEL: WorkerEnv.shape.LOG_LEVEL.default('warn').describe("The CLI's log level (its logs go to stderr)"),
+  LOG_LEVEL: WorkerEnv.shape.LOG_LEVEL.default('warn').describe(
+    "The CLI's log level; set, its logs go to stderr, unset they go at info to .dossier/dossier.log",
+  ),
   VECTOR_DIR: z.string().min(1).default('.dossier/vectors').describe("The CLI's embedded vector store directory"),
   DOSSIER_TENANT: z.string().min(1).default('local').describe('Tenant of the runs a local command starts and reads'),
   /** How long a local command waits for Postgres and Redis before it says which one is not answering (service-check.ts). */

@@ -8,7 +8,9 @@ export const TelemetryEnv = z.object({
   LOG_DESTINATION: z
     .string()
     .optional()
-    .describe("stderr: JSON logs on stderr (the CLI sets it: its stdout is the command's output); unset: stdout"),
+    .describe(
+      'stderr: JSON logs on stderr; a file path: appended to that file (the CLI: .dossier/dossier.log unless LOG_LEVEL is set); unset: stdout',
+    ),
   OTEL_SDK_DISABLED: z.string().optional().describe('true: no OpenTelemetry SDK, no spans'),
   OTEL_SERVICE_NAME: z.string().optional().describe('Service name on spans; unset: dossier-SERVICE (dossier-gateway, dossier-planner…)'),
   OTEL_EXPORTER_OTLP_ENDPOINT: z

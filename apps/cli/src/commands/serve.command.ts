@@ -47,8 +47,8 @@ export const serveCommand = defineCommand<ServeFlags>({
   async run({ opts, out }) {
     const env = loadConfig(CliEnv);
     const started = Date.now();
-    // The printed URL and keys are what the person reads on stdout; the services' logs (warnings and worse,
-    // unless LOG_LEVEL says otherwise) go to stderr (tracing.ts).
+    // The printed URL and keys are what the person reads on stdout; the services' logs go to stderr at LOG_LEVEL
+    // when it is set, otherwise at info to .dossier/dossier.log (tracing.ts).
     environment()['LOG_LEVEL'] = env.LOG_LEVEL;
     out.line('Checking Redis and Postgres, migrations and the web app build…');
     await prepareMachine(env);

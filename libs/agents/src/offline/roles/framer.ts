@@ -37,6 +37,8 @@ function sameFinding(a: string, b: string): boolean {
   for (const t of x) if (y.has(t)) shared++;
   return figures(x) === figures(y) && shared / Math.max(1, Math.min(x.size, y.size)) >= SAME_FINDING;
 }
+/** A main finding holds at least this many content words when its section has such a sentence. */
+const MIN_FINDING_WORDS = 4;
 /** Share of the shorter finding's words the longer one holds for the two to be one finding. */
 const SAME_FINDING = 0.8;
 
@@ -71,13 +73,18 @@ function offlineFrame(input: FramerInput): FramerOutput {
       return [...words].filter((w) => wanted.has(w)).length / Math.sqrt(Math.max(1, words.size));
     };
     // A list's lead-in ("Three explanations are commonly given:") states no finding on its own.
-    const best = section.sentences
+    const candidates = section.sentences
       .filter((x) => x.evidenceIds.length > 0 && !used.has(x.text) && !/:\s*$/.test(x.text))
-      .filter((x) => !findings.some((f) => sameFinding(f.text, x.text)))
-      .reduce<{ text: string; evidenceIds: string[]; score: number } | null>((top, x) => {
+      .filter((x) => !findings.some((f) => sameFinding(f.text, x.text)));
+    // A finding says something: "The causes of the decline are disputed." shares the question's words and states none.
+    const substantial = candidates.filter((x) => statementStems(x.text).size >= MIN_FINDING_WORDS);
+    const best = (substantial.length > 0 ? substantial : candidates).reduce<{ text: string; evidenceIds: string[]; score: number } | null>(
+      (top, x) => {
         const score = directness(x.text);
         return top === null || score > top.score ? { ...x, score } : top;
-      }, null);
+      },
+      null,
+    );
     if (!best) continue;
     used.add(best.text);
     findings.push({ text: best.text, evidenceIds: [...new Set(best.evidenceIds)] });

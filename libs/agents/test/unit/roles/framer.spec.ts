@@ -30,6 +30,23 @@ describe('framer (offline)', () => {
     expect(out.conclusion).toEqual([]);
   });
 
+  it('takes a section’s most direct answer that states something, not a short sentence that only shares its words', () => {
+    const sections = [
+      {
+        title: 'What caused the decline of the lake?',
+        sentences: [
+          { text: 'A survey of the shore found many new jetties.', evidenceIds: ['E1'] },
+          { text: 'The causes of the decline are disputed.', evidenceIds: ['E2'] },
+          { text: 'Irrigation abstraction explains about 60% of the decline of the lake since 2015.', evidenceIds: ['E3'] },
+        ],
+      },
+    ];
+    const intro = framer.offline({ ...base, question: 'What caused the decline of the lake?', sections }).introduction;
+    expect(intro.filter((s) => s.evidenceIds.length > 0).map((s) => s.text)).toEqual([
+      'Irrigation abstraction explains about 60% of the decline of the lake since 2015.',
+    ]);
+  });
+
   it('states each main finding once, and quotes section titles that are questions when it lists them', () => {
     const sections = [
       {
