@@ -72,7 +72,8 @@ export const LAYERS = {
   transport: ['contracts', 'util'],
   engine: ['contracts', 'util', 'data', 'transport'],
   // The run application (libs/runs): commands, queries, gate edits and archives over the engine; what apps call.
-  application: ['contracts', 'util', 'data', 'transport', 'engine'],
+  // It renders an imported run's report again under the run's own id (libs/render is pure: contracts and util).
+  application: ['contracts', 'util', 'data', 'transport', 'engine', 'presentation'],
   capability: ['contracts', 'util', 'data', 'capability'],
   // libs/render: a report (contracts' ReportJson) to HTML, Markdown and PDF. It reads what it is given, never the
   // database (issue 26): rendering a stored or an imported report is the same call.

@@ -4,6 +4,6 @@
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/env.sh"
 cd "$_repo_root"
-[ -d node_modules/.bin ] || npm ci --no-audit --no-fund --loglevel=error
+ensure_dependencies
 bash tools/ensure-services.sh
 exec node --enable-source-maps -r ./tools/ts-register.cjs apps/cli/src/main.ts demo "$@"

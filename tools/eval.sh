@@ -5,7 +5,7 @@
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/env.sh"
 cd "$_repo_root"
-[ -d node_modules/.bin ] || npm ci --no-audit --no-fund --loglevel=error
+ensure_dependencies
 bash tools/ensure-services.sh
 sets=()
 for dir in evals/sets/*/; do

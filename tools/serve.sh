@@ -4,5 +4,5 @@
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/env.sh"
 cd "$_repo_root"
-[ -d node_modules/.bin ] || npm ci --no-audit --no-fund --loglevel=error
+ensure_dependencies
 exec node --enable-source-maps -r ./tools/ts-register.cjs apps/cli/src/main.ts serve "$@"

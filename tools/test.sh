@@ -7,7 +7,7 @@
 set -uo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/env.sh"
 cd "$_repo_root"
-[ -d node_modules/.bin ] || npm ci --no-audit --no-fund --loglevel=error
+ensure_dependencies
 bash tools/ensure-services.sh || { echo "0 passed, 1 failed"; exit 1; }
 bash tools/prisma.sh generate >/dev/null
 

@@ -5,6 +5,6 @@
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/../env.sh"
 cd "$_repo_root"
-[ -d node_modules/.bin ] || npm ci --no-audit --no-fund --loglevel=error
+ensure_dependencies
 [ -f libs/db/src/generated/prisma/client.ts ] || bash tools/prisma.sh generate >/dev/null
 exec node --enable-source-maps -r ./tools/ts-register.cjs tools/soak/main.ts "$@"

@@ -224,6 +224,10 @@ describe('dossier replay / export / import: whole runs from their recording', ()
       expect(importedId).toBeDefined();
       const report = await other(['report', importedId!, '--format', 'json'], env());
       expect(content(ReportJson.parse(JSON.parse(report.output)))).toEqual(content(reportIn(original.out)));
+      // The header is the imported run's, naming the original as its source (issue 28).
+      expect(ReportJson.parse(JSON.parse(report.output))).toMatchObject({ runId: importedId, importedFrom: original.runId });
+      const md = await other(['report', importedId!, '--format', 'md'], env());
+      expect(md.output).toContain(`Run: ${importedId!} (imported from run ${original.runId})`);
 
       const before = counts();
       const out = mkdtempSync(path.join(tmpdir(), 'dossier-imported-replay-'));

@@ -167,6 +167,8 @@ export type ReportInterview = z.infer<typeof ReportInterview>;
 export const ReportJson = z
   .strictObject({
     runId: z.string(),
+    /** An imported run's report: the id of the run it was exported from (the header names both, issue 28). */
+    importedFrom: z.string().optional(),
     question: z.string(),
     status: z.string(),
     engine: z.string(),

@@ -29,7 +29,7 @@ export function renderValidatedHtml(report: ReportJson, options: RenderOptions =
   const body: string[] = [
     '<header>',
     `<h1>${escapeHtml(title)}</h1>`,
-    `<p class="meta"><span>Run <code>${escapeHtml(report.runId)}</code></span><span>Engine ${escapeHtml(report.engine)}</span>` +
+    `<p class="meta"><span>Run <code>${escapeHtml(report.runId)}</code>${report.importedFrom ? ` (imported from run <code>${escapeHtml(report.importedFrom)}</code>)` : ''}</span><span>Engine ${escapeHtml(report.engine)}</span>` +
       `<span>Created <time datetime="${escapeHtml(report.createdAt)}">${escapeHtml(formatDateTime(report.createdAt))}</time></span>` +
       `<span class="status status-${cssClassToken(report.status)}">Status ${escapeHtml(report.status)}</span></p>`,
     '</header>',

@@ -21,7 +21,7 @@ export function renderValidatedMarkdown(report: ReportJson, options: RenderOptio
   const blocks: string[] = [
     `# ${escapeMarkdown(report.question) || 'Research report'}`,
     [
-      `Run: ${escapeMarkdown(report.runId)}`,
+      `Run: ${escapeMarkdown(report.runId)}${report.importedFrom ? ` (imported from run ${escapeMarkdown(report.importedFrom)})` : ''}`,
       `Engine: ${escapeMarkdown(report.engine)}`,
       `Created: ${escapeMarkdown(formatDateTime(report.createdAt))}`,
       `Status: ${escapeMarkdown(report.status)}`,

@@ -90,7 +90,7 @@ function titlePage(doc: Doc, report: ReportJson, title: string, index: CitationI
     ['Date', formatDateTime(report.createdAt)],
     ['Engine', report.engine],
     ['Status', report.status],
-    ['Run', report.runId],
+    ['Run', report.importedFrom ? `${report.runId} (imported from run ${report.importedFrom})` : report.runId],
     ['Sources cited', groupThousands(index.citedSources.length)],
     ['Claims', groupThousands(Object.keys(report.claims).length)],
     ['Disagreements', groupThousands(report.contradictions.length)],

@@ -1,7 +1,10 @@
+import { randomUUID } from 'node:crypto';
 import { gzipSync } from 'node:zlib';
 import { Injectable } from '@nestjs/common';
 import {
+  BINARY_REPORT_FORMATS,
   ReportFormat,
+  ReportJson,
   RunArchive,
   RunOptions,
   TenantPolicy,
@@ -21,8 +24,40 @@ import {
   type RunRow,
 } from '@dossier/db';
 import { RunNotFoundError, RunStateError } from '@dossier/errors';
+import { renderAll } from '@dossier/render';
 import { AuditLog } from '@dossier/workflow';
 import type { ArchiveContents, ArchivedAnswer } from './archive-reading/unpack-archive';
+
+/**
+ * The archive's report files as the imported run `runId` stores them: rendered again from the archive's report.json
+ * with the run's own id and the original's named as its source (issue 28: the header showed the original's id), in
+ * the formats the archive carried. An archive without a report.json that reads as a report keeps its files as they came.
+ */
+export async function importedReports(
+  files: readonly { format: ReportFormat; content: string }[],
+  runId: string,
+  from: string,
+): Promise<{ format: ReportFormat; content: string }[]> {
+  const json = files.find((f) => f.format === 'json');
+  let parsed: ReturnType<typeof ReportJson.safeParse> | undefined;
+  try {
+    parsed = json ? ReportJson.safeParse(JSON.parse(json.content)) : undefined;
+  } catch {
+    parsed = undefined;
+  }
+  if (!parsed?.success) return [...files];
+  let rendered: Awaited<ReturnType<typeof renderAll>>;
+  try {
+    rendered = await renderAll({ ...parsed.data, runId, importedFrom: from });
+  } catch {
+    // A report.json the renderer refuses (a hand-made archive): its files are kept as they came, as before.
+    return [...files];
+  }
+  return files.map(({ format }) => ({
+    format,
+    content: BINARY_REPORT_FORMATS.includes(format) ? Buffer.from(rendered[format]).toString('base64') : rendered[format].toString(),
+  }));
+}
 
 /** The archive file's bytes. */
 export function packArchive(archive: RunArchive): Buffer {
@@ -115,8 +150,12 @@ export class RunArchives {
     const { answers, calls } = archive.recording;
     for (const batch of batches(answers)) await this.recordings.insertAnswerTexts(this.prisma, tenantId, batch);
     const completed = source.status === 'completed';
+    // Rendered before the transaction (a PDF takes a while), under the id the run is then created with.
+    const id = randomUUID();
+    const reports = await importedReports(archive.reports, id, source.id);
     return this.prisma.$transaction(async (tx) => {
       const run = await this.runs.create(tx, {
+        id,
         tenantId,
         question: source.question,
         status: completed ? 'completed' : 'failed',
@@ -134,7 +173,7 @@ export class RunArchives {
         calls: calls.length,
         clamped,
       });
-      for (const report of archive.reports) await this.reports.insertStored(tx, tenantId, run.id, report);
+      for (const report of reports) await this.reports.insertStored(tx, tenantId, run.id, report);
       await this.recordings.insert(tx, tenantId, run.id, { calls, answers: [] }, expiresAt);
       const stored = await this.recordings.heldAnswers(
         tx,

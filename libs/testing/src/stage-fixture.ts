@@ -14,16 +14,32 @@ export interface SeededRun {
   question: string;
   options: RunOptions;
   workflowVersion: number;
+  createdAt: Date;
+  stopReason: string | null;
+  budgetExhausted: string | null;
+  embeddingsFallback: null;
+}
+
+/** The run-row fields a step's context carries beyond identity and options, as a new running run has them. */
+export function newRunFields(): Pick<SeededRun, 'createdAt' | 'stopReason' | 'budgetExhausted' | 'embeddingsFallback'> {
+  return { createdAt: new Date(), stopReason: null, budgetExhausted: null, embeddingsFallback: null };
 }
 
 export async function seedRun(databaseUrl: string, question: string, options: Partial<RunOptions> = {}): Promise<SeededRun> {
-  const run: SeededRun = { id: randomUUID(), tenantId: randomUUID(), question, options: RunOptions.parse(options), workflowVersion: 1 };
+  const run: SeededRun = {
+    id: randomUUID(),
+    tenantId: randomUUID(),
+    question,
+    options: RunOptions.parse(options),
+    workflowVersion: 1,
+    ...newRunFields(),
+  };
   await sql(databaseUrl, 'INSERT INTO tenants (id, name) VALUES ($1, $2)', [run.tenantId, `stage-test-${run.tenantId}`]);
   await sql(
     databaseUrl,
-    `INSERT INTO research_runs (id, tenant_id, question, status, options, workflow_version, updated_at)
-     VALUES ($1, $2, $3, 'running', $4, $5, now())`,
-    [run.id, run.tenantId, question, JSON.stringify(run.options), run.workflowVersion],
+    `INSERT INTO research_runs (id, tenant_id, question, status, options, workflow_version, created_at, updated_at)
+     VALUES ($1, $2, $3, 'running', $4, $5, $6, now())`,
+    [run.id, run.tenantId, question, JSON.stringify(run.options), run.workflowVersion, run.createdAt],
   );
   return run;
 }

@@ -3,7 +3,7 @@ import { AgentRunner, LIVE_ANSWERS, openAIConfigFromEnv, OpenAIEngine } from '@d
 import { PrismaAgentStore } from '@dossier/agent-store';
 import { RunOptions } from '@dossier/contracts';
 import { PrismaService, ResearchRepository } from '@dossier/db';
-import { createTestDatabase, FakeOpenAIServer, sql, type FakeChatRequest, type TestDatabase } from '@dossier/testing';
+import { createTestDatabase, FakeOpenAIServer, sql, type FakeChatRequest, type TestDatabase, newRunFields } from '@dossier/testing';
 import type { StepContext } from '@dossier/workflow';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -119,7 +119,14 @@ describe('claims step: one claim per statement within an iteration (real Postgre
       runId,
       call: { tenantId, runId, stepKey: `${runId}.claims.1.0` },
       attempt: 1,
-      run: { id: runId, tenantId, question: 'What limits electric ferries?', options: RunOptions.parse({}), workflowVersion: 1 },
+      run: {
+        id: runId,
+        tenantId,
+        question: 'What limits electric ferries?',
+        options: RunOptions.parse({}),
+        workflowVersion: 1,
+        ...newRunFields(),
+      },
       rejectionFeedback: async () => null,
     };
     const outcome = await handler.execute(ctx);

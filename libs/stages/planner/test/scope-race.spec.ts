@@ -3,7 +3,7 @@ import { AgentRunner } from '@dossier/agents';
 import { PrismaAgentStore } from '@dossier/agent-store';
 import { RunOptions } from '@dossier/contracts';
 import { createPrismaClient, PrismaService } from '@dossier/db';
-import { allFulfilled, createTestDatabase, raceAtWrites, separateClients, sql, type TestDatabase } from '@dossier/testing';
+import { allFulfilled, createTestDatabase, raceAtWrites, separateClients, sql, type TestDatabase, newRunFields } from '@dossier/testing';
 import type { StepContext } from '@dossier/workflow';
 import { ScopeHandler } from '../src/scope/scope.handler';
 
@@ -41,7 +41,7 @@ describe('scope: racing writers of one run objective (real Postgres)', () => {
       runId,
       call: { tenantId, runId, stepKey: `${runId}.scope.0.0` },
       attempt: 1,
-      run: { id: runId, tenantId, question: 'What limits the range of electric ferries?', options, workflowVersion: 1 },
+      run: { id: runId, tenantId, question: 'What limits the range of electric ferries?', options, workflowVersion: 1, ...newRunFields() },
       rejectionFeedback: async () => null,
     };
     const { clients, close } = await separateClients(N, () => new PrismaService({ url: db.url, poolMax: 2 }));

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { RunOptions, type StepJobOf } from '@dossier/contracts';
 import { createPrismaClient, PrismaService, ResearchRepository, TenantRepository } from '@dossier/db';
-import { allFulfilled, createTestDatabase, raceAtWrites, separateClients, sql, type TestDatabase } from '@dossier/testing';
+import { allFulfilled, createTestDatabase, raceAtWrites, separateClients, sql, type TestDatabase, newRunFields } from '@dossier/testing';
 import type { StepContext } from '@dossier/workflow';
 import { SearchProviders } from '../src/providers/search-providers';
 import { RetrieveHandler } from '../src/retrieve/retrieve.handler';
@@ -73,7 +73,7 @@ describe('retrieve: runs of one tenant storing the same documents at once (real 
       runId,
       call: { tenantId, runId, stepKey: `${runId}.retrieve.0.0` },
       attempt: 1,
-      run: { id: runId, tenantId, question: 'Skerry lighthouse?', options, workflowVersion: 1 },
+      run: { id: runId, tenantId, question: 'Skerry lighthouse?', options, workflowVersion: 1, ...newRunFields() },
       rejectionFeedback: async () => null,
     };
   }

@@ -1,5 +1,5 @@
 import type { CoreNodeRows, GateName, NodeName, NodeNameOf, NodeRows, ResultOf, RunOptions, StepJobFor } from '@dossier/contracts';
-import type { Db } from '@dossier/db';
+import type { Db, RunRow } from '@dossier/db';
 
 /** The run a step belongs to, as the runner loaded it (not `RunView`, which is a run as clients see it). */
 export interface StepRun {
@@ -8,6 +8,12 @@ export interface StepRun {
   question: string;
   options: RunOptions;
   workflowVersion: number;
+  createdAt: Date;
+  /** Set when the research loop stopped (the frame and render steps report it); null before. */
+  stopReason: string | null;
+  budgetExhausted: string | null;
+  /** The embeddings fallback of this run (decision 0043), as stored; null when the run kept its endpoint. */
+  embeddingsFallback: RunRow['embeddingsFallback'];
 }
 
 /** Who a step's calls are for: what `AgentRunner.run` and other per-step records take. */

@@ -8,11 +8,9 @@ import {
   PrismaService,
   ReportArtifactRepository,
   ResearchRepository,
-  RunRepository,
   verificationFigures,
   interventionInput,
 } from '@dossier/db';
-import { StageStateError } from '@dossier/errors';
 import { renderAll } from '@dossier/render';
 import { OnStep, type StepContext, type StepHandler, type StepOutcome } from '@dossier/workflow';
 import { InterventionRepository } from '@dossier/db';
@@ -40,15 +38,14 @@ export class RenderHandler implements StepHandler<'render'> {
   constructor(
     private readonly prisma: PrismaService,
     private readonly research: ResearchRepository,
-    private readonly runs: RunRepository,
     private readonly interventions: InterventionRepository,
     private readonly artifacts: ReportArtifactRepository,
   ) {}
 
   async execute(ctx: StepContext<'render'>): Promise<StepOutcome<'render'>> {
     const { tenantId, runId } = ctx;
-    const run = await this.runs.find(tenantId, runId);
-    if (!run) throw new StageStateError(`Run ${runId} is missing`, { runId });
+    // The run as the runner loaded it for this step (issue 26 item 4: handlers do not read it again).
+    const run = ctx.run;
     const [sections, frame, claims, contradictions, evidence, records, open, calls, searches, iterations, verified, noted] =
       await Promise.all([
         this.research.verifiedSections(tenantId, runId),

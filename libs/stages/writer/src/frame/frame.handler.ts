@@ -9,7 +9,7 @@ import {
   type SentenceToVerify,
   type VerificationFigures,
 } from '@dossier/agents';
-import { insertFrame, InterventionRepository, ResearchRepository, RunRepository, type Prisma } from '@dossier/db';
+import { insertFrame, InterventionRepository, ResearchRepository, type Prisma } from '@dossier/db';
 import { OnStep, type StepContext, type StepHandler, type StepOutcome } from '@dossier/workflow';
 import { runDisputes, selectDisagreements } from './disagreements';
 import { Redrafter, type Redraft } from './redraft';
@@ -42,7 +42,6 @@ export class FrameHandler implements StepHandler<'frame'> {
   constructor(
     private readonly agents: AgentRunner,
     private readonly research: ResearchRepository,
-    private readonly runs: RunRepository,
     private readonly interventions: InterventionRepository,
     private readonly redrafter: Redrafter,
   ) {}
@@ -53,10 +52,9 @@ export class FrameHandler implements StepHandler<'frame'> {
     const rounds = ctx.run.options.maxRepairRounds;
     const feedback = ctx.job.iteration > 0 ? await ctx.rejectionFeedback('publish') : null;
     const redraft: Redraft | null = feedback ? await this.redrafter.redraft(ctx, feedback) : null;
-    const [stored, unanswered, run, rules, contradictions, claims, turns] = await Promise.all([
+    const [stored, unanswered, rules, contradictions, claims, turns] = await Promise.all([
       this.research.verifiedSections(tenantId, runId),
       this.research.questions(tenantId, runId, undefined, ['open', 'partial']),
-      this.runs.find(tenantId, runId),
       this.interventions.appliedRules(tenantId, runId),
       this.research.contradictions(tenantId, runId),
       this.research.claims(tenantId, runId),
@@ -94,7 +92,7 @@ export class FrameHandler implements StepHandler<'frame'> {
     // A short section merged into its neighbour (0089) was answered there too.
     const answered = new Set([ctx.run.question, ...stored.map((s) => s.title), ...sections.map((s) => s.title)].map(asKey));
     const unsettled = open.filter((q) => !answered.has(asKey(q.text)));
-    const stopReason = run?.stopReason ?? 'research complete';
+    const stopReason = ctx.run.stopReason ?? 'research complete';
     const evidence = await this.research.evidence(tenantId, runId);
     const excerpts = new Map(evidence.map((e) => [e.id, e.excerpt]));
     const withEvidence = (s: Sentence): SentenceToVerify => ({
