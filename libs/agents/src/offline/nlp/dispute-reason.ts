@@ -86,6 +86,8 @@ const ACCORDING = /,?\s*according to ([^,.;]+)/i;
 const INCLUDING = /\b(including|excluding|not including|except for)\s+([^,.;()]+)/gi;
 /** Words that say two accounts differ: needed besides a basis when the dispute is not between figures. */
 const DIFFERENCE = /\b(?:differs?|differ(?:ence|ences|ent|ed)|whereas|unlike|reasons?|disagree(?:s|d|ment)?|defensible)\b/i;
+const DATE_WORDS =
+  /^(?:in|on|at|since|during|until|before|after|early|late|mid|January|February|March|April|May|June|July|August|September|October|November|December|spring|summer|autumn|winter)$/i;
 const ONSET = /\b(began|begun|begins?|started|starts?|commenced|commences)\b/i;
 
 function plain(text: string): string {
@@ -130,6 +132,8 @@ function inclusionsOf(statement: string): { verb: string; what: string }[] {
 function lowerFirst(text: string): string {
   const [first = '', second = ''] = text.split(' ');
   // An acronym keeps its case, and so does a name ("Lake Varen": the next word is capitalised too).
+  // A determiner opening the sentence is never part of a name ("The Tessel Canal" → "the Tessel Canal").
+  if (/^(?:The|A|An|This|That|These|Those|Its|Their|Our)$/.test(first)) return text.charAt(0).toLowerCase() + text.slice(1);
   if (/^[A-Z][A-Z]/.test(first) || /^[A-Z]/.test(second)) return text;
   return text.charAt(0).toLowerCase() + text.slice(1);
 }
@@ -140,6 +144,8 @@ interface Clause {
   aux: string | null;
   verb: string;
   rest: string;
+  /** The figure in dispute is a date: the point is when. */
+  dated: boolean;
 }
 
 function clauseOf(statement: string): Clause | null {
@@ -148,6 +154,7 @@ function clauseOf(statement: string): Clause | null {
   const figures = extractQuantities(core).filter((q) => !isTime(q));
   // The verb: the word before the first figure (prepositions skipped), or an onset verb, or a negated auxiliary.
   let verbAt = -1;
+  let dated = false;
   if (figures.length > 0) {
     const before = core.slice(0, figures[0]!.start).trim().split(' ');
     let k = before.length - 1;
@@ -155,10 +162,18 @@ function clauseOf(statement: string): Clause | null {
     verbAt = k;
   } else {
     const onset = ONSET.exec(core);
+    const negated = words.findIndex((w, i) => i > 0 && /^(?:not|never)$/i.test(w));
+    const date = extractQuantities(core).find((q) => isTime(q));
     if (onset) verbAt = core.slice(0, onset.index).trim().split(' ').length;
-    else {
-      const negated = words.findIndex((w, i) => i > 0 && /^(?:not|never)$/i.test(w));
-      if (negated > 0) verbAt = negated - 1;
+    else if (negated > 0) verbAt = negated - 1;
+    else if (date) {
+      // A date in dispute: the verb before it ("opened to traffic in May 2016" → "opened").
+      const before = core.slice(0, date.start).trim().split(' ');
+      let k = before.length - 1;
+      while (k > 0 && (DATE_WORDS.test(before[k]!) || BEFORE_FIGURE.has(before[k]!.toLowerCase()))) k--;
+      while (k > 0 && !/(?:ed|en|wn|ne|un|ot|ew|an|on)$/i.test(before[k]!) && !AUX.has(before[k - 1]!.toLowerCase())) k--;
+      verbAt = k;
+      dated = true;
     }
   }
   if (verbAt <= 0 || verbAt >= words.length) return null;
@@ -170,7 +185,7 @@ function clauseOf(statement: string): Clause | null {
   }
   const subject = words.slice(0, subjectEnd).join(' ');
   if (!/[a-z]/i.test(subject)) return null;
-  return { subject, aux, verb: words[verbAt]!, rest: words.slice(verbAt + 1).join(' ') };
+  return { subject, aux, verb: words[verbAt]!, rest: words.slice(verbAt + 1).join(' '), dated };
 }
 
 /** A subject as it reads mid-sentence, less a place the question already names ("the water level", not "… of Lake Varen"). */
@@ -315,6 +330,17 @@ function joinAnd(items: readonly string[]): string {
  * own position. Null when no statement parses.
  */
 export function namePoint(sides: readonly string[], question?: string): string | null {
+  const named = nameOf(sides, question);
+  if (named === null) return null;
+  // Never a figure or a date, which could be one side's: "when the canal opened in 2018" names "when the canal opened".
+  const bare = named
+    .replace(/\s+(?:in|on|at|by|from|to|since|between|of|for|during|before|after|until)\s+\S*\d\S*(?:\s+(?:and|to)\s+\S*\d\S*)?/gi, '')
+    .replace(/\s+\S*\d\S*/g, '')
+    .trim();
+  return /\d/.test(bare) || bare.split(' ').length < 3 ? null : bare;
+}
+
+function nameOf(sides: readonly string[], question?: string): string | null {
   // The shortest statement names the point most plainly.
   const ordered = [...sides].sort((a, b) => factClause(a).length - factClause(b).length);
   const denied = sides.some((s) => negationCues(s).length > 0);
@@ -327,7 +353,7 @@ export function namePoint(sides: readonly string[], question?: string): string |
     const subject = subjectText(clause.subject, question);
     const verb = clause.verb.toLowerCase();
     const aux = clause.aux ? `${clause.aux.toLowerCase()} ` : '';
-    if (ONSET.test(verb)) return `when ${subject} ${aux}${verb}`;
+    if (ONSET.test(verb) || clause.dated) return `when ${subject} ${aux}${verb}`;
     if (MOVES.has(verb)) return `how far ${subject} ${aux}${verb}`;
     if (COPULA.has(verb)) return `what ${subject} ${verb}`;
     // "has lost 27% of its surface area": what follows the figure says of what.

@@ -129,6 +129,11 @@ describe("namePoint: the point in dispute as a reader names it, from the sides' 
     expect(named).not.toMatch(/\d/);
   });
 
+  it("drops a date from the name, which could be one side's", () => {
+    expect(namePoint(['The Tessel Canal opened in 2016.', 'The Tessel Canal opened in 2018.'])).toBe('when the Tessel Canal opened');
+    expect(namePoint(['The canal opened to traffic in May 2016.', 'The canal was opened to traffic in 2018.'])).not.toMatch(/\d/);
+  });
+
   it('keeps the place when the question does not name it', () => {
     expect(namePoint([fell42, fell61])).toBe('how far the water level of Lake Varen fell');
   });
