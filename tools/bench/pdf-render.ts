@@ -5,7 +5,7 @@
  */
 import type { ReportJson } from '@dossier/contracts';
 import { renderMarkdown, renderPdf } from '@dossier/render';
-import { fixtureReport } from '../../libs/render/test/fixtures/report.fixture';
+import { fixtureReport } from '@dossier/testing';
 
 function largeReport(sections: number, sources: number): ReportJson {
   const report = fixtureReport();

@@ -85,7 +85,13 @@ const ROWS: readonly Row[] = [
     failsNaming: 'OPENAI_API_KEY',
     quick: true,
   },
-  { name: 'embeddings 404 (preflight)', server: { noEmbeddings: true }, env: EMBEDDINGS, failsNaming: 'OPENAI_EMBEDDINGS_MODEL', quick: true },
+  {
+    name: 'embeddings 404 (preflight)',
+    server: { noEmbeddings: true },
+    env: EMBEDDINGS,
+    failsNaming: 'OPENAI_EMBEDDINGS_MODEL',
+    quick: true,
+  },
 ];
 
 interface Outcome {

@@ -1,5 +1,5 @@
 import { InvalidReportError, indexCitations } from '../src';
-import { fixtureReport } from './fixtures/report.fixture';
+import { fixtureReport } from '@dossier/testing';
 
 describe('indexCitations', () => {
   it('lists cited sources by number and cited evidence by id, skipping the uncited', () => {

@@ -1,5 +1,5 @@
 import { InvalidReportError, renderAll, renderHtml, renderJson, renderMarkdown } from '../src';
-import { fixtureReport } from './fixtures/report.fixture';
+import { fixtureReport } from '@dossier/testing';
 
 describe('renderAll', () => {
   it('returns the same text files as the individual renderers, and a PDF', async () => {

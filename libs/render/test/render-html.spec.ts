@@ -1,6 +1,6 @@
 import { InvalidReportError, REPORT_CSP, escapeHtml, renderHtml } from '../src';
 import { auditTags, unescapeHtml } from './html-audit';
-import { fixtureReport, hostileReport } from './fixtures/report.fixture';
+import { fixtureReport, hostileReport } from '@dossier/testing';
 
 const ALLOWED_TAGS = new Set([
   'html',

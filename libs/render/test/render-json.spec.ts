@@ -1,6 +1,6 @@
 import { ReportJson } from '@dossier/contracts';
 import { InvalidReportError, renderJson } from '../src';
-import { fixtureReport } from './fixtures/report.fixture';
+import { fixtureReport } from '@dossier/testing';
 
 /** The same report built in a different order: reversed record insertion and reversed object keys. */
 function reordered(value: unknown): unknown {

@@ -1,5 +1,5 @@
 import { InvalidReportError, escapeMarkdown, renderMarkdown } from '../src';
-import { fixtureReport, hostileReport } from './fixtures/report.fixture';
+import { fixtureReport, hostileReport } from '@dossier/testing';
 
 /** Source numbers each body/contradictions sentence must show, worked out by hand from the fixture. */
 const EXPECTED_MARKS: [string, string][] = [

@@ -1,7 +1,6 @@
 import type { ReportJson } from '@dossier/contracts';
-import { compactText, readPdf } from '@dossier/testing';
+import { compactText, fixtureReport, readPdf } from '@dossier/testing';
 import { indexCitations, InvalidReportError, renderPdf } from '../src';
-import { fixtureReport } from './fixtures/report.fixture';
 
 /** Every `[N]` a reader should see: the cited source numbers of each sentence, in order. */
 function citationMarks(report: ReportJson): string[] {

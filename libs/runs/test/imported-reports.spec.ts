@@ -1,6 +1,6 @@
 import { renderAll } from '@dossier/render';
 import { ReportJson } from '@dossier/contracts';
-import { fixtureReport } from '../../render/test/fixtures/report.fixture';
+import { fixtureReport } from '@dossier/testing';
 import { importedReports } from '../src/run-archives';
 
 const NEW_ID = '11111111-2222-4333-8444-555555555555';

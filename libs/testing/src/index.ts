@@ -20,3 +20,4 @@ export * from './pdf-reader';
 export * from './mcp-session';
 export * from './hostile-pdf';
 export * from './cli-process';
+export * from './report-fixture';
