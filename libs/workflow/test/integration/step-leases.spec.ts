@@ -161,8 +161,9 @@ describe('step leases (worker processes, real Redis and Postgres)', () => {
         const job = await queue.getJob(`dup-${key}`);
         return (await job?.isCompleted()) ? job : undefined;
       });
-      // It met the step held by a live owner, postponed itself, and on its return found the step completed.
-      expect(dup!.returnvalue).toEqual({ status: 'skipped', reason: 'already completed' });
+      // It met the step held by a live owner, postponed itself, and on its return found the step completed — or, when its
+      // postponement outlasted this small run, the whole run completed (a quiet machine finishes it first): either way skipped.
+      expect(dup!.returnvalue).toEqual({ status: 'skipped', reason: expect.stringMatching(/^(already completed|run completed)$/) });
       const original = await queue.getJob(key);
       expect(original?.stalledCounter).toBe(0);
     } finally {
