@@ -1,11 +1,11 @@
 import { createHash } from 'node:crypto';
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { ReportJson } from '@dossier/contracts';
 import { createTestDatabase, FakeOpenAIServer, sql, type FakeOpenAIOptions, type TestDatabase } from '@dossier/testing';
 import { cliRunner } from './cli-harness';
-import { llmEnv, matrixCorpus, offlineAnswer, QUESTION } from './model-matrix';
+import { llmEnv, matrixCorpus, offlineAnswer, QUESTION, writeInRepository } from './model-matrix';
 
 /*
  * The openai engine against a server that misbehaves like real endpoints (issue 24 item 8; decisions 0040, 0042, 0043):
@@ -18,12 +18,8 @@ import { llmEnv, matrixCorpus, offlineAnswer, QUESTION } from './model-matrix';
  * of a 5xx is a unit test of its own.
  */
 const FULL = process.env['DOSSIER_MODEL_MATRIX'] === 'full';
-/** The full matrix's table, rewritten after every row: the repository's tmp/, made if a fresh clone has none. */
-const TABLE_FILE = path.join(__dirname, '../../../tmp/misbehaviour-matrix.txt');
-function writeTable(text: string): void {
-  mkdirSync(path.dirname(TABLE_FILE), { recursive: true });
-  writeFileSync(TABLE_FILE, `${text}\n`);
-}
+/** The full matrix's table, rewritten after every row. */
+const writeTable = (text: string): void => writeInRepository('tmp/misbehaviour-matrix.txt', `${text}\n`);
 
 interface Row {
   name: string;

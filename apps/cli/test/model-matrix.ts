@@ -340,11 +340,14 @@ export function summarise(outcomes: readonly RowOutcome[], file?: string): strin
     `repaired ${outcomes.reduce((a, o) => a + o.repaired, 0)} removed ${outcomes.reduce((a, o) => a + o.removed, 0)}`,
     `repair calls ${repairCalls}/${calls} = ${pct(calls === 0 ? 0 : repairCalls / calls)} (of which repair requests ${repairRequests})`,
   );
-  if (file) {
-    // Relative to the repository (jest's working directory may be a project's), its folder made if a fresh clone has none.
-    const target = path.resolve(__dirname, '../../..', file);
-    mkdirSync(path.dirname(target), { recursive: true });
-    writeFileSync(target, JSON.stringify({ rows: outcomes.map(({ report: _r, output: _o, ...rest }) => rest), summary: lines }, null, 2));
-  }
+  if (file)
+    writeInRepository(file, JSON.stringify({ rows: outcomes.map(({ report: _r, output: _o, ...rest }) => rest), summary: lines }, null, 2));
   return lines.join('\n');
+}
+
+/** Writes a matrix's record at `file`, relative to the repository (jest's working directory may be a project's), its folder made if a fresh clone has none. */
+export function writeInRepository(file: string, text: string): void {
+  const target = path.resolve(__dirname, '../../..', file);
+  mkdirSync(path.dirname(target), { recursive: true });
+  writeFileSync(target, text);
 }
