@@ -8,12 +8,10 @@ import { createTestDatabase, sql, type TestDatabase } from '@dossier/testing';
 import { cliRunner, type CliResult } from './cli-harness';
 
 /*
- * What a reader should never see (issue 25 item 2, decisions 0046, 0102): a corpus whose documents (markdown, HTML, plain
- * text) carry a list lead-in, a byline, a self-description, a code example, a bug-report line and "[citation needed]"
- * markers. None of them reaches the report as prose, on any path (body, introduction, conclusion, disagreements); a
- * list's lead-in is joined with its items into one cited sentence; code is shown as a code block under the sentence
- * that introduces it, cited, in report.json, report.md and report.html; a marked sentence is shown without its marker
- * while its evidence excerpt stays the verbatim slice of its snapshot.
+ * What a reader should never see (issue 25 item 2, decision 0046): a corpus whose documents carry a list lead-in, a
+ * byline, a self-description, a code example, a bug-report line and "[citation needed]" markers. None of them reaches
+ * the report as prose, on any path (body, introduction, conclusion, disagreements); a marked sentence is shown without
+ * its marker while its evidence excerpt stays the verbatim slice of its snapshot.
  */
 
 const CORPUS: Record<string, string> = {
@@ -51,30 +49,6 @@ const CORPUS: Record<string, string> = {
     '',
     'Bug reports about the closure of the Orrin Bridge should be sent to the council bridges mailing list.',
   ].join('\n'),
-  // The same kinds in HTML (a list of <li>, a <pre> example) and in plain text (an indented-free shell session).
-  'council-orrin-bridge-works.html': [
-    '<!doctype html><html><head><title>Orrin Bridge repair works</title></head><body><main><article>',
-    '<h1>Orrin Bridge repair works</h1>',
-    '<p>Tamsel County Council, Highways Department.</p>',
-    '<p>This page describes the repair works on the Orrin Bridge after its closure in April 2024.</p>',
-    '<p>The repair works on the closed Orrin Bridge have three stages:</p>',
-    '<ul><li>replacing the four corroded main arch bearings of the bridge;</li><li>repeating the load test of the Orrin Bridge in 2025;</li><li>resurfacing the deck before the bridge reopens in October 2025.</li></ul>',
-    '<p>The Orrin Bridge closure notices are published with this command:</p>',
-    '<pre>$ bridgectl notice --bridge orrin --status closed</pre>',
-    '<p>The council expects the Orrin Bridge to reopen to traffic in October 2025 once the new bearings pass the load test.</p>',
-    '</article></main></body></html>',
-  ].join('\n'),
-  'orrin-bridge-log.txt': [
-    'Orrin Bridge inspection log',
-    '',
-    'The corroded bearings of the Orrin Bridge were photographed during the closure in April 2024.',
-    '',
-    'The inspection photographs of the closed Orrin Bridge are copied with this command:',
-    '',
-    '$ bridgectl photos --bridge orrin --since 2024-04-04 --out ./closure',
-    '',
-    'The Orrin Bridge stays closed until the corroded bearings are replaced, the inspectors wrote.',
-  ].join('\n'),
   'news-orrin-bridge.md': [
     '# Orrin Bridge to stay closed until October 2025',
     '',
@@ -87,11 +61,12 @@ const CORPUS: Record<string, string> = {
 };
 
 const PLANTED = [
+  'Three reasons for the closure of the bridge are commonly given',
   'Tamsel County Council, Bridges Section',
   'This note explains',
+  'bridgectl read',
+  'read with this command',
   'Bug reports',
-  'This page describes',
-  'Highways Department',
   'By Mara Feld',
   '[citation needed]',
 ];
@@ -117,7 +92,7 @@ describe('boilerplate and fragments never reach a report (offline, end to end)',
       '--out',
       out,
       '--format',
-      'md,html,json',
+      'json',
     ]);
     if (result.code !== 0) throw new Error(`dossier research exited ${result.code}:\n${result.output.slice(-4000)}`);
     report = ReportJson.parse(JSON.parse(readFileSync(path.join(out, 'report.json'), 'utf8')));
@@ -130,50 +105,10 @@ describe('boilerplate and fragments never reach a report (offline, end to end)',
     const sentences = report.sections.filter((s) => s.kind !== 'method').flatMap((s) => s.paragraphs.flatMap((p) => p.sentences));
     const cited = sentences.filter((s) => s.evidenceIds.length > 0);
     expect(cited.map((s) => s.text).join(' ')).toMatch(/corrosion/);
-    // A sentence introducing the code shown under it is read as the statement it is (decision 0102).
-    const read = (s: { text: string; code?: string }) => (s.code ? s.text.replace(/:\s*$/, '.') : s.text);
-    for (const s of cited) expect({ text: s.text, fault: proseFault(read(s)) }).toEqual({ text: s.text, fault: null });
+    for (const s of cited) expect({ text: s.text, fault: proseFault(s.text) }).toEqual({ text: s.text, fault: null });
     for (const s of sentences) for (const planted of PLANTED) expect(s.text).not.toContain(planted);
     const lint = lintReport(report);
     expect(lint.defects.filter((d) => d.kind === 'fragment' || d.kind === 'boilerplate' || d.kind === 'leaked')).toEqual([]);
-  });
-
-  it('joins a list lead-in with its items into one cited sentence, and shows code as code under the sentence that introduces it (markdown, HTML, plain text)', () => {
-    const sentences = report.sections.filter((s) => s.kind !== 'method').flatMap((s) => s.paragraphs.flatMap((p) => p.sentences));
-    // A lead-in is never alone: it ends a sentence that holds its items, or it introduces code shown under it.
-    for (const s of sentences)
-      if (/:\s*$/.test(s.text)) expect({ text: s.text, code: s.code ?? null }).toEqual({ text: s.text, code: expect.any(String) });
-    const lists = sentences.filter((s) => /(?:commonly given|three stages): \S/.test(s.text));
-    expect(lists.map((s) => s.text)).toEqual(
-      expect.arrayContaining([
-        expect.stringMatching(
-          /^The repair works on the closed Orrin Bridge have three stages: replacing the four corroded main arch bearings of the bridge; repeating the load test of the Orrin Bridge in 2025; resurfacing the deck before the bridge reopens in October 2025\.$/,
-        ),
-      ]),
-    );
-    for (const s of lists) expect(s.evidenceIds.length).toBeGreaterThan(0);
-    const withCode = sentences.filter((s) => s.code);
-    expect(withCode.length).toBeGreaterThan(0);
-    for (const s of withCode) {
-      expect(s.evidenceIds.length).toBeGreaterThan(0);
-      expect(s.code).toMatch(/^\$ bridgectl /);
-      // The code is verbatim from the excerpt the sentence cites.
-      expect(s.evidenceIds.some((id) => report.evidence[id]!.excerpt.includes(s.code!))).toBe(true);
-    }
-    const md = readFileSync(path.join(out, 'report.md'), 'utf8');
-    const html = readFileSync(path.join(out, 'report.html'), 'utf8');
-    for (const s of withCode) {
-      // Markdown: the sentence (with its citation marks), then a fenced block holding the code.
-      const at = md.indexOf(s.text.slice(0, 40));
-      expect(at).toBeGreaterThan(-1);
-      expect(md.slice(at)).toMatch(new RegExp(`^[^\\n]*\\n\\n\`\`\`\\n${s.code!.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\n\`\`\``));
-      expect(html).toContain(
-        `<pre class="code"><code>${s.code!.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;')}</code></pre>`,
-      );
-    }
-    // No code line is prose: nowhere outside a code block.
-    const prose = md.replace(/```[\s\S]*?```/g, '').split('## Evidence')[0]!;
-    expect(prose).not.toMatch(/bridgectl/);
   });
 
   it('shows a marked sentence without its marker; every cited excerpt is still the verbatim slice of its snapshot', async () => {

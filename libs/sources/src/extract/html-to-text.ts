@@ -110,7 +110,7 @@ class ParagraphWriter {
 
 /**
  * Text of an HTML subtree as paragraphs separated by one blank line: block elements start and end a
- * paragraph, <br> breaks a line, a list item starts with "- ", table cells are separated by a space, <pre> keeps its whitespace, and
+ * paragraph, <br> breaks a line, table cells are separated by a space, <pre> keeps its whitespace, and
  * scripts, styles and form controls are left out. Iterative, so a deeply nested page cannot overflow
  * the stack. Entities are already decoded by the parser.
  */
@@ -143,8 +143,6 @@ export function htmlToText(root: DomNode): string {
       continue;
     }
     if (BLOCK.has(name)) out.flush();
-    // A list item keeps a bullet, as markdown's do, so a list's lead-in can be joined with its items (decision 0102).
-    if (name === 'li') out.text('- ');
     stack.push({ node, exit: true });
     for (let i = node.childNodes.length - 1; i >= 0; i--) {
       const child = node.childNodes[i];

@@ -4,16 +4,13 @@
  * `text === input.slice(start, end)` holds for every span.
  */
 
-import { isCode } from './code-text';
-
 export interface Span {
   text: string;
   start: number;
   end: number;
 }
 
-/** `code`: a block of program text (every line a command, SQL or code), shown as code, never as prose (decision 0102). */
-export type UnitKind = 'sentence' | 'heading' | 'list-item' | 'table-row' | 'code';
+export type UnitKind = 'sentence' | 'heading' | 'list-item' | 'table-row';
 
 export interface Unit extends Span {
   kind: UnitKind;
@@ -442,23 +439,11 @@ function splitProse(text: string, from: number, to: number): Span[] {
   return out;
 }
 
-/** A paragraph every line of which is program text (a fenced example, a <pre> block, a shell session). */
-function codeBlock(paragraph: string): boolean {
-  const lines = paragraph
-    .split('\n')
-    .map((l) => l.trim())
-    .filter((l) => l.length > 0);
-  return lines.length > 0 && lines.every((l) => isCode(l));
-}
-
 /** Every unit of the text with its kind, in order. */
 export function splitUnits(text: string): Unit[] {
   const units: Unit[] = [];
   for (const block of blocks(text)) {
-    if (block.kind === 'prose' && codeBlock(text.slice(block.start, block.end))) {
-      const s = span(text, block.start, block.end);
-      if (s) units.push({ ...s, kind: 'code' });
-    } else if (block.kind === 'prose') {
+    if (block.kind === 'prose') {
       for (const s of splitProse(text, block.start, block.end)) units.push({ ...s, kind: 'sentence' });
     } else {
       const s = span(text, block.start, block.end);

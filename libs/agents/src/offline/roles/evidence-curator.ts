@@ -1,5 +1,4 @@
 import { isBoilerplate } from '../nlp/boilerplate';
-import { itemsAfter, joinedList, leadInReads } from '../nlp/lists';
 import { readerSentence, withoutCitationMarkers } from '../nlp/prose-faults';
 import { isUnattributedQuote } from '../nlp/quotation';
 import { mmr } from '../nlp/mmr';
@@ -25,8 +24,6 @@ const ANAPHORA = /^(?:it|its|this|these|that|those|they|their|he|she|his|her|suc
 
 interface Candidate {
   unit: TextUnit;
-  /** A list joined with its lead-in, or a code example's introduction: what the claim states (not the bullets, not the code). */
-  composite?: boolean;
   /** Index of the unit in the document. */
   position: number;
   start: number;
@@ -58,26 +55,6 @@ export function evidenceCuratorOffline(input: EvidenceCuratorInput): EvidenceCur
   const units = splitUnits(source);
   const candidates: Candidate[] = [];
   units.forEach((unit, position) => {
-    // A list's lead-in with its items, and a code example's introduction with its code, are one excerpt (decision
-    // 0102): scored as the sentence a reader sees (the joined list, the introduction), quoted from the lead-in to the
-    // list's or the block's end.
-    if (unit.kind === 'sentence' && leadInReads(unit.text)) {
-      const next = units[position + 1];
-      const items = itemsAfter(units, position);
-      const joined =
-        items.length > 0
-          ? joinedList(
-              unit.text,
-              items.map((i) => i.text),
-            )
-          : null;
-      const end = next?.kind === 'code' ? next.end : joined !== null ? items[items.length - 1]!.end : -1;
-      const shown = next?.kind === 'code' ? unit.text : joined;
-      const words = shown === null ? 0 : wordCount(shown);
-      if (end > 0 && shown !== null && words >= MIN_WORDS && words <= MAX_WORDS)
-        candidates.push({ unit: { text: shown, start: unit.start, end, kind: 'sentence' }, position, start: unit.start, composite: true });
-      return;
-    }
     if (!eligible(unit)) return;
     // A list item's excerpt starts after its bullet, so the excerpt reads as a statement.
     const start = unit.kind === 'list-item' ? unit.start + listMarkerLength(unit.text) : unit.start;
@@ -134,7 +111,7 @@ export function evidenceCuratorOffline(input: EvidenceCuratorInput): EvidenceCur
       start,
       end: c.unit.end,
       excerpt,
-      statement: normalizeWhitespace(c.composite && start === c.start ? c.unit.text : excerpt).slice(0, 4000),
+      statement: normalizeWhitespace(excerpt).slice(0, 4000),
       questionId,
       confidence: Math.round((0.3 + (0.7 * b.score) / top) * 1000) / 1000,
     };

@@ -97,13 +97,7 @@ function nameSections(
       // over one claim of twelve does not say what the other eleven are about. A title (a document without headings
       // nearer its passages: "Irrigation, Climate and Regulation in the Decline of Lake Varen") names the whole
       // document, so only a section that is mostly that document's claims (decision 0102).
-      // A heading inside a document needs a third of the section's claims as well (decision 0102): "Foreword by the
-      // Chair" over two claims of twenty named a grab-bag.
-      const names =
-        heading !== null &&
-        (titles.has(heading)
-          ? n >= MIN_HEADING_CLAIMS && 2 * n >= ranked.length
-          : (n >= MIN_HEADING_CLAIMS && 3 * n >= ranked.length) || 2 * n >= ranked.length);
+      const names = heading !== null && (titles.has(heading) ? 2 * n >= ranked.length : n >= MIN_HEADING_CLAIMS || 2 * n >= ranked.length);
       if (heading !== null && names) group.title = clip(heading, 400);
       else {
         const left: Group['claims'] = [];

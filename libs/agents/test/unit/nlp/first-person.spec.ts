@@ -78,24 +78,7 @@ describe('list lead-ins and code examples (decision 0102)', () => {
     'The Orrin Bridge was closed to traffic on 4 April 2024 after engineers found corrosion.',
   ].join('\n');
 
-  it('the curator excerpts a lead-in with its list, or with its code, as one fragment stating the joined sentence', () => {
-    const { fragments } = evidenceCurator.offline({
-      question: 'Why was the Orrin Bridge closed, and how are its load sensors read?',
-      questions: [],
-      source: { id: 'S1', title: 'Orrin Bridge', text: markdown },
-      maxFragments: 10,
-    });
-    const list = fragments.find((f) => f.excerpt.startsWith('Three reasons'));
-    expect(list?.statement).toBe(
-      'Three reasons for the closure of the Orrin Bridge are commonly given: corrosion of the main arch bearings, found in the 2023 inspection; the failed load test of March 2024; the cost of the repair programme.',
-    );
-    expect(list?.excerpt).toMatch(/the cost of the repair programme\.$/);
-    const code = fragments.find((f) => f.excerpt.startsWith('The load sensors'));
-    expect(code?.excerpt).toMatch(/\$ bridgectl read --sensor all --bridge orrin$/);
-    for (const f of fragments) expect(markdown.slice(f.start, f.end)).toBe(f.excerpt);
-  });
-
-  it('the writer joins the list into one cited sentence and quotes the code’s introduction, never the items or the code as prose', () => {
+  it('the writer joins the list into one cited sentence, never the items or the lead-in alone', () => {
     const list = markdown.slice(markdown.indexOf('Three reasons'), markdown.indexOf('\n\nThe load sensors'));
     const code = markdown.slice(markdown.indexOf('The load sensors'), markdown.indexOf('\n\nThe Orrin Bridge was'));
     const { paragraphs } = sectionWriter.offline({
@@ -111,7 +94,6 @@ describe('list lead-ins and code examples (decision 0102)', () => {
     });
     expect(paragraphs.flatMap((p) => p.sentences.map((s) => s.text))).toEqual([
       'Three reasons for the closure of the Orrin Bridge are commonly given: corrosion of the main arch bearings, found in the 2023 inspection; the failed load test of March 2024; the cost of the repair programme.',
-      'The load sensors of the Orrin Bridge are read with this command:',
     ]);
   });
 });
