@@ -23,7 +23,8 @@ describe('sqlTransaction and queryRows (real Postgres)', () => {
 
   const tenantNamed = async (name: string) =>
     (await sql<{ n: string }>(db.url, 'SELECT count(*) AS n FROM tenants WHERE name = $1', [name]))[0]!.n === '1';
-  const insertRaw = (name: string) => queryRows(prisma, Prisma.sql`INSERT INTO tenants (id, name) VALUES (${randomUUID()}::uuid, ${name}) RETURNING id`);
+  const insertRaw = (name: string) =>
+    queryRows(prisma, Prisma.sql`INSERT INTO tenants (id, name) VALUES (${randomUUID()}::uuid, ${name}) RETURNING id`);
 
   it('commits Prisma writes and driver statements together', async () => {
     const [viaPrisma, viaDriver] = [`p-${randomUUID()}`, `d-${randomUUID()}`];

@@ -63,14 +63,14 @@ export class BindablePool extends pg.Pool {
 
   // Overloads of pg's Pool: a promise without a callback is all Prisma's adapter and the engine use.
   override query(...args: unknown[]): never {
-    const client = bound.getStore();
-    const target = client ?? (pg.Pool.prototype as unknown as { query: (...a: unknown[]) => unknown });
-    return (client ? client.query.apply(client, args as never) : target.query.apply(this, args)) as never;
+    const client = bound.getStore() as { query: (...a: unknown[]) => unknown } | undefined;
+    if (client) return client.query(...args) as never;
+    return (super.query as (...a: unknown[]) => unknown).call(this, ...args) as never;
   }
 
   override connect(...args: unknown[]): never {
     const client = bound.getStore();
     if (client && args.length === 0) return Promise.resolve(nestedClient(client)) as never;
-    return (super.connect as (...a: unknown[]) => unknown).apply(this, args) as never;
+    return (super.connect as (...a: unknown[]) => unknown).call(this, ...args) as never;
   }
 }
