@@ -80,6 +80,7 @@ function nameSections(
 ): void {
   const clauses = new Set([question, ...questionParts(question).clauses].map((c) => normalizeWhitespace(c).toLowerCase()));
   const isClause = sections.map((s) => clauses.has(normalizeWhitespace(s.question).toLowerCase()));
+  const questionStems = statementStems([question, ...clauses].join(' '));
   const named = new Map<string, Group>();
   sections.forEach(({ group }, i) => {
     if (group.claims.length === 0) return;
@@ -87,7 +88,13 @@ function nameSections(
       const ranked = [...group.claims].sort((a, b) => b.score - a.score);
       const counts = new Map<string, number>();
       for (const c of ranked) if (c.claim.heading) counts.set(c.claim.heading, (counts.get(c.claim.heading) ?? 0) + 1);
-      const [heading, n] = [...counts].reduce<[string | null, number]>((best, h) => (h[1] > best[1] ? h : best), [null, 0]);
+      const mostCommon = (among: [string, number][]) =>
+        among.reduce<[string | null, number]>((best, h) => (h[1] > best[1] ? h : best), [null, 0]);
+      // A heading names the section only when it shares a word with the question: "Event: 'warning'" over claims of a
+      // run on the test runner names nothing the reader asked about (decision 0098). Otherwise its claims join the
+      // clause sections, as when no heading stands over them; only when those are full does it still name them.
+      const [heading, n] = mostCommon([...counts].filter(([h]) => [...statementStems(h)].some((t) => questionStems.has(t))));
+      const [anyHeading] = mostCommon([...counts]);
       // A heading names the section when it stands over several of its claims, or half of them: a document's title
       // over one claim of twelve does not say what the other eleven are about.
       if (heading !== null && (n >= MIN_HEADING_CLAIMS || 2 * n >= ranked.length)) group.title = clip(heading, 400);
@@ -104,7 +111,8 @@ function nameSections(
         group.claims = left;
         if (left.length === 0) return;
         // The clause sections are full: a heading over fewer of its claims still names it better than the template.
-        if (heading !== null) group.title = clip(heading, 400);
+        const fallback = heading ?? anyHeading;
+        if (fallback !== null) group.title = clip(fallback, 400);
       }
     }
     const same = named.get(group.title.toLowerCase());

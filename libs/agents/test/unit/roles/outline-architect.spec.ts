@@ -116,6 +116,20 @@ describe('outlineArchitect (offline)', () => {
       expect(sections.map((s) => s.title)).toEqual([question]);
       expect(sections[0]!.claimIds.sort()).toEqual(['C1', 'C2', 'C3']);
     });
+
+    it('a heading sharing no word with the question names no section: its claims join the question’s (decision 0098)', () => {
+      const claims = [
+        claim(
+          'C1',
+          'To prevent transaction ID wraparound in PostgreSQL, every table must be vacuumed at least once every two billion transactions.',
+        ),
+        claim('C2', 'PostgreSQL transaction ID wraparound work is done by VACUUM, which freezes old rows.', "Event: 'warning'"),
+        claim('C3', 'Transaction ID wraparound work in PostgreSQL compares IDs modulo 2^32.', "Event: 'warning'"),
+      ];
+      const { sections } = outlineArchitect.offline({ question, questions, claims, feedback: null });
+      expect(sections.map((s) => s.title)).toEqual([question]);
+      expect(sections[0]!.claimIds.sort()).toEqual(['C1', 'C2', 'C3']);
+    });
   });
 
   it('a question that asks one thing is itself the first section', () => {
