@@ -97,7 +97,7 @@ export { excerptContexts } from './offline/passage-relevance';
 export { attributed, documentVoice, isFirstPerson, isMethodStatement } from './offline/nlp/first-person';
 export { codeIntroduced, isLeadIn } from './offline/nlp/lists';
 export { statesStatement } from './offline/nlp/states-statement';
-export { opposedStatements, opposingPairs } from './offline/nlp/disputes';
+export { fromDistinctSources, opposedStatements, opposingPairs } from './offline/nlp/disputes';
 export { explainsDifference, describeDifference, namePoint } from './offline/nlp/dispute-reason';
 
 // Verification: the deterministic guard (numbers, dates, units, names, negations), shared with the eval system.
