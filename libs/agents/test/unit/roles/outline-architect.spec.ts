@@ -104,7 +104,7 @@ describe('outlineArchitect (offline)', () => {
     });
 
     it('a document’s title names a section only when most of its claims come from that document (decision 0102)', () => {
-      const title = 'Irrigation and Vacuum in the PostgreSQL Working Paper';
+      const title = 'Transaction ID Wraparound: A PostgreSQL Working Paper';
       const claims = [
         claim(
           'C1',
