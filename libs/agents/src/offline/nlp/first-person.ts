@@ -9,7 +9,7 @@ import { splitUnits } from './sentences';
 
 /** Words of an organisation that ends its name ("… Growers' Association", "… Hydrology Group"). */
 const ORG_WORDS =
-  'Authority|University|Group|Association|Trust|Panel|Office|Council|Club|Institute|Ministry|Agency|Committee|Society|Foundation|Bureau|Commission|Federation|Union|Board|Service|Survey|Laboratory|Centre|Center';
+  'Authority|University|Group|Department|Brigade|Association|Trust|Panel|Office|Council|Club|Institute|Ministry|Agency|Committee|Society|Foundation|Bureau|Commission|Federation|Union|Board|Service|Survey|Laboratory|Centre|Center';
 const ORG_NAME = new RegExp(String.raw`((?:\p{Lu}[\p{L}'’.-]*\s+){0,5})(${ORG_WORDS})\b`, 'u');
 
 /**
@@ -24,7 +24,9 @@ export function documentVoice(text: string): string | null {
     .slice(0, 3)
     .map((u) => u.text.replace(/\s+/g, ' '))
     .join(' \n ');
-  for (const line of opening.split(' \n ')) {
+  for (const raw of opening.split(' \n ')) {
+    // A masthead in capitals ("BRANNHOLM FIRE AND RESCUE SERVICE") read as the name it is.
+    const line = raw.replace(/\b(\p{Lu})(\p{Lu}+)\b/gu, (_, a: string, b: string) => a + b.toLowerCase());
     const m = ORG_NAME.exec(line);
     if (!m) continue;
     const before = (m[1] ?? '').trim().split(/\s+/).filter(Boolean);
