@@ -95,7 +95,7 @@ export {
 } from './offline/nlp/prose-faults';
 export { excerptContexts } from './offline/passage-relevance';
 export { statesStatement } from './offline/nlp/states-statement';
-export { opposedStatements, opposingPairs } from './offline/nlp/disputes';
+export { fromDistinctSources, opposedStatements, opposingPairs } from './offline/nlp/disputes';
 export { explainsDifference, describeDifference, namePoint } from './offline/nlp/dispute-reason';
 
 // Verification: the deterministic guard (numbers, dates, units, names, negations), shared with the eval system.

@@ -1,4 +1,5 @@
 export * from './prisma.service';
+export * from './sql';
 export * from './db.module';
 export * from './repositories';
 export * from './identity/api-key-secret';

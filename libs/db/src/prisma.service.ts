@@ -1,6 +1,8 @@
 import { Injectable, type OnModuleDestroy } from '@nestjs/common';
 import { PrismaPg } from '@prisma/adapter-pg';
 import { Prisma, PrismaClient } from './generated/prisma/client';
+import { BindablePool } from './sql/bindable-pool';
+import { registerPooledClient } from './sql/query-rows';
 
 export { Prisma };
 
@@ -16,14 +18,30 @@ export function createPrismaClient(options: DbOptions): PrismaClient {
   return new PrismaClient({ adapter: new PrismaPg({ connectionString: options.url, max: options.poolMax ?? 10 }) });
 }
 
+/** Prisma's adapter on the process's pool; the service ends the pool itself (`$disconnect`), used by Prisma or not. */
+function adapterOn(pool: BindablePool): PrismaPg {
+  return new PrismaPg(pool, { disposeExternalPool: false });
+}
+
 /**
  * The one Prisma client of a process. It does not connect eagerly: the first query connects, and a
  * database that is down fails that query with a classified (retryable) error instead of a half-booted app.
  */
 @Injectable()
 export class PrismaService extends PrismaClient implements OnModuleDestroy {
+  /** The driver's pool under Prisma: the step engine sends its own statements on it (docs/decisions/0104). */
+  readonly pool: BindablePool;
+
   constructor(options: DbOptions) {
-    super({ adapter: new PrismaPg({ connectionString: options.url, max: options.poolMax ?? 10 }) });
+    const pool = new BindablePool({ connectionString: options.url, max: options.poolMax ?? 10 });
+    super({ adapter: adapterOn(pool) });
+    this.pool = pool;
+    registerPooledClient(this, pool);
+  }
+
+  override async $disconnect(): Promise<void> {
+    await super.$disconnect();
+    if (!this.pool.ended) await this.pool.end();
   }
 
   async onModuleDestroy(): Promise<void> {

@@ -1,4 +1,4 @@
-import { leakedText, nearDuplicate, opposingPairs, proseFault, statesStatement } from '@dossier/agents';
+import { fromDistinctSources, leakedText, nearDuplicate, opposingPairs, proseFault, statesStatement } from '@dossier/agents';
 import type { ReportJson } from '@dossier/contracts';
 
 /*
@@ -108,10 +108,16 @@ export function lintReport(report: ReportJson): ReportLint {
   const sections = report.sections.filter((s) => s.kind !== 'method');
   // The sides of the disputes the report records, and of those its claims hold unpaired: two claims saying opposite
   // things about the same subject (decision 0087, the same detector as the writer's).
-  const claimTexts = Object.values(report.claims).map((c) => c.text);
+  // A dispute is between sources (decision 0098): two claims of one source only are none.
+  const claims = Object.values(report.claims);
+  const claimTexts = claims.map((c) => c.text);
+  const sourcesOf = (c: { evidenceIds: string[] } | undefined) => [
+    ...new Set((c?.evidenceIds ?? []).flatMap((id) => report.evidence[id]?.sourceId ?? [])),
+  ];
+  const between = ([a, b]: readonly [string, string]) => fromDistinctSources(sourcesOf(report.claims[a]), sourcesOf(report.claims[b]));
   const sides = [
-    ...report.contradictions.flatMap((c) => c.claimIds.flatMap((id) => report.claims[id]?.text ?? [])),
-    ...opposingPairs(claimTexts).flatMap(([a, b]) => [claimTexts[a]!, claimTexts[b]!]),
+    ...report.contradictions.filter((c) => between(c.claimIds)).flatMap((c) => c.claimIds.flatMap((id) => report.claims[id]?.text ?? [])),
+    ...opposingPairs(claimTexts, claims.map(sourcesOf)).flatMap(([a, b]) => [claimTexts[a]!, claimTexts[b]!]),
   ];
   const body: string[] = [];
   const framing: string[] = [];

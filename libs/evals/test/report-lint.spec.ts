@@ -16,11 +16,15 @@ function report(sections: Section[], extra: Partial<Pick<ReportJson, 'claims' | 
     engine: 'offline',
     createdAt: '2026-12-01T00:00:00.000Z',
     sections,
-    evidence: { E1: { sourceId: 'S1', excerpt: 'x', start: 0, end: 1, claimIds: [] } },
+    evidence: {
+      E1: { sourceId: 'S1', excerpt: 'x', start: 0, end: 1, claimIds: [] },
+      E2: { sourceId: 'S2', excerpt: 'y', start: 0, end: 1, claimIds: [] },
+    },
     claims: extra.claims ?? {},
     contradictions: extra.contradictions ?? [],
     sources: {
       S1: { number: 1, url: 'corpus://c/a.md', title: 'A', contentHash: 'sha256:0', fetchedAt: '2026-12-01T00:00:00.000Z' },
+      S2: { number: 2, url: 'corpus://c/b.md', title: 'B', contentHash: 'sha256:1', fetchedAt: '2026-12-01T00:00:00.000Z' },
     },
     metrics: { iterations: 1, llmCalls: 0, tokensIn: 0, tokensOut: 0, costUsd: 0, wallMs: 1, searches: 1, sourcesFetched: 1 },
   };
@@ -132,12 +136,40 @@ describe('report lint', () => {
       {
         claims: {
           C1: { text: 'Irrigation withdrawals caused the decline.', status: 'contested', evidenceIds: ['E1'] },
-          C2: { text: 'Irrigation withdrawals did not cause the decline.', status: 'contested', evidenceIds: ['E1'] },
+          C2: { text: 'Irrigation withdrawals did not cause the decline.', status: 'contested', evidenceIds: ['E2'] },
         },
         contradictions: [{ claimIds: ['C1', 'C2'], kind: 'negation', note: '' }],
       },
     );
     expect(kinds(r)).toEqual(['dispute-in-body']);
+  });
+
+  it('two claims of one source are no dispute between sources: a body sentence stating one is not counted (decision 0098)', () => {
+    const sections: Section[] = [
+      {
+        id: 'section-1',
+        title: 'Test runner',
+        kind: 'body',
+        paragraphs: [
+          {
+            sentences: [
+              ...FILLER,
+              'Otherwise, all tests are run by the runner.',
+              'Irrigation withdrawals caused the decline of the lake.',
+            ].map(cited),
+          },
+        ],
+      },
+    ];
+    const claims = {
+      C1: { text: 'Irrigation withdrawals caused the decline.', status: 'contested' as const, evidenceIds: ['E1'] },
+      C2: { text: 'Irrigation withdrawals did not cause the decline.', status: 'contested' as const, evidenceIds: ['E1'] },
+    };
+    // Recorded (by a run before the rule) or found when linting, one source's two statements are no dispute.
+    expect(kinds(report(sections, { claims, contradictions: [{ claimIds: ['C1', 'C2'], kind: 'negation', note: '' }] }))).toEqual([]);
+    expect(kinds(report(sections, { claims }))).toEqual([]);
+    // From two sources, the unpaired pair is found by the shared detector.
+    expect(kinds(report(sections, { claims: { ...claims, C2: { ...claims.C2, evidenceIds: ['E2'] } } }))).toEqual(['dispute-in-body']);
   });
 
   it('catches a disagreements section holding anything but disagreements', () => {

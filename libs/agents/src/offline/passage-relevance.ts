@@ -98,15 +98,26 @@ export function excerptContexts(
 const GENERIC_HEADING =
   /^(?:abstract|about|background|contents|table of contents|description|details|discussion|examples?|faq|further reading|introduction|key (?:facts|findings|points)|methods?|name|notes?|options|overview|references|results|see also|sources|summary|synopsis|conclusions?)$/i;
 
-/** A heading as a section title: without its numbering ("3.2 "), markup and closing colon; null when generic. */
+/**
+ * A heading that states a case of the section above it ("When `importModuleDynamically` is `vm.constants.…`", "If the
+ * process was started with …"): it reads as a sentence, not a subject, so the heading above it names the section
+ * (decision 0098).
+ */
+const CONDITION_HEADING = /^(?:when|whenever|if|unless|whether|in case|once)\b/i;
+
+/**
+ * A heading as a section title: without its numbering ("3.2 "), markup and closing colon; null when generic or a
+ * condition. Underscores inside a word are a code name's ("USE_MAIN_CONTEXT_DEFAULT_LOADER"), not emphasis, and stay.
+ */
 export function headingTitle(text: string): string | null {
   const t = text
     .replace(/^#+\s*/, '')
     .replace(/^(?:\d+(?:\.\d+)*\.?|[IVX]+\.)\s+/, '')
-    .replace(/[*_`]/g, '')
+    .replace(/[*`]/g, '')
+    .replace(/(?<![\p{L}\p{N}])_+|_+(?![\p{L}\p{N}])/gu, '')
     .replace(/[:.\s]+$/, '')
     .trim();
-  if (t.length < 3 || t.length > 120 || GENERIC_HEADING.test(t)) return null;
+  if (t.length < 3 || t.length > 120 || GENERIC_HEADING.test(t) || CONDITION_HEADING.test(t)) return null;
   return t;
 }
 

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { TERMINAL_RUN_STATUSES, type NodeName, type StepJob } from '@dossier/contracts';
-import { PrismaService, type Db, type Prisma } from '../prisma.service';
+import { Prisma, PrismaService, type Db } from '../prisma.service';
+import { queryRows } from '../sql/query-rows';
 import { RUN_EVENTS_CHANNEL } from './run-event.repository';
 import { RUN_COLUMNS, type RunRow } from './run.repository';
 
@@ -46,7 +47,9 @@ export class ExecutionRepository {
    * (`held` tells the last two apart, read after the statement). Null altogether when the run does not exist.
    */
   async start(db: Db, job: StepJob, stepKey: string, lease: StepLease): Promise<StepStart | null> {
-    const rows = await db.$queryRaw<(RunRow & { stepAttempt: number | null; notified: number })[]>`
+    const rows = await queryRows<RunRow & { stepAttempt: number | null; notified: number }>(
+      db,
+      Prisma.sql`
       WITH run AS (
         SELECT ${RUN_COLUMNS} FROM research_runs WHERE id = ${job.runId}::uuid AND tenant_id = ${job.tenantId}::uuid FOR UPDATE
       ), attempt AS (
@@ -85,7 +88,8 @@ export class ExecutionRepository {
         UPDATE outbox SET status = 'sent', sent_at = now()
         WHERE step_key = ${stepKey} AND tenant_id = ${job.tenantId}::uuid AND status = 'pending' AND EXISTS (SELECT 1 FROM attempt)
       )
-      SELECT run.*, (SELECT attempts FROM attempt) AS "stepAttempt", (SELECT count(*)::int FROM notified) AS notified FROM run`;
+      SELECT run.*, (SELECT attempts FROM attempt) AS "stepAttempt", (SELECT count(*)::int FROM notified) AS notified FROM run`,
+    );
     const row = rows[0];
     if (!row) return null;
     const { stepAttempt, notified: _notified, ...run } = row;

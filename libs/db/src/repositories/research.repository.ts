@@ -9,7 +9,8 @@ export type QuestionRow = Row<'ResearchQuestion'>;
 export type SearchPlanRow = Row<'SearchPlan'>;
 export type SourceRecordRow = Row<'SourceRecord'>;
 export type EvidenceRow = Row<'EvidenceFragment'>;
-export type ClaimRow = Row<'Claim'> & { evidenceIds: string[] };
+/** A claim with its evidence, and the sources (snapshot ids) of that evidence, distinct, in the evidence's order. */
+export type ClaimRow = Row<'Claim'> & { evidenceIds: string[]; sourceIds: string[] };
 export type ContradictionRow = Row<'Contradiction'>;
 export type CoverageRow = Row<'QuestionCoverage'>;
 export type OutlineSectionRow = Row<'OutlineSection'>;
@@ -97,15 +98,15 @@ export class ResearchRepository {
   async claims(tenantId: string, runId: string, where: Prisma.ClaimWhereInput = {}, db: Db = this.prisma): Promise<ClaimRow[]> {
     const rows = await db.claim.findMany({
       where: { ...where, tenantId, runId },
-      include: { evidence: { select: { evidenceId: true, evidence: { select: { excerpt: true, start: true } } } } },
+      include: { evidence: { select: { evidenceId: true, evidence: { select: { excerpt: true, start: true, snapshotId: true } } } } },
       orderBy: [{ iteration: 'asc' }, { statement: 'asc' }, { subject: 'asc' }, { status: 'asc' }],
     });
     const byContent = (a: { excerpt: string; start: number }, b: { excerpt: string; start: number }) =>
       a.excerpt < b.excerpt ? -1 : a.excerpt > b.excerpt ? 1 : a.start - b.start;
-    return rows.map(({ evidence, ...c }) => ({
-      ...c,
-      evidenceIds: [...evidence].sort((a, b) => byContent(a.evidence, b.evidence)).map((e) => e.evidenceId),
-    }));
+    return rows.map(({ evidence, ...c }) => {
+      const sorted = [...evidence].sort((a, b) => byContent(a.evidence, b.evidence));
+      return { ...c, evidenceIds: sorted.map((e) => e.evidenceId), sourceIds: [...new Set(sorted.map((e) => e.evidence.snapshotId))] };
+    });
   }
 
   async contradictions(tenantId: string, runId: string, db: Db = this.prisma): Promise<ContradictionRow[]> {

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { NodeName, RunEventData, RunStatus } from '@dossier/contracts';
 import { Prisma, type Db } from '../prisma.service';
+import { queryRows } from '../sql/query-rows';
 import type { OutboxRowData } from './outbox.repository';
 import { RUN_EVENTS_CHANNEL } from './run-event.repository';
 import { RUN_COLUMNS, type RunRow } from './run.repository';
@@ -85,7 +86,9 @@ export class StepCommitRepository {
     attempt: number,
     result: unknown,
   ): Promise<LockedCompletion | null> {
-    const rows = await tx.$queryRaw<(RunRow & { completedNow: number })[]>`
+    const rows = await queryRows<RunRow & { completedNow: number }>(
+      tx,
+      Prisma.sql`
       WITH run AS MATERIALIZED (
         SELECT ${RUN_COLUMNS} FROM research_runs WHERE id = ${runId}::uuid AND tenant_id = ${tenantId}::uuid FOR UPDATE
       ), done AS (
@@ -94,7 +97,8 @@ export class StepCommitRepository {
           AND attempts = ${attempt}::int AND status <> 'completed'
         RETURNING 1
       )
-      SELECT run.*, (SELECT count(*)::int FROM done) AS "completedNow" FROM run`;
+      SELECT run.*, (SELECT count(*)::int FROM done) AS "completedNow" FROM run`,
+    );
     const row = rows[0];
     if (!row) return null;
     const { completedNow, ...run } = row;
@@ -116,31 +120,32 @@ export class StepCommitRepository {
         WHERE run_id = ${runId}::uuid AND tenant_id = ${tenantId}::uuid AND status = 'completed' AND shard = 0
         ORDER BY node, iteration DESC) l)`;
     if (step.kind === 'single') {
-      const rows = await tx.$queryRaw<{ latest: StepStateRows['latest'] }[]>`SELECT ${latest} AS latest`;
+      const rows = await queryRows<{ latest: StepStateRows['latest'] }>(tx, Prisma.sql`SELECT ${latest} AS latest`);
       return { latest: rows[0]!.latest };
     }
     if (step.kind === 'fanout') {
-      const rows = await tx.$queryRaw<
-        { latest: StepStateRows['latest']; expected: number; done: { stepKey: string; result: unknown }[] }[]
-      >`
+      const rows = await queryRows<{ latest: StepStateRows['latest']; expected: number; done: { stepKey: string; result: unknown }[] }>(
+        tx,
+        Prisma.sql`
         SELECT ${latest} AS latest,
           (SELECT count(*)::int FROM outbox
             WHERE tenant_id = ${tenantId}::uuid AND run_id = ${runId}::uuid AND node = ${step.node} AND iteration = ${step.iteration}::int) AS expected,
           (SELECT coalesce(jsonb_agg(jsonb_build_object('stepKey', step_key, 'result', result) ORDER BY shard), '[]'::jsonb)
             FROM node_executions
             WHERE tenant_id = ${tenantId}::uuid AND run_id = ${runId}::uuid AND node = ${step.node} AND iteration = ${step.iteration}::int
-              AND status = 'completed') AS done`;
+              AND status = 'completed') AS done`,
+      );
       const row = rows[0]!;
       return { latest: row.latest, fanout: { expected: row.expected, done: row.done } };
     }
-    const rows = await tx.$queryRaw<
-      {
-        latest: StepStateRows['latest'];
-        expected: number;
-        decided: { shard: number; iteration: number }[];
-        perShard: { shard: number; iteration: number; result: unknown }[];
-      }[]
-    >`
+    const rows = await queryRows<{
+      latest: StepStateRows['latest'];
+      expected: number;
+      decided: { shard: number; iteration: number }[];
+      perShard: { shard: number; iteration: number; result: unknown }[];
+    }>(
+      tx,
+      Prisma.sql`
       SELECT ${latest} AS latest,
         (SELECT count(*)::int FROM outbox
           WHERE tenant_id = ${tenantId}::uuid AND run_id = ${runId}::uuid AND node = ${step.node} AND iteration = 0) AS expected,
@@ -150,7 +155,8 @@ export class StepCommitRepository {
         (SELECT coalesce(jsonb_agg(jsonb_build_object('shard', shard, 'iteration', iteration, 'result', result) ORDER BY shard), '[]'::jsonb)
           FROM (SELECT DISTINCT ON (shard) shard, iteration, result FROM node_executions
             WHERE run_id = ${runId}::uuid AND tenant_id = ${tenantId}::uuid AND node = ${step.node} AND status = 'completed'
-            ORDER BY shard, iteration DESC) s) AS "perShard"`;
+            ORDER BY shard, iteration DESC) s) AS "perShard"`,
+    );
     const row = rows[0]!;
     return { latest: row.latest, loop: { expected: row.expected, decided: row.decided, latest: row.perShard } };
   }
@@ -177,7 +183,9 @@ export class StepCommitRepository {
           INSERT INTO workflow_checkpoints (tenant_id, run_id, step_key, state)
           VALUES (${w.tenantId}::uuid, ${w.runId}::uuid, ${w.checkpoint.stepKey}, ${JSON.stringify(w.checkpoint.state)}::jsonb))`
       : Prisma.empty;
-    const rows = await tx.$queryRaw<(Omit<OutboxRowData, 'id'> & { id: bigint | null })[]>`
+    const rows = await queryRows<Omit<OutboxRowData, 'id'> & { id: bigint | null }>(
+      tx,
+      Prisma.sql`
       WITH counter AS (
         UPDATE research_runs SET ${Prisma.join(sets, ', ')}
         WHERE id = ${w.runId}::uuid AND tenant_id = ${w.tenantId}::uuid
@@ -198,7 +206,8 @@ export class StepCommitRepository {
         ON CONFLICT (step_key) DO NOTHING
         RETURNING ${OUTBOX_RETURNING}
       )${checkpoint}
-      SELECT decided.* FROM (SELECT count(*) AS n FROM notified) notices LEFT JOIN decided ON true`;
+      SELECT decided.* FROM (SELECT count(*) AS n FROM notified) notices LEFT JOIN decided ON true`,
+    );
     // One row at least (the notices' count), so the NOTIFY is evaluated even when no step was decided.
     return rows.filter((r): r is OutboxRowData => r.id !== null).sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   }

@@ -16,6 +16,7 @@ import {
   PrismaService,
   RunEventRepository,
   RunRepository,
+  sqlTransaction,
   StepCommitRepository,
   stepOfKey,
   withRecordingScope,
@@ -301,12 +302,12 @@ export class StepRunner implements StepProcessor {
         { runId: job.runId },
       );
     }
-    const toSend = await this.prisma.$transaction(
-      (tx) => this.complete(tx, job, key, attempt, result.data as AnyNodeResult, outcome, options),
-      {
-        timeout: this.options.txTimeoutMs,
-        maxWait: this.options.txTimeoutMs,
-      },
+    // The engine's own transaction on the driver; the handler's writes and every other Prisma call in it run on the
+    // same connection (docs/decisions/0104), so `this.prisma` is the transaction inside `complete`.
+    const toSend = await sqlTransaction(
+      this.prisma.pool,
+      () => this.complete(this.prisma, job, key, attempt, result.data as AnyNodeResult, outcome, options),
+      { timeoutMs: this.options.txTimeoutMs },
     );
     if (toSend === null) {
       const now = await this.executions.find(job.tenantId, key);

@@ -65,9 +65,47 @@ function containment(a: Set<string>, b: Set<string>): number {
 export interface PreparedStatement {
   quantities: Quantity[];
   stems: Set<string>;
+  /** Negation cues of the main clause: a negation inside a condition ("if … not …") denies nothing (decision 0098). */
   cues: string[];
   /** Stems of the few words after each negation cue: what the negation is about ("did not cause" → cause). */
   negated: Set<string>;
+  /** The API names the statement is about ("vm.runInContext", "--test-only", "importModuleDynamically"). */
+  identifiers: Set<string>;
+}
+
+/**
+ * A conditional clause, from its conjunction to the next comma, semicolon, colon or the sentence's end: "If Node.js
+ * was not started with --test-only, …", "… only if the process was not killed", "whether or not to run only tests".
+ * What it negates is a condition, not a denial of what another statement says (decision 0098).
+ */
+const CONDITION = /\b(?:if|unless|when|whenever|whether|in case|provided(?: that)?|as long as)\b[^,;:]*?(?=[,;:]|[.!?](?=\s|$)|$)/gi;
+
+/** The statement with its conditional clauses blanked out (same length, so offsets still hold). */
+export function outsideConditions(text: string): string {
+  return text.replace(CONDITION, (m) => ' '.repeat(m.length));
+}
+
+/**
+ * Names of code a documentation sentence is about: a dotted or called name ("vm.runInContext()", "process.channel",
+ * "import()"), a command-line flag ("--test-only"), a camelCase or snake_case name ("importModuleDynamically",
+ * "napi_set_instance_data"). Product names ("Node.js") and abbreviations ("e.g.") are not.
+ */
+const IDENTIFIER =
+  /(?<=^|[\s(`'"{[])(?:--?[a-z][\w-]*|[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+(?:\(\))?|[A-Za-z_$][\w$]*\(\)|[a-z][a-z0-9]*[A-Z][\w$]*|[a-z][a-z0-9]*_[\w$]+)/g;
+
+export function codeIdentifiers(text: string): Set<string> {
+  const out = new Set<string>();
+  for (const [raw] of text.matchAll(IDENTIFIER)) {
+    const name = raw.replace(/\(\)$/, '');
+    if (/^[A-Z][a-z]+\.js$/.test(name) || name.split('.').every((part) => part.length <= 1)) continue;
+    out.add(name);
+  }
+  return out;
+}
+
+/** Both statements name code, and no name is common to them: they are about different APIs (decision 0098). */
+export function differentIdentifiers(a: ReadonlySet<string>, b: ReadonlySet<string>): boolean {
+  return a.size > 0 && b.size > 0 && ![...a].some((name) => b.has(name));
 }
 
 /** How many words after a negation cue it can reach ("did not directly cause"). */
@@ -86,7 +124,14 @@ function negatedStems(text: string): Set<string> {
 
 export function prepareStatement(text: string): PreparedStatement {
   const quantities = extractQuantities(text);
-  return { quantities, stems: statementStems(text, quantities), cues: negationCues(text), negated: negatedStems(text) };
+  const main = outsideConditions(text);
+  return {
+    quantities,
+    stems: statementStems(text, quantities),
+    cues: negationCues(main),
+    negated: negatedStems(main),
+    identifiers: codeIdentifiers(text),
+  };
 }
 
 /**
@@ -100,7 +145,7 @@ export function detectContradiction(a: string, b: string): ContradictionFinding 
 /** detectContradiction over prepared statements (for all-pairs comparisons). */
 export function contradictionBetween(a: PreparedStatement, b: PreparedStatement): ContradictionFinding | null {
   const overlap = jaccard(a.stems, b.stems);
-  if (overlap < SAME_SUBJECT_THRESHOLD) return null;
+  if (overlap < SAME_SUBJECT_THRESHOLD || differentIdentifiers(a.identifiers, b.identifiers)) return null;
   const figures = figureConflict(a.quantities, b.quantities);
   if (figures) return figures;
   const cuesA = a.cues;

@@ -1,4 +1,4 @@
-import { contradictionBetween, prepareStatement, type PreparedStatement } from './contradiction';
+import { contradictionBetween, differentIdentifiers, prepareStatement, type PreparedStatement } from './contradiction';
 import { statementStems } from './statement-terms';
 
 /*
@@ -49,6 +49,7 @@ function analyse(text: string): Analysed {
 function opposedAnalysed(a: Analysed, b: Analysed): boolean {
   if (contradictionBetween(a.prepared, b.prepared)) return true;
   const [x, y] = [a.onset, b.onset];
+  if (differentIdentifiers(a.prepared.identifiers, b.prepared.identifiers)) return false;
   return x !== null && y !== null && x.before !== y.before && shares(x.subject, y.subject) && shares(x.event, y.event);
 }
 
@@ -57,11 +58,27 @@ export function opposedStatements(a: string, b: string): boolean {
   return opposedAnalysed(analyse(a), analyse(b));
 }
 
-/** The pairs of statements (by index, the lower first) that say opposite things about the same subject. */
-export function opposingPairs(statements: readonly string[]): [number, number][] {
+/**
+ * Whether two opposed statements are a disagreement between sources (decision 0098): some source of one side is not
+ * the other side's only source. Two statements of one document ("Otherwise, all tests are run." / "Whether or not to
+ * run only tests.") are not. When either side's sources are unknown (empty), they count as distinct.
+ */
+export function fromDistinctSources(a: readonly string[], b: readonly string[]): boolean {
+  if (a.length === 0 || b.length === 0) return true;
+  return a.some((x) => b.some((y) => x !== y));
+}
+
+/**
+ * The pairs of statements (by index, the lower first) that say opposite things about the same subject; with
+ * `sources` (each statement's source ids), only those whose sides come from distinct sources (`fromDistinctSources`).
+ */
+export function opposingPairs(statements: readonly string[], sources?: readonly (readonly string[])[]): [number, number][] {
   const analysed = statements.map(analyse);
   const pairs: [number, number][] = [];
   for (let i = 0; i < analysed.length; i++)
-    for (let j = i + 1; j < analysed.length; j++) if (opposedAnalysed(analysed[i]!, analysed[j]!)) pairs.push([i, j]);
+    for (let j = i + 1; j < analysed.length; j++) {
+      if (sources && !fromDistinctSources(sources[i] ?? [], sources[j] ?? [])) continue;
+      if (opposedAnalysed(analysed[i]!, analysed[j]!)) pairs.push([i, j]);
+    }
   return pairs;
 }

@@ -61,6 +61,9 @@ function jaccard(a: Set<string>, b: Set<string>): number {
   return shared === 0 ? 0 : shared / (a.size + b.size - shared);
 }
 
+/** A capitalised word (with a ".js"-style suffix) that does not open the question: a proper name of its setting. */
+const PROPER_NAME = /(?<![.?!:]\s|^)\b[A-Z][\w-]*(?:\.[a-z]+)*/g;
+
 /** A heading names a perspective's section when it stands over at least this many of its claims (or half of them). */
 const MIN_HEADING_CLAIMS = 2;
 
@@ -80,6 +83,11 @@ function nameSections(
 ): void {
   const clauses = new Set([question, ...questionParts(question).clauses].map((c) => normalizeWhitespace(c).toLowerCase()));
   const isClause = sections.map((s) => clauses.has(normalizeWhitespace(s.question).toLowerCase()));
+  // What the question asks about, without its setting's names ("Node.js", "Lake Varen"), which every heading of the
+  // corpus may share; the names only when the question has nothing else.
+  const asked = [question, ...questionParts(question).clauses].join(' ');
+  const topical = statementStems(asked.replace(PROPER_NAME, ' '));
+  const questionStems = topical.size > 0 ? topical : statementStems(asked);
   const named = new Map<string, Group>();
   sections.forEach(({ group }, i) => {
     if (group.claims.length === 0) return;
@@ -87,7 +95,12 @@ function nameSections(
       const ranked = [...group.claims].sort((a, b) => b.score - a.score);
       const counts = new Map<string, number>();
       for (const c of ranked) if (c.claim.heading) counts.set(c.claim.heading, (counts.get(c.claim.heading) ?? 0) + 1);
-      const [heading, n] = [...counts].reduce<[string | null, number]>((best, h) => (h[1] > best[1] ? h : best), [null, 0]);
+      const mostCommon = (among: [string, number][]) =>
+        among.reduce<[string | null, number]>((best, h) => (h[1] > best[1] ? h : best), [null, 0]);
+      // A heading names the section only when it shares a word with the question: "Event: 'warning'" over claims of a
+      // run on the test runner names nothing the reader asked about (decision 0098). Otherwise its claims join the
+      // clause sections, as when no heading stands over them.
+      const [heading, n] = mostCommon([...counts].filter(([h]) => [...statementStems(h)].some((t) => questionStems.has(t))));
       // A heading names the section when it stands over several of its claims, or half of them: a document's title
       // over one claim of twelve does not say what the other eleven are about.
       if (heading !== null && (n >= MIN_HEADING_CLAIMS || 2 * n >= ranked.length)) group.title = clip(heading, 400);
@@ -105,6 +118,12 @@ function nameSections(
         if (left.length === 0) return;
         // The clause sections are full: a heading over fewer of its claims still names it better than the template.
         if (heading !== null) group.title = clip(heading, 400);
+        // Claims under headings that name nothing of the question, with no room left beside its answers: a section
+        // titled by such a heading, or by the template, is off the reader's question, so they are left out (0098).
+        else if (counts.size > 0) {
+          group.claims = [];
+          return;
+        }
       }
     }
     const same = named.get(group.title.toLowerCase());

@@ -1,5 +1,12 @@
 import { splitUnits } from '../../../src/offline/nlp/sentences';
-import { PassageScorer, definedLabels, excerptContexts, passageContexts, queryPhrases } from '../../../src/offline/passage-relevance';
+import {
+  PassageScorer,
+  definedLabels,
+  excerptContexts,
+  headingTitle,
+  passageContexts,
+  queryPhrases,
+} from '../../../src/offline/passage-relevance';
 
 // A manual's option list: each description stands under its term line and does not repeat it.
 const MANUAL = [
@@ -125,5 +132,24 @@ describe('passage relevance', () => {
     expect(wrap!.heading).toBe('Preventing Transaction ID Wraparound Failures');
     expect(notes!.heading).toBe('Preventing Transaction ID Wraparound Failures');
     expect(summary!.heading).toBe('Routine Vacuuming');
+  });
+
+  it('keeps code names whole in a heading, and passes over a heading that is a condition for the one above (decision 0098)', () => {
+    expect(headingTitle('### `process.channel`')).toBe('process.channel');
+    expect(headingTitle('## `napi_set_instance_data`')).toBe('napi_set_instance_data');
+    expect(headingTitle('## *Emphasised* _title_')).toBe('Emphasised title');
+    // A condition names a case of the section above it, not a subject: "When X is Y" reads as a sentence.
+    expect(headingTitle('### When `importModuleDynamically` is `vm.constants.USE_MAIN_CONTEXT_DEFAULT_LOADER`')).toBeNull();
+    expect(headingTitle('### If the process was started with --test-only')).toBeNull();
+    const text = [
+      '# VM (executing JavaScript)',
+      '## Support of dynamic `import()` in compilation APIs',
+      'The following APIs support an importModuleDynamically option.',
+      '### When `importModuleDynamically` is `vm.constants.USE_MAIN_CONTEXT_DEFAULT_LOADER`',
+      'This gives access to Node.js built-in modules such as fs or http to the code being compiled.',
+    ].join('\n\n');
+    const at = (s: string) => ({ start: text.indexOf(s), end: text.indexOf(s) + s.length });
+    const [ctx] = excerptContexts(text, [at('to the code being compiled.')]);
+    expect(ctx!.heading).toBe('Support of dynamic import() in compilation APIs');
   });
 });

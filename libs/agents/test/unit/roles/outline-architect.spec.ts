@@ -116,6 +116,49 @@ describe('outlineArchitect (offline)', () => {
       expect(sections.map((s) => s.title)).toEqual([question]);
       expect(sections[0]!.claimIds.sort()).toEqual(['C1', 'C2', 'C3']);
     });
+
+    it('a heading sharing only the question’s setting (a proper name such as PostgreSQL) names no section (decision 0098)', () => {
+      const claims = [
+        claim(
+          'C1',
+          'To prevent transaction ID wraparound in PostgreSQL, every table must be vacuumed at least once every two billion transactions.',
+        ),
+        claim('C2', 'PostgreSQL transaction ID wraparound work is done by VACUUM, which freezes old rows.', 'PostgreSQL Server Events'),
+        claim('C3', 'Transaction ID wraparound work in PostgreSQL compares IDs modulo 2^32.', 'PostgreSQL Server Events'),
+      ];
+      const { sections } = outlineArchitect.offline({ question, questions, claims, feedback: null });
+      expect(sections.map((s) => s.title)).toEqual([question]);
+    });
+
+    it('claims under unrelated headings are left out when the question’s section is full (decision 0098)', () => {
+      const full = Array.from({ length: 30 }, (_, i) =>
+        claim(
+          `C${i}`,
+          `To prevent transaction ID wraparound in PostgreSQL, table ${i + 1} must be vacuumed every ${i + 2} billion transactions.`,
+        ),
+      ).map((c) => ({ ...c, questionId: 'Q0' }));
+      const off = [
+        claim('W1', 'Transaction ID wraparound work emits a warning event in the server log.', "Event: 'warning'"),
+        claim('W2', 'Transaction ID wraparound work raises a warning event for old rows.', "Event: 'warning'"),
+      ];
+      const { sections } = outlineArchitect.offline({ question, questions, claims: [...full, ...off], feedback: null });
+      expect(sections.map((s) => s.title)).toEqual([question]);
+      expect(sections.flatMap((s) => s.claimIds)).not.toContain('W1');
+    });
+
+    it('a heading sharing no word with the question names no section: its claims join the question’s (decision 0098)', () => {
+      const claims = [
+        claim(
+          'C1',
+          'To prevent transaction ID wraparound in PostgreSQL, every table must be vacuumed at least once every two billion transactions.',
+        ),
+        claim('C2', 'PostgreSQL transaction ID wraparound work is done by VACUUM, which freezes old rows.', "Event: 'warning'"),
+        claim('C3', 'Transaction ID wraparound work in PostgreSQL compares IDs modulo 2^32.', "Event: 'warning'"),
+      ];
+      const { sections } = outlineArchitect.offline({ question, questions, claims, feedback: null });
+      expect(sections.map((s) => s.title)).toEqual([question]);
+      expect(sections[0]!.claimIds.sort()).toEqual(['C1', 'C2', 'C3']);
+    });
   });
 
   it('a question that asks one thing is itself the first section', () => {

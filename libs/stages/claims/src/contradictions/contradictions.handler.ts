@@ -1,5 +1,5 @@
 import { Inject } from '@nestjs/common';
-import { AgentRunner, counterEvidence } from '@dossier/agents';
+import { AgentRunner, counterEvidence, fromDistinctSources } from '@dossier/agents';
 import { insertContradictions, ResearchRepository, setClaimStatus } from '@dossier/db';
 import { VECTOR_STORE, type VectorStore } from '@dossier/vectors';
 import { OnStep, type StepContext, type StepHandler, type StepOutcome } from '@dossier/workflow';
@@ -39,9 +39,13 @@ export class ContradictionsHandler implements StepHandler<'contradictions'> {
         { tenantId, runId },
       ),
     );
+    // A contradiction is between sources (decision 0098): two claims of one document only are never judged, by
+    // either engine.
+    const sourcesOf = new Map(claims.map((c) => [c.id, c.sourceIds]));
+    const betweenSources = candidatePairs.filter(([a, b]) => fromDistinctSources(sourcesOf.get(a) ?? [], sourcesOf.get(b) ?? []));
     const out = await this.agents.run(
       counterEvidence,
-      { claims: claims.map((c) => ({ id: c.id, statement: c.statement })), candidatePairs },
+      { claims: claims.map((c) => ({ id: c.id, statement: c.statement })), candidatePairs: betweenSources },
       ctx.call,
     );
     return {

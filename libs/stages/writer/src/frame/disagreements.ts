@@ -2,6 +2,7 @@ import {
   contentStems,
   describeDifference,
   explainsDifference,
+  fromDistinctSources,
   opposingPairs,
   readerSentence,
   splitUnits,
@@ -90,14 +91,23 @@ export type ClaimPair = Pick<ContradictionRow, 'claimAId' | 'claimBId'>;
  * The run's disputes as the report treats them (decision 0087): the contradictions the contradiction step recorded,
  * then every other pair of the run's claims that says opposite things about the same subject (a figure, a date,
  * polarity, an onset), which that step did not pair because vector search never proposed it. Neither side of either is
- * stated in the body; both are shown in "Where the sources disagree".
+ * stated in the body; both are shown in "Where the sources disagree". A dispute is between sources (decision 0098):
+ * a pair whose sides all come from one source is none, recorded or not (a run recorded before that rule included).
  */
-export function runDisputes(contradictions: readonly ClaimPair[], claims: readonly ClaimRow[]): ClaimPair[] {
+export function runDisputes(
+  contradictions: readonly ClaimPair[],
+  claims: readonly Pick<ClaimRow, 'id' | 'statement' | 'sourceIds'>[],
+): ClaimPair[] {
+  const sourcesOf = new Map(claims.map((c) => [c.id, c.sourceIds]));
+  const between = (p: ClaimPair) => fromDistinctSources(sourcesOf.get(p.claimAId) ?? [], sourcesOf.get(p.claimBId) ?? []);
   const paired = new Set(contradictions.flatMap((c) => [`${c.claimAId} ${c.claimBId}`, `${c.claimBId} ${c.claimAId}`]));
-  const unpaired = opposingPairs(claims.map((c) => c.statement))
+  const unpaired = opposingPairs(
+    claims.map((c) => c.statement),
+    claims.map((c) => c.sourceIds),
+  )
     .map(([a, b]) => ({ claimAId: claims[a]!.id, claimBId: claims[b]!.id }))
     .filter((p) => !paired.has(`${p.claimAId} ${p.claimBId}`));
-  return [...contradictions, ...unpaired];
+  return [...contradictions.filter(between), ...unpaired];
 }
 
 /** Groups of claims linked by contradictions (union-find), in the order their first contradiction comes. */

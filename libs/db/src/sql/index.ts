@@ -1,0 +1,3 @@
+export * from './bindable-pool';
+export * from './query-rows';
+export * from './sql-transaction';

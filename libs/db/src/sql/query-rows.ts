@@ -1,0 +1,45 @@
+import { createHash } from 'node:crypto';
+import type { Prisma } from '../generated/prisma/client';
+import type { Db } from '../prisma.service';
+import { boundConnection, type BindablePool } from './bindable-pool';
+
+/**
+ * The clients whose statements may go to their pool directly: the process's PrismaService, by identity. Not "has a
+ * `pool` property": a Prisma transaction client forwards unknown properties to its client, and a statement of a
+ * transaction sent on the pool would run outside it (and wait on the locks the transaction holds).
+ */
+const pooled = new WeakMap<object, BindablePool>();
+
+/** Lets `queryRows` send `client`'s statements outside a transaction on `pool` (called by PrismaService). */
+export function registerPooledClient(client: object, pool: BindablePool): void {
+  pooled.set(client, pool);
+}
+
+/**
+ * A raw statement's rows, sent on the driver where the engine holds the connection (docs/decisions/0104): the
+ * transaction's connection inside a step's transaction, the pool for the client outside one; through Prisma's
+ * `$queryRaw` when `db` is one of Prisma's own transactions (run start, gate decisions). The same SQL text and values
+ * either way (`Prisma.sql` renders `$n` placeholders for Postgres); int8 reads as BigInt on both paths.
+ */
+export async function queryRows<T>(db: Db, query: Prisma.Sql): Promise<T[]> {
+  const conn = boundConnection() ?? pooled.get(db);
+  if (!conn) return db.$queryRaw<T[]>(query);
+  const text = query.text;
+  const result = await conn.query({ name: statementName(text), text, values: query.values as unknown[] });
+  return result.rows as T[];
+}
+
+/**
+ * A prepared statement's name per SQL text: Postgres parses and plans each of the engine's statements once per
+ * connection instead of on every step. The callers' texts vary only with their shape (which columns a transition sets,
+ * a step's kind), never with values, so there are a few dozen names per connection.
+ */
+const names = new Map<string, string>();
+function statementName(text: string): string {
+  let name = names.get(text);
+  if (!name) {
+    name = `dossier_${createHash('sha1').update(text).digest('hex').slice(0, 16)}`;
+    names.set(text, name);
+  }
+  return name;
+}
