@@ -89,6 +89,27 @@ describe('prompt economy: stable prompt prefixes and evidence sent once per step
     await db?.drop();
   });
 
+  it("the outline architect's prompt shows the source headings its claims sit under (decision 0102)", () => {
+    const outlines = requests.filter((q) => q.role === 'outlineArchitect');
+    expect(outlines.length).toBeGreaterThan(0);
+    for (const q of outlines) {
+      const claims = (q.input as { claims: { id: string; statement: string; heading?: string }[] }).claims;
+      const headed = claims.filter((c) => c.heading);
+      // The corpus is markdown with headings: the offline path names sections from them, and the model sees them too,
+      // each heading once with the ids of the claims under it.
+      expect(headed.length).toBeGreaterThan(0);
+      const prompt = q.body.messages.map((m) => m.content ?? '').join('\n');
+      expect(prompt).toMatch(/Name a section by the source heading/);
+      for (const c of headed) {
+        const line = prompt.split('\n').find((l) => l.startsWith(`"${c.heading!.replace(/"/g, "'")}"`));
+        expect({ heading: c.heading, ids: line?.split(': ').pop()?.split(', ') }).toEqual({
+          heading: c.heading,
+          ids: expect.arrayContaining([c.id]),
+        });
+      }
+    }
+  });
+
   it('each role called more than once sends one identical system message first, with one response format', () => {
     const byRole = new Map<string, FakeChatRequest[]>();
     for (const q of requests) byRole.set(q.role, [...(byRole.get(q.role) ?? []), q]);

@@ -94,6 +94,8 @@ export {
   type FragmentKind,
 } from './offline/nlp/prose-faults';
 export { excerptContexts } from './offline/passage-relevance';
+export { attributed, documentVoice, isFirstPerson, isMethodStatement } from './offline/nlp/first-person';
+export { codeIntroduced, isLeadIn } from './offline/nlp/lists';
 export { statesStatement } from './offline/nlp/states-statement';
 export { fromDistinctSources, opposedStatements, opposingPairs } from './offline/nlp/disputes';
 export { explainsDifference, describeDifference, namePoint } from './offline/nlp/dispute-reason';

@@ -6,7 +6,15 @@ import { ContradictionKind, EpistemicStatus, SourceOrigin, AuthorityClass } from
  * `report.json`: the shape other tools read (issue 3). Ids are the short, stable ids used in the text
  * (`E12` for evidence, `C3` for claims, `S2` for sources), not database ids.
  */
-export const ReportSentence = z.strictObject({ text: z.string().min(1), evidenceIds: z.array(z.string()) });
+export const ReportSentence = z.strictObject({
+  text: z.string().min(1),
+  evidenceIds: z.array(z.string()),
+  /**
+   * Program text the sentence introduces ("… are read with this command:"), verbatim from its cited excerpt: shown as
+   * a code block under the sentence, never as prose (decision 0102). Absent for every other sentence.
+   */
+  code: z.string().min(1).max(20_000).optional(),
+});
 export const ReportParagraph = z.strictObject({ sentences: z.array(ReportSentence) });
 export const ReportSectionKind = z.enum(['body', 'framing', 'contradictions', 'method']);
 export const ReportSection = z.strictObject({

@@ -144,7 +144,8 @@ export function lintReport(report: ReportJson): ReportLint {
         continue;
       }
       const cited = s.evidenceIds.length > 0;
-      const fault = cited ? proseFault(s.text) : null;
+      // A sentence introducing the code shown under it is no lead-in without its list (decision 0102).
+      const fault = cited ? proseFault(s.code ? s.text.replace(/:(["'\u201d\u2019)\]]*)\s*$/, '.$1') : s.text) : null;
       if (fault) {
         if (section.kind === 'contradictions') add('disagreements', `${fault.group}: ${fault.kind}`, section.title, s.text);
         else add(fault.group, fault.kind, section.title, s.text);

@@ -35,6 +35,7 @@ a.cite:hover, a.cite:focus { text-decoration: underline; }
 .evidence dt { font-size: .85rem; color: var(--muted); margin-top: 1rem; }
 .evidence dd { margin: .25rem 0 0; }
 .evidence blockquote { margin: 0; padding: .5rem .9rem; background: var(--quote); border-left: 3px solid var(--rule); white-space: pre-line; font-size: .95rem; }
+pre.code { margin: .4rem 0 1rem; padding: .6rem .9rem; background: var(--quote); border-left: 3px solid var(--rule); overflow-x: auto; font-size: .9rem; }
 footer.metrics { margin-top: 3rem; padding-top: .75rem; border-top: 1px solid var(--rule); color: var(--muted); font-size: .8rem; }
 @media (max-width: 600px) { body { padding: 1.5rem 1rem 3rem; } h1 { font-size: 1.5rem; } }
 @media print {

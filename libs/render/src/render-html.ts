@@ -69,10 +69,16 @@ function sectionHtml(section: ReportJson['sections'][number], index: CitationInd
   ];
   for (const paragraph of section.paragraphs) {
     if (paragraph.sentences.length === 0) continue;
-    const sentences = paragraph.sentences.map(
-      (sentence) => `${escapeHtml(sentence.text.trim())}${index.citationsOf(sentence).map(citeHtml).join('')}`,
-    );
-    lines.push(`<p>${sentences.join(' ')}</p>`);
+    // A sentence that introduces code ends its paragraph; the code follows as a block (decision 0102).
+    let run: string[] = [];
+    for (const sentence of paragraph.sentences) {
+      run.push(`${escapeHtml(sentence.text.trim())}${index.citationsOf(sentence).map(citeHtml).join('')}`);
+      if (sentence.code) {
+        lines.push(`<p>${run.join(' ')}</p>`, `<pre class="code"><code>${escapeHtml(sentence.code)}</code></pre>`);
+        run = [];
+      }
+    }
+    if (run.length > 0) lines.push(`<p>${run.join(' ')}</p>`);
   }
   lines.push('</section>');
   return lines.join('\n');

@@ -18,6 +18,12 @@ export function renderMarkdown(report: ReportJson, options: RenderOptions = {}):
 /** For callers that already ran `validateReport` on this object (see `renderAll`). */
 export function renderValidatedMarkdown(report: ReportJson, options: RenderOptions = {}): string {
   const index = indexCitations(report);
+  // A fence longer than any run of backticks in the code, so the code cannot close it.
+  const fenced = (code: string) => {
+    const longest = Math.max(2, ...(code.match(/`+/g) ?? []).map((m) => m.length));
+    const fence = '`'.repeat(longest + 1);
+    return `${fence}\n${code.replace(/\r/g, '')}\n${fence}`;
+  };
   const blocks: string[] = [
     `# ${escapeMarkdown(report.question) || 'Research report'}`,
     [
@@ -30,11 +36,21 @@ export function renderValidatedMarkdown(report: ReportJson, options: RenderOptio
   for (const section of report.sections) {
     blocks.push(`## ${escapeMarkdown(section.title)}`);
     for (const paragraph of section.paragraphs) {
-      const text = paragraph.sentences
-        .map((sentence) => `${escapeMarkdown(sentence.text)}${citationMarks(index.citationsOf(sentence))}`)
-        .filter((s) => s.length > 0)
-        .join(' ');
-      if (text) blocks.push(text);
+      // A sentence that introduces code ends its paragraph's text; the code follows as a fenced block (decision 0102).
+      let run: string[] = [];
+      const flush = () => {
+        const text = run.filter((s) => s.length > 0).join(' ');
+        if (text) blocks.push(text);
+        run = [];
+      };
+      for (const sentence of paragraph.sentences) {
+        run.push(`${escapeMarkdown(sentence.text)}${citationMarks(index.citationsOf(sentence))}`);
+        if (sentence.code) {
+          flush();
+          blocks.push(fenced(sentence.code));
+        }
+      }
+      flush();
     }
   }
   if (report.interviews && report.interviews.length > 0) {

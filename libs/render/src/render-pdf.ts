@@ -159,23 +159,38 @@ function heading(doc: Doc, text: string, destination?: string): void {
 function sectionBlock(doc: Doc, section: Section, index: CitationIndex): void {
   heading(doc, oneLine(section.title));
   for (const paragraph of section.paragraphs) {
-    const parts: { text: string; goTo?: string }[] = [];
+    let parts: { text: string; goTo?: string }[] = [];
+    const flush = () => {
+      if (parts.length === 0) return;
+      doc.font('regular').fontSize(10.5);
+      parts.forEach((part, i) => {
+        doc.fillColor(part.goTo ? ACCENT : INK).text(part.text, {
+          continued: i < parts.length - 1,
+          lineGap: 2.5,
+          ...(part.goTo ? { goTo: part.goTo } : {}),
+        });
+      });
+      doc.moveDown(0.6);
+      parts = [];
+    };
     for (const sentence of paragraph.sentences) {
       const text = oneLine(sentence.text);
       if (!text) continue;
       parts.push({ text: `${parts.length > 0 ? ' ' : ''}${text}` });
       for (const c of index.citationsOf(sentence)) parts.push({ text: `[${c.number}]`, goTo: `src-${c.number}` });
+      // The code a sentence introduces, under it, line by line (decision 0102).
+      if (sentence.code) {
+        flush();
+        doc
+          .font('regular')
+          .fontSize(9.5)
+          .fillColor(INK)
+          .text(sentence.code, doc.page.margins.left + 14, doc.y, { lineGap: 1.5 });
+        doc.x = doc.page.margins.left;
+        doc.moveDown(0.6);
+      }
     }
-    if (parts.length === 0) continue;
-    doc.font('regular').fontSize(10.5);
-    parts.forEach((part, i) => {
-      doc.fillColor(part.goTo ? ACCENT : INK).text(part.text, {
-        continued: i < parts.length - 1,
-        lineGap: 2.5,
-        ...(part.goTo ? { goTo: part.goTo } : {}),
-      });
-    });
-    doc.moveDown(0.6);
+    flush();
   }
 }
 

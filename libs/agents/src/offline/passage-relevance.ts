@@ -80,14 +80,16 @@ export function passageContexts(text: string, units: readonly Unit[]): string[] 
 export function excerptContexts(
   text: string,
   excerpts: readonly { start: number; end: number }[],
-): { context: string; defines: string | null; heading: string | null }[] {
+): { context: string; defines: string | null; heading: string | null; headingIsTitle: boolean }[] {
   const units = splitUnits(text);
   const contexts = passageContexts(text, units);
   const defined = definedLabels(units);
   const headings = headingsAbove(units);
   return excerpts.map((e) => {
     const i = units.findIndex((u) => u.start < e.end && e.end <= u.end);
-    return i >= 0 ? { context: contexts[i]!, defines: defined[i]!, heading: headings[i]! } : { context: '', defines: null, heading: null };
+    return i >= 0
+      ? { context: contexts[i]!, defines: defined[i]!, heading: headings[i]!.title, headingIsTitle: headings[i]!.isTitle }
+      : { context: '', defines: null, heading: null, headingIsTitle: false };
   });
 }
 
@@ -121,8 +123,11 @@ export function headingTitle(text: string): string | null {
   return t;
 }
 
-/** The nearest heading above each unit that names a subject (generic ones are passed over for the one above them). */
-function headingsAbove(units: readonly Unit[]): (string | null)[] {
+/**
+ * The nearest heading above each unit that names a subject (generic ones are passed over for the one above them), and
+ * whether it is the document's title (its first line): a title names the whole document, not one of its passages.
+ */
+function headingsAbove(units: readonly Unit[]): { title: string | null; isTitle: boolean }[] {
   const open: { level: number; title: string | null }[] = [];
   return units.map((u, i) => {
     if (u.kind === 'heading') {
@@ -130,10 +135,10 @@ function headingsAbove(units: readonly Unit[]): (string | null)[] {
       const level = i === 0 ? 0 : (/^#+/.exec(u.text)?.[0].length ?? 6);
       while (open.length > 0 && open[open.length - 1]!.level >= level) open.pop();
       open.push({ level, title: headingTitle(u.text) });
-      return null;
+      return { title: null, isTitle: false };
     }
-    for (let j = open.length - 1; j >= 0; j--) if (open[j]!.title) return open[j]!.title;
-    return null;
+    for (let j = open.length - 1; j >= 0; j--) if (open[j]!.title) return { title: open[j]!.title, isTitle: open[j]!.level === 0 };
+    return { title: null, isTitle: false };
   });
 }
 

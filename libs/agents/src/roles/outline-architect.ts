@@ -30,6 +30,11 @@ export const OutlineArchitectInput = z
         defines: z.string().max(400).optional(),
         /** The heading its evidence sits under in its source (generic ones such as "Summary" passed over): a section's name. */
         heading: z.string().max(400).optional(),
+        /**
+         * The heading is its source's title (the document has no heading nearer the evidence): it names the whole
+         * document, so it names a section only when it stands over half of the section's claims (decision 0102).
+         */
+        headingIsTitle: z.boolean().optional(),
       }),
     ),
     /**
@@ -99,6 +104,25 @@ function check(input: OutlineArchitectInput, output: OutlineArchitectOutput): Re
   return { issues, cleaned: usable && carrying.length > 0 ? { sections: carrying } : null, dropped };
 }
 
+/**
+ * The headings the claims' evidence sits under in the sources, each once with the ids of its claims (a heading per claim
+ * would cost the prompt a line of tokens per claim): `"Preventing Transaction ID Wraparound Failures": C2, C3`; a
+ * document's title is marked so (decision 0102).
+ */
+export function sourceHeadings(input: OutlineArchitectInput): string {
+  const byHeading = new Map<string, { title: boolean; ids: string[] }>();
+  for (const c of input.claims) {
+    if (!c.heading) continue;
+    const entry = byHeading.get(c.heading) ?? { title: false, ids: [] };
+    entry.ids.push(c.id);
+    entry.title ||= c.headingIsTitle === true;
+    byHeading.set(c.heading, entry);
+  }
+  return [...byHeading]
+    .map(([heading, { title, ids }]) => `"${heading.replace(/"/g, "'")}"${title ? ' (document title)' : ''}: ${ids.join(', ')}`)
+    .join('\n');
+}
+
 export const outlineArchitectDefinition: RoleDefinition<OutlineArchitectInput, OutlineArchitectOutput, 'outlineArchitect'> = {
   name: 'outlineArchitect',
   temperature: 0.3,
@@ -117,6 +141,13 @@ export const outlineArchitectDefinition: RoleDefinition<OutlineArchitectInput, O
       ],
       // Only some calls carry interview memos: their rule goes with the call, so the stable part stays identical.
       callRules: [
+        // The headings the claims' evidence sits under in the sources (decision 0102): the offline outline names its
+        // sections from them, and a model is asked to as well, so neither engine titles a section with a template.
+        ...(input.claims.some((c) => c.heading)
+          ? [
+              '"source headings" lists the headings the claims sit under in their sources, each with its claims\' ids. Name a section by the source heading most of its claims sit under, or by a clause of the research question; never by a template question such as "What has changed recently about …?". A heading marked "(document title)" names a whole document: use it only for a section drawn mostly from that document.',
+            ]
+          : []),
         ...(input.memos?.length
           ? [
               'Interview memos (see "interview memos") are sections already formed around one analyst each: keep every memo as a section with its exact title and purpose, in its analyst\'s voice, after the other sections unless the reviewer asks otherwise; move a claim out of a memo only when the reviewer asks for it.',
@@ -128,6 +159,7 @@ export const outlineArchitectDefinition: RoleDefinition<OutlineArchitectInput, O
         ['question', input.question],
         ['questions', listWithIds(input.questions)],
         ['claims', listWithIds(input.claims.map((c) => ({ id: c.id, text: c.statement })))],
+        ...(input.claims.some((c) => c.heading) ? [['source headings', sourceHeadings(input)] as const] : []),
         ...(input.memos?.length
           ? [
               [

@@ -16,7 +16,17 @@ export const SectionWriterInput = z
      * Each excerpt, and where it stands: its source (snapshot) and its offset there. The offline writer groups a
      * section's sentences by source and keeps them in the source's own order, so a paragraph reads as a passage.
      */
-    evidence: z.array(EvidenceRef.extend({ sourceId: Id.optional(), start: z.int().min(0).optional() })),
+    evidence: z.array(
+      EvidenceRef.extend({
+        sourceId: Id.optional(),
+        start: z.int().min(0).optional(),
+        /**
+         * Who wrote the excerpt's source, in our words ("the growers' association"; `documentVoice`): a first-person
+         * sentence is attributed to it, and left out when the source names no author (decision 0102).
+         */
+        voice: z.string().max(200).optional(),
+      }),
+    ),
     /**
      * Long sections are drafted in parts (OpenAI engine): which part this is and a summary of what the parts
      * before wrote, so the model continues rather than repeats, and the last part closes the section.

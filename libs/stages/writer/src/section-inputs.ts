@@ -1,5 +1,5 @@
 import type { ResearchRepository, OutlineSectionRow } from '@dossier/db';
-import { MAX_CONTESTED } from '@dossier/agents';
+import { documentVoice, MAX_CONTESTED } from '@dossier/agents';
 import { StageStateError } from '@dossier/errors';
 import { contestedClaimIds, runDisputes } from './frame/disagreements';
 
@@ -25,7 +25,11 @@ export async function sectionInputs(research: ResearchRepository, tenantId: stri
     .sort((a, b) => b.evidenceIds.length - a.evidenceIds.length)
     .slice(0, MAX_CONTESTED)
     .map((c) => c.statement);
-  return { section, claims, evidence, contested };
+  // Who wrote each source, for the first-person sentences of its excerpts (decision 0102).
+  const snapshots = await research.snapshots(tenantId, [...new Set(evidence.map((e) => e.snapshotId))]);
+  const voices = new Map(snapshots.map((s) => [s.id, documentVoice(s.text)]));
+  const voiceOf = (snapshotId: string) => voices.get(snapshotId) ?? undefined;
+  return { section, claims, evidence, contested, voiceOf };
 }
 
 export interface DraftSentence {

@@ -1,4 +1,5 @@
 import { isBoilerplate } from './boilerplate';
+import { isCode } from './code-text';
 import { STOPWORDS } from './tokens';
 
 /*
@@ -89,27 +90,6 @@ const CLOSED = /[.!?\u2026]["'\u201d\u2019)\]]*$/;
 export const CITATION_MARKER =
   /\[(?:citation needed|clarification needed|verification needed|according to whom\??|by whom\??|dubious(?: [–-] discuss)?|not in citation given|failed verification|original research\??|needs update)\]|(?<=[.,;:)"\u201d\u2019]|\b\d{4})(?:\[(?:\d{1,3}|note \d{1,3})\])+/gi;
 
-/** A sentence of program text: SQL, a shell command, code punctuation. */
-function isCode(s: string): boolean {
-  if (/^(?:\$|#|>>>|>|%)\s+\S/.test(s)) return true;
-  if (
-    /^(?:SELECT|INSERT INTO|UPDATE|DELETE FROM|CREATE|ALTER|DROP|GRANT|REVOKE|BEGIN|COMMIT|ROLLBACK|VACUUM|ANALYZE|EXPLAIN|SET|SHOW|COPY|TRUNCATE|WITH)\b/.test(
-      s,
-    ) &&
-    (/;\s*$/.test(s) || /\b(?:FROM|WHERE|TABLE|INTO|VALUES|INDEX|TO|ON)\b/.test(s)) &&
-    !/\b(?:is|are|was|were|can|will|does|do|the)\b/.test(s)
-  )
-    return true;
-  // Backticks are left out: documentation marks identifiers in prose with them.
-  const symbols = (s.match(/[{}();=<>|&$[\]\\]/g) ?? []).length;
-  if (s.length >= 12 && symbols / s.length > 0.08 && /[{};=]|\$\w|\w\(\)/.test(s)) return true;
-  return (
-    /^(?:sudo |git |npm |pip |psql |pg_\w+ |python3? |node |docker |kubectl |curl |cd |ls |mkdir |cat |echo )\S.*(?:\s-{1,2}\w|\s\/\S)/.test(
-      s,
-    ) && !CLOSED.test(s)
-  );
-}
-
 /** Why a quoted source sentence is not a finding a reader should see, or null. */
 export function proseFault(sentence: string): ProseFault | null {
   const s = sentence.replace(/\s+/g, ' ').trim();
@@ -156,6 +136,28 @@ export function withoutCitationMarkers(sentence: string): string {
  * it is boilerplate or a fragment. Every offline path from an excerpt to a report sentence goes through this.
  */
 export function readerSentence(sentence: string): string | null {
-  const shown = withoutCitationMarkers(sentence);
+  const shown = datedEntry(withoutCitationMarkers(sentence));
   return proseFault(shown) === null ? shown : null;
+}
+
+const MONTH = '(?:January|February|March|April|May|June|July|August|September|October|November|December)';
+const ENTRY_DATE = new RegExp(
+  String.raw`^((?:\d{1,2}\s+${MONTH}|${MONTH}(?:\s+\d{1,2},)?)\s+\d{4}|${MONTH}\s+\d{4}|(?:early|mid|late)[- ]\d{4}|\d{4}(?:[–-]\d{2,4})?)\s*[—–]\s+(\S.*)$`,
+  's',
+);
+
+/**
+ * A timeline's entry as a sentence (decision 0102): "9 June 2014 — The authority grants …" reads "On 9 June 2014, the
+ * authority grants …" ("In 2016, …" for a month or a year). The date and every word stay; only the dash form goes.
+ */
+export function datedEntry(sentence: string): string {
+  const m = ENTRY_DATE.exec(sentence);
+  if (!m) return sentence;
+  const date = m[1]!;
+  // A determiner, or a capitalised word not followed by another ("Water first flows"), goes to lower case; a name stays.
+  const rest = m[2]!
+    .replace(/^(The|A|An|This|These|Its|Their)\b/, (w) => w.toLowerCase())
+    .replace(/^(\p{Lu}\p{Ll}+)(?=\s+\p{Ll})/u, (w) => w.toLowerCase());
+  const preposition = /^\d{1,2}\s|\d,\s/.test(date) ? 'On' : 'In';
+  return `${preposition} ${date}, ${rest}`;
 }

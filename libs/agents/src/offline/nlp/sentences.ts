@@ -10,7 +10,11 @@ export interface Span {
   end: number;
 }
 
-export type UnitKind = 'sentence' | 'heading' | 'list-item' | 'table-row';
+/**
+ * `code` (a paragraph of program text, shown as code under the sentence introducing it) is read by the writer and the
+ * report builder; the splitter does not produce it yet (decision 0102).
+ */
+export type UnitKind = 'sentence' | 'heading' | 'list-item' | 'table-row' | 'code';
 
 export interface Unit extends Span {
   kind: UnitKind;

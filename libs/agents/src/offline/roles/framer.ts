@@ -1,3 +1,4 @@
+import { isMethodStatement } from '../nlp/first-person';
 import { normalizeWhitespace, statementStems } from '../nlp/statement-terms';
 import { stem, tokenize } from '../nlp/tokens';
 import { clip } from '../topics';
@@ -72,9 +73,10 @@ function offlineFrame(input: FramerInput): FramerOutput {
       const words = statementStems(text);
       return [...words].filter((w) => wanted.has(w)).length / Math.sqrt(Math.max(1, words.size));
     };
-    // A list's lead-in ("Three explanations are commonly given:") states no finding on its own.
+    // A list's lead-in ("Three explanations are commonly given:") states no finding on its own; a source saying how it
+    // worked ("We construct a monthly water balance …") is context, not a finding (decision 0102).
     const candidates = section.sentences
-      .filter((x) => x.evidenceIds.length > 0 && !used.has(x.text) && !/:\s*$/.test(x.text))
+      .filter((x) => x.evidenceIds.length > 0 && !used.has(x.text) && !/:\s*$/.test(x.text) && !isMethodStatement(x.text))
       .filter((x) => !findings.some((f) => sameFinding(f.text, x.text)));
     // A finding says something: "The causes of the decline are disputed." shares the question's words and states none.
     const substantial = candidates.filter((x) => statementStems(x.text).size >= MIN_FINDING_WORDS);

@@ -94,7 +94,12 @@ function nameSections(
     if (!isClause[i]) {
       const ranked = [...group.claims].sort((a, b) => b.score - a.score);
       const counts = new Map<string, number>();
-      for (const c of ranked) if (c.claim.heading) counts.set(c.claim.heading, (counts.get(c.claim.heading) ?? 0) + 1);
+      const titles = new Set<string>();
+      for (const c of ranked)
+        if (c.claim.heading) {
+          counts.set(c.claim.heading, (counts.get(c.claim.heading) ?? 0) + 1);
+          if (c.claim.headingIsTitle) titles.add(c.claim.heading);
+        }
       const mostCommon = (among: [string, number][]) =>
         among.reduce<[string | null, number]>((best, h) => (h[1] > best[1] ? h : best), [null, 0]);
       // A heading names the section only when it shares a word with the question: "Event: 'warning'" over claims of a
@@ -102,8 +107,11 @@ function nameSections(
       // clause sections, as when no heading stands over them.
       const [heading, n] = mostCommon([...counts].filter(([h]) => [...statementStems(h)].some((t) => questionStems.has(t))));
       // A heading names the section when it stands over several of its claims, or half of them: a document's title
-      // over one claim of twelve does not say what the other eleven are about.
-      if (heading !== null && (n >= MIN_HEADING_CLAIMS || 2 * n >= ranked.length)) group.title = clip(heading, 400);
+      // over one claim of twelve does not say what the other eleven are about. A title (a document without headings
+      // nearer its passages: "Irrigation, Climate and Regulation in the Decline of Lake Varen") names the whole
+      // document, so only a section that is mostly that document's claims (decision 0102).
+      const names = heading !== null && (titles.has(heading) ? 2 * n >= ranked.length : n >= MIN_HEADING_CLAIMS || 2 * n >= ranked.length);
+      if (heading !== null && names) group.title = clip(heading, 400);
       else {
         const left: Group['claims'] = [];
         for (const c of group.claims) {

@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { isBoilerplate } from '../nlp/boilerplate';
-import { readerSentence } from '../nlp/prose-faults';
+import { attributed } from '../nlp/first-person';
+import { itemsAfter, joinedList, leadInReads } from '../nlp/lists';
+import { datedEntry, readerSentence, withoutCitationMarkers } from '../nlp/prose-faults';
 import { isUnattributedQuote } from '../nlp/quotation';
 import { splitUnits } from '../nlp/sentences';
 import { normalizeWhitespace, statementStems } from '../nlp/statement-terms';
@@ -14,13 +16,40 @@ const ANAPHORA = /^(?:it|its|this|these|that|those|they|their|he|she|his|her|suc
 type Sentence = z.infer<typeof CitedSentence>;
 
 /**
- * Sentences (and list items) of an excerpt as a reader sees them: verbatim but for citation markers, and null for
- * boilerplate and fragments, which never become report sentences (decision 0046).
+ * Sentences (and list items) of an excerpt as a reader sees them: verbatim but for citation markers and a timeline
+ * entry's date-dash form, and null for boilerplate and fragments, which never become report sentences (decision 0046);
+ * a first-person sentence is attributed to its source's author in our words, or null when the source names none
+ * (decision 0102).
  */
-function sentencesOf(excerpt: string): (string | null)[] {
-  return splitUnits(excerpt)
-    .filter((u) => u.kind === 'sentence' || u.kind === 'list-item')
-    .map((u) => readerSentence(u.text));
+function sentencesOf(excerpt: string, voice: string | undefined): (string | null)[] {
+  const units = splitUnits(excerpt);
+  const out: (string | null)[] = [];
+  for (let i = 0; i < units.length; i++) {
+    const u = units[i]!;
+    if (u.kind !== 'sentence' && u.kind !== 'list-item') continue;
+    // A lead-in is joined with its list into one sentence, or quoted over its code example, which the report shows as
+    // code under it (decision 0102); its items and its code are not sentences of their own.
+    if (u.kind === 'sentence' && leadInReads(u.text)) {
+      const items = itemsAfter(units, i);
+      if (units[i + 1]?.kind === 'code') {
+        out.push(attributed(datedEntry(withoutCitationMarkers(u.text)), voice));
+        i++;
+        continue;
+      }
+      if (items.length > 0) {
+        const joined = joinedList(
+          u.text,
+          items.map((x) => x.text),
+        );
+        out.push(joined === null ? null : attributed(joined, voice));
+        i += items.length;
+        continue;
+      }
+    }
+    const shown = readerSentence(u.text);
+    out.push(shown === null ? null : attributed(shown, voice));
+  }
+  return out;
 }
 
 function overlap(claimWords: Set<string>, sentence: string): number {
@@ -78,6 +107,7 @@ function paragraphsBySource(written: readonly Placed[]): SectionWriterOutput['pa
 
 export function sectionWriterOffline(input: SectionWriterInput): SectionWriterOutput {
   const excerpts = new Map(input.evidence.map((e) => [e.id, e.excerpt]));
+  const voices = new Map(input.evidence.map((e) => [e.id, e.voice]));
   const placeOf = new Map(input.evidence.map((e) => [e.id, { source: e.sourceId ?? e.id, at: e.start ?? 0 }]));
   const written: Placed[] = [];
   const seen = new Set<string>();
@@ -99,7 +129,7 @@ export function sectionWriterOffline(input: SectionWriterInput): SectionWriterOu
     const claimWords = statementStems(claim.statement);
     let best: { id: string; sentences: (string | null)[]; index: number; score: number } | null = null;
     for (const { id, excerpt } of cited) {
-      const sentences = sentencesOf(excerpt);
+      const sentences = sentencesOf(excerpt, voices.get(id));
       sentences.forEach((s, index) => {
         if (s === null) return;
         // A sentence of an uncontested claim's excerpt can still state a disputed position: that goes to the

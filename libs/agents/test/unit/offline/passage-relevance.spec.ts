@@ -113,8 +113,8 @@ describe('passage relevance', () => {
       { start, end: MANUAL.indexOf('tree.', start) + 'tree.'.length },
       { start, end },
     ]);
-    expect(first).toEqual({ context: '--hard', defines: '--hard', heading: null });
-    expect(second).toEqual({ context: '--hard\nResets the index and working tree.', defines: null, heading: null });
+    expect(first).toEqual({ context: '--hard', defines: '--hard', heading: null, headingIsTitle: false });
+    expect(second).toEqual({ context: '--hard\nResets the index and working tree.', defines: null, heading: null, headingIsTitle: false });
   });
 
   it('finds the heading an excerpt sits under, passing over generic ones for the heading above them (decision 0089)', () => {
@@ -132,6 +132,8 @@ describe('passage relevance', () => {
     expect(wrap!.heading).toBe('Preventing Transaction ID Wraparound Failures');
     expect(notes!.heading).toBe('Preventing Transaction ID Wraparound Failures');
     expect(summary!.heading).toBe('Routine Vacuuming');
+    // The document's title names the whole document, not the passage (decision 0102).
+    expect([wrap!.headingIsTitle, notes!.headingIsTitle, summary!.headingIsTitle]).toEqual([false, false, true]);
   });
 
   it('keeps code names whole in a heading, and passes over a heading that is a condition for the one above (decision 0098)', () => {

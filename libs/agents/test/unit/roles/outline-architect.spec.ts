@@ -103,6 +103,31 @@ describe('outlineArchitect (offline)', () => {
       expect(new Set(ids).size).toBe(ids.length);
     });
 
+    it('a document’s title names a section only when most of its claims come from that document (decision 0102)', () => {
+      const title = 'Transaction ID Wraparound: A PostgreSQL Working Paper';
+      const claims = [
+        claim(
+          'C1',
+          'To prevent transaction ID wraparound in PostgreSQL, every table must be vacuumed at least once every two billion transactions.',
+        ),
+        {
+          ...claim('C2', 'PostgreSQL transaction ID wraparound work is done by VACUUM, which freezes old rows.', title),
+          headingIsTitle: true,
+        },
+        { ...claim('C3', 'Transaction ID wraparound work in PostgreSQL compares IDs modulo 2^32.', title), headingIsTitle: true },
+        claim('C4', 'Transaction ID wraparound work in PostgreSQL is logged by the server.'),
+        claim('C5', 'Transaction ID wraparound work in PostgreSQL can be monitored with age().'),
+        claim('C6', 'Transaction ID wraparound work in PostgreSQL warns ten million transactions ahead.'),
+      ];
+      const titles = outlineArchitect.offline({ question, questions, claims, feedback: null }).sections.map((s) => s.title);
+      expect(titles).not.toContain(title);
+      // As a heading inside a document, the same two claims would name it.
+      const headed = claims.map((c) => ({ ...c, headingIsTitle: false }));
+      expect(outlineArchitect.offline({ question, questions, claims: headed, feedback: null }).sections.map((s) => s.title)).toContain(
+        title,
+      );
+    });
+
     it('a perspective’s section with no heading joins the section of the clause its claims answer best', () => {
       const claims = [
         claim(

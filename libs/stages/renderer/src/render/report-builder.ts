@@ -1,6 +1,6 @@
 import type { ReportJson, ReportSection } from '@dossier/contracts';
 import type { ClaimRow, ContradictionRow, EvidenceRow, SourceRecordRow, VerifiedSection } from '@dossier/db';
-import { addHygiene, mergeShortSections, type HygieneCounts } from '@dossier/agents';
+import { addHygiene, codeIntroduced, mergeShortSections, type HygieneCounts } from '@dossier/agents';
 import { gateReportInputs, remainingHygiene } from './report-hygiene';
 
 export interface ReportInputs {
@@ -236,8 +236,19 @@ export function buildReport(raw: ReportInputs): ReportJson {
     }
     return [...new Set(out)];
   };
+  // A sentence that introduces a code example in its cited excerpt shows the code under it (decision 0102).
+  const codeOf = (s: Sentence): string | null =>
+    codeIntroduced(
+      s.text,
+      s.evidenceIds.flatMap((id) => evidenceById.get(id)?.excerpt ?? []),
+    );
   const paragraph = (sentences: Sentence[]) => ({
-    sentences: sentences.map((s) => ({ text: s.text, evidenceIds: cite(s.evidenceIds) })).filter((s) => s.text.trim()),
+    sentences: sentences
+      .map((s) => {
+        const code = codeOf(s);
+        return { text: s.text, evidenceIds: cite(s.evidenceIds), ...(code ? { code } : {}) };
+      })
+      .filter((s) => s.text.trim()),
   });
 
   const sections: ReportSection[] = [];

@@ -13,13 +13,16 @@ export class DraftHandler implements StepHandler<'draft'> {
 
   async execute(ctx: StepContext<'draft'>): Promise<StepOutcome<'draft'>> {
     const { tenantId, runId } = ctx;
-    const { section, claims, evidence, contested } = await sectionInputs(this.research, tenantId, runId, ctx.job.shard);
+    const { section, claims, evidence, contested, voiceOf } = await sectionInputs(this.research, tenantId, runId, ctx.job.shard);
     const out = await this.agents.run(
       sectionWriter,
       {
         section: { title: section.title, purpose: section.purpose },
         claims: claims.map((c) => ({ id: c.id, statement: c.statement, evidenceIds: c.evidenceIds })),
-        evidence: evidence.map((e) => ({ id: e.id, excerpt: e.excerpt, sourceId: e.snapshotId, start: e.start })),
+        evidence: evidence.map((e) => {
+          const voice = voiceOf(e.snapshotId);
+          return { id: e.id, excerpt: e.excerpt, sourceId: e.snapshotId, start: e.start, ...(voice ? { voice } : {}) };
+        }),
         ...(contested.length > 0 ? { contested } : {}),
       },
       ctx.call,

@@ -1,4 +1,5 @@
 import {
+  attributed,
   contentStems,
   describeDifference,
   explainsDifference,
@@ -40,6 +41,8 @@ export interface Disagreement {
 interface EvidenceText {
   id: string;
   excerpt: string;
+  /** Who wrote its source, in our words (`documentVoice`): a first-person sentence is attributed to it (decision 0102). */
+  voice?: string | null;
 }
 
 function tokens(text: string): Set<string> {
@@ -59,6 +62,17 @@ export function samePosition(a: string, b: string): boolean {
   let shared = 0;
   for (const t of x) if (y.has(t)) shared++;
   return shared > 0 && shared / (x.size + y.size - shared) >= SAME_POSITION;
+}
+
+/**
+ * The same first figure ("average 38 million cubic metres" / "average 38 million cubic metres, and in 2022 our members
+ * drew only 31 million"): with most words in common, the second states the first's position again, whatever else it
+ * adds (a side shown twice, decision 0102).
+ */
+function sameLeadFigure(a: string, b: string): boolean {
+  const lead = (s: string) => /\d[\d,.]*/.exec(s)?.[0].replace(/[,.]$/, '') ?? null;
+  const x = lead(a);
+  return x !== null && x === lead(b);
 }
 
 /** Most of the shorter statement's content terms are in the longer: with no contradiction between them, one position. */
@@ -151,7 +165,9 @@ function reasonFor(
       if (unit.kind !== 'sentence') continue;
       // A document saying what it explains ("This note explains … why different organisations publish different
       // figures") names no reason; boilerplate and fragments are never a reason (decision 0046).
-      const text = readerSentence(unit.text);
+      const shown = readerSentence(unit.text);
+      // A first-person reason ("Our conclusion differs …") is its source's, in our words, or none (decision 0102).
+      const text = shown === null ? null : attributed(shown, e.voice);
       if (text === null) continue;
       const strong = text.match(STRONG_CUE)?.length ?? 0;
       const weak = text.match(WEAK_CUE)?.length ?? 0;
@@ -192,6 +208,7 @@ export function selectDisagreements(
   body: readonly string[] = [],
 ): Disagreement[] {
   const byId = new Map(claims.map((c) => [c.id, c]));
+  const voiceOf = new Map(evidence.map((e) => [e.id, e.voice]));
   const groups: ClaimRow[][] = [];
   const opposed = (a: ClaimRow, b: ClaimRow) =>
     contradictions.some((x) => (x.claimAId === a.id && x.claimBId === b.id) || (x.claimAId === b.id && x.claimBId === a.id));
@@ -200,14 +217,22 @@ export function selectDisagreements(
       const c = byId.get(id);
       // A side is shown as its statement: one that is boilerplate or a fragment is not a position (decision 0046).
       if (!c || c.evidenceIds.length === 0) return [];
-      const shown = readerSentence(c.statement);
+      const read = readerSentence(c.statement);
+      // A first-person side is its source's position, in our words, or not shown (decision 0102).
+      const shown = read === null ? null : attributed(read, c.evidenceIds.map((id) => voiceOf.get(id)).find((v) => v) ?? null);
       return shown === null ? [] : [{ ...c, statement: shown }];
     });
     const ranked = [...known].sort((a, b) => b.evidenceIds.length - a.evidenceIds.length || ids.indexOf(a.id) - ids.indexOf(b.id));
     const sides: ClaimRow[] = [];
     for (const c of ranked) {
       if (sides.length >= MAX_SIDES) break;
-      if (sides.some((s) => samePosition(s.statement, c.statement) || (!opposed(s, c) && mostlyContains(s.statement, c.statement))))
+      if (
+        sides.some(
+          (s) =>
+            samePosition(s.statement, c.statement) ||
+            ((!opposed(s, c) || sameLeadFigure(s.statement, c.statement)) && mostlyContains(s.statement, c.statement)),
+        )
+      )
         continue;
       // Every side shown must contradict one already shown, so the entry reads as one disagreement.
       if (sides.length > 0 && !sides.some((s) => opposed(s, c))) continue;

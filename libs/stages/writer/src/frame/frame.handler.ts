@@ -1,5 +1,6 @@
 import {
   AgentRunner,
+  documentVoice,
   explainsDifference,
   framer,
   mergeShortSections,
@@ -108,10 +109,13 @@ export class FrameHandler implements StepHandler<'frame'> {
     // The disputes the contradiction step paired and those it did not (decision 0087): the body states neither side.
     const body = sections.flatMap((s) => s.paragraphs.flatMap((p) => p.sentences.map((x) => x.text)));
     const inBody = new Set(body.map((b) => b.replace(/\s+/g, ' ').trim()));
+    // Who wrote each source, for first-person sides and reasons (decision 0102).
+    const snapshots = await this.research.snapshots(tenantId, [...new Set(evidence.map((e) => e.snapshotId))]);
+    const voices = new Map(snapshots.map((s) => [s.id, documentVoice(s.text)]));
     const disputes = selectDisagreements(
       runDisputes(contradictions, claims),
       claims,
-      evidence.map((e) => ({ id: e.id, excerpt: e.excerpt })),
+      evidence.map((e) => ({ id: e.id, excerpt: e.excerpt, voice: voices.get(e.snapshotId) ?? null })),
       body,
     );
     // Our own words cite nothing: the guard checks them against the sides they describe.

@@ -55,13 +55,16 @@ export class Redrafter {
     const drafts: { sectionId: string; paragraphs: DraftParagraphs }[] = [];
     const sections = new Map<string, VerifiedSection>();
     for (const position of positions) {
-      const { section, claims, evidence, contested } = await sectionInputs(this.research, tenantId, runId, position);
+      const { section, claims, evidence, contested, voiceOf } = await sectionInputs(this.research, tenantId, runId, position);
       const written = await this.agents.run(
         sectionWriter,
         {
           section: { title: section.title, purpose: section.purpose },
           claims: claims.map((c) => ({ id: c.id, statement: c.statement, evidenceIds: c.evidenceIds })),
-          evidence: evidence.map((e) => ({ id: e.id, excerpt: e.excerpt, sourceId: e.snapshotId, start: e.start })),
+          evidence: evidence.map((e) => {
+            const voice = voiceOf(e.snapshotId);
+            return { id: e.id, excerpt: e.excerpt, sourceId: e.snapshotId, start: e.start, ...(voice ? { voice } : {}) };
+          }),
           feedback,
           ...(contested.length > 0 ? { contested } : {}),
         },

@@ -75,6 +75,7 @@ export class OutlineHandler implements StepHandler<'outline'> {
                   ...(around?.context ? { context: around.context.slice(0, 4000) } : {}),
                   ...(around?.defines ? { defines: around.defines.slice(0, 400) } : {}),
                   ...(around?.heading ? { heading: around.heading.slice(0, 400) } : {}),
+                  ...(around?.heading && around.headingIsTitle ? { headingIsTitle: true } : {}),
                 };
               }),
               ...(memos.length > 0 ? { memos } : {}),
@@ -110,11 +111,11 @@ export class OutlineHandler implements StepHandler<'outline'> {
   private async evidenceContexts(
     tenantId: string,
     evidence: readonly EvidenceRow[],
-  ): Promise<Map<string, { context: string; defines: string | null; heading: string | null }>> {
+  ): Promise<Map<string, { context: string; defines: string | null; heading: string | null; headingIsTitle: boolean }>> {
     const bySnapshot = new Map<string, EvidenceRow[]>();
     for (const e of evidence) bySnapshot.set(e.snapshotId, [...(bySnapshot.get(e.snapshotId) ?? []), e]);
     const snapshots = await this.research.snapshots(tenantId, [...bySnapshot.keys()]);
-    const out = new Map<string, { context: string; defines: string | null; heading: string | null }>();
+    const out = new Map<string, { context: string; defines: string | null; heading: string | null; headingIsTitle: boolean }>();
     for (const snapshot of snapshots) {
       const rows = bySnapshot.get(snapshot.id) ?? [];
       excerptContexts(snapshot.text, rows).forEach((context, i) => {

@@ -1,0 +1,99 @@
+import { attributed, documentVoice, isFirstPerson, isMethodStatement } from '../../../src/offline/nlp/first-person';
+import { readerSentence } from '../../../src/offline/nlp/prose-faults';
+import { evidenceCurator, sectionWriter } from '../../../src/roles';
+
+describe('first-person source sentences (decision 0102)', () => {
+  it('names a document author from its title or byline, in lower case, or nothing', () => {
+    expect(documentVoice("# Position Statement\n\nTessel Plain Growers' Association (TPGA). Adopted on 3 October 2023.\n\nText.")).toBe(
+      "the growers' association",
+    );
+    expect(documentVoice('Irrigation and Regulation\nEskerford University Hydrology Group, Working Paper 23-07.\nAbstract')).toBe(
+      'the hydrology group',
+    );
+    expect(documentVoice('# Kessmark Regional Water Authority — Annual Water Resources Report 2024\n\nChapter 4.')).toBe(
+      'the water authority',
+    );
+    expect(
+      documentVoice('# An Interview with Dr. Ilse Marren\n\nFrom Kessmark Quarterly. Interview by Lena Voss.\n\nShe leads a Group.'),
+    ).toBeNull();
+  });
+
+  it('attributes a first-person sentence to its source in our words, or leaves it out', () => {
+    const v = 'the hydrology group';
+    expect(attributed('We find that irrigation explains about 60% of the storage deficit.', v)).toBe(
+      'The hydrology group finds that irrigation explains about 60% of the storage deficit.',
+    );
+    expect(attributed('Our balance model attributes one quarter of the deficit to abstraction.', 'the water authority')).toBe(
+      "The water authority's balance model attributes one quarter of the deficit to abstraction.",
+    );
+    expect(attributed('We construct a water balance from gauges, and attribute the decline to climate.', v)).toBe(
+      'The hydrology group constructs a water balance from gauges, and attributes the decline to climate.',
+    );
+    expect(attributed('Readers should note that our headline figure of 6.1 m compares seasonal extremes.', v)).toBe(
+      "Readers should note that the hydrology group's headline figure of 6.1 m compares seasonal extremes.",
+    );
+    expect(attributed('Our conclusion differs: (i) we include canal losses; (ii) our series includes upland stations.', v)).toBe(
+      "The hydrology group's conclusion differs: (i) it includes canal losses; (ii) its series includes upland stations.",
+    );
+    // No author, one person speaking, or a clause that refers back to a sentence not quoted: left out.
+    expect(attributed('We find that irrigation explains the decline.', null)).toBeNull();
+    expect(attributed('I think ours is more relevant to people who live by the lake.', v)).toBeNull();
+    expect(attributed('We believe these two factors together explain nearly all of the decline.', v)).toBeNull();
+    expect(attributed('The US reported 4.2 m.', v)).toBe('The US reported 4.2 m.');
+    expect(isFirstPerson('Part I of the report covers the lake.')).toBe(false);
+  });
+
+  it('knows a method statement from a finding', () => {
+    expect(isMethodStatement('The hydrology group constructs a monthly water balance for Lake Varen.')).toBe(true);
+    expect(isMethodStatement('We combined three independent records to build a water balance.')).toBe(true);
+    expect(isMethodStatement("The water authority's balance model attributes one quarter of the deficit to abstraction.")).toBe(false);
+    expect(isMethodStatement('The hydrology group finds that irrigation explains about 60% of the deficit.')).toBe(false);
+  });
+
+  it("reads a timeline entry's date-dash form as a sentence", () => {
+    expect(readerSentence('9 June 2014 — The Kessmark Regional Water Authority (KRWA) grants abstraction licences for a canal.')).toBe(
+      'On 9 June 2014, the Kessmark Regional Water Authority (KRWA) grants abstraction licences for a canal.',
+    );
+    expect(readerSentence('March 2016 — Water first flows through the Tessel Canal.')).toBe(
+      'In March 2016, water first flows through the Tessel Canal.',
+    );
+    expect(readerSentence('The lake fell — sharply — in 2015.')).toBe('The lake fell — sharply — in 2015.');
+  });
+});
+
+describe('list lead-ins and code examples (decision 0102)', () => {
+  const markdown = [
+    '# Orrin Bridge',
+    '',
+    'The closure of the Orrin Bridge is disputed.[citation needed] Three reasons for the closure of the Orrin Bridge are commonly given:',
+    '',
+    '- corrosion of the main arch bearings, found in the 2023 inspection;',
+    '- the failed load test of March 2024;',
+    '- the cost of the repair programme.',
+    '',
+    'The load sensors of the Orrin Bridge are read with this command:',
+    '',
+    '$ bridgectl read --sensor all --bridge orrin',
+    '',
+    'The Orrin Bridge was closed to traffic on 4 April 2024 after engineers found corrosion.',
+  ].join('\n');
+
+  it('the writer joins the list into one cited sentence, never the items or the lead-in alone', () => {
+    const list = markdown.slice(markdown.indexOf('Three reasons'), markdown.indexOf('\n\nThe load sensors'));
+    const code = markdown.slice(markdown.indexOf('The load sensors'), markdown.indexOf('\n\nThe Orrin Bridge was'));
+    const { paragraphs } = sectionWriter.offline({
+      section: { title: 'Closure', purpose: '' },
+      claims: [
+        { id: 'C1', statement: 'Three reasons for the closure of the Orrin Bridge are commonly given.', evidenceIds: ['E1'] },
+        { id: 'C2', statement: 'The load sensors of the Orrin Bridge are read with this command.', evidenceIds: ['E2'] },
+      ],
+      evidence: [
+        { id: 'E1', excerpt: list },
+        { id: 'E2', excerpt: code },
+      ],
+    });
+    expect(paragraphs.flatMap((p) => p.sentences.map((s) => s.text))).toEqual([
+      'Three reasons for the closure of the Orrin Bridge are commonly given: corrosion of the main arch bearings, found in the 2023 inspection; the failed load test of March 2024; the cost of the repair programme.',
+    ]);
+  });
+});
