@@ -16,8 +16,9 @@ const QUESTIONS = 3;
 const FLOORS: Record<string, { keyPointRecall: number; sourceRecall: number }> = {
   // Measured 0.65 (q01 0.75, q02 0.20, q03 1.00) and 1.00 when set (0039); 0.52 with 0038, 0.38 before it.
   'git-manual': { keyPointRecall: 0.6, sourceRecall: 1 },
-  // Measured 0.69 (q01 1.00, q02 0.33, q03 0.75) and 1.00 when set (0039); 0.25 with 0038, 0.06 before it.
-  'python-stdlib': { keyPointRecall: 0.65, sourceRecall: 1 },
+  // Measured 0.72 (q01 0.83, q02 0.33, q03 1.00) and 1.00 with reST stored as read and the question's names kept in its
+  // queries (0100; 0.67 before, q02 0.17); 0.69 when set (0039); 0.25 with 0038, 0.06 before it.
+  'python-stdlib': { keyPointRecall: 0.7, sourceRecall: 1 },
   // Measured 0.93 (q01 1.00, q02 1.00, q03 0.80) and 1.00 on its first measurement, before any rule was tuned on it (0092).
   'velora-recall': { keyPointRecall: 0.9, sourceRecall: 1 },
 };
@@ -37,7 +38,7 @@ describe.each(Object.keys(FLOORS))('dossier eval %s (offline floor)', (set) => {
     await db?.drop();
   });
 
-  it('stays above the floor, with no trap stated and every excerpt verbatim', () => {
+  it('stays above the floor, with no trap stated, every excerpt verbatim and nothing for the lint', () => {
     const { overall } = report;
     expect(report.questions).toHaveLength(QUESTIONS);
     expect(overall.failed).toBe(0);
@@ -45,5 +46,8 @@ describe.each(Object.keys(FLOORS))('dossier eval %s (offline floor)', (set) => {
     expect(overall.sourceRecall).toBeGreaterThanOrEqual(FLOORS[set]!.sourceRecall);
     expect(overall.trapHits).toBe(0);
     expect(overall).toMatchObject({ llmCalls: 0, excerptVerbatimRate: 1 });
+    // The report lint (0045) at 0 on these questions: python-stdlib's reST markup (18 and 31 defects on q01 and q02)
+    // no longer reaches a report since its sources are stored as read (0100).
+    expect(overall.lintDefects).toBe(0);
   });
 });

@@ -3,6 +3,7 @@ export * from './extract/extraction';
 export { normalizeText } from './extract/normalize-text';
 export { decodeText, MAX_CONTROL_RATIO, MAX_INVALID_UTF8_RATIO } from './extract/text-decoding';
 export { extractPlainText } from './extract/extract-plain-text';
+export { looksLikeRest, restInline, restToText } from './extract/rest-text';
 export { extractHtml } from './extract/extract-html';
 export { htmlToText, type DomNode } from './extract/html-to-text';
 export { extractPdf } from './extract/extract-pdf';

@@ -74,6 +74,11 @@ const NAMED_BOOST = 2;
 const NAMED =
   /(?:^|[\s(`'"])(-{1,2}[A-Za-z][\w-]*|[A-Za-z_][\w]*(?:[._][\w]+)+(?:\(\))?|[A-Za-z_]\w*\(\)|[A-Za-z_]\w*=\w+|[A-Z][A-Z0-9_]{2,})(?=$|[\s),.;:?!`'"])/g;
 
+/** The terms a text writes as names, as written (`subprocess.run`, `--amend`, `asyncio.gather()`), each once. */
+export function namedTerms(text: string): string[] {
+  return [...new Set([...text.matchAll(NAMED)].map((m) => m[1]!))];
+}
+
 /** Stems of the terms a question writes as names. */
 export function namedStems(question: string): Set<string> {
   const out = new Set<string>();

@@ -2,6 +2,7 @@ import { ExtractionError } from '../errors';
 import { clampTitle, MEDIA_TYPES, type Extraction } from './extraction';
 import { normalizeText } from './normalize-text';
 import { frontMatterBlock, linkLabels, markdownToText, plainInline, withoutFrontMatter } from './markdown-text';
+import { looksLikeRest, restToText } from './rest-text';
 import { decodeText } from './text-decoding';
 
 function frontMatterTitle(text: string): string | undefined {
@@ -45,16 +46,19 @@ function firstLine(text: string): string | undefined {
 }
 
 /**
- * Plain text is stored as it is, markdown as its readable text (markdownToText), both after the common
- * normalization; offsets point into exactly that stored text. Title: front-matter `title:` or the first
- * heading for markdown, else the first non-blank line, else the file name.
+ * Plain text is stored as it is, markdown as its readable text (markdownToText) and reStructuredText (a `.rst` or
+ * `.rst.txt` name, or text with reST's roles and directives: looksLikeRest) as its readable text (restToText), all
+ * after the common normalization; offsets point into exactly that stored text. Title: front-matter `title:` or the
+ * first heading for markdown, the first section title for reST, else the first non-blank line, else the file name.
  */
 export function extractPlainText(bytes: Uint8Array, fileName: string, format: 'markdown' | 'text'): Extraction {
   const text = normalizeText(decodeText(bytes));
   if (text.trim() === '') throw new ExtractionError('empty', 'empty after extraction: the file has no text');
-  const stored = format === 'markdown' ? markdownToText(text) : text;
+  const rest = format === 'text' && looksLikeRest(text, fileName);
+  const stored = format === 'markdown' ? markdownToText(text) : rest ? restToText(text) : text;
   if (stored.trim() === '') throw new ExtractionError('empty', 'empty after extraction: the file has no text outside its markup');
-  const heading = format === 'markdown' ? (frontMatterTitle(text) ?? markdownHeading(text)) : undefined;
+  const heading =
+    format === 'markdown' ? (frontMatterTitle(text) ?? markdownHeading(text)) : rest ? /^#{1,6} (.+)$/m.exec(stored)?.[1] : undefined;
   // The first line of prose, not of a code block.
   const lead =
     format === 'markdown'
@@ -65,7 +69,7 @@ export function extractPlainText(bytes: Uint8Array, fileName: string, format: 'm
               .join('\n'),
           ),
         )
-      : firstLine(text);
+      : firstLine(stored);
   const title = clampTitle(heading ?? lead ?? '') || fileName;
   return { title, text: stored, mediaType: MEDIA_TYPES[format] };
 }

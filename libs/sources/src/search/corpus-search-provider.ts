@@ -22,6 +22,16 @@ const SUPPORTING_PASSAGES = 2;
 const ALL_WORDS_FACTOR = 2;
 /** Web-search syntax (a quoted phrase, an exclusion): the user asked for exactly that, so no any-word fill. */
 const WEB_SYNTAX = /["]|(?:^|\s)-\S/;
+/** A dotted name (`subprocess.run`, `json.loads`): Postgres reads it as one token, which the documents seldom write. */
+const DOTTED_NAME = /(?<![\w.])[A-Za-z_]\w+(?:\.[A-Za-z_]\w+)+/g;
+
+/**
+ * The query with each dotted name's parts added after it ("subprocess.run" → "subprocess.run subprocess run"): the
+ * parser keeps `subprocess.run` whole, so the page that documents `run` under the title "subprocess" never matched it.
+ */
+export function withNameParts(query: string): string {
+  return query.replace(DOTTED_NAME, (name) => `${name} ${name.split('.').join(' ')}`);
+}
 
 /**
  * `corpus`: Postgres full-text search over a tenant's ingested documents, at passage level (docs/decisions/0038). Each
@@ -43,8 +53,9 @@ export class CorpusSearchProvider implements SearchProvider {
   async search(input: SearchQuery): Promise<SearchHit[]> {
     const query = SearchQuerySchema.parse(input);
     const collection = query.collection ?? null;
-    let rows = WEB_SYNTAX.test(query.query) ? await this.run(query.query, false, query.tenantId, collection, query.limit) : [];
-    if (rows.length === 0) rows = await this.run(query.query, true, query.tenantId, collection, query.limit);
+    const text = withNameParts(query.query);
+    let rows = WEB_SYNTAX.test(query.query) ? await this.run(text, false, query.tenantId, collection, query.limit) : [];
+    if (rows.length === 0) rows = await this.run(text, true, query.tenantId, collection, query.limit);
     return rows.map((row, i) => ({
       provider: this.name,
       documentId: row.id,

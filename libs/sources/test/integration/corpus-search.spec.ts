@@ -128,4 +128,17 @@ describe('CorpusSearchProvider (real Postgres)', () => {
     await ingestPaths(prisma, { tenantId: tenant, collection: 'manual', paths: [`${folder.dir}/manual`] });
     expect(urls(await corpus.search({ tenantId: tenant, query: 'single', limit: 5 }))).toEqual([]);
   });
+
+  // Adds documents too (another tenant), after the count above.
+  it('finds the page that documents a dotted name under its parts (`subprocess.run`: "subprocess", "run")', async () => {
+    const tenant = newTenant();
+    await writeTree(`${folder.dir}/stdlib`, {
+      'subprocess.txt':
+        'subprocess --- Subprocess management\n\nThe recommended approach to invoking subprocesses is to use the run function.\nrun waits for the command to complete.',
+      'argparse.txt': 'argparse --- Parser for command-line options\n\nA command can run an external command when it fails.',
+    });
+    await ingestPaths(prisma, { tenantId: tenant, collection: 'stdlib', paths: [`${folder.dir}/stdlib`] });
+    const hits = await corpus.search({ tenantId: tenant, query: 'subprocess.run external command', limit: 5 });
+    expect(urls(hits)[0]).toBe('corpus://stdlib/subprocess.txt');
+  });
 });

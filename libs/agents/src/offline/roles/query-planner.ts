@@ -1,3 +1,4 @@
+import { namedTerms } from '../answer-relevance';
 import { mmr } from '../nlp/mmr';
 import { extractQuantities, isTime } from '../nlp/quantities';
 import { normalizeWhitespace } from '../nlp/statement-terms';
@@ -13,9 +14,19 @@ interface Candidate {
 }
 
 /** Key phrases of the question, anchored to the main topic and its years so a sub-question's query stays on subject. */
-function keywordQuery(questionText: string, anchor: string | undefined, scope: ScopeTerms): string {
+function keywordQuery(questionText: string, anchor: Anchor | undefined, scope: ScopeTerms): string {
   const phrases = topicPhrases(questionText, 3);
-  const terms = anchor !== undefined && !phrases.some((p) => p.includes(anchor) || anchor.includes(p)) ? [anchor, ...phrases] : phrases;
+  const overlaps = (p: string, a: string) => p.includes(a) || a.includes(p);
+  // Names always lead (a key phrase that is a piece of one, "run" of `subprocess.run`, goes); a key phrase anchor joins
+  // only when no phrase of the question already holds it.
+  const terms =
+    anchor === undefined
+      ? phrases
+      : anchor.named
+        ? [anchor.text, ...phrases.filter((p) => !anchor.text.includes(p))]
+        : !phrases.some((p) => overlaps(p, anchor.text))
+          ? [anchor.text, ...phrases]
+          : phrases;
   const scoped = scope.phrases.filter((s) => !terms.some((t) => t.includes(s) || s.includes(t)));
   const years = [
     ...new Set([
@@ -53,8 +64,33 @@ function naturalQuery(questionText: string): string {
   return clip(normalizeWhitespace(questionText).replace(/[?!.]+$/, ''), MAX_QUERY_CHARS);
 }
 
+/** Names the anchor keeps at most: a question naming many options ("--soft, --mixed and --hard") names its subject first. */
+const MAX_ANCHOR_NAMES = 2;
+
+/**
+ * What every key-phrase query is anchored to: the dotted names and calls the question writes (`subprocess.run`,
+ * `itertools.groupby`, `basicConfig()`: what a manual documents), else its main key phrase. Key phrases split a name into words and lose it
+ * ("How do I run an external command with subprocess.run …" was searched as "external command command fails run", and
+ * the subprocess page came third).
+ */
+interface Anchor {
+  text: string;
+  named: boolean;
+}
+
+function anchorOf(question: string): Anchor | undefined {
+  // Dotted names and calls: an option or a word in capitals survives as a key phrase's word ("git commit amend").
+  const names = namedTerms(question)
+    .filter((n) => /\w\.\w|\(\)$/.test(n))
+    .map((n) => n.replace(/\(\)$/, ''))
+    .slice(0, MAX_ANCHOR_NAMES);
+  if (names.length > 0) return { text: names.join(' '), named: true };
+  const phrase = topicPhrases(question, 1)[0];
+  return phrase === undefined ? undefined : { text: phrase, named: false };
+}
+
 export function queryPlannerOffline(input: QueryPlannerInput): QueryPlannerOutput {
-  const anchor = topicPhrases(input.question, 1)[0];
+  const anchor = anchorOf(input.question);
   const scope = scopeTerms(input.scope);
   const seen = new Set<string>();
   const keyword: Candidate[] = [];

@@ -31,6 +31,23 @@ describe('queryPlanner (offline)', () => {
     expect(q3.query).toContain('painters');
   });
 
+  it('anchors every key-phrase query to the dotted names and calls the question writes, whole', () => {
+    const question = 'How do I run an external command with subprocess.run, and make it raise an error when the command fails?';
+    const { queries } = queryPlanner.offline({
+      ...base,
+      question,
+      questions: [
+        { id: 'Q0', text: question, priority: 90 },
+        { id: 'Q1', text: 'What goes wrong if the external command fails?', priority: 50 },
+      ],
+      maxQueries: 2,
+    });
+    expect(queries.map((q) => q.query)).toEqual([
+      expect.stringMatching(/^subprocess\.run external command/),
+      expect.stringMatching(/^subprocess\.run /),
+    ]);
+  });
+
   it('spreads queries over providers and rotates with the iteration', () => {
     const first = queryPlanner.offline(base).queries.map((q) => q.provider);
     expect(first.slice(0, 2)).toEqual(['corpus', 'web']);
