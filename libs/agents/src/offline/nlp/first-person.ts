@@ -119,6 +119,8 @@ const ANAPHORIC_CLAUSE = /^(?:We|I) (?:\w+ ){1,2}?(?:that )?(?:these|those|this|
  */
 export function attributed(sentence: string, voice: string | null | undefined): string | null {
   if (!isFirstPerson(sentence)) return sentence;
+  const spoken = spokenLine(sentence);
+  if (spoken) return spoken;
   if (!voice || FIRST_PERSON_SINGULAR.test(sentence) || /\b(?:us|ours|ourselves)\b/i.test(sentence)) return null;
   if (ANAPHORIC_CLAUSE.test(sentence)) return null;
   const owner = /s$/.test(voice) ? `${voice}'` : `${voice}'s`;
@@ -137,6 +139,29 @@ export function attributed(sentence: string, voice: string | null | undefined): 
   });
   // Anything first-person left (a "We" inside quotes, an odd form) cannot be rewritten safely.
   return isFirstPerson(out) ? null : out;
+}
+
+/*
+ * A transcript's line names its speaker ("HARTVIK: We first received a report …"): "we" there is the speaker's side,
+ * which no rewriting into the third person can name safely, so the line is quoted as the speaker's words and attributed
+ * ("Hartvik said: “We first received a report …”"). A label is a name in capitals, one to three words; a note's or a
+ * warning's label is not a speaker.
+ */
+const SPEAKER_LINE = /^(\p{Lu}[\p{Lu}'’-]+(?: \p{Lu}[\p{Lu}'’-]+){0,2}):\s+(\S[\s\S]*)$/u;
+const NOT_SPEAKERS = new Set(
+  'note notes warning caution tip tips important danger todo fixme update edit summary example examples see q a answer question faq ps nb re fyi'.split(
+    ' ',
+  ),
+);
+
+function spokenLine(sentence: string): string | null {
+  const m = SPEAKER_LINE.exec(sentence.trim());
+  if (!m) return null;
+  const label = m[1]!;
+  if (NOT_SPEAKERS.has(label.toLowerCase()) || label.length < 3) return null;
+  const name = label.toLowerCase().replace(/(^|[\s'’-])(\p{Ll})/gu, (_, before: string, c: string) => before + c.toUpperCase());
+  const words = m[2]!.trim().replace(/["“”]/g, '');
+  return `${name} said: “${words}”`;
 }
 
 const METHOD_VERB =

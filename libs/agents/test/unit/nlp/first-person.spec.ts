@@ -43,6 +43,21 @@ describe('first-person source sentences (decision 0102)', () => {
     expect(isFirstPerson('Part I of the report covers the lake.')).toBe(false);
   });
 
+  it("quotes a transcript's first-person line as its speaker's words; a note's label is no speaker", () => {
+    expect(attributed('HARTVIK: We first received a report of a pack overheating in March 2024.', null)).toBe(
+      'Hartvik said: “We first received a report of a pack overheating in March 2024.”',
+    );
+    expect(attributed('KARL BRANDT: Our crews have been to nine fires.', 'the podcast')).toBe(
+      'Karl Brandt said: “Our crews have been to nine fires.”',
+    );
+    // Not first person: unchanged; a label that is no speaker, or a line without a label: as before.
+    expect(attributed('BRANDT: Almost all of them started during charging.', null)).toBe(
+      'BRANDT: Almost all of them started during charging.',
+    );
+    expect(attributed('NOTE: We recommend the newer API.', null)).toBeNull();
+    expect(attributed('We took it seriously, we collected packs.', null)).toBeNull();
+  });
+
   it('knows a method statement from a finding', () => {
     expect(isMethodStatement('The hydrology group constructs a monthly water balance for Lake Varen.')).toBe(true);
     expect(isMethodStatement('We combined three independent records to build a water balance.')).toBe(true);
