@@ -72,7 +72,7 @@ const s = (ms: number): string => (ms / 1000).toFixed(1);
 
 function print(t: InterviewTimings, turns: TurnRow[]): void {
   console.log(
-    `\nInterviews (simulated latency ${LATENCY_MS} ms per model request; options ${JSON.stringify(RUN_OPTIONS)}; one process per service, worker concurrency ${process.env['WORKER_CONCURRENCY'] ?? 'default (4)'})`,
+    `\nInterviews (simulated latency ${LATENCY_MS} ms per model request; options ${JSON.stringify(RUN_OPTIONS)}; one process per service, worker concurrency ${process.env['WORKER_CONCURRENCY'] ?? 'default (8)'})`,
   );
   console.log(`(at most ${TURNS} turns: an interview ends earlier when its analyst closes it)`);
   const phaseStart = Math.min(...t.interviews.map((i) => i.startedAt));

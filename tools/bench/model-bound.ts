@@ -112,7 +112,7 @@ async function main(): Promise<void> {
     progress('warm-up done');
 
     console.log(
-      `\nRuns that wait on the model (simulated latency ${LATENCY_MS} ms per request; options ${JSON.stringify(RUN_OPTIONS)}; one process per service, worker concurrency ${process.env['WORKER_CONCURRENCY'] ?? 'default (4)'})`,
+      `\nRuns that wait on the model (simulated latency ${LATENCY_MS} ms per request; options ${JSON.stringify(RUN_OPTIONS)}; one process per service, worker concurrency ${process.env['WORKER_CONCURRENCY'] ?? 'default (8)'})`,
     );
     console.log('| run | model calls | wall s | critical path s | wall / path | fan-outs: shards and start skew (ms) |');
     console.log('|---|---|---|---|---|---|');

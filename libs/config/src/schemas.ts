@@ -42,7 +42,7 @@ export const LogEnv = z.object({
 export const WorkerEnv = DatabaseEnv.extend(RedisEnv.shape)
   .extend(LogEnv.shape)
   .extend({
-    WORKER_CONCURRENCY: int(4, 1).describe('Steps one worker process runs at once'),
+    WORKER_CONCURRENCY: int(8, 1).describe('Steps one worker process runs at once'),
     STEP_LOCK_MS: int(30_000, 1_000).describe(
       "BullMQ job lock and step lease, renewed every half (lease: every third); the bound on a dead worker's step when the stall watch cannot tell",
     ),

@@ -22,7 +22,7 @@ describe('loadConfig', () => {
       ...VALID,
       DATABASE_POOL_MAX: 10,
       LOG_LEVEL: 'info',
-      WORKER_CONCURRENCY: 4,
+      WORKER_CONCURRENCY: 8,
       STEP_LOCK_MS: 30_000,
       STALLED_INTERVAL_MS: 1_000,
       STEP_ATTEMPTS: 5,
@@ -39,19 +39,19 @@ describe('loadConfig', () => {
       RECONCILE_INTERVAL_MS: 5_000,
       RELAY_MIN_AGE_MS: 2_000,
       STALL_WATCH_INTERVAL_MS: 500,
-      WORKER_CONCURRENCY: 4,
+      WORKER_CONCURRENCY: 8,
     });
   });
 
   it('coerces numeric strings to numbers', () => {
     const cfg = loadConfig(WorkerEnv, {
       ...VALID,
-      WORKER_CONCURRENCY: '8',
+      WORKER_CONCURRENCY: '12',
       STEP_LOCK_MS: '45000',
       DATABASE_POOL_MAX: '25',
       SHUTDOWN_GRACE_MS: '0',
     });
-    expect(cfg.WORKER_CONCURRENCY).toBe(8);
+    expect(cfg.WORKER_CONCURRENCY).toBe(12);
     expect(cfg.STEP_LOCK_MS).toBe(45_000);
     expect(cfg.DATABASE_POOL_MAX).toBe(25);
     expect(cfg.SHUTDOWN_GRACE_MS).toBe(0);
