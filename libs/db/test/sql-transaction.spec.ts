@@ -112,6 +112,26 @@ describe('sqlTransaction and queryRows (real Postgres)', () => {
     expect((await queryRows<{ one: number }>(prisma, Prisma.sql`SELECT 1 AS one`))[0]!.one).toBe(1);
   });
 
+  it('a connection that dies under the transaction fails it with a retryable error, and the process lives on', async () => {
+    const name = `cut-${randomUUID()}`;
+    const err = await sqlTransaction(
+      prisma.pool,
+      async () => {
+        await insertRaw(name);
+        const [{ pid }] = await queryRows<{ pid: number }>(prisma, Prisma.sql`SELECT pg_backend_pid() AS pid`);
+        // Another connection ends this one, as a Postgres restart would: the client emits 'error' and its query fails.
+        await sql(db.url, 'SELECT pg_terminate_backend($1)', [pid]);
+        await queryRows(prisma, Prisma.sql`SELECT 1`);
+      },
+      TX,
+    ).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(Error);
+    expect(classifyError(err)).toBe('retryable');
+    expect(await tenantNamed(name)).toBe(false);
+    // The dead connection left the pool: the next statements get live ones.
+    expect((await queryRows<{ one: number }>(prisma, Prisma.sql`SELECT 1 AS one`))[0]!.one).toBe(1);
+  });
+
   it('reads int8 as BigInt, as $queryRaw does, and binds nothing outside the scope', async () => {
     const rows = await queryRows<{ big: bigint }>(prisma, Prisma.sql`SELECT 9007199254740993::int8 AS big`);
     expect(rows[0]!.big).toBe(9007199254740993n);

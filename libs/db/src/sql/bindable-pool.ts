@@ -59,6 +59,9 @@ function nestedClient(conn: pg.PoolClient): pg.PoolClient {
 export class BindablePool extends pg.Pool {
   constructor(config: pg.PoolConfig) {
     super({ ...config, types });
+    // An idle connection that dies (Postgres restarted) is dropped by the pool and replaced on next use; without a
+    // listener its 'error' event would crash the process before Prisma's adapter (which adds one) first connects.
+    this.on('error', () => undefined);
   }
 
   // Overloads of pg's Pool: a promise without a callback is all Prisma's adapter and the engine use.

@@ -20,8 +20,16 @@ function expired(what: string, ms: number): Error {
 export async function sqlTransaction<T>(pool: BindablePool, fn: () => Promise<T>, options: SqlTransactionOptions): Promise<T> {
   const client = await withTimeout(pool.connect(), options.timeoutMs, (late) => late.release(), 'waited for a database connection');
   let destroyed = false;
-  // A connection whose ROLLBACK failed is broken: it leaves the pool instead of going back to it.
+  // A connection whose ROLLBACK failed, or that died under the transaction, is broken: it leaves the pool instead of
+  // going back to it.
   let broken: Error | undefined;
+  // A checked-out pg client reports a dying connection (Postgres restarted, a network cut) as an 'error' event, which
+  // with no listener crashes the process (the chaos soak's Postgres stop did); the query in flight fails as well, so the
+  // event needs only recording.
+  const onError = (err: Error) => {
+    broken = err;
+  };
+  client.on('error', onError);
   const timer = setTimeout(() => {
     destroyed = true;
     client.release(expired('step transaction expired', options.timeoutMs));
@@ -39,6 +47,7 @@ export async function sqlTransaction<T>(pool: BindablePool, fn: () => Promise<T>
     throw err;
   } finally {
     clearTimeout(timer);
+    client.removeListener('error', onError);
     if (!destroyed) client.release(broken);
   }
 }
