@@ -6,8 +6,7 @@ import { registerPooledClient } from './sql/query-rows';
 
 export { Prisma };
 
-/** The client or an interactive transaction: repository methods accept either. */
-export type Db = PrismaClient | Prisma.TransactionClient;
+export type { Db } from './db';
 
 export interface DbOptions {
   url: string;

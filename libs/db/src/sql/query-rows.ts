@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Prisma } from '../generated/prisma/client';
-import type { Db } from '../prisma.service';
+import type { Db } from '../db';
 import { boundConnection, type BindablePool } from './bindable-pool';
 
 /**
