@@ -4,9 +4,16 @@ import { unknownIdIssues } from './grounding';
 import type { RoleDefinition, ReferenceCheck } from './role';
 import { Id, Priority, Question, Unit, text } from './schemas';
 
+/**
+ * What the sources found for a question (and the questions it refines) hold: distinct sources, those with dated text,
+ * those with figures. A template aspect is asked only when its material is there (issue 25 item 3). Absent: unknown.
+ */
+export const QuestionMaterial = z.strictObject({ sources: z.int().min(0), dated: z.int().min(0), figures: z.int().min(0) });
+export type QuestionMaterial = z.infer<typeof QuestionMaterial>;
+
 export const ModeratorInput = z.strictObject({
   question: Question,
-  coverage: z.array(z.strictObject({ questionId: Id, text: text(2000), score: Unit })),
+  coverage: z.array(z.strictObject({ questionId: Id, text: text(2000), score: Unit, material: QuestionMaterial.optional() })),
   iteration: z.int().min(0),
   maxFollowUps: z.int().min(0).max(50),
 });
@@ -37,6 +44,11 @@ function check(input: ModeratorInput, output: ModeratorOutput): ReferenceCheck<M
   return { issues, cleaned: { followUps: kept }, dropped, trimmed: followUps.length - kept.length };
 }
 
+function coverageNote(c: ModeratorInput['coverage'][number]): string {
+  const m = c.material;
+  return m ? `score ${c.score}; sources ${m.sources}, dated ${m.dated}, figures ${m.figures}` : `score ${c.score}`;
+}
+
 export const moderatorDefinition: RoleDefinition<ModeratorInput, ModeratorOutput, 'moderator'> = {
   name: 'moderator',
   temperature: 0.2,
@@ -54,13 +66,15 @@ export const moderatorDefinition: RoleDefinition<ModeratorInput, ModeratorOutput
         'A follow-up names the question it refines (parentId) and asks for what is missing: figures, official sources, counter-evidence, recent changes.',
         'Weakest questions first; priority 0–100 reflects how much the gap matters.',
         'Do not repeat follow-ups that earlier research iterations would already have asked.',
+        'Ask what changed recently only about a question whose sources hold dates from at least two sources ("dated"), and for independent confirmation of figures only when at least two sources give figures ("figures"); ask for figures only when some source gives them.',
+        'Write a follow-up as a reader would ask it, naming its subject as the question does (its capitals, its possessives), never as a list of key words.',
       ],
       callRules: [`This is research iteration ${input.iteration}.`],
       request: `At most ${input.maxFollowUps} follow-up questions.`,
       output: ModeratorOutput,
       data: [
         ['question', input.question],
-        ['coverage', listWithIds(input.coverage.map((c) => ({ id: c.questionId, text: `(score ${c.score}) ${c.text}` })))],
+        ['coverage', listWithIds(input.coverage.map((c) => ({ id: c.questionId, text: `(${coverageNote(c)}) ${c.text}` })))],
       ],
     }),
 };

@@ -1,3 +1,4 @@
+import { asWritten } from '../../../src/offline/roles/moderator';
 import { moderator, WELL_COVERED } from '../../../src/roles';
 import { ROLE_INPUTS } from '../../fixtures/role-inputs';
 
@@ -12,8 +13,8 @@ describe('moderator (offline)', () => {
 
   it('asks for basic figures on barely covered questions and for counter-evidence on partly covered ones', () => {
     const { followUps } = moderator.offline({ ...base, iteration: 0 });
-    expect(followUps[0]!.text).toBe('What figures are reported for safety record?');
-    expect(followUps[1]!.text).toBe('What evidence contradicts the reported claims about construction cost?');
+    expect(followUps[0]!.text).toBe('What figures are reported for the safety record?');
+    expect(followUps[1]!.text).toBe('What evidence contradicts the reported claims about the construction cost?');
   });
 
   it('varies the template with the iteration', () => {
@@ -30,5 +31,62 @@ describe('moderator (offline)', () => {
   it('respects maxFollowUps', () => {
     expect(moderator.offline({ ...base, maxFollowUps: 1 }).followUps).toHaveLength(1);
     expect(moderator.offline({ ...base, maxFollowUps: 0 }).followUps).toEqual([]);
+  });
+
+  describe('template aspects need their material (issue 25 item 3)', () => {
+    const lake = "How large was the decline of Lake Varen's water level?";
+    const ask = (score: number, material: { sources: number; dated: number; figures: number } | undefined, iteration: number) =>
+      moderator
+        .offline({
+          question: lake,
+          coverage: [{ questionId: 'Q1', text: lake, score, ...(material ? { material } : {}) }],
+          iteration,
+          maxFollowUps: 4,
+        })
+        .followUps.map((f) => f.text);
+    const all = (score: number, material: { sources: number; dated: number; figures: number } | undefined) =>
+      [0, 1, 2, 3, 4, 5].flatMap((i) => ask(score, material, i));
+
+    it('never asks what changed recently without dated text from two sources, nor for confirmation of figures without figures from two', () => {
+      const texts = all(0.3, { sources: 5, dated: 1, figures: 1 });
+      expect(texts.some((t) => /changed recently/.test(t))).toBe(false);
+      expect(texts.some((t) => /independent sources confirm/.test(t))).toBe(false);
+      expect(texts.some((t) => /contradicts/.test(t))).toBe(true);
+    });
+
+    it('asks them when the material is there, naming the subject as the question writes it', () => {
+      const texts = all(0.3, { sources: 5, dated: 2, figures: 3 });
+      expect(texts).toContain("What has changed recently about Lake Varen's water level?");
+      expect(texts).toContain("What independent sources confirm the figures for Lake Varen's water level?");
+    });
+
+    it('asks for figures only when a source gives them, and for the basic facts only when a source was found', () => {
+      expect(all(0.1, { sources: 0, dated: 0, figures: 0 })).toEqual(
+        Array(6).fill("What do official sources say about Lake Varen's water level?"),
+      );
+      const found = all(0.1, { sources: 3, dated: 0, figures: 1 });
+      expect(found).toContain("What figures are reported for Lake Varen's water level?");
+      expect(found).toContain("What are the basic facts about Lake Varen's water level?");
+    });
+
+    it('never writes a subject in lower-case key words', () => {
+      for (const t of all(0.1, undefined).concat(all(0.3, undefined))) expect(t).not.toMatch(/lake varen/);
+    });
+  });
+
+  it("shows a model each question's material and asks it to follow the same rule", () => {
+    const coverage = [{ questionId: 'Q1', text: 'How far did the lake fall?', score: 0.3, material: { sources: 4, dated: 0, figures: 3 } }];
+    const prompt = moderator.prompt({ ...base, coverage });
+    expect(prompt.user).toContain('[Q1] (score 0.3; sources 4, dated 0, figures 3) How far did the lake fall?');
+    expect(prompt.system).toMatch(/Ask what changed recently only about a question whose sources hold dates/);
+    // Without material (a run recorded before it was counted), as before.
+    expect(moderator.prompt(base).user).toContain('(score 0.1)');
+  });
+
+  it('writes a key phrase as its text does', () => {
+    expect(asWritten('lake varen water level', "How large was the decline of Lake Varen's water level?")).toBe("Lake Varen's water level");
+    expect(asWritten('safety record', 'Who disputes the safety record of the bridge painters?')).toBe('the safety record');
+    // Not in a row: word by word, in the text's casing.
+    expect(asWritten('varen level', 'Why did the level of Lake Varen fall?')).toBe('Varen level');
   });
 });
