@@ -4,7 +4,7 @@ import { PrismaService, ResearchRepository } from '@dossier/db';
 import { StageStateError } from '@dossier/errors';
 import { createTestDatabase, seedRun, sql, stepContext, type TestDatabase } from '@dossier/testing';
 import type { SeededRun } from '@dossier/testing';
-import { ExtractHandler, FRAGMENTS_PER_DEEP_SOURCE, FRAGMENTS_PER_SOURCE } from '../src/extract/extract.handler';
+import { ExtractHandler, FRAGMENTS_PER_DEEP_SOURCE, FRAGMENTS_PER_SOURCE, namedByQuestion } from '../src/extract/extract.handler';
 
 /**
  * The extract handler on its own against real Postgres (the offline engine plays the Evidence Curator): every
@@ -123,4 +123,14 @@ describe('extract handler (real Postgres)', () => {
     expect(await count(5, 1)).toBe(FRAGMENTS_PER_DEEP_SOURCE);
     expect(await count(5, 2)).toBe(FRAGMENTS_PER_SOURCE);
   });
+
+  it.each([
+    ['git-commit(1) Manual Page', 'How do I fix the last commit with git commit --amend?', true],
+    ['subprocess --- Subprocess management', 'How do I run an external command with subprocess.run?', true],
+    ['pickle — Python object serialization', 'Is it safe to load pickle files that I download?', true],
+    ['git-commit(1) Manual Page', 'How do I undo the last commit with git reset?', false],
+    // A capitalised title names a setting or a story, not the page a question asks about.
+    ['Lake Varen: Frequently Asked Questions', 'Why did the water level of Lake Varen fall?', false],
+    ['Fighting regressions with git bisect', 'How can I find which commit introduced a bug with git bisect?', false],
+  ])('the question names the page "%s": %s', (title, question, named) => expect(namedByQuestion(title, question)).toBe(named));
 });

@@ -7,8 +7,11 @@ import { OutlineArchitectInput, OutlineArchitectOutput, MAX_SECTIONS } from '../
 
 /** The offline outline gives a section at most this many claims, its most direct answers first. */
 export const MAX_CLAIMS_PER_SECTION = 30;
-/** The offline outline's claims, at most: the most relevant to the question, wherever they are placed. */
-export const MAX_OUTLINE_CLAIMS = 40;
+/**
+ * The offline outline's claims, at most: the most relevant to the question, wherever they are placed. 40 left out a
+ * claim stating a key point on 6 of git-manual's first 9 questions, ranked 41st–60th (docs/decisions/0111).
+ */
+export const MAX_OUTLINE_CLAIMS = 60;
 /**
  * A claim that covers less than this (weighted) share of the main question's terms, and answers no sub-question by
  * its kind either, is off topic: a fish-restocking announcement does not answer a question about water levels.
