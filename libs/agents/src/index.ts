@@ -88,6 +88,7 @@ export {
   withoutCitationMarkers,
   readerSentence,
   CITATION_MARKER,
+  HTML_ELEMENT,
   type ProseFault,
   type ProseFaultKind,
   type BoilerplateKind,
