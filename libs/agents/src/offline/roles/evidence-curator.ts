@@ -1,6 +1,6 @@
 import { isBoilerplate } from '../nlp/boilerplate';
 import { readerSentence, withoutCitationMarkers } from '../nlp/prose-faults';
-import { isUnattributedQuote } from '../nlp/quotation';
+import { isUnattributedQuote, isWholeQuote, speakerNamed } from '../nlp/quotation';
 import { mmr } from '../nlp/mmr';
 import { PassageScorer, definedLabels, passageContexts } from '../passage-relevance';
 import { extractQuantities } from '../nlp/quantities';
@@ -27,6 +27,8 @@ interface Candidate {
   /** Index of the unit in the document. */
   position: number;
   start: number;
+  /** Where the excerpt ends: past the unit when the sentence after it names a quotation's speaker. */
+  end: number;
 }
 
 function wordCount(s: string): number {
@@ -45,7 +47,7 @@ function eligible(u: TextUnit): boolean {
     words >= MIN_WORDS &&
     words <= MAX_WORDS &&
     !isBoilerplate(u.text) &&
-    !isUnattributedQuote(u.text) &&
+    (!isUnattributedQuote(u.text) || isWholeQuote(u.text)) &&
     readerSentence(u.kind === 'list-item' ? u.text.slice(listMarkerLength(u.text)) : u.text) !== null
   );
 }
@@ -54,11 +56,28 @@ export function evidenceCuratorOffline(input: EvidenceCuratorInput): EvidenceCur
   const source = input.source.text;
   const units = splitUnits(source);
   const candidates: Candidate[] = [];
+  // The sentence next to a unit in the same paragraph (no blank line between them), or undefined.
+  const neighbour = (position: number, step: -1 | 1): TextUnit | undefined => {
+    const n = units[position + step];
+    const u = units[position]!;
+    if (n?.kind !== 'sentence') return undefined;
+    const between = step < 0 ? source.slice(n.end, u.start) : source.slice(u.end, n.start);
+    return /\n\s*\n/.test(between) ? undefined : n;
+  };
   units.forEach((unit, position) => {
     if (!eligible(unit)) return;
     // A list item's excerpt starts after its bullet, so the excerpt reads as a statement.
-    const start = unit.kind === 'list-item' ? unit.start + listMarkerLength(unit.text) : unit.start;
-    candidates.push({ unit, position, start });
+    let start = unit.kind === 'list-item' ? unit.start + listMarkerLength(unit.text) : unit.start;
+    let end = unit.end;
+    // A whole quotation is evidence with the sentence that names its speaker, or not at all (decision 0105).
+    if (unit.kind === 'sentence' && isWholeQuote(unit.text)) {
+      const before = neighbour(position, -1);
+      const after = neighbour(position, 1);
+      if (speakerNamed(before?.text)) start = before!.start;
+      else if (speakerNamed(after?.text)) end = after!.end;
+      else return;
+    }
+    candidates.push({ unit, position, start, end });
   });
   if (candidates.length === 0) return { fragments: [] };
 
@@ -104,12 +123,12 @@ export function evidenceCuratorOffline(input: EvidenceCuratorInput): EvidenceCur
     if (ANAPHORA.test(c.unit.text) && previous?.kind === 'sentence' && !pickedPositions.has(c.position - 1) && c.unit.kind === 'sentence') {
       start = previous.start;
     }
-    const excerpt = source.slice(start, c.unit.end);
+    const excerpt = source.slice(start, c.end);
     // The broad main question matches most sentences; credit the sub-question when it fits nearly as well.
     const questionId = b.questionScore >= b.score * SUB_QUESTION_SHARE ? b.questionId : null;
     return {
       start,
-      end: c.unit.end,
+      end: c.end,
       excerpt,
       statement: normalizeWhitespace(excerpt).slice(0, 4000),
       questionId,
