@@ -1,6 +1,7 @@
 import { isBoilerplate } from '../nlp/boilerplate';
-import { readerSentence, withoutCitationMarkers } from '../nlp/prose-faults';
-import { isUnattributedQuote, isWholeQuote, speakerNamed } from '../nlp/quotation';
+import { proseFault, readerSentence, withoutCitationMarkers } from '../nlp/prose-faults';
+import { isLeadIn, itemsAfter, joinedList } from '../nlp/lists';
+import { isUnattributedQuote, isWholeQuote, quotedWithSpeaker, speakerNamed } from '../nlp/quotation';
 import { mmr } from '../nlp/mmr';
 import { PassageScorer, definedLabels, passageContexts } from '../passage-relevance';
 import { extractQuantities } from '../nlp/quantities';
@@ -29,6 +30,11 @@ interface Candidate {
   start: number;
   /** Where the excerpt ends: past the unit when the sentence after it names a quotation's speaker. */
   end: number;
+  /**
+   * The statement, when it is not the excerpt: a whole quotation's speaker's words, attributed ('X said: “…”'), without
+   * the sentence naming them; a list's lead-in and items joined into one sentence.
+   */
+  quoted?: string;
 }
 
 function wordCount(s: string): number {
@@ -52,6 +58,26 @@ function eligible(u: TextUnit): boolean {
   );
 }
 
+/**
+ * The list a dangling sentence points at — the lead-in and items right before it, which the sentence's "items 1–4"
+ * refers to — as one sentence with the span it covers; null when the sentence is no such pointer or no list precedes it.
+ */
+function listPointedAt(units: readonly TextUnit[], position: number): { joined: string; start: number } | null {
+  const unit = units[position]!;
+  if (proseFault(withoutCitationMarkers(unit.text))?.kind !== 'dangling-reference') return null;
+  let at = position - 1;
+  while (at >= 0 && units[at]!.kind === 'list-item') at--;
+  const leadIn = units[at];
+  if (at < 0 || at === position - 1 || leadIn?.kind !== 'sentence' || !isLeadIn(leadIn.text)) return null;
+  const items = itemsAfter(units, at);
+  if (items.length < 2 || at + items.length + 1 !== position) return null;
+  const joined = joinedList(
+    leadIn.text,
+    items.map((i) => i.text),
+  );
+  return joined === null ? null : { joined, start: leadIn.start };
+}
+
 export function evidenceCuratorOffline(input: EvidenceCuratorInput): EvidenceCuratorOutput {
   const source = input.source.text;
   const units = splitUnits(source);
@@ -65,17 +91,37 @@ export function evidenceCuratorOffline(input: EvidenceCuratorInput): EvidenceCur
     return /\n\s*\n/.test(between) ? undefined : n;
   };
   units.forEach((unit, position) => {
+    // A sentence pointing at the list before it ("Estimates that add items 1–4 to the metered volume …") is a fragment;
+    // the list it points at is evidence: its lead-in and items, joined by the writer into one sentence (decision 0105).
+    const pointed = unit.kind === 'sentence' ? listPointedAt(units, position) : null;
+    if (pointed) {
+      candidates.push({
+        unit: { ...unit, text: `${pointed.joined} ${unit.text}` },
+        position,
+        start: pointed.start,
+        // The excerpt holds the list and the sentence pointing at it: the writer shows the list, joined (the pointer
+        // stays a fragment), and the claim keeps what the pointer says the list is for ("Estimates that add items 1–4 …").
+        end: unit.end,
+        quoted: `${pointed.joined} ${normalizeWhitespace(unit.text)}`,
+      });
+      return;
+    }
     if (!eligible(unit)) return;
     // A list item's excerpt starts after its bullet, so the excerpt reads as a statement.
     let start = unit.kind === 'list-item' ? unit.start + listMarkerLength(unit.text) : unit.start;
     let end = unit.end;
-    // A whole quotation is evidence with the sentence that names its speaker, or not at all (decision 0105).
+    // A whole quotation is evidence with the sentence that names its speaker, or not at all (decision 0105); its
+    // statement is the quotation attributed, not both sentences.
     if (unit.kind === 'sentence' && isWholeQuote(unit.text)) {
       const before = neighbour(position, -1);
       const after = neighbour(position, 1);
       if (speakerNamed(before?.text)) start = before!.start;
       else if (speakerNamed(after?.text)) end = after!.end;
       else return;
+      const quoted = quotedWithSpeaker(unit.text, before?.text, after?.text);
+      if (quoted === null || wordCount(start === unit.start ? after!.text : before!.text) > MAX_WORDS) return;
+      candidates.push({ unit, position, start, end, quoted });
+      return;
     }
     candidates.push({ unit, position, start, end });
   });
@@ -130,7 +176,7 @@ export function evidenceCuratorOffline(input: EvidenceCuratorInput): EvidenceCur
       start,
       end: c.end,
       excerpt,
-      statement: normalizeWhitespace(excerpt).slice(0, 4000),
+      statement: normalizeWhitespace(c.quoted ?? excerpt).slice(0, 4000),
       questionId,
       confidence: Math.round((0.3 + (0.7 * b.score) / top) * 1000) / 1000,
     };
