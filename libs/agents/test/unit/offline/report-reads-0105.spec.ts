@@ -1,6 +1,7 @@
 import { proseFault, readerSentence } from '../../../src/offline/nlp/prose-faults';
 import { aboutClause, clauseTerms } from '../../../src/offline/roles/outline-architect';
 import { briefAnswer, reportOpenQuestions } from '../../../src/roles/framer';
+import { evidenceCurator, sectionWriter } from '../../../src/roles';
 
 /* Issue 25 as the demo's report read after 0102 (decision 0105). */
 describe('a sentence pointing at what the reader does not see', () => {
@@ -13,6 +14,38 @@ describe('a sentence pointing at what the reader does not see', () => {
     expect(proseFault('Table 3 gives the monthly levels at each gauge.')?.kind).toBe('dangling-reference');
     expect(proseFault('The level fell by 4.2 m between 2015 and 2024 (Figure 2).')).toBeNull();
     expect(proseFault('The lake fell 3 points below the mark in 2018.')).toBeNull();
+  });
+});
+
+describe('the list a dangling sentence points at', () => {
+  it('is the evidence, lead-in and items joined by the writer; the pointer is never a report sentence', () => {
+    const text = [
+      'Metered abstraction averaged 38 million m³ per year over 2016–2024. The meters do not measure:',
+      '',
+      '1. seepage from the canal after the intake;',
+      '2. evaporation from the canal surface;',
+      '3. unlicensed pumping, which by its nature is unknown.',
+      '',
+      "Estimates that add items 1–3 to the metered volume, such as the university's 52 million m³, answer a different question.",
+    ].join('\n');
+    const { fragments } = evidenceCurator.offline({
+      question: 'Why do the estimates of irrigation withdrawals differ?',
+      questions: [],
+      source: { id: 's', title: 'Note', text },
+      maxFragments: 10,
+    });
+    const list = fragments.find((f) => f.excerpt.startsWith('The meters do not measure:'));
+    expect(list?.statement).toBe(
+      "The meters do not measure: seepage from the canal after the intake; evaporation from the canal surface; unlicensed pumping, which by its nature is unknown. Estimates that add items 1–3 to the metered volume, such as the university's 52 million m³, answer a different question.",
+    );
+    const out = sectionWriter.offline({
+      section: { title: 'Estimates', purpose: 'Answers: why do the estimates differ?' },
+      claims: [{ id: 'c1', statement: list!.statement, evidenceIds: ['e1'] }],
+      evidence: [{ id: 'e1', excerpt: list!.excerpt }],
+    } as never);
+    expect(out.paragraphs.flatMap((p) => p.sentences.map((s) => s.text))).toEqual([
+      'The meters do not measure: seepage from the canal after the intake; evaporation from the canal surface; unlicensed pumping, which by its nature is unknown.',
+    ]);
   });
 });
 
