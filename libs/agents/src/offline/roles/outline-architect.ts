@@ -36,7 +36,8 @@ const SAME_STATEMENT = 0.7;
 
 type Claim = OutlineArchitectInput['claims'][number];
 interface Group {
-  claims: { claim: Claim; score: number }[];
+  /** `folded`: put there from a perspective's section without a heading (nameSections), not by its own best score. */
+  claims: { claim: Claim; score: number; folded?: boolean }[];
   title: string;
   purpose: string;
 }
@@ -120,7 +121,7 @@ function nameSections(
             .filter((j) => isClause[j] && sections[j]!.group.claims.length < MAX_CLAIMS_PER_SECTION)
             .sort((a, b) => scoreOf(c.claim, b) - scoreOf(c.claim, a))[0];
           if (to === undefined) left.push(c);
-          else sections[to]!.group.claims.push({ claim: c.claim, score: scoreOf(c.claim, to) });
+          else sections[to]!.group.claims.push({ claim: c.claim, score: scoreOf(c.claim, to), folded: true });
         }
         group.claims = left;
         if (left.length === 0) return;
@@ -207,9 +208,17 @@ export function aboutClause(statement: string, terms: ClauseTerms): boolean {
   return terms.kind.size === 0 || (terms.size && MEASURE.test(statement));
 }
 
+/** Whether a statement shares any of a clause's words, its subject's or its kind's. */
+function sharesTerm(statement: string, terms: ClauseTerms): boolean {
+  const own = new Set(tokenize(statement).map(stem));
+  return [...terms.subject, ...terms.kind].some((t) => own.has(t));
+}
+
 /**
- * Each clause section holds only claims about its clause (`aboutClause`, decision 0105): one that is not goes to the
- * clause it is about that it answers best, or is left out. Only when the question has two clauses or more: a question
+ * Each clause section holds only claims about its clause (decision 0105). A claim folded in from a perspective's section
+ * (nameSections: the last resort put it where it scored least badly) must be about it (`aboutClause`), else it goes to
+ * the clause it is about that it answers best, or is left out; a claim placed by its own best score stays unless it
+ * shares no word with any clause. Only when the question has two clauses or more: a question
  * asking one thing is its own section, whose claims the relevance floor has already chosen.
  */
 function keepToClauses(
@@ -225,6 +234,9 @@ function keepToClauses(
   for (const i of at) {
     const group = sections[i]!.group;
     group.claims = group.claims.filter((c) => {
+      // A claim placed by its own best score stays unless it shares no word with any clause (a licence granted in 2014,
+      // a method); one folded in from a perspective's section must be about its clause.
+      if (!c.folded) return at.some((j) => sharesTerm(c.claim.statement, terms.get(j)!));
       if (aboutClause(c.claim.statement, terms.get(i)!)) return true;
       const to = at
         .filter((j) => j !== i && aboutClause(c.claim.statement, terms.get(j)!))
