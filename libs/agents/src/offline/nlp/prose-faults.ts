@@ -82,11 +82,12 @@ function citationLine(s: string): 'byline' | 'self-citation' | null {
 
 /**
  * A pointer to something the quoted sentence does not show: numbered items, points or steps of a list ("Estimates that
- * add items 1–4 to the metered volume …"), a figure, table or equation by its number, "the list above". A parenthetical
+ * add items 1–4 to the metered volume …"), a figure, table or equation by its number. "Described below" is not counted: the sentence's own statement stands
+ * without what it points at (documentation says it often). A parenthetical
  * pointer ("(Figure 2)", "(see Table 3)") is an aside, so the sentence stands without it (decision 0105).
  */
 const DANGLING_REFERENCE =
-  /\b(?:items?|points?)\s+(?:\(?[ivx]{1,4}\)?|\d{1,2})(?:\s*(?:[–-]|to|and)\s*(?:\(?[ivx]{1,4}\)?|\d{1,2}))?(?![\d.,%])(?!\s*(?:m|km|per|million|percent)\b)|\b(?:figure|fig\.|table|equation|eq\.|chart|diagram|box)\s+\d+[a-z]?\b|\bthe (?:list|table|figure|chart|diagram|items?|steps?|points?) (?:above|below)\b|\b(?:as )?(?:shown|listed|described|given|set out) (?:above|below)\b|\bthe (?:above|preceding|following) (?:list|table|figure|items?|steps?|points?)\b/i;
+  /\b(?:items?|points?)\s+(?:\(?[ivx]{1,4}\)?|\d{1,2})(?:\s*(?:[–-]|to|and)\s*(?:\(?[ivx]{1,4}\)?|\d{1,2}))?(?![\d.,%])(?!\s*(?:m|km|per|million|percent)\b)|\b(?:figure|fig\.|table|equation|eq\.|chart|diagram|box)\s+\d+[a-z]?\b/i;
 
 // A sentence ends with a full stop, question or exclamation mark or an ellipsis, then closing quotes or brackets.
 const CLOSED = /[.!?\u2026]["'\u201d\u2019)\]]*$/;

@@ -218,7 +218,7 @@ function sharesTerm(statement: string, terms: ClauseTerms): boolean {
  * Each clause section holds only claims about its clause (decision 0105). A claim folded in from a perspective's section
  * (nameSections: the last resort put it where it scored least badly) must be about it (`aboutClause`), else it goes to
  * the clause it is about that it answers best, or is left out; a claim placed by its own best score stays unless it
- * shares no word with any clause. Only when the question has two clauses or more: a question
+ * shares no word with any clause. Only for a question whose every clause has a known kind. Only when the question has two clauses or more: a question
  * asking one thing is its own section, whose claims the relevance floor has already chosen.
  */
 function keepToClauses(
@@ -230,16 +230,23 @@ function keepToClauses(
   const at = sections.flatMap((s, i) => (clauses.has(normalizeWhitespace(s.question).toLowerCase()) ? [i] : []));
   if (at.length < 2) return;
   const terms = new Map(at.map((i) => [i, clauseTerms(sections[i]!.question)]));
+  // Only when every clause says what kind of answer it wants (how large, what caused, when): a clause of no known kind
+  // ("what level does the root logger log at by default?") is answered in words no rule here knows, and python-stdlib's
+  // q03 lost "This function should be called from the main thread …" to it.
+  if ([...terms.values()].some((t) => t.kind.size === 0)) return;
   const moved: { claim: Claim; to: number }[] = [];
   for (const i of at) {
     const group = sections[i]!.group;
     group.claims = group.claims.filter((c) => {
       // A claim placed by its own best score stays unless it shares no word with any clause (a licence granted in 2014,
       // a method); one folded in from a perspective's section must be about its clause.
-      if (!c.folded) return at.some((j) => sharesTerm(c.claim.statement, terms.get(j)!));
-      if (aboutClause(c.claim.statement, terms.get(i)!)) return true;
+      // The heading a claim stands under in its source says what it is about too ("logging.basicConfig(**kwargs)" over
+      // "This function should be called from the main thread …"); a document's title names the whole document, not it.
+      const heading = c.claim.heading && !c.claim.headingIsTitle ? c.claim.heading : '';
+      if (!c.folded) return at.some((j) => sharesTerm(c.claim.statement, terms.get(j)!) || sharesTerm(heading, terms.get(j)!));
+      if (aboutClause(c.claim.statement, terms.get(i)!) || sharesTerm(heading, terms.get(i)!)) return true;
       const to = at
-        .filter((j) => j !== i && aboutClause(c.claim.statement, terms.get(j)!))
+        .filter((j) => j !== i && (aboutClause(c.claim.statement, terms.get(j)!) || sharesTerm(heading, terms.get(j)!)))
         .sort((a, b) => scoreOf(c.claim, b) - scoreOf(c.claim, a))[0];
       if (to !== undefined) moved.push({ claim: c.claim, to });
       return false;
