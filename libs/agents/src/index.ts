@@ -89,6 +89,7 @@ export {
   withoutCitationMarkers,
   readerSentence,
   CITATION_MARKER,
+  HTML_ELEMENT,
   type ProseFault,
   type ProseFaultKind,
   type BoilerplateKind,

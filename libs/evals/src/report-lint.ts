@@ -1,4 +1,4 @@
-import { fromDistinctSources, leakedText, nearDuplicate, opposingPairs, proseFault, statesStatement } from '@dossier/agents';
+import { fromDistinctSources, HTML_ELEMENT, leakedText, nearDuplicate, opposingPairs, proseFault, statesStatement } from '@dossier/agents';
 import type { ReportJson } from '@dossier/contracts';
 
 /*
@@ -81,12 +81,7 @@ export function templateHeading(title: string): boolean {
 /** Markup a rendered sentence must not carry: HTML tags, Markdown syntax, entities. */
 function leakedMarkup(text: string): string | null {
   // Real HTML elements only: a manual's placeholders ("git reset <commit>", "<path>") are the source's words.
-  if (
-    /<\/?(?:a|b|i|u|em|strong|p|div|span|br|hr|img|script|style|ul|ol|li|table|thead|tbody|tr|td|th|code|pre|h[1-6]|sup|sub|small|font|section|article|nav|header|footer)(?:\s[^>]*)?\/?>/i.test(
-      text,
-    )
-  )
-    return 'an HTML tag';
+  if (HTML_ELEMENT.test(text)) return 'an HTML tag';
   // reStructuredText roles and literals of Python-style documentation (":func:`run`", "``text=True``").
   if (
     /:(?:[a-z]+:)?(?:func|class|meth|mod|ref|exc|data|attr|const|term|envvar|option|doc|pep|rfc|program|file|samp|kbd|abbr|keyword|ttag):`|``[^`]+``/.test(

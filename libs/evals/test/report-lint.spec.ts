@@ -46,6 +46,7 @@ describe('report lint', () => {
     ['leaked', 'Annual withdrawals average 38 million m³ [E2].'],
     ['leaked', 'The level fell by <b>4.2 m</b> in nine years.'],
     ['leaked', 'The level fell by **4.2 m** in nine years.'],
+    ['leaked', "The method can emulate a window's global object, then run all <script> tags together within that context."],
     ['leaked', 'Raised when a process run by :func:`run` returns a non-zero exit status.'],
     ['fragment:lead-in', 'Three explanations are commonly given:'],
     ['fragment:cut-off', 'The annual mean level fell by 4.2 m between 2015 and 2024; the decline began in 2015'],

@@ -20,8 +20,17 @@ const SUPPORT_WEIGHT = 0.25;
 const SUPPORTING_PASSAGES = 2;
 /** A passage that holds every word of the query (any-word search) counts this many times its rank, and so does a document. */
 const ALL_WORDS_FACTOR = 2;
-/** Web-search syntax (a quoted phrase, an exclusion): the user asked for exactly that, so no any-word fill. */
-const WEB_SYNTAX = /["]|(?:^|\s)-\S/;
+/**
+ * Web-search syntax (a quoted phrase, an exclusion `-word`): the user asked for exactly that, so no any-word fill. A
+ * command-line option is not an exclusion (decision 0108): `--amend`, `-S` (one or two letters) are words of the query.
+ * websearch_to_tsquery read "git commit --amend" as `… & !!amend`, so a question naming an option became an AND of all
+ * its words, and the passages documenting the option were missed when a page held every word elsewhere.
+ */
+const WEB_SYNTAX = /["]|(?:^|\s)-(?!-)(?![A-Za-z]{1,2}(?:[\s,.;:?!)]|$))\S/;
+/** A long command-line option (`--amend`, `--force-with-lease`). */
+const LONG_OPTION = /(?<![\w-])--[A-Za-z][\w-]*/g;
+/** A passage that holds one of the query's long options as written (its words in order) counts this many times its rank. */
+const OPTION_FACTOR = 2;
 /** A dotted name (`subprocess.run`, `json.loads`): Postgres reads it as one token, which the documents seldom write. */
 const DOTTED_NAME = /(?<![\w.])[A-Za-z_]\w+(?:\.[A-Za-z_]\w+)+/g;
 
@@ -45,6 +54,11 @@ export function withNameParts(query: string): string {
  * closer together, come first; a passage holding all of them counts double, and so does a document that holds all of
  * them somewhere (what whole-document search found). Always filtered by tenant (and collection when given).
  */
+/** The query's long options, space-separated without their dashes ("--amend --no-edit" → "amend no-edit"), or ''. */
+export function longOptions(query: string): string {
+  return [...new Set((query.match(LONG_OPTION) ?? []).map((o) => o.slice(2)))].join(' ');
+}
+
 export class CorpusSearchProvider implements SearchProvider {
   readonly name = 'corpus';
 
@@ -54,8 +68,9 @@ export class CorpusSearchProvider implements SearchProvider {
     const query = SearchQuerySchema.parse(input);
     const collection = query.collection ?? null;
     const text = withNameParts(query.query);
-    let rows = WEB_SYNTAX.test(query.query) ? await this.run(text, false, query.tenantId, collection, query.limit) : [];
-    if (rows.length === 0) rows = await this.run(text, true, query.tenantId, collection, query.limit);
+    const options = longOptions(query.query);
+    let rows = WEB_SYNTAX.test(query.query) ? await this.run(text, options, false, query.tenantId, collection, query.limit) : [];
+    if (rows.length === 0) rows = await this.run(text, options, true, query.tenantId, collection, query.limit);
     return rows.map((row, i) => ({
       provider: this.name,
       documentId: row.id,
@@ -68,16 +83,28 @@ export class CorpusSearchProvider implements SearchProvider {
     }));
   }
 
-  private run(text: string, anyTerm: boolean, tenantId: string, collection: string | null, limit: number): Promise<CorpusRow[]> {
+  private run(
+    text: string,
+    options: string,
+    anyTerm: boolean,
+    tenantId: string,
+    collection: string | null,
+    limit: number,
+  ): Promise<CorpusRow[]> {
     // The any-term query ORs the lexemes of plainto_tsquery, which keeps only positive terms: a `-word`
     // exclusion must not turn into "anything but word". Headlines are built for the best passage of the cut hits only.
+    // `opt`: each long option as a phrase (`force-with-lease` → its lexemes in order), ORed; NULL when there is none.
     return this.db.$queryRaw<CorpusRow[]>`
       WITH q AS (
         SELECT CASE WHEN ${anyTerm}::boolean
           THEN regexp_replace(plainto_tsquery('english', ${text}::text)::text, ' (&|<->|<[0-9]+>) ', ' | ', 'g')::tsquery
           ELSE websearch_to_tsquery('english', ${text}::text)
         END AS query,
-        plainto_tsquery('english', ${text}::text) AS every
+        plainto_tsquery('english', ${text}::text) AS every,
+        (SELECT string_agg('(' || t::text || ')', ' | ')::tsquery
+           FROM unnest(string_to_array(${options}::text, ' ')) o
+           CROSS JOIN LATERAL phraseto_tsquery('english', o) t
+          WHERE o <> '' AND t::text <> '') AS opt
       ),
       passages AS (
         SELECT p.document_id, p.body, c.name AS collection,
@@ -88,7 +115,8 @@ export class CorpusSearchProvider implements SearchProvider {
         CROSS JOIN q
         CROSS JOIN LATERAL (
           SELECT (ts_rank_cd(p.search_vector, q.query, ${RANK_NORMALIZATION}::int)
-                  * CASE WHEN ${anyTerm}::boolean AND p.search_vector @@ q.every THEN ${ALL_WORDS_FACTOR}::float8 ELSE 1 END)::float8 AS score
+                  * CASE WHEN ${anyTerm}::boolean AND p.search_vector @@ q.every THEN ${ALL_WORDS_FACTOR}::float8 ELSE 1 END
+                  * CASE WHEN q.opt IS NOT NULL AND p.search_vector @@ q.opt THEN ${OPTION_FACTOR}::float8 ELSE 1 END)::float8 AS score
         ) r
         WHERE p.tenant_id = ${tenantId}::uuid
           AND (${collection}::text IS NULL OR c.name = ${collection}::text)

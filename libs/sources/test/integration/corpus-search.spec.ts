@@ -141,4 +141,23 @@ describe('CorpusSearchProvider (real Postgres)', () => {
     const hits = await corpus.search({ tenantId: tenant, query: 'subprocess.run external command', limit: 5 });
     expect(urls(hits)[0]).toBe('corpus://stdlib/subprocess.txt');
   });
+
+  it('reads a command-line option as a word of the query, not an exclusion, so the page documenting it is found (decision 0108)', async () => {
+    const tenant = newTenant();
+    await writeTree(`${folder.dir}/git`, {
+      'git-commit.txt':
+        'git-commit - Record changes to the repository\n\n--amend\nReplace the tip of the current branch by creating a new commit. The message from the original commit is used as the starting point.',
+      'git-tutorial.txt':
+        'A git tutorial\n\nTo fix the last commit message, a git user may amend history in many ways; the tutorial shows the commit log first.',
+    });
+    await ingestPaths(prisma, { tenantId: tenant, collection: 'git', paths: [`${folder.dir}/git`] });
+    // websearch_to_tsquery read "--amend" as `!!amend`: an AND of every word, which only the tutorial holds.
+    const hits = await corpus.search({ tenantId: tenant, query: 'How do I fix the last commit message with git commit --amend', limit: 5 });
+    expect([...urls(hits)].sort()).toEqual(['corpus://git/git-commit.txt', 'corpus://git/git-tutorial.txt']);
+    // Short options too ("git log -S"), while "-word" stays an exclusion.
+    expect(urls(await corpus.search({ tenantId: tenant, query: 'git commit -S message', limit: 5 }))).toContain(
+      'corpus://git/git-commit.txt',
+    );
+    expect(urls(await corpus.search({ tenantId: tenant, query: 'commit -tutorial', limit: 5 }))).toEqual(['corpus://git/git-commit.txt']);
+  });
 });

@@ -11,10 +11,10 @@ import { STOPWORDS } from './tokens';
 
 export type BoilerplateKind = 'self-description' | 'byline' | 'self-citation' | 'contact' | 'navigation' | 'marketing';
 export type FragmentKind = 'lead-in' | 'cut-off' | 'citation-needed' | 'orphan-item' | 'code' | 'dangling-reference';
-export type ProseFaultKind = BoilerplateKind | FragmentKind;
+export type ProseFaultKind = BoilerplateKind | FragmentKind | 'markup';
 
 export interface ProseFault {
-  group: 'boilerplate' | 'fragment';
+  group: 'boilerplate' | 'fragment' | 'leaked';
   kind: ProseFaultKind;
   why: string;
 }
@@ -99,11 +99,20 @@ const CLOSED = /[.!?\u2026]["'\u201d\u2019)\]]*$/;
 export const CITATION_MARKER =
   /\[(?:citation needed|clarification needed|verification needed|according to whom\??|by whom\??|dubious(?: [–-] discuss)?|not in citation given|failed verification|original research\??|needs update)\]|(?<=[.,;:)"\u201d\u2019]|\b\d{4})(?:\[(?:\d{1,3}|note \d{1,3})\])+/gi;
 
+/**
+ * A real HTML element's tag (not a manual's placeholder such as "git reset <commit>" or "<path>"). A source sentence
+ * holding one (Node's "run all `<script>` tags", its backquotes gone with the Markdown) would show as markup in the
+ * report, and raw in its Markdown (decision 0108); the report lint counts it as leaked with this same pattern.
+ */
+export const HTML_ELEMENT =
+  /<\/?(?:a|b|i|u|em|strong|p|div|span|br|hr|img|script|style|ul|ol|li|table|thead|tbody|tr|td|th|code|pre|h[1-6]|sup|sub|small|font|section|article|nav|header|footer)(?:\s[^>]*)?\/?>/i;
+
 /** Why a quoted source sentence is not a finding a reader should see, or null. */
 export function proseFault(sentence: string): ProseFault | null {
   const s = sentence.replace(/\s+/g, ' ').trim();
   if (s.length === 0) return { group: 'fragment', kind: 'cut-off', why: 'it is empty' };
   if (isCode(s)) return { group: 'fragment', kind: 'code', why: 'it is program text, not prose' };
+  if (HTML_ELEMENT.test(s)) return { group: 'leaked', kind: 'markup', why: 'it holds an HTML tag, which would read as markup' };
   if (/\[(?:citation|clarification|verification) needed\]|\[according to whom\??\]|\[dubious/i.test(s))
     return { group: 'fragment', kind: 'citation-needed', why: 'it carries a "[citation needed]" marker' };
   if (SELF_DESCRIPTION.some((p) => p.test(s)))

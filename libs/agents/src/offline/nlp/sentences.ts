@@ -4,16 +4,15 @@
  * `text === input.slice(start, end)` holds for every span.
  */
 
+import { isCode } from './code-text';
+
 export interface Span {
   text: string;
   start: number;
   end: number;
 }
 
-/**
- * `code` (a paragraph of program text, shown as code under the sentence introducing it) is read by the writer and the
- * report builder; the splitter does not produce it yet (decision 0102).
- */
+/** `code`: a paragraph of program text (every line a command, SQL or code), shown as code, never as prose (decisions 0102, 0108). */
 export type UnitKind = 'sentence' | 'heading' | 'list-item' | 'table-row' | 'code';
 
 export interface Unit extends Span {
@@ -316,6 +315,26 @@ function isPlainHeading(line: Line, next: Line | undefined, atParagraphStart: bo
 type Block = { kind: UnitKind | 'prose'; start: number; end: number };
 
 /**
+ * A "#" line that is a comment of program text, not a Markdown heading (decision 0108): an editor's mode line
+ * ("# -*- coding: utf-8 -*-"), a line indented as a literal block is (four columns or more), or one with a line of code
+ * right above or below it (no blank line between), as in a shell session or a Python example kept as written.
+ */
+function codeComment(line: Line, open: (Block & { lastContent: string }) | null, next: Line | undefined): boolean {
+  if (/-\*-.*-\*-/.test(line.content) || line.contentStart - line.start >= 4) return true;
+  if (open?.kind === 'prose' && isCode(open.lastContent)) return true;
+  return next !== undefined && next.content.length > 0 && !MARKDOWN_HEADING.test(next.content) && isCode(next.content);
+}
+
+/** A paragraph every line of which is program text (a fenced example, a <pre> block, a shell session). */
+function codeBlock(paragraph: string): boolean {
+  const lines = paragraph
+    .split('\n')
+    .map((l) => l.trim())
+    .filter((l) => l.length > 0);
+  return lines.length > 0 && lines.every((l) => isCode(l));
+}
+
+/**
  * Blocks of the text: markdown headings, plain headings, list items, table rows and prose paragraphs.
  * Prose paragraphs are returned whole, to be split into sentences.
  */
@@ -334,7 +353,7 @@ function blocks(text: string): Block[] {
     const current = open as (Block & { lastContent: string }) | null;
     if (c.length === 0 || RULE_LINE.test(c)) {
       close();
-    } else if (MARKDOWN_HEADING.test(c) || c.includes('|')) {
+    } else if ((MARKDOWN_HEADING.test(c) && !codeComment(line, current, lines[i + 1])) || (c.includes('|') && !MARKDOWN_HEADING.test(c))) {
       close();
       out.push({ kind: MARKDOWN_HEADING.test(c) ? 'heading' : 'table-row', start: line.contentStart, end: line.contentEnd });
     } else if (LIST_MARKER.test(c)) {
@@ -447,7 +466,10 @@ function splitProse(text: string, from: number, to: number): Span[] {
 export function splitUnits(text: string): Unit[] {
   const units: Unit[] = [];
   for (const block of blocks(text)) {
-    if (block.kind === 'prose') {
+    if (block.kind === 'prose' && codeBlock(text.slice(block.start, block.end))) {
+      const s = span(text, block.start, block.end);
+      if (s) units.push({ ...s, kind: 'code' });
+    } else if (block.kind === 'prose') {
       for (const s of splitProse(text, block.start, block.end)) units.push({ ...s, kind: 'sentence' });
     } else {
       const s = span(text, block.start, block.end);

@@ -1,6 +1,6 @@
 import { isBoilerplate } from '../nlp/boilerplate';
+import { isLeadIn, itemsAfter, joinedList, leadInReads } from '../nlp/lists';
 import { proseFault, readerSentence, withoutCitationMarkers } from '../nlp/prose-faults';
-import { isLeadIn, itemsAfter, joinedList } from '../nlp/lists';
 import { isUnattributedQuote, isWholeQuote, quotedWithSpeaker, speakerNamed } from '../nlp/quotation';
 import { mmr } from '../nlp/mmr';
 import { PassageScorer, definedLabels, passageContexts } from '../passage-relevance';
@@ -14,6 +14,11 @@ const MIN_WORDS = 5;
 const SENTENCE_END = /[.!?:;…]["'”’»)\]]*$/;
 const MIN_LIST_WORDS = 6;
 const MAX_WORDS = 120;
+/**
+ * A list joined with its lead-in is one excerpt up to this many words (decision 0108): a longer one makes a claim too
+ * long for the prompts that quote claims (the fake model's 8,192-token window, 0102).
+ */
+const MAX_JOINED_WORDS = 60;
 /** A sentence must score at least this share of the best sentence's score. */
 const RELATIVE_FLOOR = 0.2;
 /** Sentences with figures are usually the facts a report needs. */
@@ -25,6 +30,8 @@ const ANAPHORA = /^(?:it|its|this|these|that|those|they|their|he|she|his|her|suc
 
 interface Candidate {
   unit: TextUnit;
+  /** A list joined with its lead-in, or a code example's introduction: what the claim states (not the bullets, not the code). */
+  composite?: boolean;
   /** Index of the unit in the document. */
   position: number;
   start: number;
@@ -42,7 +49,7 @@ function wordCount(s: string): number {
 }
 
 function eligible(u: TextUnit): boolean {
-  if (u.kind === 'heading' || u.kind === 'table-row') return false;
+  if (u.kind === 'heading' || u.kind === 'table-row' || u.kind === 'code') return false;
   const words = wordCount(u.text);
   if (u.kind === 'list-item' && words < MIN_LIST_WORDS) return false;
   // A sentence ends like one: running heads, page footers and title lines of extracted PDFs do not.
@@ -75,7 +82,27 @@ function listPointedAt(units: readonly TextUnit[], position: number): { joined: 
     leadIn.text,
     items.map((i) => i.text),
   );
-  return joined === null ? null : { joined, start: leadIn.start };
+  // As long as main's joined lists at most (decision 0108: the prompts that quote claims).
+  return joined === null || wordCount(joined) > MAX_JOINED_WORDS ? null : { joined, start: leadIn.start };
+}
+
+/** The lead-in at `at` with its code example or its list of clauses, as one unit stating what a reader sees, or null. */
+function leadInComposite(units: readonly TextUnit[], at: number): TextUnit | null {
+  const lead = units[at]!;
+  if (!leadInReads(lead.text)) return null;
+  const next = units[at + 1];
+  if (next?.kind === 'code') {
+    const words = wordCount(lead.text);
+    return words >= MIN_WORDS && words <= MAX_WORDS ? { text: lead.text, start: lead.start, end: next.end, kind: 'sentence' } : null;
+  }
+  const items = itemsAfter(units, at);
+  if (items.length === 0 || items.some((i) => eligible(i))) return null;
+  const joined = joinedList(
+    lead.text,
+    items.map((i) => i.text),
+  );
+  if (joined === null || wordCount(joined) > MAX_JOINED_WORDS) return null;
+  return { text: joined, start: lead.start, end: items[items.length - 1]!.end, kind: 'sentence' };
 }
 
 export function evidenceCuratorOffline(input: EvidenceCuratorInput): EvidenceCuratorOutput {
@@ -104,6 +131,15 @@ export function evidenceCuratorOffline(input: EvidenceCuratorInput): EvidenceCur
         end: unit.end,
         quoted: `${pointed.joined} ${normalizeWhitespace(unit.text)}`,
       });
+      return;
+    }
+    // A lead-in is never quoted alone (0046). With the code example it introduces, or with a list of clauses that are no
+    // sentences on their own, it is one excerpt (decision 0108): scored as what a reader sees (the introduction, the
+    // joined list), quoted from the lead-in to the block's or the list's end. A list whose items are sentences is left
+    // as it was: each item is a candidate of its own.
+    if (unit.kind === 'sentence' && isLeadIn(unit.text)) {
+      const composite = leadInComposite(units, position);
+      if (composite !== null) candidates.push({ unit: composite, position, start: unit.start, end: composite.end, composite: true });
       return;
     }
     if (!eligible(unit)) return;
@@ -176,7 +212,7 @@ export function evidenceCuratorOffline(input: EvidenceCuratorInput): EvidenceCur
       start,
       end: c.end,
       excerpt,
-      statement: normalizeWhitespace(c.quoted ?? excerpt).slice(0, 4000),
+      statement: normalizeWhitespace(c.quoted ?? (c.composite && start === c.start ? c.unit.text : excerpt)).slice(0, 4000),
       questionId,
       confidence: Math.round((0.3 + (0.7 * b.score) / top) * 1000) / 1000,
     };

@@ -93,6 +93,45 @@ describe('list lead-ins and code examples (decision 0102)', () => {
     'The Orrin Bridge was closed to traffic on 4 April 2024 after engineers found corrosion.',
   ].join('\n');
 
+  it('the curator excerpts a lead-in with its list of clauses, or with its code, as one fragment stating what a reader sees (decision 0108)', () => {
+    const { fragments } = evidenceCurator.offline({
+      question: 'Why was the Orrin Bridge closed, and how are its load sensors read?',
+      questions: [],
+      source: { id: 'S1', title: 'Orrin Bridge', text: markdown },
+      maxFragments: 10,
+    });
+    const list = fragments.find((f) => f.excerpt.startsWith('Three reasons'));
+    expect(list?.statement).toBe(
+      'Three reasons for the closure of the Orrin Bridge are commonly given: corrosion of the main arch bearings, found in the 2023 inspection; the failed load test of March 2024; the cost of the repair programme.',
+    );
+    expect(list?.excerpt).toMatch(/the cost of the repair programme\.$/);
+    const code = fragments.find((f) => f.excerpt.startsWith('The load sensors'));
+    expect(code?.statement).toBe('The load sensors of the Orrin Bridge are read with this command:');
+    expect(code?.excerpt).toMatch(/\$ bridgectl read --sensor all --bridge orrin$/);
+    for (const f of fragments) expect(markdown.slice(f.start, f.end)).toBe(f.excerpt);
+    // No item, no lead-in and no code line is a fragment of its own.
+    expect(fragments.filter((f) => /^(?:- |\$ )|commonly given:$/.test(f.excerpt))).toEqual([]);
+  });
+
+  it('the curator leaves a list whose items are sentences as it was: each item its own candidate, no joined excerpt', () => {
+    const text = [
+      'Figures for the decline of Lake Varen differ between sources:',
+      '',
+      '- The water authority reports that the level of Lake Varen fell by 4.2 metres between 2015 and 2024.',
+      '- The university reports that the level of Lake Varen fell by 6.1 metres between 2015 and 2024.',
+    ].join('\n');
+    const { fragments } = evidenceCurator.offline({
+      question: 'How far did the level of Lake Varen fall between 2015 and 2024?',
+      questions: [],
+      source: { id: 'S1', title: 'Lake Varen', text },
+      maxFragments: 10,
+    });
+    expect(fragments.map((f) => f.statement)).toEqual([
+      'The water authority reports that the level of Lake Varen fell by 4.2 metres between 2015 and 2024.',
+      'The university reports that the level of Lake Varen fell by 6.1 metres between 2015 and 2024.',
+    ]);
+  });
+
   it('the writer joins the list into one cited sentence, never the items or the lead-in alone', () => {
     const list = markdown.slice(markdown.indexOf('Three reasons'), markdown.indexOf('\n\nThe load sensors'));
     const code = markdown.slice(markdown.indexOf('The load sensors'), markdown.indexOf('\n\nThe Orrin Bridge was'));
@@ -109,6 +148,7 @@ describe('list lead-ins and code examples (decision 0102)', () => {
     });
     expect(paragraphs.flatMap((p) => p.sentences.map((s) => s.text))).toEqual([
       'Three reasons for the closure of the Orrin Bridge are commonly given: corrosion of the main arch bearings, found in the 2023 inspection; the failed load test of March 2024; the cost of the repair programme.',
+      'The load sensors of the Orrin Bridge are read with this command:',
     ]);
   });
 });

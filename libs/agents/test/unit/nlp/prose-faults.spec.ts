@@ -17,5 +17,10 @@ describe('the sentence a reader sees (decision 0046)', () => {
     expect(readerSentence('This timeline collects the main events in the story of the lake.')).toBeNull();
     expect(readerSentence('Our task is to review all available evidence on the decline of Lake Varen.')).toBeNull();
     expect(readerSentence('Rainfall was 12% below average.[citation needed]')).toBe('Rainfall was 12% below average.');
+    // An HTML tag the source wrote as code, its backquotes gone with the Markdown (Node's vm docs, decision 0108).
+    expect(
+      readerSentence("The method can emulate a window's global object, then run all <script> tags together within that context."),
+    ).toBeNull();
+    expect(readerSentence('This form resets the current branch head to <commit> and possibly updates the index.')).not.toBeNull();
   });
 });

@@ -115,6 +115,32 @@ describe('splitSentences', () => {
     expect(texts('- an item that\n  continues here\n- next')).toEqual(['- an item that\n  continues here', '- next']);
   });
 
+  it('makes a paragraph of program text one code unit, and a comment line in it no heading (decision 0108)', () => {
+    const input = [
+      'Read the sensors with this command:',
+      '',
+      '$ bridgectl read --sensor all',
+      '$ bridgectl export --out ./data',
+      '',
+      '>>> print(parser["hashes"]["shebang"])',
+      '#!/usr/bin/env python',
+      '# -*- coding: utf-8 -*-',
+      '>>> print(parser["hashes"]["extensions"])',
+      '',
+      '    # -*- coding: utf-8 -*-',
+      '',
+      '# Usage',
+      '',
+      'The tool reads every sensor.',
+    ].join('\n');
+    const units = splitUnits(input);
+    expectExactOffsets(input, units);
+    expect(units.map((u) => u.kind).slice(0, 2)).toEqual(['sentence', 'code']);
+    expect(units[units.length - 1]).toMatchObject({ kind: 'sentence', text: 'The tool reads every sensor.' });
+    expect(units[1]!.text).toBe('$ bridgectl read --sensor all\n$ bridgectl export --out ./data');
+    expect(units.filter((u) => u.kind === 'heading').map((u) => u.text)).toEqual(['# Usage']);
+  });
+
   it('makes markdown headings and short title lines units of their own', () => {
     const input =
       '# The Golden Gate\nBackground\nThe bridge opened in 1937. It is red.\n\nHistory of the Bridge\nConstruction began in 1933.';

@@ -1,7 +1,7 @@
 import type { ReportJson, ReportSection } from '@dossier/contracts';
 import type { ClaimRow, ContradictionRow, EvidenceRow, SourceRecordRow, VerifiedSection } from '@dossier/db';
 import { addHygiene, codeIntroduced, mergeShortSections, type HygieneCounts } from '@dossier/agents';
-import { gateReportInputs, remainingHygiene } from './report-hygiene';
+import { gateReportInputs, remainingHygiene, withoutBodyRepeats } from './report-hygiene';
 
 export interface ReportInputs {
   run: {
@@ -210,9 +210,10 @@ function modelOutputText(m: NonNullable<ReportJson['metrics']['modelOutput']>): 
  * gives the same report, and sources are numbered once each, in citation order.
  */
 export function buildReport(raw: ReportInputs): ReportJson {
-  // Model runs pass the text gate's last pass first (decision 0041); offline text is extractive and left as it is.
+  // Model runs pass the text gate's last pass first (decision 0041); offline text is extractive and left as it is, but
+  // for a body sentence repeating one of an earlier section (decision 0108).
   const gated = raw.run.engine === 'offline' ? null : gateReportInputs(raw);
-  const input = gated?.inputs ?? raw;
+  const input = gated?.inputs ?? withoutBodyRepeats(raw);
   const evidenceById = new Map(input.evidence.map((e) => [e.id, e]));
   const snapshotById = new Map(input.snapshots.map((s) => [s.id, s]));
   // The record that selected a source carries its authority and cluster; prefer it over later sightings.

@@ -82,6 +82,23 @@ export function gateReportInputs<T extends Gateable>(input: T): GatedInputs<T> {
 }
 
 /**
+ * An offline report's body without the sentences that repeat one of an earlier section (decision 0108): the sections
+ * are drafted apart, and a manual that repeats a sentence under each function it documents (Node's vm:
+ * "Used to specify the how the modules should be loaded …") gave the same sentence to two sections. The first stays.
+ * Extractive text is otherwise left as it is; this is the last pass's repeat rule alone.
+ */
+export function withoutBodyRepeats<T extends Pick<Gateable, 'sections'>>(input: T): T {
+  const body = new SeenSentences();
+  const sections = input.sections.map((s) => ({
+    ...s,
+    paragraphs: s.paragraphs
+      .map((p) => ({ ...p, sentences: p.sentences.filter((x) => body.repeats(x.text) === null) }))
+      .filter((p) => p.sentences.length > 0),
+  }));
+  return { ...input, sections } as T;
+}
+
+/**
  * What the report's sections still hold of what the gate removes, counted the same way (`metrics.hygiene`): model
  * sentences with leaked apparatus or fragments, repeats among the body's sentences, leaked headings. Zero after the gate.
  */

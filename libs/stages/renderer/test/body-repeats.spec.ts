@@ -1,0 +1,44 @@
+import { withoutBodyRepeats } from '../src/render/report-hygiene';
+
+/*
+ * An offline report's body states a sentence once (decision 0108): sections are drafted apart, and a manual repeating a
+ * sentence under each function it documents (Node's vm docs) gave two sections the same sentence.
+ */
+describe('an offline body without repeats across sections', () => {
+  it('keeps the first of two near-identical sentences and drops a paragraph left empty', () => {
+    const cited = (text: string, id: string) => ({ text, evidenceIds: [id] });
+    const { sections } = withoutBodyRepeats({
+      sections: [
+        {
+          title: 'Contexts',
+          paragraphs: [
+            {
+              sentences: [
+                cited(
+                  'importModuleDynamically {Function} Used to specify the how the modules should be loaded during the evaluation of this module when import() is called.',
+                  'E1',
+                ),
+                cited('The vm.createContext() method creates a single context that can run multiple scripts.', 'E2'),
+              ],
+            },
+          ],
+        },
+        {
+          title: 'Scripts',
+          paragraphs: [
+            {
+              sentences: [
+                cited(
+                  'Used to specify the how the modules should be loaded during the evaluation of this function when import() is called.',
+                  'E3',
+                ),
+              ],
+            },
+            { sentences: [cited('Scripts compiled by vm.Script can be run later many times.', 'E4')] },
+          ],
+        },
+      ],
+    });
+    expect(sections.map((s) => s.paragraphs.map((p) => p.sentences.map((x) => x.evidenceIds[0])))).toEqual([[['E1', 'E2']], [['E4']]]);
+  });
+});
