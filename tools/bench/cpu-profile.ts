@@ -233,12 +233,16 @@ export function mergeProfiles(profiles: readonly CpuProfile[]): CpuProfile {
   let offset = 0;
   for (const p of profiles) {
     const maxId = p.nodes.reduce((m, n) => Math.max(m, n.id), 0);
-    merged.nodes.push(
-      ...p.nodes.map((n) => ({ ...n, id: n.id + offset, ...(n.children ? { children: n.children.map((c) => c + offset) } : {}) })),
-    );
+    // Loops, not `push(...array)`: a service's profile holds hundreds of thousands of samples, past the call stack's
+    // limit on arguments.
+    for (const n of p.nodes) {
+      merged.nodes.push({ ...n, id: n.id + offset, ...(n.children ? { children: n.children.map((c) => c + offset) } : {}) });
+    }
     if (p.samples && p.timeDeltas && p.samples.length === p.timeDeltas.length) {
-      merged.samples!.push(...p.samples.map((s) => s + offset));
-      merged.timeDeltas!.push(...p.timeDeltas);
+      for (let i = 0; i < p.samples.length; i++) {
+        merged.samples!.push(p.samples[i]! + offset);
+        merged.timeDeltas!.push(p.timeDeltas[i]!);
+      }
     }
     merged.endTime += p.endTime - p.startTime;
     offset += maxId + 1;

@@ -87,6 +87,18 @@ describe('summariseProfile', () => {
     expect(s.categories.find((c) => c.category === 'prisma')).toMatchObject({ selfMs: 4, onStackMs: 11 });
   });
 
+  it("merges a service's profile of a million samples (the model bench's, boot included)", () => {
+    const n = 1_000_000;
+    const big: CpuProfile = {
+      ...profile,
+      samples: new Array<number>(n).fill(profile.samples![0]!),
+      timeDeltas: new Array<number>(n).fill(1),
+    };
+    const merged = mergeProfiles([big, big]);
+    expect(merged.samples).toHaveLength(2 * n);
+    expect(merged.timeDeltas).toHaveLength(2 * n);
+  });
+
   it('prints tables with a per-step figure', () => {
     const text = formatSummary('engine', summariseProfile(profile), 4);
     expect(text).toContain('9 ms busy of 11 ms sampled (9 samples); 2125 µs busy per step over 4 steps');

@@ -1,13 +1,28 @@
+import { randomUUID } from 'node:crypto';
 import type { Db, Prisma } from '../prisma.service';
 
-/** A new claim; returns its id. */
-export async function insertClaim(tx: Db, row: Prisma.ClaimUncheckedCreateInput): Promise<string> {
-  return (await tx.claim.create({ data: row })).id;
+/**
+ * New claims with their evidence, in two statements whatever their number (a claims step writes a hundred: one
+ * statement each held the run's lock for a hundred round trips). Ids are made here so the links need no read back;
+ * the rows go in in the order given. Returns the ids in that order.
+ */
+export async function insertClaims(
+  tx: Db,
+  rows: readonly (Omit<Prisma.ClaimCreateManyInput, 'id'> & { evidenceIds: readonly string[] })[],
+): Promise<string[]> {
+  const withIds = rows.map(({ evidenceIds, ...row }) => ({ row: { ...row, id: randomUUID() }, evidenceIds }));
+  if (withIds.length > 0) await tx.claim.createMany({ data: withIds.map((r) => r.row) });
+  await linkClaimsEvidence(
+    tx,
+    withIds.map((r) => ({ claimId: r.row.id, evidenceIds: r.evidenceIds })),
+  );
+  return withIds.map((r) => r.row.id);
 }
 
-/** Links a claim to evidence (links it has already are kept). */
-export async function linkClaimEvidence(tx: Db, claimId: string, evidenceIds: string[]): Promise<void> {
-  await tx.claimEvidence.createMany({ data: evidenceIds.map((evidenceId) => ({ claimId, evidenceId })), skipDuplicates: true });
+/** Links claims to evidence in one statement (links that exist are kept). */
+export async function linkClaimsEvidence(tx: Db, links: readonly { claimId: string; evidenceIds: readonly string[] }[]): Promise<void> {
+  const data = links.flatMap(({ claimId, evidenceIds }) => evidenceIds.map((evidenceId) => ({ claimId, evidenceId })));
+  if (data.length > 0) await tx.claimEvidence.createMany({ data, skipDuplicates: true });
 }
 
 /** Sets the status of the run's claims `ids` (rescored on new evidence; contested by a contradiction). */

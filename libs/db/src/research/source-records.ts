@@ -1,8 +1,8 @@
 import type { Db, Prisma } from '../prisma.service';
 
-/** One search hit of a search plan. */
-export async function insertSourceRecord(tx: Db, row: Prisma.SourceRecordUncheckedCreateInput): Promise<void> {
-  await tx.sourceRecord.create({ data: row });
+/** The search hits of a search plan, in one statement (in the order given). */
+export async function insertSourceRecords(tx: Db, rows: readonly Prisma.SourceRecordCreateManyInput[]): Promise<void> {
+  if (rows.length > 0) await tx.sourceRecord.createMany({ data: [...rows] });
 }
 
 /** What the source policy decided about every record of one source (canonical URL) in an iteration. */

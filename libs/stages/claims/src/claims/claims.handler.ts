@@ -1,6 +1,6 @@
 import { Inject } from '@nestjs/common';
 import { AgentRunner, claimBuilder } from '@dossier/agents';
-import { insertClaim, linkClaimEvidence, ResearchRepository, setClaimStatus, type ClaimRow, type EvidenceRow } from '@dossier/db';
+import { insertClaims, linkClaimsEvidence, ResearchRepository, setClaimStatus, type ClaimRow, type EvidenceRow } from '@dossier/db';
 import { VECTOR_STORE, type VectorStore } from '@dossier/vectors';
 import { OnStep, type StepContext, type StepHandler, type StepOutcome } from '@dossier/workflow';
 import { collectionFor, RunEmbedder } from '../embeddings/run-embedder';
@@ -104,6 +104,7 @@ export class ClaimsHandler implements StepHandler<'claims'> {
       result: { claims: rowEvidence.size },
       write: async (tx) => {
         const grown = new Map<string, Set<string>>(attached);
+        const rows: Parameters<typeof insertClaims>[1][number][] = [];
         for (const [i, claim] of built.entries()) {
           const target = mergeInto.get(i);
           if (target) {
@@ -112,23 +113,29 @@ export class ClaimsHandler implements StepHandler<'claims'> {
           }
           if (firstOf(i) !== i) continue; // a repeat: written with its first
           const evidenceIds = [...(rowEvidence.get(i) ?? [])];
-          const claimId = await insertClaim(tx, {
+          rows.push({
             tenantId,
             runId,
             iteration,
             statement: claim.statement,
             subject: claim.subject,
             status: status(claim.status, evidenceIds),
+            evidenceIds,
           });
-          await linkClaimEvidence(tx, claimId, evidenceIds);
         }
-        // An older claim that gained evidence is scored again on all of it.
+        await insertClaims(tx, rows);
+        // An older claim that gained evidence is scored again on all of it: one statement for the links, one per new status.
+        await linkClaimsEvidence(
+          tx,
+          [...grown].map(([claimId, added]) => ({ claimId, evidenceIds: [...added] })),
+        );
+        const rescored = new Map<string, string[]>();
         for (const [claimId, added] of grown) {
           const old = existing.find((c) => c.id === claimId)!;
-          await linkClaimEvidence(tx, claimId, [...added]);
-          const rescored = status(old.status, [...new Set([...old.evidenceIds, ...added])]);
-          if (rescored !== old.status) await setClaimStatus(tx, tenantId, runId, [claimId], rescored);
+          const now = status(old.status, [...new Set([...old.evidenceIds, ...added])]);
+          if (now !== old.status) rescored.set(now, [...(rescored.get(now) ?? []), claimId]);
         }
+        for (const [now, ids] of rescored) await setClaimStatus(tx, tenantId, runId, ids, now);
       },
     };
   }

@@ -1,10 +1,12 @@
-import { insertSourceRecord, PrismaService, ResearchRepository, TenantRepository } from '@dossier/db';
+import { insertSourceRecords, PrismaService, ResearchRepository, TenantRepository } from '@dossier/db';
 import { StageStateError } from '@dossier/errors';
 import { searchAll, SnapshotStore } from '@dossier/sources';
 import { OnStep, type StepContext, type StepHandler, type StepOutcome } from '@dossier/workflow';
 import { SearchProviders } from '../providers/search-providers';
 
 export const RESULTS_PER_QUERY = 8;
+/** Corpus documents snapshotted at once by one shard (each on its own pool connection). */
+const SNAPSHOTS_AT_ONCE = 4;
 
 /**
  * One search query (one shard) against every provider of the run at once, merged and de-duplicated by
@@ -38,15 +40,22 @@ export class RetrieveHandler implements StepHandler<'retrieve'> {
     // tenant store the same documents at the same time, and a transaction holding one snapshot's new row while
     // waiting for another's deadlocked against theirs (docs/decisions/0012). A snapshot is immutable and
     // keyed by its text, so one stored by an attempt that later fails is simply reused by the next.
+    // A few at once: each is a read, an insert-if-absent and its recording, and one after another they made a
+    // retrieve shard the slowest step of a run that waits on the model (issue 31 item 4).
+    const documents = [...new Set(hits.flatMap((h) => (h.documentId ? [h.documentId] : [])))];
     const snapshotOf = new Map<string, string>();
-    for (const documentId of new Set(hits.flatMap((h) => (h.documentId ? [h.documentId] : [])))) {
-      snapshotOf.set(documentId, (await this.snapshots.fromDocument(this.prisma, tenantId, documentId)).id);
+    for (let i = 0; i < documents.length; i += SNAPSHOTS_AT_ONCE) {
+      const batch = documents.slice(i, i + SNAPSHOTS_AT_ONCE);
+      const stored = await Promise.all(batch.map((id) => this.snapshots.fromDocument(this.prisma, tenantId, id)));
+      batch.forEach((id, j) => snapshotOf.set(id, stored[j]!.id));
     }
     return {
       result: { results: hits.length },
-      write: async (tx) => {
-        for (const hit of hits) {
-          await insertSourceRecord(tx, {
+      // One statement for every hit, in rank order.
+      write: (tx) =>
+        insertSourceRecords(
+          tx,
+          hits.map((hit) => ({
             tenantId,
             runId,
             searchPlanId: plan.id,
@@ -58,9 +67,8 @@ export class RetrieveHandler implements StepHandler<'retrieve'> {
             origin: hit.origin,
             rank: hit.rank,
             snapshotId: hit.documentId ? snapshotOf.get(hit.documentId)! : null,
-          });
-        }
-      },
+          })),
+        ),
     };
   }
 }
