@@ -18,6 +18,9 @@ export function isCode(s: string): boolean {
     !/\b(?:is|are|was|were|can|will|does|do|the)\b/.test(s)
   )
     return true;
+  // A command's synopsis: a command word, then bracketed options ("git merge [-n] [--stat] … [<commit>…]"), which its
+  // closing "…]" made read as a closed sentence (decision 0108).
+  if (/^[a-z][\w.-]*\s/.test(s) && (s.match(/\[-{1,2}\[?[\w<]/g) ?? []).length >= 2) return true;
   // Backticks are left out: documentation marks identifiers in prose with them.
   const symbols = (s.match(/[{}();=<>|&$[\]\\]/g) ?? []).length;
   if (s.length >= 12 && symbols / s.length > 0.08 && /[{};=]|\$\w|\w\(\)/.test(s)) return true;

@@ -22,5 +22,8 @@ describe('the sentence a reader sees (decision 0046)', () => {
       readerSentence("The method can emulate a window's global object, then run all <script> tags together within that context."),
     ).toBeNull();
     expect(readerSentence('This form resets the current branch head to <commit> and possibly updates the index.')).not.toBeNull();
+    // A command's synopsis is program text, though its "…]" reads as a closed sentence (git-manual, decision 0108).
+    expect(readerSentence('git fsck [--tags] [--root] [--unreachable] [--cache] [--[no-]full] [<object>…]')).toBeNull();
+    expect(readerSentence('git commit takes options such as [-a] in its synopsis, which mark them optional.')).not.toBeNull();
   });
 });
