@@ -1,6 +1,6 @@
 import { buildPrompt } from '../prompt/build-prompt';
 import { normalizeWhitespace } from '../offline/nlp/statement-terms';
-import { namePoint } from '../offline/nlp/dispute-reason';
+import { answerInBrief, namePoint } from '../offline/nlp/dispute-reason';
 import { clip } from '../offline/topics';
 import { FramerInput, FramerOutput } from './framer-schemas';
 import { cleanCitedSentences } from './grounding';
@@ -18,6 +18,60 @@ function quoteList(items: readonly string[], max: number): string {
   const more = items.length - named.length;
   // No count of the rest: a figure the frame step's context does not hold would fail the guard.
   return more > 0 ? `${named.join('; ')}, among others` : named.join('; ');
+}
+
+/** A question of the run as `reportOpenQuestions` reads it. */
+export interface RunQuestion {
+  id: string;
+  text: string;
+  parentId: string | null;
+}
+
+/**
+ * The questions the report names as open — one list, the conclusion's and the method section's (decision 0105): the
+ * plan's and the analysts' questions the research left open or partial (not the research loop's follow-ups, which count
+ * for the question they follow up: "What are the basic facts about lake varen water level?"), each once; never the
+ * report's own question or a question a section answers under its heading (0096); never a question that writes a name
+ * of the report's question in lower case (a template's).
+ */
+export function reportOpenQuestions(input: {
+  question: string;
+  open: readonly RunQuestion[];
+  /** Questions an interview asked: open ones are named even though they chain from another. */
+  interviewQuestionIds?: ReadonlySet<string>;
+  /** Titles of the report's body sections. */
+  sectionTitles: readonly string[];
+}): string[] {
+  const asKey = (q: string) =>
+    q
+      .trim()
+      .toLowerCase()
+      .replace(/[?.!\s]+$/, '');
+  const answered = new Set([input.question, ...input.sectionTitles].map(asKey));
+  const names = [...input.question.matchAll(/(?<=\S\s+)\p{Lu}[\p{L}'’-]+/gu)].map((m) => m[0].replace(/['’]s$/, ''));
+  const lowerName = (q: string) => names.some((n) => new RegExp(String.raw`\b${n.toLowerCase()}\b`).test(q) && !q.includes(n));
+  const seen = new Set<string>();
+  return input.open.flatMap((q) => {
+    if (q.parentId !== null && !input.interviewQuestionIds?.has(q.id)) return [];
+    const key = asKey(q.text);
+    if (seen.has(key) || answered.has(key) || lowerName(q.text)) return [];
+    seen.add(key);
+    return [q.text];
+  });
+}
+
+/**
+ * The report's answer in brief, closing it: what the sources give for each disputed point the question asks about, in
+ * our words ("In brief, the sources give 4.2 metres, 6.1 metres and 3.9 metres for how far the water level fell; they
+ * are divided on whether irrigation withdrawals caused the decline."). It cites nothing and repeats no body sentence;
+ * the guard checks it against the sides it names (decision 0105). Empty when no dispute is about the question.
+ */
+export function briefAnswer(input: { question: string; disputes?: readonly { sides: string[] }[] }): FramerOutput['conclusion'] {
+  const text = answerInBrief(
+    (input.disputes ?? []).map((d) => d.sides),
+    input.question,
+  );
+  return text ? [{ text: clip(text, 4000), evidenceIds: [] }] : [];
 }
 
 /**

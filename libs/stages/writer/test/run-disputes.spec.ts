@@ -1,4 +1,6 @@
-import { runDisputes } from '../src/frame/disagreements';
+import { explainsDifference } from '@dossier/agents';
+import type { ClaimRow } from '@dossier/db';
+import { reservedReasons, runDisputes, selectDisagreements } from '../src/frame/disagreements';
 
 /*
  * The run's disputes (decisions 0087, 0098): recorded contradictions and pairs found when writing, only between
@@ -34,5 +36,36 @@ describe('runDisputes', () => {
       claim('D', 'The vm.compileFunction() method compiles code and returns the result after 10 milliseconds.', ['S4']),
     ];
     expect(runDisputes([], claims)).toEqual([]);
+  });
+});
+
+describe('reservedReasons (decision 0105)', () => {
+  // The demo's surface-area dispute closed with "Neither the 27% nor the 18% figure says over which period or on which
+  // basis it was measured." while its sources explain the difference: the reasons were body sentences, passed over.
+  const claim = (id: string, statement: string, ev: string) =>
+    ({ id, statement, evidenceIds: [ev], sourceIds: [ev], status: 'contested' }) as unknown as ClaimRow;
+  const claims = [
+    claim('A', 'Lake Varen has lost 27% of its surface area.', 'e1'),
+    claim('B', 'Lake Varen has lost 18% of its surface area.', 'e2'),
+  ];
+  const reason =
+    "The difference from the authority's figure (18%) comes almost entirely from the choice of reference level: mean versus minimum.";
+  const range = 'The loss of surface area lies between 18% (annual mean) and 27% (autumn minimum); at the September level it is 24%.';
+  const evidence = [
+    { id: 'x1', excerpt: reason },
+    { id: 'x2', excerpt: range },
+  ];
+
+  it('both sentences explain the difference: one names a figure and the basis, the other both figures and their bases', () => {
+    const sides = claims.map((c) => c.statement);
+    expect(explainsDifference(reason, sides)).toBe(true);
+    expect(explainsDifference(range, sides)).toBe(true);
+  });
+
+  it('the reason is reserved for "Where the sources disagree", which shows it once the body leaves it out', () => {
+    const reserved = reservedReasons([], claims, evidence);
+    expect(reserved).toEqual([reason]);
+    const [shown] = selectDisagreements(runDisputes([], claims), claims, evidence, ['The lake fell.']);
+    expect(shown!.reason?.text).toBe(reason);
   });
 });

@@ -363,3 +363,32 @@ function nameOf(sides: readonly string[], question?: string): string | null {
   }
   return null;
 }
+
+/** Content stems of the question without its setting's names ("Lake Varen"), which every point shares. */
+function questionStems(question: string): Set<string> {
+  return statementStems(question.replace(/(?<=\S\s+)\p{Lu}[\p{L}'’-]*/gu, ' '));
+}
+
+/**
+ * The answer in brief, in our words, from the disputes the question asks about (a point sharing a word with the question
+ * besides its names): the figures each side gives for a disputed quantity, and the points the sources are divided on;
+ * at most three points, in the disputes' order. Null when no dispute is about the question (decision 0105).
+ */
+export function answerInBrief(disputes: readonly (readonly string[])[], question: string): string | null {
+  const asked = questionStems(question);
+  const figuresFor: string[] = [];
+  const divided: string[] = [];
+  for (const sides of disputes) {
+    if (figuresFor.length + divided.length >= 3) break;
+    const point = namePoint(sides, question);
+    if (point === null || ![...statementStems(point)].some((t) => asked.has(t))) continue;
+    const raw = [...new Set(sides.flatMap((s) => extractQuantities(factClause(s)).find((q) => !isTime(q))?.raw ?? []))];
+    if (raw.length >= 2) figuresFor.push(`${joinAnd(raw)} for ${point}`);
+    else divided.push(point);
+  }
+  const parts = [
+    ...(figuresFor.length > 0 ? [`the sources give ${figuresFor.join('; ')}`] : []),
+    ...(divided.length > 0 ? [`${figuresFor.length > 0 ? 'they' : 'the sources'} are divided on ${joinAnd(divided)}`] : []),
+  ];
+  return parts.length === 0 ? null : `In brief, ${parts.join('; ')}.`;
+}

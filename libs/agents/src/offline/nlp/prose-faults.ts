@@ -10,7 +10,7 @@ import { STOPWORDS } from './tokens';
  */
 
 export type BoilerplateKind = 'self-description' | 'byline' | 'self-citation' | 'contact' | 'navigation' | 'marketing';
-export type FragmentKind = 'lead-in' | 'cut-off' | 'citation-needed' | 'orphan-item' | 'code';
+export type FragmentKind = 'lead-in' | 'cut-off' | 'citation-needed' | 'orphan-item' | 'code' | 'dangling-reference';
 export type ProseFaultKind = BoilerplateKind | FragmentKind | 'markup';
 
 export interface ProseFault {
@@ -80,6 +80,15 @@ function citationLine(s: string): 'byline' | 'self-citation' | null {
   return null;
 }
 
+/**
+ * A pointer to something the quoted sentence does not show: numbered items, points or steps of a list ("Estimates that
+ * add items 1–4 to the metered volume …"), a figure, table or equation by its number. "Described below" is not counted: the sentence's own statement stands
+ * without what it points at (documentation says it often). A parenthetical
+ * pointer ("(Figure 2)", "(see Table 3)") is an aside, so the sentence stands without it (decision 0105).
+ */
+const DANGLING_REFERENCE =
+  /\b(?:items?|points?)\s+(?:\(?[ivx]{1,4}\)?|\d{1,2})(?:\s*(?:[–-]|to|and)\s*(?:\(?[ivx]{1,4}\)?|\d{1,2}))?(?![\d.,%])(?!\s*(?:m|km|per|million|percent)\b)|\b(?:figure|fig\.|table|equation|eq\.|chart|diagram|box)\s+\d+[a-z]?\b/i;
+
 // A sentence ends with a full stop, question or exclamation mark or an ellipsis, then closing quotes or brackets.
 const CLOSED = /[.!?\u2026]["'\u201d\u2019)\]]*$/;
 
@@ -122,6 +131,8 @@ export function proseFault(sentence: string): ProseFault | null {
     return { group: 'fragment', kind: 'orphan-item', why: 'it continues a sentence it was cut from' };
   if (/^(?:\(?(?:[ivx]{1,4}|[a-h]|\d{1,2})\)|[-–•*]\s)/.test(s) || /[;,]["'\u201d\u2019)\]]*$/.test(s))
     return { group: 'fragment', kind: 'orphan-item', why: 'it is a list item without its lead-in' };
+  if (DANGLING_REFERENCE.test(s.replace(/\([^()]*\)/g, ' ')))
+    return { group: 'fragment', kind: 'dangling-reference', why: 'it points at a list, figure or table the reader does not see' };
   if (!CLOSED.test(s.replace(CITATION_MARKER, '').trim()))
     return { group: 'fragment', kind: 'cut-off', why: 'it is cut off (no closing punctuation)' };
   if (wordsOf(s).length < 3) return { group: 'fragment', kind: 'cut-off', why: 'it is too short to be a sentence' };
@@ -145,28 +156,12 @@ export function withoutCitationMarkers(sentence: string): string {
  * it is boilerplate or a fragment. Every offline path from an excerpt to a report sentence goes through this.
  */
 export function readerSentence(sentence: string): string | null {
-  const shown = datedEntry(withoutCitationMarkers(sentence));
+  const shown = withoutCitationMarkers(sentence);
   return proseFault(shown) === null ? shown : null;
 }
 
-const MONTH = '(?:January|February|March|April|May|June|July|August|September|October|November|December)';
-const ENTRY_DATE = new RegExp(
-  String.raw`^((?:\d{1,2}\s+${MONTH}|${MONTH}(?:\s+\d{1,2},)?)\s+\d{4}|${MONTH}\s+\d{4}|(?:early|mid|late)[- ]\d{4}|\d{4}(?:[–-]\d{2,4})?)\s*[—–]\s+(\S.*)$`,
-  's',
-);
-
-/**
- * A timeline's entry as a sentence (decision 0102): "9 June 2014 — The authority grants …" reads "On 9 June 2014, the
- * authority grants …" ("In 2016, …" for a month or a year). The date and every word stay; only the dash form goes.
+/*
+ * A timeline's entry ("9 June 2014 — The authority grants …") keeps the source's own form (decision 0105, replacing
+ * 0102's "On 9 June 2014, the authority grants …"): the date-dash form is a chronology's, where the present tense is
+ * the convention; rewritten as a prose sentence it kept the present tense and read as a wrong tense.
  */
-export function datedEntry(sentence: string): string {
-  const m = ENTRY_DATE.exec(sentence);
-  if (!m) return sentence;
-  const date = m[1]!;
-  // A determiner, or a capitalised word not followed by another ("Water first flows"), goes to lower case; a name stays.
-  const rest = m[2]!
-    .replace(/^(The|A|An|This|These|Its|Their)\b/, (w) => w.toLowerCase())
-    .replace(/^(\p{Lu}\p{Ll}+)(?=\s+\p{Ll})/u, (w) => w.toLowerCase());
-  const preposition = /^\d{1,2}\s|\d,\s/.test(date) ? 'On' : 'In';
-  return `${preposition} ${date}, ${rest}`;
-}

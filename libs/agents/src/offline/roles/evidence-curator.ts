@@ -1,7 +1,7 @@
 import { isBoilerplate } from '../nlp/boilerplate';
 import { isLeadIn, itemsAfter, joinedList, leadInReads } from '../nlp/lists';
-import { readerSentence, withoutCitationMarkers } from '../nlp/prose-faults';
-import { isUnattributedQuote } from '../nlp/quotation';
+import { proseFault, readerSentence, withoutCitationMarkers } from '../nlp/prose-faults';
+import { isUnattributedQuote, isWholeQuote, quotedWithSpeaker, speakerNamed } from '../nlp/quotation';
 import { mmr } from '../nlp/mmr';
 import { PassageScorer, definedLabels, passageContexts } from '../passage-relevance';
 import { extractQuantities } from '../nlp/quantities';
@@ -35,6 +35,13 @@ interface Candidate {
   /** Index of the unit in the document. */
   position: number;
   start: number;
+  /** Where the excerpt ends: past the unit when the sentence after it names a quotation's speaker. */
+  end: number;
+  /**
+   * The statement, when it is not the excerpt: a whole quotation's speaker's words, attributed ('X said: “…”'), without
+   * the sentence naming them; a list's lead-in and items joined into one sentence.
+   */
+  quoted?: string;
 }
 
 function wordCount(s: string): number {
@@ -53,9 +60,30 @@ function eligible(u: TextUnit): boolean {
     words >= MIN_WORDS &&
     words <= MAX_WORDS &&
     !isBoilerplate(u.text) &&
-    !isUnattributedQuote(u.text) &&
+    (!isUnattributedQuote(u.text) || isWholeQuote(u.text)) &&
     readerSentence(u.kind === 'list-item' ? u.text.slice(listMarkerLength(u.text)) : u.text) !== null
   );
+}
+
+/**
+ * The list a dangling sentence points at — the lead-in and items right before it, which the sentence's "items 1–4"
+ * refers to — as one sentence with the span it covers; null when the sentence is no such pointer or no list precedes it.
+ */
+function listPointedAt(units: readonly TextUnit[], position: number): { joined: string; start: number } | null {
+  const unit = units[position]!;
+  if (proseFault(withoutCitationMarkers(unit.text))?.kind !== 'dangling-reference') return null;
+  let at = position - 1;
+  while (at >= 0 && units[at]!.kind === 'list-item') at--;
+  const leadIn = units[at];
+  if (at < 0 || at === position - 1 || leadIn?.kind !== 'sentence' || !isLeadIn(leadIn.text)) return null;
+  const items = itemsAfter(units, at);
+  if (items.length < 2 || at + items.length + 1 !== position) return null;
+  const joined = joinedList(
+    leadIn.text,
+    items.map((i) => i.text),
+  );
+  // As long as main's joined lists at most (decision 0108: the prompts that quote claims).
+  return joined === null || wordCount(joined) > MAX_JOINED_WORDS ? null : { joined, start: leadIn.start };
 }
 
 /** The lead-in at `at` with its code example or its list of clauses, as one unit stating what a reader sees, or null. */
@@ -81,20 +109,57 @@ export function evidenceCuratorOffline(input: EvidenceCuratorInput): EvidenceCur
   const source = input.source.text;
   const units = splitUnits(source);
   const candidates: Candidate[] = [];
+  // The sentence next to a unit in the same paragraph (no blank line between them), or undefined.
+  const neighbour = (position: number, step: -1 | 1): TextUnit | undefined => {
+    const n = units[position + step];
+    const u = units[position]!;
+    if (n?.kind !== 'sentence') return undefined;
+    const between = step < 0 ? source.slice(n.end, u.start) : source.slice(u.end, n.start);
+    return /\n\s*\n/.test(between) ? undefined : n;
+  };
   units.forEach((unit, position) => {
+    // A sentence pointing at the list before it ("Estimates that add items 1–4 to the metered volume …") is a fragment;
+    // the list it points at is evidence: its lead-in and items, joined by the writer into one sentence (decision 0105).
+    const pointed = unit.kind === 'sentence' ? listPointedAt(units, position) : null;
+    if (pointed) {
+      candidates.push({
+        unit: { ...unit, text: `${pointed.joined} ${unit.text}` },
+        position,
+        start: pointed.start,
+        // The excerpt holds the list and the sentence pointing at it: the writer shows the list, joined (the pointer
+        // stays a fragment), and the claim keeps what the pointer says the list is for ("Estimates that add items 1–4 …").
+        end: unit.end,
+        quoted: `${pointed.joined} ${normalizeWhitespace(unit.text)}`,
+      });
+      return;
+    }
     // A lead-in is never quoted alone (0046). With the code example it introduces, or with a list of clauses that are no
     // sentences on their own, it is one excerpt (decision 0108): scored as what a reader sees (the introduction, the
     // joined list), quoted from the lead-in to the block's or the list's end. A list whose items are sentences is left
     // as it was: each item is a candidate of its own.
     if (unit.kind === 'sentence' && isLeadIn(unit.text)) {
       const composite = leadInComposite(units, position);
-      if (composite !== null) candidates.push({ unit: composite, position, start: unit.start, composite: true });
+      if (composite !== null) candidates.push({ unit: composite, position, start: unit.start, end: composite.end, composite: true });
       return;
     }
     if (!eligible(unit)) return;
     // A list item's excerpt starts after its bullet, so the excerpt reads as a statement.
-    const start = unit.kind === 'list-item' ? unit.start + listMarkerLength(unit.text) : unit.start;
-    candidates.push({ unit, position, start });
+    let start = unit.kind === 'list-item' ? unit.start + listMarkerLength(unit.text) : unit.start;
+    let end = unit.end;
+    // A whole quotation is evidence with the sentence that names its speaker, or not at all (decision 0105); its
+    // statement is the quotation attributed, not both sentences.
+    if (unit.kind === 'sentence' && isWholeQuote(unit.text)) {
+      const before = neighbour(position, -1);
+      const after = neighbour(position, 1);
+      if (speakerNamed(before?.text)) start = before!.start;
+      else if (speakerNamed(after?.text)) end = after!.end;
+      else return;
+      const quoted = quotedWithSpeaker(unit.text, before?.text, after?.text);
+      if (quoted === null || wordCount(start === unit.start ? after!.text : before!.text) > MAX_WORDS) return;
+      candidates.push({ unit, position, start, end, quoted });
+      return;
+    }
+    candidates.push({ unit, position, start, end });
   });
   if (candidates.length === 0) return { fragments: [] };
 
@@ -140,14 +205,14 @@ export function evidenceCuratorOffline(input: EvidenceCuratorInput): EvidenceCur
     if (ANAPHORA.test(c.unit.text) && previous?.kind === 'sentence' && !pickedPositions.has(c.position - 1) && c.unit.kind === 'sentence') {
       start = previous.start;
     }
-    const excerpt = source.slice(start, c.unit.end);
+    const excerpt = source.slice(start, c.end);
     // The broad main question matches most sentences; credit the sub-question when it fits nearly as well.
     const questionId = b.questionScore >= b.score * SUB_QUESTION_SHARE ? b.questionId : null;
     return {
       start,
-      end: c.unit.end,
+      end: c.end,
       excerpt,
-      statement: normalizeWhitespace(c.composite && start === c.start ? c.unit.text : excerpt).slice(0, 4000),
+      statement: normalizeWhitespace(c.quoted ?? (c.composite && start === c.start ? c.unit.text : excerpt)).slice(0, 4000),
       questionId,
       confidence: Math.round((0.3 + (0.7 * b.score) / top) * 1000) / 1000,
     };

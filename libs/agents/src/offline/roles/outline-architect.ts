@@ -1,7 +1,7 @@
 import { relevanceModel } from '../answer-relevance';
 import { questionParts } from '../question-parts';
 import { normalizeWhitespace, statementStems } from '../nlp/statement-terms';
-import { stem, tokenize } from '../nlp/tokens';
+import { STOPWORDS, stem, tokenize } from '../nlp/tokens';
 import { clip, feedbackPhrases, stemSet, titleCase } from '../topics';
 import { OutlineArchitectInput, OutlineArchitectOutput, MAX_SECTIONS } from '../../roles/outline-architect';
 
@@ -36,7 +36,8 @@ const SAME_STATEMENT = 0.7;
 
 type Claim = OutlineArchitectInput['claims'][number];
 interface Group {
-  claims: { claim: Claim; score: number }[];
+  /** `folded`: put there from a perspective's section without a heading (nameSections), not by its own best score. */
+  claims: { claim: Claim; score: number; folded?: boolean }[];
   title: string;
   purpose: string;
 }
@@ -120,7 +121,7 @@ function nameSections(
             .filter((j) => isClause[j] && sections[j]!.group.claims.length < MAX_CLAIMS_PER_SECTION)
             .sort((a, b) => scoreOf(c.claim, b) - scoreOf(c.claim, a))[0];
           if (to === undefined) left.push(c);
-          else sections[to]!.group.claims.push({ claim: c.claim, score: scoreOf(c.claim, to) });
+          else sections[to]!.group.claims.push({ claim: c.claim, score: scoreOf(c.claim, to), folded: true });
         }
         group.claims = left;
         if (left.length === 0) return;
@@ -142,6 +143,119 @@ function nameSections(
     }
     if (!same) named.set(group.title.toLowerCase(), group);
   });
+}
+
+/** What a clause asks by its kind, and the words a sentence answering it uses (decision 0105). */
+const KIND_TERMS: readonly { kind: 'size' | 'cause' | 'onset'; asks: RegExp; terms: string }[] = [
+  {
+    kind: 'size',
+    asks: /\bhow (?:large|much|far|big|many|great|severe|deep|high|low|small)\b|\b(?:size|extent|amount|magnitude)\b/i,
+    terms: 'fall fell fallen drop dropped decline declined lower lowest loss lost lose shrank shrunk shrink reduced reduction',
+  },
+  {
+    kind: 'cause',
+    asks: /^why\b|\b(?:caused?|causes|causing|reasons?|explain|explains|drivers?|due)\b/i,
+    terms:
+      'cause caused causes attribute attributes attributed explain explains explained due because driver drivers factor factors reason reasons contribute contributed responsible blame blames',
+  },
+  { kind: 'onset', asks: /^when\b|\b(?:begin|began|start|started|onset)\b/i, terms: 'began begin begins start started starts onset since' },
+];
+const QUESTION_WORDS = new Set('what how why when where which who whom whose large much far big many great'.split(' '));
+/** A measure with a unit of length, area or volume ("212.6 m", "38.1 km²", "52 million m³"): what a "how large" answers with. */
+const MEASURE =
+  /\d\s*(?:m|km|km²|m²|m³|ha|ft|metres?|meters?|kilometres?|feet|hectares?|cubic metres?|square kilomet(?:re|er)s?)(?![\p{L}])/iu;
+
+/** A clause's terms: its subject's (`subject`) and those of its kind of question (`kind`), as stems. */
+export interface ClauseTerms {
+  subject: Set<string>;
+  kind: Set<string>;
+  /** A "how large" clause: a measure answers it. */
+  size: boolean;
+}
+
+/**
+ * The words a sentence about a clause shares with it: the clause's own subject terms — its content words, less the
+ * setting's names ("Lake Varen") and a word that only qualifies the next ("water" in "water level") — and the words
+ * that answer its kind of question ("how large": fall, drop, loss…; "what caused": cause, attribute, explain…).
+ */
+export function clauseTerms(clause: string): ClauseTerms {
+  const raw = clause.replace(PROPER_NAME, ' , ').replace(/['’]s\b/g, ' ');
+  const words = tokenize(raw);
+  const content = (w: string | undefined) => w !== undefined && !STOPWORDS.has(w) && !QUESTION_WORDS.has(w) && /\p{L}/u.test(w);
+  const subject = new Set<string>();
+  words.forEach((w, i) => {
+    if (!content(w)) return;
+    // "water level": "water" qualifies "level" when the two stand side by side in the clause ("figures differ": a
+    // plural is a subject, not a qualifier).
+    if (!/s$/.test(w) && content(words[i + 1]) && new RegExp(String.raw`\b${w}\s+${words[i + 1]}\b`, 'i').test(raw)) return;
+    subject.add(stem(w));
+  });
+  const kinds = KIND_TERMS.filter((k) => k.asks.test(clause));
+  const kind = new Set(kinds.flatMap((k) => k.terms.split(' ').map(stem)));
+  return { subject, kind, size: kinds.some((k) => k.kind === 'size') };
+}
+
+/**
+ * A sentence belongs to a clause's section only when it is about the clause's question (decision 0105): it uses a word
+ * of the clause's kind of question (a cause, a fall, an onset), or, sharing its subject, answers it as its kind asks (a
+ * measure for "how large") — or, for a clause of no known kind, shares its subject. "Test netting … found pike at
+ * approx. 85% of those levels" shares "level" with "How large was the decline of the water level?" and answers nothing.
+ */
+export function aboutClause(statement: string, terms: ClauseTerms): boolean {
+  const own = new Set(tokenize(statement).map(stem));
+  if ([...terms.kind].some((t) => own.has(t))) return true;
+  if (![...terms.subject].some((t) => own.has(t))) return false;
+  return terms.kind.size === 0 || (terms.size && MEASURE.test(statement));
+}
+
+/** Whether a statement shares any of a clause's words, its subject's or its kind's. */
+function sharesTerm(statement: string, terms: ClauseTerms): boolean {
+  const own = new Set(tokenize(statement).map(stem));
+  return [...terms.subject, ...terms.kind].some((t) => own.has(t));
+}
+
+/**
+ * Each clause section holds only claims about its clause (decision 0105). A claim folded in from a perspective's section
+ * (nameSections: the last resort put it where it scored least badly) must be about it (`aboutClause`), else it goes to
+ * the clause it is about that it answers best, or is left out; a claim placed by its own best score stays unless it
+ * shares no word with any clause. Only for a question whose every clause has a known kind. Only when the question has two clauses or more: a question
+ * asking one thing is its own section, whose claims the relevance floor has already chosen.
+ */
+function keepToClauses(
+  question: string,
+  sections: { question: string; group: Group }[],
+  scoreOf: (claim: Claim, section: number) => number,
+): void {
+  const clauses = new Set(questionParts(question).clauses.map((c) => normalizeWhitespace(c).toLowerCase()));
+  const at = sections.flatMap((s, i) => (clauses.has(normalizeWhitespace(s.question).toLowerCase()) ? [i] : []));
+  if (at.length < 2) return;
+  const terms = new Map(at.map((i) => [i, clauseTerms(sections[i]!.question)]));
+  // Only when every clause says what kind of answer it wants (how large, what caused, when): a clause of no known kind
+  // ("what level does the root logger log at by default?") is answered in words no rule here knows, and python-stdlib's
+  // q03 lost "This function should be called from the main thread …" to it.
+  if ([...terms.values()].some((t) => t.kind.size === 0)) return;
+  const moved: { claim: Claim; to: number }[] = [];
+  for (const i of at) {
+    const group = sections[i]!.group;
+    group.claims = group.claims.filter((c) => {
+      // A claim placed by its own best score stays unless it shares no word with any clause (a licence granted in 2014,
+      // a method); one folded in from a perspective's section must be about its clause.
+      // The heading a claim stands under in its source says what it is about too ("logging.basicConfig(**kwargs)" over
+      // "This function should be called from the main thread …"); a document's title names the whole document, not it.
+      const heading = c.claim.heading && !c.claim.headingIsTitle ? c.claim.heading : '';
+      if (!c.folded) return at.some((j) => sharesTerm(c.claim.statement, terms.get(j)!) || sharesTerm(heading, terms.get(j)!));
+      if (aboutClause(c.claim.statement, terms.get(i)!) || sharesTerm(heading, terms.get(i)!)) return true;
+      const to = at
+        .filter((j) => j !== i && (aboutClause(c.claim.statement, terms.get(j)!) || sharesTerm(heading, terms.get(j)!)))
+        .sort((a, b) => scoreOf(c.claim, b) - scoreOf(c.claim, a))[0];
+      if (to !== undefined) moved.push({ claim: c.claim, to });
+      return false;
+    });
+  }
+  for (const { claim, to } of moved) {
+    const group = sections[to]!.group;
+    if (group.claims.length < MAX_CLAIMS_PER_SECTION) group.claims.push({ claim, score: scoreOf(claim, to) });
+  }
 }
 
 const sameQuestion = (a: string, b: string) => normalizeWhitespace(a).toLowerCase() === normalizeWhitespace(b).toLowerCase();
@@ -280,6 +394,11 @@ export function outlineArchitectOffline(input: OutlineArchitectInput): OutlineAr
   }
   const scoresOf = new Map(candidates.map((c) => [c.claim.id, c.scores]));
   nameSections(
+    input.question,
+    asked.map((q, i) => ({ question: q.text, group: questionGroup(i) })),
+    (claim, i) => scoresOf.get(claim.id)?.[i] ?? 0,
+  );
+  keepToClauses(
     input.question,
     asked.map((q, i) => ({ question: q.text, group: questionGroup(i) })),
     (claim, i) => scoresOf.get(claim.id)?.[i] ?? 0,

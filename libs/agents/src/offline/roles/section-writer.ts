@@ -2,8 +2,8 @@ import { z } from 'zod';
 import { isBoilerplate } from '../nlp/boilerplate';
 import { attributed } from '../nlp/first-person';
 import { itemsAfter, joinedList, leadInReads } from '../nlp/lists';
-import { datedEntry, readerSentence, withoutCitationMarkers } from '../nlp/prose-faults';
-import { isUnattributedQuote } from '../nlp/quotation';
+import { readerSentence, withoutCitationMarkers } from '../nlp/prose-faults';
+import { isUnattributedQuote, quotedWithSpeaker } from '../nlp/quotation';
 import { splitUnits } from '../nlp/sentences';
 import { normalizeWhitespace, statementStems } from '../nlp/statement-terms';
 import { CitedSentence } from '../../roles/schemas';
@@ -16,8 +16,7 @@ const ANAPHORA = /^(?:it|its|this|these|that|those|they|their|he|she|his|her|suc
 type Sentence = z.infer<typeof CitedSentence>;
 
 /**
- * Sentences (and list items) of an excerpt as a reader sees them: verbatim but for citation markers and a timeline
- * entry's date-dash form, and null for boilerplate and fragments, which never become report sentences (decision 0046);
+ * Sentences (and list items) of an excerpt as a reader sees them: verbatim but for citation markers, and null for boilerplate and fragments, which never become report sentences (decision 0046);
  * a first-person sentence is attributed to its source's author in our words, or null when the source names none
  * (decision 0102).
  */
@@ -32,7 +31,7 @@ function sentencesOf(excerpt: string, voice: string | undefined): (string | null
     if (u.kind === 'sentence' && leadInReads(u.text)) {
       const items = itemsAfter(units, i);
       if (units[i + 1]?.kind === 'code') {
-        out.push(attributed(datedEntry(withoutCitationMarkers(u.text)), voice));
+        out.push(attributed(withoutCitationMarkers(u.text), voice));
         i++;
         continue;
       }
@@ -46,8 +45,10 @@ function sentencesOf(excerpt: string, voice: string | undefined): (string | null
         continue;
       }
     }
-    const shown = readerSentence(u.text);
-    out.push(shown === null ? null : attributed(shown, voice));
+    // A whole quotation is its speaker's words, named from the sentence before or after it, or none (decision 0105).
+    const quoted = quotedWithSpeaker(u.text, units[i - 1]?.text, units[i + 1]?.text);
+    const shown = quoted === null ? null : readerSentence(quoted);
+    out.push(shown === null ? null : quoted === u.text ? attributed(shown, voice) : shown);
   }
   return out;
 }

@@ -65,12 +65,12 @@ describe('first-person source sentences (decision 0102)', () => {
     expect(isMethodStatement('The hydrology group finds that irrigation explains about 60% of the deficit.')).toBe(false);
   });
 
-  it("reads a timeline entry's date-dash form as a sentence", () => {
+  it("keeps a timeline entry's own date-dash form, not a present-tense prose sentence (0105)", () => {
     expect(readerSentence('9 June 2014 — The Kessmark Regional Water Authority (KRWA) grants abstraction licences for a canal.')).toBe(
-      'On 9 June 2014, the Kessmark Regional Water Authority (KRWA) grants abstraction licences for a canal.',
+      '9 June 2014 — The Kessmark Regional Water Authority (KRWA) grants abstraction licences for a canal.',
     );
     expect(readerSentence('March 2016 — Water first flows through the Tessel Canal.')).toBe(
-      'In March 2016, water first flows through the Tessel Canal.',
+      'March 2016 — Water first flows through the Tessel Canal.',
     );
     expect(readerSentence('The lake fell — sharply — in 2015.')).toBe('The lake fell — sharply — in 2015.');
   });

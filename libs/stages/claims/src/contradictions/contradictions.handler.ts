@@ -43,9 +43,15 @@ export class ContradictionsHandler implements StepHandler<'contradictions'> {
     // either engine.
     const sourcesOf = new Map(claims.map((c) => [c.id, c.sourceIds]));
     const betweenSources = candidatePairs.filter(([a, b]) => fromDistinctSources(sourcesOf.get(a) ?? [], sourcesOf.get(b) ?? []));
+    // Only the claims the pairs name: the rest decide nothing, and every claim of the run outgrew an 8,192-token window
+    // once a run's claims grew by a few (decision 0105).
+    const paired = new Set(betweenSources.flat());
     const out = await this.agents.run(
       counterEvidence,
-      { claims: claims.map((c) => ({ id: c.id, statement: c.statement })), candidatePairs: betweenSources },
+      {
+        claims: claims.filter((c) => paired.has(c.id)).map((c) => ({ id: c.id, statement: c.statement })),
+        candidatePairs: betweenSources,
+      },
       ctx.call,
     );
     return {

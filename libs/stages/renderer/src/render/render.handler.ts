@@ -12,6 +12,7 @@ import {
   interventionInput,
 } from '@dossier/db';
 import { renderAll } from '@dossier/render';
+import { reportOpenQuestions } from '@dossier/agents';
 import { OnStep, type StepContext, type StepHandler, type StepOutcome } from '@dossier/workflow';
 import { InterventionRepository } from '@dossier/db';
 import { describeIntervention } from './intervention-lines';
@@ -96,9 +97,14 @@ export class RenderHandler implements StepHandler<'render'> {
       evidence,
       snapshots,
       records,
-      // An analyst's question its expert's answer did not cover stays open like a plan question: the conclusion names it
-      // too (decision 0037).
-      openQuestions: open.map((q) => q.text),
+      // The conclusion's list (decision 0105): an analyst's question its expert's answer did not cover stays open like a
+      // plan question (0037); not the report's own question, a section's, a follow-up or a template's.
+      openQuestions: reportOpenQuestions({
+        question: run.question,
+        open,
+        interviewQuestionIds: new Set((await this.research.interviewTurns(tenantId, runId)).map((t) => t.questionId)),
+        sectionTitles: sections.map((s) => s.title),
+      }),
       ...(interviews.length > 0 ? { interviews } : {}),
       metrics: {
         iterations,

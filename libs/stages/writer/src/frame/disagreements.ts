@@ -5,6 +5,7 @@ import {
   explainsDifference,
   fromDistinctSources,
   opposingPairs,
+  quotedWithSpeaker,
   readerSentence,
   splitUnits,
   statesStatement,
@@ -161,13 +162,16 @@ function reasonFor(
   const subject = new Set(sides.flatMap((s) => contentStems(s.statement)).filter((t) => !common.has(t)));
   let best: { text: string; id: string; score: number } | null = null;
   for (const e of evidence) {
-    for (const unit of splitUnits(e.excerpt)) {
+    const units = splitUnits(e.excerpt);
+    for (const [k, unit] of units.entries()) {
       if (unit.kind !== 'sentence') continue;
+      // A whole quotation is its speaker's words, or no reason at all (decision 0105).
+      const quoted = quotedWithSpeaker(unit.text, units[k - 1]?.text, units[k + 1]?.text);
       // A document saying what it explains ("This note explains … why different organisations publish different
       // figures") names no reason; boilerplate and fragments are never a reason (decision 0046).
-      const shown = readerSentence(unit.text);
+      const shown = quoted === null ? null : readerSentence(quoted);
       // A first-person reason ("Our conclusion differs …") is its source's, in our words, or none (decision 0102).
-      const text = shown === null ? null : attributed(shown, e.voice);
+      const text = shown === null ? null : quoted !== unit.text ? shown : attributed(shown, e.voice);
       if (text === null) continue;
       const strong = text.match(STRONG_CUE)?.length ?? 0;
       const weak = text.match(WEAK_CUE)?.length ?? 0;
@@ -250,4 +254,20 @@ export function selectDisagreements(
     reason: reasonFor(sides, evidence, common, used, inBody),
     difference: describeDifference(sides.map((s) => s.statement)),
   }));
+}
+
+/**
+ * The sentences "Where the sources disagree" will give as the reasons of the run's disputes, reserved for it: the body
+ * does not state them (decision 0105). A reason the body already stated was passed over (0096), and a dispute whose
+ * sources do explain the difference ("The difference from the authority's figure (18%) comes almost entirely from the
+ * choice of reference level: mean versus minimum.") closed with "Neither the 27% nor the 18% figure says over which
+ * period or on which basis it was measured." — false. The same choice as the frame step's, made before the body is
+ * drafted.
+ */
+export function reservedReasons(
+  contradictions: readonly ClaimPair[],
+  claims: readonly ClaimRow[],
+  evidence: readonly EvidenceText[],
+): string[] {
+  return selectDisagreements(runDisputes(contradictions, claims), claims, evidence, []).flatMap((d) => (d.reason ? [d.reason.text] : []));
 }

@@ -5,6 +5,8 @@ import {
   framer,
   mergeShortSections,
   openPoints,
+  briefAnswer,
+  reportOpenQuestions,
   verifyAndRepair,
   type CheckRecord,
   type SentenceToVerify,
@@ -61,18 +63,6 @@ export class FrameHandler implements StepHandler<'frame'> {
       this.research.claims(tenantId, runId),
       this.research.interviewTurns(tenantId, runId),
     ]);
-    // What stays open: the plan's questions and the analysts' (an interview's questions chain from one another), not
-    // the research loop's follow-ups, which count for the question they follow up.
-    const asked = new Set(turns.map((t) => t.questionId));
-    // Two analysts can ask the same question: it is named, and counted, once.
-    const seenText = new Set<string>();
-    const open = unanswered.filter((q) => {
-      if (q.parentId !== null && !asked.has(q.id)) return false;
-      const key = q.text.trim().toLowerCase();
-      if (seenText.has(key)) return false;
-      seenText.add(key);
-      return true;
-    });
     // The redraft's sections, not yet committed, replace their stored versions.
     // A section of one sentence joins its neighbour, as the renderer joins it (decision 0089); an interview's section
     // (titled by its analyst, outline.handler.ts) keeps its heading.
@@ -82,17 +72,14 @@ export class FrameHandler implements StepHandler<'frame'> {
       stored.map((s) => redraft?.sections.get(s.sectionId) ?? s),
       (s) => memoTitles.has(s.title),
     );
-    // What the report names as unanswered: not its own question, and not a question a section of it answers (its
-    // heading), which a reader would not call open (decision 0096). The method section still lists every question the
-    // research left open or partial, as a record of the research.
-    const asKey = (q: string) =>
-      q
-        .trim()
-        .toLowerCase()
-        .replace(/[?.!\s]+$/, '');
+    // What the report names as unanswered: one list, the method section's too (reportOpenQuestions, decision 0105).
     // A short section merged into its neighbour (0089) was answered there too.
-    const answered = new Set([ctx.run.question, ...stored.map((s) => s.title), ...sections.map((s) => s.title)].map(asKey));
-    const unsettled = open.filter((q) => !answered.has(asKey(q.text)));
+    const unsettled = reportOpenQuestions({
+      question: ctx.run.question,
+      open: unanswered,
+      interviewQuestionIds: new Set(turns.map((t) => t.questionId)),
+      sectionTitles: [...stored.map((s) => s.title), ...sections.map((s) => s.title)],
+    }).map((text) => ({ text }));
     const stopReason = ctx.run.stopReason ?? 'research complete';
     const evidence = await this.research.evidence(tenantId, runId);
     const excerpts = new Map(evidence.map((e) => [e.id, e.excerpt]));
@@ -198,9 +185,11 @@ export class FrameHandler implements StepHandler<'frame'> {
       openQuestions: unsettled.map((q) => q.text),
       disputes: shown.map((d) => ({ sides: d.sides })),
     });
+    // The answer in brief opens the conclusion, in our words from the disputes the question asks about (0105).
+    const brief = briefAnswer({ question: ctx.run.question, disputes: shown.map((d) => ({ sides: d.sides })) });
     const parts = [
       ...out.introduction.map((s) => ({ part: 'introduction' as const, sentence: toVerify(s) })),
-      ...[...out.conclusion, ...closing].map((s) => ({ part: 'conclusion' as const, sentence: toVerify(s) })),
+      ...[...brief, ...out.conclusion, ...closing].map((s) => ({ part: 'conclusion' as const, sentence: toVerify(s) })),
     ];
     const verified = await verifyAndRepair(
       this.agents,
