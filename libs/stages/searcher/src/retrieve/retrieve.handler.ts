@@ -5,8 +5,6 @@ import { OnStep, type StepContext, type StepHandler, type StepOutcome } from '@d
 import { SearchProviders } from '../providers/search-providers';
 
 export const RESULTS_PER_QUERY = 8;
-/** Corpus documents snapshotted at once by one shard (each on its own pool connection). */
-const SNAPSHOTS_AT_ONCE = 4;
 
 /**
  * One search query (one shard) against every provider of the run at once, merged and de-duplicated by
@@ -40,14 +38,9 @@ export class RetrieveHandler implements StepHandler<'retrieve'> {
     // tenant store the same documents at the same time, and a transaction holding one snapshot's new row while
     // waiting for another's deadlocked against theirs (docs/decisions/0012). A snapshot is immutable and
     // keyed by its text, so one stored by an attempt that later fails is simply reused by the next.
-    // A few at once: each is a read, an insert-if-absent and its recording, and one after another they made a
-    // retrieve shard the slowest step of a run that waits on the model (issue 31 item 4).
-    const documents = [...new Set(hits.flatMap((h) => (h.documentId ? [h.documentId] : [])))];
     const snapshotOf = new Map<string, string>();
-    for (let i = 0; i < documents.length; i += SNAPSHOTS_AT_ONCE) {
-      const batch = documents.slice(i, i + SNAPSHOTS_AT_ONCE);
-      const stored = await Promise.all(batch.map((id) => this.snapshots.fromDocument(this.prisma, tenantId, id)));
-      batch.forEach((id, j) => snapshotOf.set(id, stored[j]!.id));
+    for (const documentId of new Set(hits.flatMap((h) => (h.documentId ? [h.documentId] : [])))) {
+      snapshotOf.set(documentId, (await this.snapshots.fromDocument(this.prisma, tenantId, documentId)).id);
     }
     return {
       result: { results: hits.length },
