@@ -1,22 +1,21 @@
 import { randomUUID } from 'node:crypto';
 import type { Db, Prisma } from '../prisma.service';
 
+/** A claim to insert, with the evidence it cites. */
+export type NewClaim = Omit<Prisma.ClaimCreateManyInput, 'id'> & { evidenceIds: readonly string[] };
+
 /**
  * New claims with their evidence, in two statements whatever their number (a claims step writes a hundred: one
  * statement each held the run's lock for a hundred round trips). Ids are made here so the links need no read back;
- * the rows go in in the order given. Returns the ids in that order.
+ * the rows go in in the order given.
  */
-export async function insertClaims(
-  tx: Db,
-  rows: readonly (Omit<Prisma.ClaimCreateManyInput, 'id'> & { evidenceIds: readonly string[] })[],
-): Promise<string[]> {
+export async function insertClaims(tx: Db, rows: readonly NewClaim[]): Promise<void> {
   const withIds = rows.map(({ evidenceIds, ...row }) => ({ row: { ...row, id: randomUUID() }, evidenceIds }));
   if (withIds.length > 0) await tx.claim.createMany({ data: withIds.map((r) => r.row) });
   await linkClaimsEvidence(
     tx,
     withIds.map((r) => ({ claimId: r.row.id, evidenceIds: r.evidenceIds })),
   );
-  return withIds.map((r) => r.row.id);
 }
 
 /** Links claims to evidence in one statement (links that exist are kept). */

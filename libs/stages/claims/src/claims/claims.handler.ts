@@ -1,6 +1,14 @@
 import { Inject } from '@nestjs/common';
 import { AgentRunner, claimBuilder } from '@dossier/agents';
-import { insertClaims, linkClaimsEvidence, ResearchRepository, setClaimStatus, type ClaimRow, type EvidenceRow } from '@dossier/db';
+import {
+  insertClaims,
+  linkClaimsEvidence,
+  ResearchRepository,
+  setClaimStatus,
+  type ClaimRow,
+  type NewClaim,
+  type EvidenceRow,
+} from '@dossier/db';
 import { VECTOR_STORE, type VectorStore } from '@dossier/vectors';
 import { OnStep, type StepContext, type StepHandler, type StepOutcome } from '@dossier/workflow';
 import { collectionFor, RunEmbedder } from '../embeddings/run-embedder';
@@ -104,7 +112,7 @@ export class ClaimsHandler implements StepHandler<'claims'> {
       result: { claims: rowEvidence.size },
       write: async (tx) => {
         const grown = new Map<string, Set<string>>(attached);
-        const rows: Parameters<typeof insertClaims>[1][number][] = [];
+        const rows: NewClaim[] = [];
         for (const [i, claim] of built.entries()) {
           const target = mergeInto.get(i);
           if (target) {
