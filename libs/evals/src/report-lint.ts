@@ -1,4 +1,13 @@
-import { fromDistinctSources, HTML_ELEMENT, leakedText, nearDuplicate, opposingPairs, proseFault, statesStatement } from '@dossier/agents';
+import {
+  fromDistinctSources,
+  HTML_ELEMENT,
+  leakedText,
+  nearDuplicate,
+  opposingPairs,
+  pointsBack,
+  proseFault,
+  statesStatement,
+} from '@dossier/agents';
 import type { ReportJson } from '@dossier/contracts';
 
 /*
@@ -15,7 +24,11 @@ import type { ReportJson } from '@dossier/contracts';
  * - short-section: a body section of fewer than two sentences;
  * - dispute-in-body: a body sentence stating one side of a dispute the report records;
  * - disagreements: "Where the sources disagree" holding something that is not a side or a reason (a paragraph of one
- *   sentence, boilerplate, a fragment).
+ *   sentence, boilerplate, a fragment);
+ * - back-reference: a sentence opening with a word or phrase that points back ("Its level …", "Together these two
+ *   factors …", "The figure compares …") where it has nothing to point at: opening a paragraph, or after a sentence of
+ *   other sources (decision 0112); the report's own framing sentence pointing back at a quoted one counts too. "This
+ *   report …" names what it means and is not one.
  * Fragments and boilerplate are judged on cited sentences (the sources' words); the report's own uncited framing
  * sentences are judged for leaks and repeats only.
  */
@@ -29,6 +42,7 @@ export const LINT_KINDS = [
   'short-section',
   'dispute-in-body',
   'disagreements',
+  'back-reference',
 ] as const;
 export type LintKind = (typeof LINT_KINDS)[number];
 
@@ -130,6 +144,27 @@ export function lintReport(report: ReportJson): ReportLint {
     if (section.kind === 'contradictions') {
       for (const p of section.paragraphs)
         if (p.sentences.length < 2) add('disagreements', 'one sentence, not two sides', section.title, p.sentences[0]?.text ?? '');
+    }
+    for (const p of section.paragraphs) {
+      p.sentences.forEach((s, i) => {
+        const opening = pointsBack(s.text);
+        if (opening === null) return;
+        const before = p.sentences[i - 1];
+        const cited = s.evidenceIds.length > 0;
+        // The engine's own sentences outside the framing (a dispute's reason: "The two figures cover …") point at the
+        // sides they follow by design.
+        if (!cited && section.kind !== 'framing') return;
+        const mine = new Set(sourcesOf(s));
+        const pointsAtNothing =
+          before === undefined || (cited ? !sourcesOf(before).some((x) => mine.has(x)) : before.evidenceIds.length > 0);
+        if (pointsAtNothing)
+          add(
+            'back-reference',
+            `"${opening}" ${before === undefined ? 'opens the paragraph' : cited ? 'follows another source' : 'follows a quoted sentence'}`,
+            section.title,
+            s.text,
+          );
+      });
     }
     const seenHere: string[] = [];
     for (const s of all) {

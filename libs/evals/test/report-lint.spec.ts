@@ -70,6 +70,11 @@ describe('report lint', () => {
       'VARENBY — The Kessmark Regional Water Authority (KRWA) today announced that its programme has met its targets.',
     ],
     ['boilerplate:marketing', 'Crystal-clear water, quiet beaches and great fishing: welcome to Lake Varen!'],
+    [
+      'boilerplate:pointer',
+      'At the October minimum the exposed area was larger; see Technical Note TN-11 for how area is calculated from level.',
+    ],
+    ['boilerplate:pointer', 'For details of the gauges, see Section 4.'],
   ])('catches %s: %s', (expected, sentence) => {
     const found = details(oneSentence(sentence));
     expect(found.some((d) => d === expected || d.startsWith(`${expected}:`))).toBe(true);
@@ -90,6 +95,8 @@ describe('report lint', () => {
     'The report of the review panel was published in March 2025.',
     'Since version 2.23, git switch replaces the branch form of git checkout.',
     'The panel considers that both "2015" and "2017" are defensible answers.',
+    'The level fell by 4.2 m between 2015 and 2024 (see Table 3).',
+    'Residents see the shoreline retreat every summer.',
   ])('does not flag clean prose: %s', (sentence) => {
     expect(lintReport(oneSentence(sentence)).defects).toEqual([]);
   });
@@ -222,7 +229,7 @@ describe('report lint', () => {
       id: 'introduction',
       title: 'Introduction',
       kind: 'framing',
-      paragraphs: [{ sentences: [{ text: 'It is organised in 2 sections: Size and Causes.', evidenceIds: [] }] }],
+      paragraphs: [{ sentences: [{ text: 'The report is organised in 2 sections: Size and Causes.', evidenceIds: [] }] }],
     };
     const r = report([
       intro,
@@ -239,5 +246,80 @@ describe('report lint', () => {
     const text = formatLint(lint).join('\n');
     expect(text).toMatch(/^Report lint: 2 defects in 4 sentences \(50\.0 per 100\)/);
     expect(text).toContain('  fragment: 1\n    - (lead-in) [How does VACUUM work?] “Three causes are given:”');
+  });
+
+  describe('back-reference (decision 0112)', () => {
+    const body = (sentences: { text: string; evidenceIds: string[] }[][]): ReportJson =>
+      report([{ id: 'section-1', title: 'Size of the decline', kind: 'body', paragraphs: sentences.map((s) => ({ sentences: s })) }]);
+    const other = (text: string) => ({ text, evidenceIds: ['E2'] });
+
+    it.each([
+      [
+        'opening a paragraph',
+        [[cited('Its level has fallen sharply since the mid-2010s.'), cited(FILLER[0]!)]],
+        '"Its" opens the paragraph',
+      ],
+      [
+        'after another source’s sentence',
+        [[cited(FILLER[0]!), other('Together these two factors account for roughly 70% of the water deficit.')]],
+        '"Together these" follows another source',
+      ],
+      [
+        'a stand-in noun with its verb',
+        [[other(FILLER[1]!), cited('The figure compares the spring 2015 high of 213.3 m with the autumn 2024 low of 207.2 m.')]],
+        '"The figure compares" follows another source',
+      ],
+      ['a demonstrative', [[cited('These losses are not metered anywhere.'), cited(FILLER[0]!)]], '"These" opens the paragraph'],
+    ])('catches a pointing sentence %s', (_, paragraphs, detail) => {
+      expect(details(body(paragraphs))).toEqual([`back-reference:${detail}`]);
+    });
+
+    it('catches the report’s own sentence pointing back at a quoted one', () => {
+      const r = report([
+        {
+          id: 'introduction',
+          title: 'Introduction',
+          kind: 'framing',
+          paragraphs: [{ sentences: [cited(FILLER[0]!), { text: 'It is organised in 2 sections: Size and Causes.', evidenceIds: [] }] }],
+        },
+      ]);
+      expect(details(r)).toEqual(['back-reference:"It" follows a quoted sentence']);
+    });
+
+    it('does not flag a pointing sentence after its own source’s sentence, nor sentences that name what they mean', () => {
+      const clean = body([
+        [cited(FILLER[0]!), cited('Its level has fallen sharply since the mid-2010s.'), cited('These losses are not metered anywhere.')],
+        [
+          other('It is estimated that the lake lost 18% of its area.'),
+          other('The figure of 52 million cubic metres is an estimate, not a measurement.'),
+          other('Both the authority and the growers date the start to 2015.'),
+          other('The decline was not uniform across the years.'),
+        ],
+      ]);
+      expect(lintReport(clean).defects).toEqual([]);
+      const framing = report([
+        {
+          id: 'introduction',
+          title: 'Introduction',
+          kind: 'framing',
+          paragraphs: [{ sentences: [{ text: 'This report addresses the question: What happened?', evidenceIds: [] }, cited(FILLER[0]!)] }],
+        },
+        {
+          id: 'contradictions',
+          title: 'Where the sources disagree',
+          kind: 'contradictions',
+          paragraphs: [
+            {
+              sentences: [
+                cited('Annual withdrawals average 38 million cubic metres.'),
+                other('Annual withdrawals average 52 million cubic metres.'),
+                { text: 'The two figures cover the same period, so the period does not account for the difference.', evidenceIds: [] },
+              ],
+            },
+          ],
+        },
+      ]);
+      expect(lintReport(framing).defects).toEqual([]);
+    });
   });
 });

@@ -9,7 +9,7 @@ import { STOPWORDS } from './tokens';
  * the report lint of `dossier eval`, so what the lint counts is what the filters remove.
  */
 
-export type BoilerplateKind = 'self-description' | 'byline' | 'self-citation' | 'contact' | 'navigation' | 'marketing';
+export type BoilerplateKind = 'self-description' | 'byline' | 'self-citation' | 'contact' | 'navigation' | 'marketing' | 'pointer';
 export type FragmentKind = 'lead-in' | 'cut-off' | 'citation-needed' | 'orphan-item' | 'code' | 'dangling-reference';
 export type ProseFaultKind = BoilerplateKind | FragmentKind | 'markup';
 
@@ -89,6 +89,15 @@ function citationLine(s: string): 'byline' | 'self-citation' | null {
 const DANGLING_REFERENCE =
   /\b(?:items?|points?)\s+(?:\(?[ivx]{1,4}\)?|\d{1,2})(?:\s*(?:[–-]|to|and)\s*(?:\(?[ivx]{1,4}\)?|\d{1,2}))?(?![\d.,%])(?!\s*(?:m|km|per|million|percent)\b)|\b(?:figure|fig\.|table|equation|eq\.|chart|diagram|box)\s+\d+[a-z]?\b/i;
 
+/**
+ * A pointer to another work or part of one, outside brackets: "…; see Technical Note TN-11 for how area is calculated
+ * from level.", "For details, see Section 4.", "Refer to Appendix B." The sentence sends the reader elsewhere, and a
+ * finding does not (decision 0112). A bracketed pointer ("(see Table 3)") is an aside (decision 0105); "see" as a verb
+ * of the subject ("Residents see the lake fall") is not followed by a named work.
+ */
+const POINTER =
+  /(?:^|[;:,\u2014\u2013]\s*|\b[Ff]or (?:details|more(?:\s+\w+)?|further\s+\w+|how\b[^,;]*)\s*,?\s*)(?:[Pp]lease\s+)?(?:[Ss]ee|[Rr]efer to|[Cc]onsult)\s+(?:also\s+)?(?:the\s+)?(?:\p{Lu}|(?:section|chapter|appendix|annex|page|below|above)\b)/u;
+
 // A sentence ends with a full stop, question or exclamation mark or an ellipsis, then closing quotes or brackets.
 const CLOSED = /[.!?\u2026]["'\u201d\u2019)\]]*$/;
 
@@ -123,6 +132,8 @@ export function proseFault(sentence: string): ProseFault | null {
   if (line === 'byline') return { group: 'boilerplate', kind: 'byline', why: 'it is a byline or an affiliation' };
   if (line === 'self-citation') return { group: 'boilerplate', kind: 'self-citation', why: 'it is a reference to a work, not a statement' };
   if (isBoilerplate(s)) return { group: 'boilerplate', kind: 'navigation', why: 'it is page furniture (navigation, notices, pointers)' };
+  if (POINTER.test(s.replace(/\([^()]*\)/g, ' ')))
+    return { group: 'boilerplate', kind: 'pointer', why: 'it sends the reader to another work or part of one' };
   if (/:["'\u201d\u2019)\]]*$/.test(s))
     return { group: 'fragment', kind: 'lead-in', why: 'it is a lead-in ending in ":" without its list' };
   // An item without its lead-in: opens in lower case on a function word, or on a list marker, or ends like a list item.

@@ -1,3 +1,4 @@
+import { pointsBack } from '../nlp/back-reference';
 import { isMethodStatement } from '../nlp/first-person';
 import { normalizeWhitespace, statementStems } from '../nlp/statement-terms';
 import { stem, tokenize } from '../nlp/tokens';
@@ -54,7 +55,7 @@ function offlineFrame(input: FramerInput): FramerOutput {
   const scope =
     written.length === 0
       ? 'The evidence gathered did not support any section of findings.'
-      : `It is organised in ${written.length} ${written.length === 1 ? 'section' : 'sections'}: ${listTitles(written.map((s) => s.title))}.`;
+      : `The report is organised in ${written.length} ${written.length === 1 ? 'section' : 'sections'}: ${listTitles(written.map((s) => s.title))}.`;
   const open = input.openQuestions.length;
   const limits = `Every finding below is quoted from the cited sources; research stopped ${stopPhrase(input.stopReason)}${
     open > 0 ? `, with ${open} ${open === 1 ? 'question' : 'questions'} still open` : ''
@@ -77,6 +78,8 @@ function offlineFrame(input: FramerInput): FramerOutput {
     // worked ("We construct a monthly water balance …") is context, not a finding (decision 0102).
     const candidates = section.sentences
       .filter((x) => x.evidenceIds.length > 0 && !used.has(x.text) && !/:\s*$/.test(x.text) && !isMethodStatement(x.text))
+      // Quoted apart from its section, a sentence that points back points at nothing (decision 0112).
+      .filter((x) => pointsBack(x.text) === null)
       .filter((x) => !findings.some((f) => sameFinding(f.text, x.text)));
     // A finding says something: "The causes of the decline are disputed." shares the question's words and states none.
     const substantial = candidates.filter((x) => statementStems(x.text).size >= MIN_FINDING_WORDS);

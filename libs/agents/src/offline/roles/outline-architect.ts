@@ -159,7 +159,7 @@ const KIND_TERMS: readonly { kind: 'size' | 'cause' | 'onset'; asks: RegExp; ter
     kind: 'cause',
     asks: /^why\b|\b(?:caused?|causes|causing|reasons?|explain|explains|drivers?|due)\b/i,
     terms:
-      'cause caused causes attribute attributes attributed explain explains explained due because driver drivers factor factors reason reasons contribute contributed responsible blame blames',
+      'cause caused causes attribute attributes attributed explain explains explained due driver drivers factor factors reason reasons contribute contributed responsible blame blames',
   },
   { kind: 'onset', asks: /^when\b|\b(?:begin|began|start|started|onset)\b/i, terms: 'began begin begins start started starts onset since' },
 ];
@@ -206,9 +206,23 @@ export function clauseTerms(clause: string): ClauseTerms {
  */
 export function aboutClause(statement: string, terms: ClauseTerms): boolean {
   const own = new Set(tokenize(statement).map(stem));
-  if ([...terms.kind].some((t) => own.has(t))) return true;
+  // A kind word that is also the clause's subject ("decline" in "How large was the decline …?") says nothing of the
+  // kind by itself: "Fish stocks … declined during the drawdown" shares the word and answers nothing (decision 0112).
+  if ([...terms.kind].some((t) => own.has(t) && !terms.subject.has(t))) return true;
   if (![...terms.subject].some((t) => own.has(t))) return false;
   return terms.kind.size === 0 || (terms.size && MEASURE.test(statement));
+}
+
+/**
+ * A sentence that stands alone under a clause must say what the clause asks of its subject (decision 0112): share its
+ * subject and, beyond that, use a word of its kind or (for "how large") give a measure. True for a clause of no known
+ * kind, which no rule here reads.
+ */
+export function answersClause(statement: string, terms: ClauseTerms): boolean {
+  if (terms.kind.size === 0) return true;
+  const own = new Set(tokenize(statement).map(stem));
+  if (![...terms.subject].some((t) => own.has(t))) return false;
+  return [...terms.kind].some((t) => own.has(t) && !terms.subject.has(t)) || (terms.size && MEASURE.test(statement));
 }
 
 /** Whether a statement shares any of a clause's words, its subject's or its kind's. */

@@ -1,17 +1,21 @@
 import { z } from 'zod';
+import { pointsBack } from '../nlp/back-reference';
 import { isBoilerplate } from '../nlp/boilerplate';
+import { entails } from '../nlp/entailment';
 import { attributed } from '../nlp/first-person';
 import { itemsAfter, joinedList, leadInReads } from '../nlp/lists';
 import { readerSentence, withoutCitationMarkers } from '../nlp/prose-faults';
 import { isUnattributedQuote, quotedWithSpeaker } from '../nlp/quotation';
+import { extractQuantities, isTime, type Quantity } from '../nlp/quantities';
 import { splitUnits } from '../nlp/sentences';
 import { normalizeWhitespace, statementStems } from '../nlp/statement-terms';
 import { CitedSentence } from '../../roles/schemas';
+import { answersClause, clauseTerms } from './outline-architect';
 import { SectionWriterInput, SectionWriterOutput, statesContested } from '../../roles/section-writer';
 
 const MAX_PER_PARAGRAPH = 4;
-// A sentence opening with one of these needs the sentence before it to make sense on its own.
-const ANAPHORA = /^(?:it|its|this|these|that|those|they|their|he|she|his|her|such|the latter|the former)\b/i;
+/** A pointing sentence may lean on at most this many pointing sentences before it before the one that names its subject. */
+const MAX_POINTER_CHAIN = 2;
 
 type Sentence = z.infer<typeof CitedSentence>;
 
@@ -78,32 +82,146 @@ interface Placed extends Sentence {
  * The section's sentences grouped by source, the sources in the order of their first sentence (the outline's order:
  * the most direct answer's source first), each source's sentences in the source's own order, so a paragraph reads as
  * a passage (issue 25 item 4, decision 0089). A source's sentences make paragraphs of two to four; sources that gave one
- * sentence each share a paragraph (of up to four, placed where its last sentence's source came).
+ * sentence each share a paragraph (of up to four, placed where its last sentence's source came). A sentence that points
+ * back stays in the paragraph of the sentence before it; one that would open a paragraph or follow another source's
+ * sentence is left out, and so is a paragraph of one sentence that does not answer the section's question (`alone`;
+ * decision 0112).
  */
-function paragraphsBySource(written: readonly Placed[]): SectionWriterOutput['paragraphs'] {
+function paragraphsBySource(written: readonly Placed[], alone: (text: string) => boolean): SectionWriterOutput['paragraphs'] {
   const bySource = new Map<string, Placed[]>();
   for (const s of written) bySource.set(s.source, [...(bySource.get(s.source) ?? []), s]);
-  const paragraphs: SectionWriterOutput['paragraphs'] = [];
-  let singles: Sentence[] = [];
+  const paragraphs: Placed[][] = [];
+  let singles: Placed[] = [];
   const flush = () => {
-    if (singles.length > 0) paragraphs.push({ sentences: singles });
+    if (singles.length > 0) paragraphs.push(singles);
     singles = [];
   };
   for (const group of bySource.values()) {
-    const ordered = [...group].sort((a, b) => a.at - b.at || a.index - b.index).map((s) => ({ text: s.text, evidenceIds: s.evidenceIds }));
+    const ordered = [...group].sort((a, b) => a.at - b.at || a.index - b.index);
     if (ordered.length === 1) {
       singles.push(ordered[0]!);
       if (singles.length >= MAX_PER_PARAGRAPH) flush();
       continue;
     }
-    let at = 0;
-    for (const size of paragraphSizes(ordered.length)) {
-      paragraphs.push({ sentences: ordered.slice(at, at + size) });
-      at += size;
+    // Blocks: a sentence with the pointing sentences after it; a paragraph break never falls inside one.
+    const blocks: Placed[][] = [];
+    for (const s of ordered) {
+      const last = blocks[blocks.length - 1];
+      if (last !== undefined && pointsBack(s.text) !== null) last.push(s);
+      else blocks.push([s]);
     }
+    const sizes = paragraphSizes(ordered.length);
+    const own: Placed[][] = [];
+    let current: Placed[] = [];
+    const close = () => {
+      if (current.length > 0) own.push(current);
+      current = [];
+    };
+    for (const block of blocks) {
+      // A block that would overfill the paragraph starts the next one.
+      if (current.length >= 2 && current.length + block.length > (sizes[own.length] ?? MAX_PER_PARAGRAPH)) close();
+      current.push(...block);
+      if (current.length >= (sizes[own.length] ?? MAX_PER_PARAGRAPH)) close();
+    }
+    close();
+    // A last sentence left alone joins the paragraph before it.
+    const last = own[own.length - 1];
+    if (own.length > 1 && last!.length === 1) own[own.length - 2]!.push(...own.pop()!);
+    paragraphs.push(...own);
   }
   flush();
-  return paragraphs;
+  return (
+    paragraphs
+      .map((p) => standing(p).map((s) => ({ text: s.text, evidenceIds: s.evidenceIds })))
+      // A paragraph of one sentence is read on its own: it stays when it answers the section's question (decision 0112).
+      .filter((p) => p.length > 1 || (p.length === 1 && alone(p[0]!.text)))
+      .map((sentences) => ({ sentences }))
+  );
+}
+
+/** A paragraph's sentences less those that point back to nothing: at its start, or after another source's sentence. */
+function standing(paragraph: readonly Placed[]): Placed[] {
+  const kept: Placed[] = [];
+  for (const s of paragraph) {
+    const before = kept[kept.length - 1];
+    if (pointsBack(s.text) !== null && (before === undefined || before.source !== s.source)) continue;
+    kept.push(s);
+  }
+  return kept;
+}
+
+/** The figures of a sentence that are not points in time, and all of them. */
+function figuresOf(text: string): { measures: Quantity[]; all: Quantity[] } {
+  const all = extractQuantities(text);
+  return { measures: all.filter((q) => !isTime(q)), all };
+}
+
+/** Every figure of `a` stated in `b`: the same value, the same unit, the same year. */
+function figuresWithin(a: readonly Quantity[], b: readonly Quantity[]): boolean {
+  return a.every((x) =>
+    b.some((y) =>
+      isTime(x) ? isTime(y) && x.value === y.value && x.kind === y.kind : x.unit === y.unit && x.kind === y.kind && x.value === y.value,
+    ),
+  );
+}
+
+/** Two figures that are not dates make a statement of fact another source may state in its own words. */
+const MIN_SHARED_FIGURES = 2;
+
+/**
+ * The same fact from two sources is stated once (decision 0112): two sentences of different sources whose figures are
+ * the same (at least two that are not dates: "212.6 m … 2015 … 208.4 m … 2024") — or all of one's figures are the
+ * other's — are one sentence, the one whose figures both state (the other may add one of its own), citing the other's
+ * evidence too only when that evidence supports it (the verifier checks a sentence against all it cites together, so
+ * that check is the writer's).
+ */
+function statedOnce(written: readonly Placed[], excerpts: ReadonlyMap<string, string>): Placed[] {
+  const out = written.map((s) => ({ ...s, evidenceIds: [...s.evidenceIds] }));
+  const gone = new Set<number>();
+  const figures = out.map((s) => figuresOf(s.text));
+  const supports = (ids: readonly string[], text: string) => {
+    const premises = ids.flatMap((id) => excerpts.get(id) ?? []);
+    return premises.length > 0 && entails(text, premises).verdict === 'supported';
+  };
+  for (let i = 0; i < out.length; i++) {
+    for (let j = i + 1; j < out.length; j++) {
+      if (gone.has(i) || gone.has(j)) continue;
+      const [a, b] = [out[i]!, out[j]!];
+      if (a.source === b.source) continue;
+      const [fa, fb] = [figures[i]!, figures[j]!];
+      const aInB = fa.measures.length >= MIN_SHARED_FIGURES && figuresWithin(fa.all, fb.all);
+      const bInA = fb.measures.length >= MIN_SHARED_FIGURES && figuresWithin(fb.all, fa.all);
+      if (!aInB && !bInA) continue;
+      // The sentence whose figures both state is kept (the earlier when they state the same ones).
+      let [keep, drop] = aInB ? [i, j] : [j, i];
+      // Cite the other too when its evidence supports the kept sentence; when they state the same figures and only the
+      // other's evidence supports both, keep that one instead.
+      if (!supports(out[drop]!.evidenceIds, out[keep]!.text) && aInB && bInA && supports(out[keep]!.evidenceIds, out[drop]!.text))
+        [keep, drop] = [drop, keep];
+      if (supports(out[drop]!.evidenceIds, out[keep]!.text))
+        out[keep]!.evidenceIds = [...new Set([...out[keep]!.evidenceIds, ...out[drop]!.evidenceIds])];
+      gone.add(drop);
+    }
+  }
+  return out.filter((_, i) => !gone.has(i));
+}
+
+/**
+ * The sentences before `index` in its excerpt that a pointing sentence needs: none when it points at nothing, the
+ * sentences back to the one that names its subject, or null when that one is not there (the excerpt opens with the
+ * pointer) or cannot be written (boilerplate, a fragment, a disputed position).
+ */
+function anchorsOf(sentences: readonly (string | null)[], index: number, usable: (s: string) => boolean): number[] | null {
+  const chain: number[] = [];
+  let at = index;
+  while (pointsBack(sentences[at]!) !== null) {
+    if (chain.length >= MAX_POINTER_CHAIN) return null;
+    const before = sentences[at - 1];
+    if (at === 0 || before === null || before === undefined || !usable(before)) return null;
+    at--;
+    chain.unshift(at);
+  }
+  return chain;
 }
 
 export function sectionWriterOffline(input: SectionWriterInput): SectionWriterOutput {
@@ -128,30 +246,29 @@ export function sectionWriterOffline(input: SectionWriterInput): SectionWriterOu
     if (cited.length === 0) continue;
     const ids = cited.map((e) => e.id);
     const claimWords = statementStems(claim.statement);
-    let best: { id: string; sentences: (string | null)[]; index: number; score: number } | null = null;
+    let best: { id: string; sentences: (string | null)[]; index: number; anchors: number[]; score: number } | null = null;
+    // A sentence of an uncontested claim's excerpt can still state a disputed position: that goes to the
+    // disagreements section, so the claim is written from another of its sentences or not at all.
+    const usable = (s: string) => !isBoilerplate(s) && !isUnattributedQuote(s) && !statesContested(input, s);
     for (const { id, excerpt } of cited) {
       const sentences = sentencesOf(excerpt, voices.get(id));
       sentences.forEach((s, index) => {
-        if (s === null) return;
-        // A sentence of an uncontested claim's excerpt can still state a disputed position: that goes to the
-        // disagreements section, so the claim is written from another of its sentences or not at all.
-        if (isBoilerplate(s) || isUnattributedQuote(s) || statesContested(input, s)) return;
+        if (s === null || !usable(s)) return;
+        // A sentence pointing back is written after the sentences it points at, from its excerpt; when the excerpt
+        // opens with it, or those cannot be written, it is not a candidate (decision 0112).
+        const anchors = anchorsOf(sentences, index, usable);
+        if (anchors === null) return;
         const score = overlap(claimWords, s);
-        if (best === null || score > best.score) best = { id, sentences, index, score };
+        if (best === null || score > best.score) best = { id, sentences, index, anchors, score };
       });
     }
     if (best === null) continue;
-    const chosen: { id: string; sentences: (string | null)[]; index: number } = best;
+    const chosen: { id: string; sentences: (string | null)[]; index: number; anchors: number[] } = best;
     const sentence = chosen.sentences[chosen.index]!;
-    if (chosen.index > 0 && ANAPHORA.test(sentence)) {
-      const before = chosen.sentences[chosen.index - 1];
-      // Without the sentence it refers to, an anaphoric sentence does not stand on its own: when that one is boilerplate
-      // or a fragment, or states a disputed position, neither is written.
-      if (before === null || before === undefined || statesContested(input, before)) continue;
-      emit(before, [chosen.id], chosen.id, chosen.index - 1);
-    }
+    for (const a of chosen.anchors) emit(chosen.sentences[a]!, [chosen.id], chosen.id, a);
     // Near-duplicate evidence merged into this claim backs the same sentence: one sentence cites all of it.
     emit(sentence, ids, chosen.id, chosen.index);
   }
-  return { paragraphs: paragraphsBySource(written) };
+  const terms = clauseTerms(input.section.title);
+  return { paragraphs: paragraphsBySource(statedOnce(written, excerpts), (text) => answersClause(text, terms)) };
 }

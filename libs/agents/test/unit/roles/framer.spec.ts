@@ -18,7 +18,7 @@ describe('framer (offline)', () => {
       { text: 'The construction cost was $35 million, financed by bonds approved by voters in 1930.', evidenceIds: ['E3'] },
     ]);
     const tail = out.introduction.slice(-2);
-    expect(tail[0]!.text).toBe('It is organised in 2 sections: Construction and Cost.');
+    expect(tail[0]!.text).toBe('The report is organised in 2 sections: Construction and Cost.');
     expect(tail[1]!.text).toContain('added little new information');
     expect(tail[1]!.text).toContain('1 question still open');
     expect(framing(tail)).toHaveLength(2);
@@ -57,7 +57,7 @@ describe('framer (offline)', () => {
         title: 'Why do the figures differ?',
         sentences: [
           { text: 'The level fell by 6.1 metres between 2015 and 2024, the authority says.', evidenceIds: ['E2'] },
-          { text: 'The figures differ because one series uses annual means.', evidenceIds: ['E3'] },
+          { text: 'The authority’s and the university’s figures differ because one series uses annual means.', evidenceIds: ['E3'] },
         ],
       },
     ];
@@ -65,10 +65,10 @@ describe('framer (offline)', () => {
     // The second section's restatement of the first finding is passed over for its own answer.
     expect(intro.filter((s) => s.evidenceIds.length > 0).map((s) => s.text)).toEqual([
       'The level fell by 6.1 metres between 2015 and 2024.',
-      'The figures differ because one series uses annual means.',
+      'The authority’s and the university’s figures differ because one series uses annual means.',
     ]);
     expect(intro.map((s) => s.text)).toContain(
-      'It is organised in 2 sections: "How far did the level fall?" and "Why do the figures differ?".',
+      'The report is organised in 2 sections: "How far did the level fall?" and "Why do the figures differ?".',
     );
   });
 

@@ -1,0 +1,53 @@
+/*
+ * A sentence that points back (decision 0112): it opens with a pronoun, a demonstrative or a phrase that needs the
+ * sentence before it ("Its level has fallen sharply …", "Together these two factors account for …", "The figure
+ * compares …"). In a report it reads only right after the sentence it points at — the one before it in its own source
+ * — so the offline writer keeps the two together or leaves it out, and the report lint counts one standing anywhere
+ * else. Shared by both, so what the lint counts is what the writer avoids.
+ */
+
+// A connective or summing-up word that may stand before the pointing word ("Together these …", "However, this …").
+const LEAD = String.raw`(?:(?:together|taken together|combined|in total|in all|all told|however|moreover|furthermore|also|thus|therefore|still|yet|but|and|so|hence|nevertheless|even so|as a result|in addition|in turn|in practice|in fact|overall)\s*,?\s+)?`;
+
+/** Nouns by which a demonstrative names the text itself ("This report addresses …"): not a pointer to a sentence. */
+const DOCUMENT =
+  '(?:report|note|section|chapter|paper|article|document|page|study|review|summary|guide|manual|submission|bulletin|release|statement|timeline|survey|entry|appendix|book|site|website|tutorial|faq|handbook)';
+
+// "It is estimated that …", "It was not until 2017 that …": "it" points at the clause after it, not back.
+const EXPLETIVE_IT =
+  /^it\s+(?:is|was|has been|had been|seems|seemed|appears|appeared|remains|remained|would be|will be|may be|might be|can be|could be|should be|must be)\s+(?:\S+\s+){0,4}?(?:that|to|whether|how|why|when|if|not until)\b/i;
+
+// Pronouns and demonstratives that take their meaning from a sentence before.
+const POINTING = new RegExp(
+  String.raw`^${LEAD}(?:it|its|they|their|them|he|she|his|her|this|these|that|those|such|both|the latter|the former|the same|the two|the three|the four|all three|all four|all of these|each of these|neither of these|either of these|none of these)\b`,
+  'i',
+);
+
+// A definite noun standing for something said before ("The figure compares …", "The difference arises …"), when a verb
+// follows it at once; with what it names after it ("The figure of 52 million m³ …", "The difference between …") it
+// stands on its own.
+const STAND_IN = new RegExp(
+  String.raw`^${LEAD}the\s+(?:figures?|numbers?|estimates?|results?|difference|differences|change|changes|gap|rest|remainder|latter|former|above|previous one|same)\s+(?!of\b|from\b|between\b|in\b|for\b|that\b|which\b|who\b|on\b|at\b|to\b|by\b|with\b|among\b|and\b|or\b|,)[a-z]+`,
+  'i',
+);
+
+/**
+ * The opening of a sentence that points back to a sentence before it, or null when the sentence stands on its own.
+ * A demonstrative naming the text itself ("This report addresses …", "This note explains …") is not one: it names
+ * what it means (whether a source's self-description is a finding is the boilerplate filter's business).
+ */
+export function pointsBack(sentence: string): string | null {
+  const s = sentence
+    .replace(/^[\s"'“‘([]+/, '')
+    .replace(/\s+/g, ' ')
+    .trim();
+  if (EXPLETIVE_IT.test(s)) return null;
+  if (new RegExp(String.raw`^${LEAD}(?:this|these|that|those|the present|the following)\s+(?:\w+\s+)?${DOCUMENT}s?\b`, 'i').test(s))
+    return null;
+  // "That the lake fell is not disputed": "that" opening a clause, not pointing.
+  if (/^that\s+(?:the|a|an)\b/i.test(s)) return null;
+  // "Both the authority and the growers date it to 2015": "both … and" names what it means.
+  if (/^both\s+(?:\S+\s+){0,5}?and\b/i.test(s)) return null;
+  const m = POINTING.exec(s) ?? STAND_IN.exec(s);
+  return m === null ? null : m[0];
+}

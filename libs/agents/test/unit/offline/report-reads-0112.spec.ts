@@ -1,0 +1,210 @@
+import { pointsBack } from '../../../src/offline/nlp/back-reference';
+import { proseFault } from '../../../src/offline/nlp/prose-faults';
+import { aboutClause, answersClause, clauseTerms } from '../../../src/offline/roles/outline-architect';
+import { framer, sectionWriter } from '../../../src/roles';
+import { ROLE_INPUTS } from '../../fixtures/role-inputs';
+
+/* Issue 25 as the demo's report read after 0111 (decision 0112): sentences that point back, a fact stated twice. */
+
+type Evidence = { id: string; excerpt: string; sourceId: string; start: number };
+
+function write(title: string, evidence: Evidence[], claims?: { id: string; statement: string; evidenceIds: string[] }[]) {
+  const out = sectionWriter.offline({
+    section: { title, purpose: '' },
+    claims: claims ?? evidence.map((e, i) => ({ id: `C${i}`, statement: e.excerpt, evidenceIds: [e.id] })),
+    evidence,
+  });
+  return out.paragraphs.map((p) => p.sentences);
+}
+
+describe('a sentence that points back', () => {
+  it.each([
+    ['Its level has fallen sharply since the mid-2010s.', 'Its'],
+    ['Together these two factors account for roughly 70% of the water deficit.', 'Together these'],
+    ['The figure compares the spring 2015 high of 213.3 m with the autumn 2024 low.', 'The figure compares'],
+    ['They date the start of the decline to 2017.', 'They'],
+    ['However, this estimate leaves out canal losses.', 'However, this'],
+  ])('is recognised by its opening: %s', (sentence, opening) => {
+    expect(pointsBack(sentence)).toBe(opening);
+  });
+
+  it.each([
+    'This report addresses the question: what caused the decline?',
+    'It is estimated that the lake lost 18% of its area.',
+    'The figure of 52 million cubic metres is an estimate, not a measurement.',
+    'The difference from the authority’s figure arises from the reference level.',
+    'Both the authority and the growers date the start to 2015.',
+    'That the lake fell is not disputed.',
+    'The decline was not uniform.',
+  ])('is not a sentence naming what it means: %s', (sentence) => {
+    expect(pointsBack(sentence)).toBeNull();
+  });
+
+  it('is written right after the sentence before it in its source, or not at all when its excerpt opens with it', () => {
+    const paragraphs = write(
+      'The water balance of the lake',
+      [
+        { id: 'A1', excerpt: 'The lake has fallen by 4.2 m since 2015. Its area has shrunk by 18% as well.', sourceId: 'S-A', start: 0 },
+        { id: 'B1', excerpt: 'Together these two factors account for roughly 70% of the water deficit.', sourceId: 'S-B', start: 0 },
+        { id: 'B2', excerpt: 'Rainfall was 12% below the long-term mean in 2018 and 2022.', sourceId: 'S-B', start: 400 },
+      ],
+      [
+        { id: 'C1', statement: 'The area has shrunk by 18%.', evidenceIds: ['A1'] },
+        { id: 'C2', statement: 'Two factors account for 70% of the deficit.', evidenceIds: ['B1'] },
+        { id: 'C3', statement: 'Rainfall was 12% below the mean.', evidenceIds: ['B2'] },
+      ],
+    );
+    const texts = paragraphs.map((p) => p.map((s) => s.text));
+    expect(texts).toEqual([
+      ['The lake has fallen by 4.2 m since 2015.', 'Its area has shrunk by 18% as well.'],
+      ['Rainfall was 12% below the long-term mean in 2018 and 2022.'],
+    ]);
+  });
+
+  it('keeps a pointing sentence in the paragraph of the sentence before it when a source fills two paragraphs', () => {
+    const excerpts = [
+      'The gauge at Varenby was installed in 1962.',
+      'The gauge at Lodegate was installed in 1971.',
+      'The lake fell by 0.8 m in 2018. This was the second largest annual fall on record.',
+      'The logger network was added in 2019.',
+    ];
+    const evidence = excerpts.map((excerpt, i) => ({ id: `A${i}`, excerpt, sourceId: 'S-A', start: i * 100 }));
+    const claims = [
+      ...excerpts.map((excerpt, i) => ({ id: `C${i}`, statement: excerpt.split('. ')[0]!, evidenceIds: [`A${i}`] })),
+      { id: 'C9', statement: 'The second largest annual fall on record.', evidenceIds: ['A2'] },
+    ];
+    const paragraphs = write('The gauges', evidence, claims).map((p) => p.map((s) => s.text));
+    // Five sentences would split 3 + 2, putting "This was …" first in the second paragraph.
+    const at = paragraphs.findIndex((p) => p.includes('This was the second largest annual fall on record.'));
+    const p = paragraphs[at]!;
+    expect(p.indexOf('The lake fell by 0.8 m in 2018.')).toBeGreaterThanOrEqual(0);
+    expect(p.indexOf('This was the second largest annual fall on record.')).toBe(p.indexOf('The lake fell by 0.8 m in 2018.') + 1);
+    expect(paragraphs.flat()).toHaveLength(5);
+    expect(paragraphs.map((x) => x.length)).toEqual([2, 3]);
+  });
+});
+
+describe('the same fact from two sources', () => {
+  it('is one sentence citing both when both excerpts state it', () => {
+    const paragraphs = write('How large was the decline of the water level?', [
+      { id: 'A1', excerpt: 'The annual mean level was 212.6 m in 2015 and 208.4 m in 2024.', sourceId: 'S-A', start: 0 },
+      { id: 'A2', excerpt: 'The decline was largest in 2018, when the level fell 0.8 m.', sourceId: 'S-A', start: 100 },
+      {
+        id: 'B1',
+        excerpt: 'Measured as an annual mean, the level dropped from 212.6 m in 2015 to 208.4 m in 2024.',
+        sourceId: 'S-B',
+        start: 0,
+      },
+      { id: 'B2', excerpt: 'The level fell below the weir crest of 209.0 m in 2019.', sourceId: 'S-B', start: 200 },
+    ]);
+    const all = paragraphs.flat();
+    const stated = all.filter((s) => /212\.6/.test(s.text));
+    expect(stated).toEqual([{ text: 'The annual mean level was 212.6 m in 2015 and 208.4 m in 2024.', evidenceIds: ['A1', 'B1'] }]);
+    expect(all).toHaveLength(3);
+  });
+
+  it('keeps the sentence whose figures both state, and cites the other only when its excerpt supports it', () => {
+    const paragraphs = write('How large was the decline of the lake?', [
+      {
+        id: 'A1',
+        excerpt: 'At the 2024 annual mean level, the surface area was 38.1 km², compared with 46.5 km² in 2015.',
+        sourceId: 'S-A',
+        start: 0,
+      },
+      { id: 'A2', excerpt: 'The level fell by 4.2 m over the same years.', sourceId: 'S-A', start: 100 },
+      {
+        id: 'B1',
+        excerpt: 'Shoreline mapping by drone gave 38.1 km² for 2024, 18% below the 46.5 km² of 2015.',
+        sourceId: 'S-B',
+        start: 0,
+      },
+      { id: 'B2', excerpt: 'The shore lost 8.4 km² of open water.', sourceId: 'S-B', start: 200 },
+    ]);
+    const all = paragraphs.flat();
+    const stated = all.filter((s) => /38\.1/.test(s.text));
+    // B1's words do not support A1's sentence (the verifier would not find "surface area … level" in it): one sentence,
+    // cited to its own evidence only.
+    expect(stated).toEqual([
+      { text: 'At the 2024 annual mean level, the surface area was 38.1 km², compared with 46.5 km² in 2015.', evidenceIds: ['A1'] },
+    ]);
+  });
+
+  it('is not a fact stated twice when one figure differs, or when the shared figures are only years', () => {
+    const paragraphs = write('How large was the decline of the lake?', [
+      { id: 'A1', excerpt: 'The level fell by 4.2 m between 2015 and 2024.', sourceId: 'S-A', start: 0 },
+      { id: 'A2', excerpt: 'The area fell by 8.4 km² between 2015 and 2024.', sourceId: 'S-A', start: 100 },
+      { id: 'B1', excerpt: 'The level fell by 6.1 m between 2015 and 2024.', sourceId: 'S-B', start: 0 },
+      { id: 'B2', excerpt: 'The lake lost 27% of its area between 2015 and 2024.', sourceId: 'S-B', start: 100 },
+    ]);
+    expect(paragraphs.flat()).toHaveLength(4);
+  });
+});
+
+describe('a paragraph of one sentence', () => {
+  const title = "How large was the decline of Lake Varen's water level?";
+  const main = [
+    { id: 'A1', excerpt: 'The annual mean level fell by 4.2 m between 2015 and 2024.', sourceId: 'S-A', start: 0 },
+    { id: 'A2', excerpt: 'The largest annual fall, 0.9 m, came in 2022.', sourceId: 'S-A', start: 100 },
+  ];
+  it('is left out when it does not answer the section’s question', () => {
+    const paragraphs = write(title, [
+      ...main,
+      { id: 'B1', excerpt: 'Fish stocks are reported to have declined during the drawdown.', sourceId: 'S-B', start: 0 },
+    ]);
+    expect(paragraphs.flat().map((s) => s.evidenceIds[0])).toEqual(['A1', 'A2']);
+  });
+
+  it('stays when it does', () => {
+    const paragraphs = write(title, [
+      ...main,
+      { id: 'B1', excerpt: 'The level had dropped 6.1 m by the autumn of 2024.', sourceId: 'S-B', start: 0 },
+    ]);
+    expect(paragraphs.flat().map((s) => s.evidenceIds[0])).toEqual(['A1', 'A2', 'B1']);
+  });
+
+  it('is not judged under a section of no known kind', () => {
+    expect(answersClause('Fish stocks are reported to have declined.', clauseTerms('Fishing on the lake'))).toBe(true);
+  });
+});
+
+describe('the clause a sentence is about', () => {
+  it('does not count "because" alone as a cause', () => {
+    const cause = clauseTerms("What caused the decline of Lake Varen's water level?");
+    expect(aboutClause('Because the northern shore is very flat, a small change in level exposes a large area.', cause)).toBe(false);
+    expect(aboutClause('Irrigation abstraction explains about 60% of the storage deficit.', cause)).toBe(true);
+  });
+
+  it('does not count the subject’s own word as the kind’s', () => {
+    const size = clauseTerms("How large was the decline of Lake Varen's water level?");
+    expect(aboutClause('Fish stocks are reported to have declined during the drawdown.', size)).toBe(false);
+    expect(aboutClause('The level fell by 4.2 m between 2015 and 2024.', size)).toBe(true);
+  });
+});
+
+describe('a pointer to another work', () => {
+  it('is not a finding; a bracketed one is an aside', () => {
+    expect(
+      proseFault('At the October minimum the exposed area was larger; see Technical Note TN-11 for how area is calculated.')?.kind,
+    ).toBe('pointer');
+    expect(proseFault('Refer to Appendix B for the monthly series.')?.kind).toBe('pointer');
+    expect(proseFault('The exposed area was larger at the October minimum (see Table 3).')).toBeNull();
+  });
+});
+
+describe('the introduction’s main findings', () => {
+  it('pass over a sentence that points back, which quoted alone points at nothing', () => {
+    const sections = [
+      {
+        title: 'How large was the decline of the lake?',
+        sentences: [
+          { text: 'Its level fell by 4.2 m, the decline of the lake since 2015.', evidenceIds: ['E1'] },
+          { text: 'The annual mean level of the lake fell by 4.2 m between 2015 and 2024.', evidenceIds: ['E2'] },
+        ],
+      },
+    ];
+    const intro = framer.offline({ ...ROLE_INPUTS.framer, question: 'How large was the decline of the lake?', sections }).introduction;
+    expect(intro.filter((s) => s.evidenceIds.length > 0).map((s) => s.text)).toEqual([
+      'The annual mean level of the lake fell by 4.2 m between 2015 and 2024.',
+    ]);
+  });
+});
