@@ -4,6 +4,7 @@ import {
   leakedText,
   nearDuplicate,
   opposingPairs,
+  pointsAtSeveral,
   pointsBack,
   proseFault,
   statesStatement,
@@ -154,6 +155,8 @@ export function lintReport(report: ReportJson): ReportLint {
         // The engine's own sentences outside the framing (a dispute's reason: "The two figures cover …") point at the
         // sides they follow by design.
         if (!cited && section.kind !== 'framing') return;
+        // A dispute's reason pointing at several things ("The two series …") points at the sides before it.
+        if (section.kind === 'contradictions' && i > 0 && pointsAtSeveral(opening)) return;
         const mine = new Set(sourcesOf(s));
         const pointsAtNothing =
           before === undefined || (cited ? !sourcesOf(before).some((x) => mine.has(x)) : before.evidenceIds.length > 0);

@@ -269,6 +269,11 @@ describe('report lint', () => {
         [[other(FILLER[1]!), cited('The figure compares the spring 2015 high of 213.3 m with the autumn 2024 low of 207.2 m.')]],
         '"The figure compares" follows another source',
       ],
+      [
+        'a dispute’s reason pointing at one thing',
+        [[cited(FILLER[0]!), other('It is a larger number because it includes one full seasonal swing.')]],
+        '"It" follows another source',
+      ],
       ['a demonstrative', [[cited('These losses are not metered anywhere.'), cited(FILLER[0]!)]], '"These" opens the paragraph'],
     ])('catches a pointing sentence %s', (_, paragraphs, detail) => {
       expect(details(body(paragraphs))).toEqual([`back-reference:${detail}`]);
@@ -314,6 +319,13 @@ describe('report lint', () => {
                 cited('Annual withdrawals average 38 million cubic metres.'),
                 other('Annual withdrawals average 52 million cubic metres.'),
                 { text: 'The two figures cover the same period, so the period does not account for the difference.', evidenceIds: [] },
+              ],
+            },
+            {
+              sentences: [
+                cited('The number of licences fell from 1,240 to 610.'),
+                other('The number of licences fell from 1,410 to 480.'),
+                cited('The two series count different things; both show a fall of more than half.'),
               ],
             },
           ],

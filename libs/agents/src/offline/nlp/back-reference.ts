@@ -9,9 +9,14 @@
 // A connective or summing-up word that may stand before the pointing word ("Together these …", "However, this …").
 const LEAD = String.raw`(?:(?:together|taken together|combined|in total|in all|all told|however|moreover|furthermore|also|thus|therefore|still|yet|but|and|so|hence|nevertheless|even so|as a result|in addition|in turn|in practice|in fact|overall)\s*,?\s+)?`;
 
-/** Nouns by which a demonstrative names the text itself ("This report addresses …"): not a pointer to a sentence. */
+/**
+ * Nouns by which a demonstrative names what it means: the text itself ("This report addresses …"), or the documented
+ * item the passage stands under ("This function does nothing if the root logger already has handlers": documentation
+ * describes a function, method or option under its heading, and the report's section names it). Not a pointer to a
+ * sentence.
+ */
 const DOCUMENT =
-  '(?:report|note|section|chapter|paper|article|document|page|study|review|summary|guide|manual|submission|bulletin|release|statement|timeline|survey|entry|appendix|book|site|website|tutorial|faq|handbook)';
+  '(?:report|note|section|chapter|paper|article|document|page|study|review|summary|guide|manual|submission|bulletin|release|statement|timeline|survey|entry|appendix|book|site|website|tutorial|faq|handbook|function|method|class|module|package|library|option|flag|parameter|argument|attribute|property|field|command|subcommand|variable|setting|constructor|exception|keyword|decorator|object|call|api|endpoint|tool|program|utility)';
 
 // "It is estimated that …", "It was not until 2017 that …": "it" points at the clause after it, not back.
 const EXPLETIVE_IT =
@@ -50,4 +55,12 @@ export function pointsBack(sentence: string): string | null {
   if (/^both\s+(?:\S+\s+){0,5}?and\b/i.test(s)) return null;
   const m = POINTING.exec(s) ?? STAND_IN.exec(s);
   return m === null ? null : m[0];
+}
+
+/**
+ * Whether a pointing opening points at several things ("The two series …", "These two factors …", "Both …", "They …"):
+ * after the sides of a dispute it points at them, which a singular one ("It is a larger number …") cannot.
+ */
+export function pointsAtSeveral(opening: string): boolean {
+  return /\b(?:two|three|four|both|these|those|they|their|them|all|each|neither|either|none)\b/i.test(opening);
 }

@@ -1,3 +1,4 @@
+import { pointsAtSeveral, pointsBack } from './back-reference';
 import { comparable, extractQuantities, isTime, sameQuantity } from './quantities';
 import { negationCues, normalizeWhitespace, statementStems } from './statement-terms';
 import { stem, tokenize } from './tokens';
@@ -232,6 +233,11 @@ function subjectStems(sides: readonly string[]): Set<string> {
 export function explainsDifference(sentence: string, sides: readonly string[], body: ReadonlySet<string> = new Set()): boolean {
   const text = plain(sentence);
   if (body.has(normalizeWhitespace(sentence)) || body.has(text)) return false;
+  // A sentence pointing back at one thing ("It is a larger number because …") points at a sentence of its source the
+  // reader does not see; one pointing at several ("The two series count different things") points at the sides it
+  // follows (decision 0112).
+  const opening = pointsBack(text);
+  if (opening !== null && !pointsAtSeveral(opening)) return false;
   // The basis must be the sentence's own, not a word every side uses for the quantity ("average 38 million").
   const sideTerms = sides.map((s) => new Set(tokenize(s).map(stem)));
   const bases = [...text.matchAll(new RegExp(BASIS.source, 'gi'))].map((m) => m[0]);

@@ -1,6 +1,7 @@
 import { isBoilerplate } from '../nlp/boilerplate';
 import { isLeadIn, itemsAfter, joinedList, leadInReads } from '../nlp/lists';
 import { proseFault, readerSentence, withoutCitationMarkers } from '../nlp/prose-faults';
+import { pointsBack } from '../nlp/back-reference';
 import { isUnattributedQuote, isWholeQuote, quotedWithSpeaker, speakerNamed } from '../nlp/quotation';
 import { mmr } from '../nlp/mmr';
 import { PassageScorer, definedLabels, passageContexts } from '../passage-relevance';
@@ -26,7 +27,6 @@ const FIGURE_BONUS = 1.15;
 /** A sub-question scoring at least this share of a sentence's best score is the question it answers. */
 const SUB_QUESTION_SHARE = 0.5;
 // A sentence opening with one of these leans on the one before; the excerpt then takes both.
-const ANAPHORA = /^(?:it|its|this|these|that|those|they|their|he|she|his|her|such|the latter|the former)\b/i;
 
 interface Candidate {
   unit: TextUnit;
@@ -202,7 +202,14 @@ export function evidenceCuratorOffline(input: EvidenceCuratorInput): EvidenceCur
   const fragments = picked.map(({ c, b }) => {
     let start = c.start;
     const previous = units[c.position - 1];
-    if (ANAPHORA.test(c.unit.text) && previous?.kind === 'sentence' && !pickedPositions.has(c.position - 1) && c.unit.kind === 'sentence') {
+    // A sentence pointing back ("Its level …", "Together these two factors …") is excerpted with the sentence it points
+    // at, so the writer can show the two together (decision 0112).
+    if (
+      pointsBack(c.unit.text) !== null &&
+      previous?.kind === 'sentence' &&
+      !pickedPositions.has(c.position - 1) &&
+      c.unit.kind === 'sentence'
+    ) {
       start = previous.start;
     }
     const excerpt = source.slice(start, c.end);

@@ -1,5 +1,6 @@
 import { relevanceModel } from '../answer-relevance';
 import { questionParts } from '../question-parts';
+import { extractQuantities, isTime } from '../nlp/quantities';
 import { normalizeWhitespace, statementStems } from '../nlp/statement-terms';
 import { STOPWORDS, stem, tokenize } from '../nlp/tokens';
 import { clip, feedbackPhrases, stemSet, titleCase } from '../topics';
@@ -221,8 +222,14 @@ export function aboutClause(statement: string, terms: ClauseTerms): boolean {
 export function answersClause(statement: string, terms: ClauseTerms): boolean {
   if (terms.kind.size === 0) return true;
   const own = new Set(tokenize(statement).map(stem));
-  if (![...terms.subject].some((t) => own.has(t))) return false;
-  return [...terms.kind].some((t) => own.has(t) && !terms.subject.has(t)) || (terms.size && MEASURE.test(statement));
+  // A clause that names only its kind ("Causes") has no subject to share.
+  const subject = [...terms.subject].filter((t) => !terms.kind.has(t));
+  if (subject.length > 0 && !subject.some((t) => own.has(t))) return false;
+  // "How large …" is answered by a figure ("42–50 million m³ per year"), not by a date.
+  return (
+    [...terms.kind].some((t) => own.has(t) && !terms.subject.has(t)) ||
+    (terms.size && (MEASURE.test(statement) || extractQuantities(statement).some((q) => !isTime(q))))
+  );
 }
 
 /** Whether a statement shares any of a clause's words, its subject's or its kind's. */

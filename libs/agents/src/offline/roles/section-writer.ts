@@ -130,13 +130,10 @@ function paragraphsBySource(written: readonly Placed[], alone: (text: string) =>
     paragraphs.push(...own);
   }
   flush();
-  return (
-    paragraphs
-      .map((p) => standing(p).map((s) => ({ text: s.text, evidenceIds: s.evidenceIds })))
-      // A paragraph of one sentence is read on its own: it stays when it answers the section's question (decision 0112).
-      .filter((p) => p.length > 1 || (p.length === 1 && alone(p[0]!.text)))
-      .map((sentences) => ({ sentences }))
-  );
+  const kept = paragraphs.map((p) => standing(p).map((s) => ({ text: s.text, evidenceIds: s.evidenceIds }))).filter((p) => p.length > 0);
+  // A paragraph of one sentence among others is read on its own: it stays when it answers the section's question
+  // (decision 0112). A section of one paragraph is what the outline chose for it.
+  return (kept.length > 1 ? kept.filter((p) => p.length > 1 || alone(p[0]!.text)) : kept).map((sentences) => ({ sentences }));
 }
 
 /** A paragraph's sentences less those that point back to nothing: at its start, or after another source's sentence. */
@@ -156,13 +153,17 @@ function figuresOf(text: string): { measures: Quantity[]; all: Quantity[] } {
   return { measures: all.filter((q) => !isTime(q)), all };
 }
 
-/** Every figure of `a` stated in `b`: the same value, the same unit, the same year. */
+/** Whether two figures are one: the same value and unit, or the same year. */
+function sameFigure(x: Quantity, y: Quantity): boolean {
+  return isTime(x) ? isTime(y) && x.value === y.value && x.kind === y.kind : x.unit === y.unit && x.kind === y.kind && x.value === y.value;
+}
+
+/**
+ * Every figure of `a` stated in `b`, and `b` adds none but percentages ("38.1 km², 18% less than the 46.5 km²": the share
+ * restates the two areas); a figure of its own ("42–50 million m³" beside the 38 and 52 million) is a fact of its own.
+ */
 function figuresWithin(a: readonly Quantity[], b: readonly Quantity[]): boolean {
-  return a.every((x) =>
-    b.some((y) =>
-      isTime(x) ? isTime(y) && x.value === y.value && x.kind === y.kind : x.unit === y.unit && x.kind === y.kind && x.value === y.value,
-    ),
-  );
+  return a.every((x) => b.some((y) => sameFigure(x, y))) && b.every((y) => y.kind === 'percent' || a.some((x) => sameFigure(x, y)));
 }
 
 /** Two figures that are not dates make a statement of fact another source may state in its own words. */
@@ -266,8 +267,17 @@ export function sectionWriterOffline(input: SectionWriterInput): SectionWriterOu
     const chosen: { id: string; sentences: (string | null)[]; index: number; anchors: number[] } = best;
     const sentence = chosen.sentences[chosen.index]!;
     for (const a of chosen.anchors) emit(chosen.sentences[a]!, [chosen.id], chosen.id, a);
+    // The sentences after it in its excerpt that point back at it are the claim's too (the curator excerpts a pointing
+    // sentence with the one it points at): written after it, or not at all.
+    const following: number[] = [];
+    for (let k = chosen.index + 1; k < chosen.sentences.length && following.length < MAX_POINTER_CHAIN; k++) {
+      const next = chosen.sentences[k];
+      if (next === null || next === undefined || pointsBack(next) === null || !usable(next)) break;
+      following.push(k);
+    }
     // Near-duplicate evidence merged into this claim backs the same sentence: one sentence cites all of it.
     emit(sentence, ids, chosen.id, chosen.index);
+    for (const k of following) emit(chosen.sentences[k]!, [chosen.id], chosen.id, k);
   }
   const terms = clauseTerms(input.section.title);
   return { paragraphs: paragraphsBySource(statedOnce(written, excerpts), (text) => answersClause(text, terms)) };

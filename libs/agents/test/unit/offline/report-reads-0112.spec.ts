@@ -1,7 +1,8 @@
 import { pointsBack } from '../../../src/offline/nlp/back-reference';
 import { proseFault } from '../../../src/offline/nlp/prose-faults';
 import { aboutClause, answersClause, clauseTerms } from '../../../src/offline/roles/outline-architect';
-import { framer, sectionWriter } from '../../../src/roles';
+import { explainsDifference } from '../../../src/offline/nlp/dispute-reason';
+import { evidenceCurator, framer, sectionWriter } from '../../../src/roles';
 import { ROLE_INPUTS } from '../../fixtures/role-inputs';
 
 /* Issue 25 as the demo's report read after 0111 (decision 0112): sentences that point back, a fact stated twice. */
@@ -30,6 +31,8 @@ describe('a sentence that points back', () => {
 
   it.each([
     'This report addresses the question: what caused the decline?',
+    'This function does nothing if the root logger already has handlers configured.',
+    'These options are passed through to the Popen constructor.',
     'It is estimated that the lake lost 18% of its area.',
     'The figure of 52 million cubic metres is an estimate, not a measurement.',
     'The difference from the authority’s figure arises from the reference level.',
@@ -84,6 +87,24 @@ describe('a sentence that points back', () => {
   });
 });
 
+describe('a claim whose excerpt ends with sentences pointing back at its best sentence', () => {
+  it('is written with them, in the source’s order', () => {
+    const excerpt =
+      'Rainfall was 12% below average between 2015 and 2024, and evaporation rose by 9%. Together these two factors account for roughly 70% of the deficit.';
+    const paragraphs = write(
+      'The water balance of the lake',
+      [{ id: 'A1', excerpt, sourceId: 'S-A', start: 0 }],
+      [{ id: 'C1', statement: 'Rainfall was 12% below average between 2015 and 2024, and evaporation rose by 9%.', evidenceIds: ['A1'] }],
+    );
+    expect(paragraphs.map((p) => p.map((s) => s.text))).toEqual([
+      [
+        'Rainfall was 12% below average between 2015 and 2024, and evaporation rose by 9%.',
+        'Together these two factors account for roughly 70% of the deficit.',
+      ],
+    ]);
+  });
+});
+
 describe('the same fact from two sources', () => {
   it('is one sentence citing both when both excerpts state it', () => {
     const paragraphs = write('How large was the decline of the water level?', [
@@ -127,6 +148,27 @@ describe('the same fact from two sources', () => {
     expect(stated).toEqual([
       { text: 'At the 2024 annual mean level, the surface area was 38.1 km², compared with 46.5 km² in 2015.', evidenceIds: ['A1'] },
     ]);
+  });
+
+  it('is not the same fact when the other sentence adds a figure of its own (a percentage restating two is none)', () => {
+    const paragraphs = write('How much water do withdrawals take from the lake each year?', [
+      {
+        id: 'A1',
+        excerpt: 'Metered abstraction averages 38 million m³ per year; the university estimates 52 million m³ per year.',
+        sourceId: 'S-A',
+        start: 0,
+      },
+      { id: 'A2', excerpt: 'Withdrawals in 2022 reached 41.6 million m³ at the intake.', sourceId: 'S-A', start: 100 },
+      {
+        id: 'B1',
+        excerpt:
+          'The panel estimates withdrawals at 42–50 million m³ per year, between the metered 38 million m³ and the university’s 52 million m³.',
+        sourceId: 'S-B',
+        start: 0,
+      },
+      { id: 'B2', excerpt: 'Withdrawals in 2017 were 33.0 million m³ at the intake.', sourceId: 'S-B', start: 200 },
+    ]);
+    expect(paragraphs.flat().filter((s) => /42–50/.test(s.text))).toHaveLength(1);
   });
 
   it('is not a fact stated twice when one figure differs, or when the shared figures are only years', () => {
@@ -206,5 +248,49 @@ describe('the introduction’s main findings', () => {
     expect(intro.filter((s) => s.evidenceIds.length > 0).map((s) => s.text)).toEqual([
       'The annual mean level of the lake fell by 4.2 m between 2015 and 2024.',
     ]);
+  });
+});
+
+describe('the evidence of a sentence that points back', () => {
+  it('holds the sentence it points at, so the writer can show the two together', () => {
+    const text = [
+      'The authority publishes its balance model every year.',
+      'Lower rainfall and higher evaporation reduced inflow to the lake after 2015.',
+      'Together these two factors account for roughly 70% of the water deficit in the balance model.',
+    ].join(' ');
+    const { fragments } = evidenceCurator.offline({
+      question: 'What share of the water deficit do the factors account for?',
+      questions: [],
+      source: { id: 's', title: 'Annual report', text },
+      maxFragments: 1,
+    });
+    expect(fragments.map((f) => f.excerpt)).toEqual([
+      'Lower rainfall and higher evaporation reduced inflow to the lake after 2015. Together these two factors account for roughly 70% of the water deficit in the balance model.',
+    ]);
+  });
+});
+
+describe('a figure answers "how much"', () => {
+  it('with a multiplier between the number and its unit', () => {
+    const much = clauseTerms('How much water do irrigation withdrawals take from Lake Varen each year?');
+    expect(answersClause('We estimate total withdrawals attributable to irrigation at 42–50 million m³ per year.', much)).toBe(true);
+    expect(answersClause('Irrigation withdrawals began in March 2016.', much)).toBe(false);
+  });
+});
+
+describe('a dispute’s reason', () => {
+  it('is not a sentence pointing back at one the reader does not see', () => {
+    const sides = [
+      'The water level of Lake Varen fell by 4.2 metres between 2015 and 2024.',
+      'The water level of Lake Varen fell by 6.1 metres between 2015 and 2024.',
+    ];
+    expect(explainsDifference('It is a larger figure because it compares the spring high level with the autumn low level.', sides)).toBe(
+      false,
+    );
+    expect(
+      explainsDifference('The 6.1 m figure is larger because it compares the spring high level with the autumn low level.', sides),
+    ).toBe(true);
+    // One pointing at several points at the sides it follows.
+    expect(explainsDifference('The two series compare different levels: the spring high level against the annual mean.', sides)).toBe(true);
   });
 });
