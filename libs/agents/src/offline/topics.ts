@@ -44,6 +44,19 @@ export function feedbackPhrases(text: string, limit: number): string[] {
   return extractKeyphrases(text, limit, { extraStopwords: FEEDBACK_STOPWORDS }).map((k) => k.phrase);
 }
 
+/**
+ * The items a perspective's focus names before what it is about ("mechanisms, measurements and primary studies
+ * concerning lake varen water level" → mechanisms, measurements, primary studies): the analyst's angles, in its own
+ * words. Key phrases picked out of the whole focus mixed the two ("physical mechanisms concerning lake").
+ */
+export function focusItems(focus: string): string[] {
+  return focus
+    .split(/\s+concerning\b|;|\.\s/)[0]
+    .split(/,\s*|\s+and\s+/)
+    .map((s) => s.trim())
+    .filter((s) => s.length > 0);
+}
+
 export function stemSet(text: string): Set<string> {
   return new Set(tokenize(text).map(stem));
 }

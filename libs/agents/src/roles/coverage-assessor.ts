@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { buildPrompt, listWithIds } from '../prompt/build-prompt';
 import { unknownIdIssues } from './grounding';
-import type { RoleDefinition, ReferenceCheck } from './role';
+import type { InputSplit, RoleDefinition, ReferenceCheck } from './role';
+import { halves } from './split';
 import { Id, Unit, distinctIds, text } from './schemas';
 
 export const CoverageAssessorInput = z
@@ -36,10 +37,63 @@ function check(input: CoverageAssessorInput, output: CoverageAssessorOutput): Re
   return { issues, cleaned: coverage.length > 0 ? { ...output, coverage } : null, dropped: output.coverage.length - coverage.length };
 }
 
+const round = (x: number): number => Math.round(x * 1000) / 1000;
+const size = (texts: readonly string[]): number => texts.reduce((n, t) => n + t.length, 0);
+
+/**
+ * The input in two parts (decision 0115): the larger of the two lists halved. Half the questions with every claim:
+ * each part scores its own questions, the answers are put together. Half the claims with every question: each part
+ * scores every question on its claims, and a question's score is the better of the two (what the claims of one half
+ * already show; it can only understate a question whose answer is spread over both). Either way a question's gain is
+ * its score over its previous one, the overall gain their mean, and a question neither part scored stays unscored.
+ */
+function split(input: CoverageAssessorInput): InputSplit<CoverageAssessorInput, CoverageAssessorOutput> | null {
+  const questionText = size(input.questions.map((q) => q.text));
+  const claimText = size(input.claims.map((c) => c.statement));
+  const byQuestions = input.questions.length >= 2 && (questionText >= claimText || input.claims.length < 2);
+  const merged = (coverage: CoverageAssessorOutput['coverage']): CoverageAssessorOutput => {
+    const best = new Map<string, number>();
+    for (const c of coverage) best.set(c.questionId, Math.max(best.get(c.questionId) ?? 0, c.score));
+    // In the input's order, each question once.
+    const out = input.questions.flatMap((q) => {
+      const score = best.get(q.id);
+      if (score === undefined) return [];
+      return [{ questionId: q.id, score, informationGain: round(Math.max(0, score - (input.previous[q.id] ?? 0))) }];
+    });
+    const gain = out.length === 0 ? 0 : out.reduce((sum, c) => sum + c.informationGain, 0) / out.length;
+    return { coverage: out, informationGain: round(gain) };
+  };
+  if (byQuestions) {
+    const parts = halves(input.questions);
+    if (!parts) return null;
+    const part = (questions: CoverageAssessorInput['questions']): CoverageAssessorInput => ({
+      ...input,
+      questions,
+      previous: Object.fromEntries(
+        questions.flatMap((q) => {
+          const score = input.previous[q.id];
+          return score === undefined ? [] : [[q.id, score] as const];
+        }),
+      ),
+    });
+    return { parts: [part(parts[0]), part(parts[1])], join: ([a, b]) => merged([...a.coverage, ...b.coverage]) };
+  }
+  const parts = halves(input.claims);
+  if (!parts) return null;
+  return {
+    parts: [
+      { ...input, claims: parts[0] },
+      { ...input, claims: parts[1] },
+    ],
+    join: ([a, b]) => merged([...a.coverage, ...b.coverage]),
+  };
+}
+
 export const coverageAssessorDefinition: RoleDefinition<CoverageAssessorInput, CoverageAssessorOutput, 'coverageAssessor'> = {
   name: 'coverageAssessor',
   temperature: 0,
   check,
+  split,
   // Not assessed: no question is scored, so this iteration adds no measured gain.
   skipped: () => ({ coverage: [], informationGain: 0 }),
   idle: (input) => (input.questions.length === 0 ? { coverage: [], informationGain: 0 } : null),

@@ -5,10 +5,10 @@ import { ContextWindowError } from '../../src/errors';
 import { openAIConfigFromEnv } from '../../src/openai/openai-config';
 import { contextOverflow, outputRoom } from '../../src/openai/request-size';
 import { countMessageTokens } from '../../src/openai/tokens';
-import { director, evidenceCurator, verifier } from '../../src/roles';
+import { coverageAssessor, director, evidenceCurator, verifier } from '../../src/roles';
 import { MemoryAgentStore } from '../fixtures/memory-agent-store';
-import { memoryHooks, startFakeLlm, testEngine } from '../fixtures/fake-llm';
-import { ROLE_INPUTS } from '../fixtures/role-inputs';
+import { memoryHooks, offlineAnswer, startFakeLlm, testEngine } from '../fixtures/fake-llm';
+import { CLAIMS, QUESTIONS, ROLE_INPUTS } from '../fixtures/role-inputs';
 
 const BASE = { OPENAI_BASE_URL: 'http://x/v1', OPENAI_MODEL: 'local-model' };
 const CTX = { tenantId: '0b6a1f3e-2c4d-4e5f-8a9b-0c1d2e3f4a5b', runId: '7d9e8f0a-1b2c-4d3e-9f4a-5b6c7d8e9f0a', stepKey: 'run.verify.0.0' };
@@ -180,5 +180,86 @@ describe('verification in halves: an answer with the wrong number of findings', 
     expect(store.calls.filter((c) => c.engine === 'offline')).toEqual([]);
     expect(store.calls.filter((c) => c.notes?.repairRequest)).toEqual([]);
     expect(store.calls.filter((c) => c.notes?.gaveUp === 'parts')).toHaveLength(3);
+  });
+});
+
+describe('coverage in parts (decision 0115): a request larger than the window', () => {
+  let server: FakeOpenAIServer;
+  afterEach(async () => {
+    await server?.stop();
+  });
+
+  type Coverage = { questionId: string; score: number; informationGain: number };
+  type CoverageInput = Parameters<typeof coverageAssessor.offline>[0];
+  const WINDOW = { OPENAI_CONTEXT_TOKENS: '2048' };
+  // Many claims, those that answer Q1 and Q2 among them: the claims are the bulk, so they are halved.
+  const input: CoverageInput = {
+    questions: QUESTIONS,
+    claims: Array.from({ length: 48 }, (_, i) => {
+      const c = CLAIMS[i % CLAIMS.length]!;
+      return { id: `C${i + 1}`, statement: `${c.statement} Reported in the survey of ${1950 + i}, section ${i + 1}.` };
+    }),
+    previous: { Q1: 0.2, Q2: 0.9 },
+  };
+  const coverageRequests = (s: FakeOpenAIServer) => s.requests.filter((r) => r.role === 'coverageAssessor');
+
+  it('is split into requests that fit; every question is scored once with the best score its parts gave, gains against the previous scores', async () => {
+    server = await startFakeLlm({ contextTokens: 2048 });
+    const runner = new AgentRunner(new MemoryAgentStore(), { engine: testEngine(server, WINDOW) });
+    const out = await runner.run(coverageAssessor, input, CTX);
+    const sent = coverageRequests(server);
+    expect(sent.length).toBeGreaterThan(1);
+    expect(server.counts.sizeRefusals).toBe(0);
+    for (let i = 0; i < server.requests.length; i++)
+      expect(promptOf(server, i) + server.requests[i]!.body.max_tokens!).toBeLessThanOrEqual(2048);
+    // Every claim was shown once, each part scored every question.
+    const shown = sent.flatMap((r) => (r.input as CoverageInput).claims.map((c) => c.id));
+    expect(shown.sort()).toEqual(input.claims.map((c) => c.id).sort());
+    const answers = sent.map((r) => (offlineAnswer(r) as { coverage: Coverage[] }).coverage);
+    expect(out.coverage.map((c) => c.questionId)).toEqual(['Q0', 'Q1', 'Q2', 'Q3']);
+    for (const c of out.coverage) {
+      const best = Math.max(...answers.map((a) => a.find((x) => x.questionId === c.questionId)!.score));
+      expect(c.score).toBe(best);
+      expect(c.informationGain).toBeCloseTo(Math.max(0, c.score - ((input.previous as Record<string, number>)[c.questionId] ?? 0)), 3);
+    }
+    expect(out.informationGain).toBeCloseTo(out.coverage.reduce((s, c) => s + c.informationGain, 0) / 4, 3);
+    // The cost question is answered by its claims; the painters' safety record by none.
+    const score = (id: string) => out.coverage.find((c) => c.questionId === id)!.score;
+    expect(score('Q2')).toBeGreaterThan(0.5);
+    expect(score('Q3')).toBeLessThan(score('Q2'));
+  });
+
+  it('many questions and few claims: the questions are halved, each part scores only its own', async () => {
+    server = await startFakeLlm({ contextTokens: 2048 });
+    const questions = Array.from({ length: 40 }, (_, i) => ({
+      id: `Q${i}`,
+      text: `${QUESTIONS[i % QUESTIONS.length]!.text.replace(/\?$/, '')} according to the records of district ${i + 1}, and how were they checked?`,
+    }));
+    const few: CoverageInput = { questions, claims: input.claims.slice(0, 3), previous: {} };
+    const out = await new AgentRunner(new MemoryAgentStore(), { engine: testEngine(server, WINDOW) }).run(coverageAssessor, few, CTX);
+    const sent = coverageRequests(server);
+    expect(sent.length).toBeGreaterThan(1);
+    const asked = sent.flatMap((r) => (r.input as CoverageInput).questions.map((q) => q.id));
+    expect(asked).toEqual(questions.map((q) => q.id));
+    expect(out.coverage.map((c) => c.questionId)).toEqual(questions.map((q) => q.id));
+  });
+
+  it('a model that names an unknown question and leaves one out: the call completes with what is right, nothing offline', async () => {
+    // Each part's answer: its first question renamed to one it was not given, its last left out (also in the repair).
+    const wrong = (request: Parameters<typeof offlineAnswer>[0]) => {
+      const answer = offlineAnswer(request) as { coverage: Coverage[]; informationGain: number };
+      if (request.role !== 'coverageAssessor') return answer;
+      const [first, ...rest] = answer.coverage;
+      return { ...answer, coverage: [{ ...first!, questionId: 'Q99' }, ...rest.slice(0, -1)] };
+    };
+    server = await startFakeLlm({ contextTokens: 2048, answer: wrong });
+    const store = new MemoryAgentStore();
+    const out = await new AgentRunner(store, { engine: testEngine(server, WINDOW) }).run(coverageAssessor, input, CTX);
+    expect(coverageRequests(server).length).toBeGreaterThan(1);
+    // Q99 was given to no part; Q0 (renamed) and Q3 (left out) were scored by no part: Q1 and Q2 are.
+    expect(out.coverage.map((c) => c.questionId)).toEqual(['Q1', 'Q2']);
+    expect(out.coverage.find((c) => c.questionId === 'Q2')!.score).toBeGreaterThan(0.5);
+    expect(store.calls.filter((c) => c.engine === 'offline')).toEqual([]);
+    expect(store.calls.filter((c) => c.outcome === 'ok' && (c.notes?.droppedIds ?? 0) > 0).length).toBeGreaterThan(0);
   });
 });

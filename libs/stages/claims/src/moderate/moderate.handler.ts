@@ -2,6 +2,7 @@ import { AgentRunner, moderator } from '@dossier/agents';
 import { insertQuestions, InterventionRepository, ResearchRepository, interventionInput } from '@dossier/db';
 import { OnStep, type StepContext, type StepHandler, type StepOutcome } from '@dossier/workflow';
 import { ADDED_QUESTION_PRIORITY, InterventionApplier, questionsToAdd } from './apply-interventions';
+import { questionMaterial, type FoundText } from './material';
 
 export const MAX_FOLLOW_UPS = 4;
 
@@ -22,20 +23,27 @@ export class ModerateHandler implements StepHandler<'moderate'> {
   async execute(ctx: StepContext<'moderate'>): Promise<StepOutcome<'moderate'>> {
     const { tenantId, runId } = ctx;
     const iteration = ctx.job.iteration;
-    const [questions, coverage, pending] = await Promise.all([
+    const [questions, coverage, pending, found] = await Promise.all([
       this.research.questions(tenantId, runId),
       this.research.coverage(tenantId, runId, iteration),
       // What is queued now is applied by this step; anything queued after this read waits for the next
       // boundary, or is discarded if research stops here (TransitionWriter).
       this.interventions.pending(tenantId, runId),
+      this.foundText(tenantId, runId),
     ]);
+    const material = questionMaterial(questions, found);
     const queued = pending.map((row) => ({ row, input: interventionInput(row) }));
     const scores = new Map(coverage.map((c) => [c.questionId, c.score]));
     const out = await this.agents.run(
       moderator,
       {
         question: ctx.run.question,
-        coverage: questions.map((q) => ({ questionId: q.id, text: q.text, score: scores.get(q.id) ?? 0 })),
+        coverage: questions.map((q) => ({
+          questionId: q.id,
+          text: q.text,
+          score: scores.get(q.id) ?? 0,
+          ...(material.has(q.id) ? { material: material.get(q.id) } : {}),
+        })),
         iteration,
         maxFollowUps: MAX_FOLLOW_UPS,
       },
@@ -79,5 +87,25 @@ export class ModerateHandler implements StepHandler<'moderate'> {
         await this.applier.apply(tx, tenantId, runId, iteration, queued, added);
       },
     };
+  }
+
+  /** What the run's searches and reads found, per question: each search result's snippet and each evidence excerpt. */
+  private async foundText(tenantId: string, runId: string): Promise<FoundText[]> {
+    const [plans, records, evidence] = await Promise.all([
+      this.research.searchPlans(tenantId, runId),
+      this.research.sourceRecords(tenantId, runId, { excludedBy: null }),
+      this.research.evidence(tenantId, runId),
+    ]);
+    const planQuestion = new Map(plans.map((p) => [p.id, p.questionId]));
+    const snapshotSource = new Map(records.flatMap((r) => (r.snapshotId ? [[r.snapshotId, r.canonicalUrl] as const] : [])));
+    return [
+      ...records.flatMap((r) => {
+        const questionId = planQuestion.get(r.searchPlanId);
+        return questionId ? [{ questionId, source: r.canonicalUrl, text: `${r.title}. ${r.snippet}` }] : [];
+      }),
+      ...evidence.flatMap((e) =>
+        e.questionId ? [{ questionId: e.questionId, source: snapshotSource.get(e.snapshotId) ?? e.snapshotId, text: e.excerpt }] : [],
+      ),
+    ];
   }
 }
