@@ -1,5 +1,5 @@
 import { namedStems } from './answer-relevance';
-import { topicPhrases } from './topics';
+import { asWritten, topicPhrases } from './topics';
 
 /*
  * The parts of a research question, for the offline question architect and outline: its clauses ("What caused X, and
@@ -103,8 +103,10 @@ function subjectOf(clause: string): string | null {
   if (DO_AUX.test(rest)) words = leadingNounPhrase(rest.replace(DO_AUX, '').split(/\s+/));
   else if (LEADING_AUX.test(rest)) {
     words = rest.replace(LEADING_AUX, '').split(/\s+/);
-    // "How was the bridge built": the trailing participle is not part of the subject.
-    if (words.length > 2 && isVerbLike(words.at(-1))) words = words.slice(0, -1);
+    // "How was the bridge built", "Why has Lake Varen's water level dropped so sharply since 2015": the subject ends
+    // at its participle.
+    const verb = words.findIndex((w, i) => i > 0 && isVerbLike(w));
+    if (words.length > 2 && verb > 0) words = words.slice(0, verb);
   } else if (/^(?:what|which|who)\b/i.test(body)) {
     words = rest.split(/\s+/);
     if (isVerbLike(words[0]) || /^\w+s$/i.test(words[0])) words = isVerbLike(words[1]) ? words.slice(2) : words.slice(1);
@@ -135,7 +137,8 @@ export function questionParts(question: string): QuestionParts {
     raw.unshift(`${scene}, ${next}`);
   }
   const asked = raw[0] && lastSentence(raw[0]);
-  const focus = (asked && subjectOf(asked)) ?? topicPhrases(text, 1)[0] ?? text.replace(/[?.!]+$/, '');
+  const keyPhrase = topicPhrases(text, 1)[0];
+  const focus = (asked && subjectOf(asked)) ?? (keyPhrase && asWritten(keyPhrase, text)) ?? text.replace(/[?.!]+$/, '');
   if (raw.length <= 1) return { clauses: [asQuestion(text)], focus };
   const clauses = raw.map((c, i) => asQuestion(i === 0 ? c : c.replace(PRONOUN, focus)));
   return { clauses, focus };

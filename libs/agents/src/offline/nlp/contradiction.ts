@@ -122,12 +122,22 @@ function negatedStems(text: string): Set<string> {
   return out;
 }
 
+/**
+ * A connective opening a statement ("On this basis the water level fell by 5.0 metres …") ties it to the sentence
+ * before it; its words say nothing of the subject, and counted as subject terms they kept that figure from being
+ * compared with the same quantity stated without one.
+ */
+const OPENING_CONNECTIVE =
+  /^\s*(?:on (?:this|that|these|those) bas[ie]s|on balance|however|in contrast|by contrast|by comparison|thus|therefore|accordingly|consequently|as a result|in other words|in short|overall|in total|in sum|taken together)\b,?/i;
+
 export function prepareStatement(text: string): PreparedStatement {
   const quantities = extractQuantities(text);
   const main = outsideConditions(text);
+  // Blanked, not cut, so the figures' offsets still hold.
+  const subject = text.replace(OPENING_CONNECTIVE, (m) => ' '.repeat(m.length));
   return {
     quantities,
-    stems: statementStems(text, quantities),
+    stems: statementStems(subject, quantities),
     cues: negationCues(main),
     negated: negatedStems(main),
     identifiers: codeIdentifiers(text),

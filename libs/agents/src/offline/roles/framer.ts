@@ -54,7 +54,7 @@ function offlineFrame(input: FramerInput): FramerOutput {
   const scope =
     written.length === 0
       ? 'The evidence gathered did not support any section of findings.'
-      : `It is organised in ${written.length} ${written.length === 1 ? 'section' : 'sections'}: ${listTitles(written.map((s) => s.title))}.`;
+      : `The report is organised in ${written.length} ${written.length === 1 ? 'section' : 'sections'}: ${listTitles(written.map((s) => s.title))}.`;
   const open = input.openQuestions.length;
   const limits = `Every finding below is quoted from the cited sources; research stopped ${stopPhrase(input.stopReason)}${
     open > 0 ? `, with ${open} ${open === 1 ? 'question' : 'questions'} still open` : ''
@@ -93,7 +93,7 @@ function offlineFrame(input: FramerInput): FramerOutput {
   }
   const introduction = [
     { text: clip(`This report addresses the question: ${asked}${within}`, 4000), evidenceIds: [] },
-    ...(findings.length > 0 ? [{ text: 'In brief, the sources found state the following.', evidenceIds: [] }, ...findings] : []),
+    ...(findings.length > 0 ? [{ text: 'In brief, the sources state the following.', evidenceIds: [] }, ...findings] : []),
     { text: clip(scope, 4000), evidenceIds: [] },
     { text: clip(limits, 4000), evidenceIds: [] },
   ];

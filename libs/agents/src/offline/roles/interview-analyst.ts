@@ -1,4 +1,5 @@
-import { clip, stemSet, topicPhrases } from '../topics';
+import { questionParts } from '../question-parts';
+import { clip, focusItems, stemSet } from '../topics';
 import { InterviewAnalystInput, InterviewAnalystOutput } from '../../roles/interview-analyst';
 
 const overlap = (a: Set<string>, b: Set<string>) => [...a].filter((w) => b.has(w)).length;
@@ -10,8 +11,10 @@ const overlap = (a: Set<string>, b: Set<string>) => [...a].filter((w) => b.has(w
  */
 export function interviewAnalystOffline(input: InterviewAnalystInput): InterviewAnalystOutput {
   const focus = stemSet(`${input.analyst.focus} ${input.analyst.role}`);
-  const anchor = topicPhrases(input.question, 1)[0] ?? clip(input.question.replace(/[?!.]+$/, ''), 200);
-  const topics = topicPhrases(input.analyst.focus, Math.max(3, input.turns)).filter((t) => t !== anchor);
+  // The subject as the question writes it ("the decline of Lake Varen's water level"), not a lower-cased key phrase:
+  // an open question the analyst leaves is named in the report (decision 0105 leaves out one that lower-cases a name).
+  const anchor = clip(questionParts(input.question).focus, 200);
+  const topics = focusItems(input.analyst.focus).slice(0, Math.max(3, input.turns));
   const asked = input.transcript.map((t) => stemSet(`${t.question} ${t.answer.join(' ')}`));
   const said = new Set(asked.flatMap((s) => [...s]));
   const gaps = topics.filter((t) => [...stemSet(t)].some((w) => !said.has(w)));
@@ -23,7 +26,7 @@ export function interviewAnalystOffline(input: InterviewAnalystInput): Interview
     if (open) return { question: clip(open.text, 2000), openQuestionId: open.id, last: lastTurn };
     const topic = topics[0] ?? anchor;
     return {
-      question: clip(`As ${input.analyst.role}, what do the sources say about ${topic} for ${anchor}?`, 2000),
+      question: clip(`What do the sources say about ${topic} regarding ${anchor}?`, 2000),
       openQuestionId: null,
       last: lastTurn || topics.length === 0,
     };
@@ -37,7 +40,7 @@ export function interviewAnalystOffline(input: InterviewAnalystInput): Interview
     };
   }
   return {
-    question: clip(`And what about ${gap}: what do the sources report on it for ${anchor}?`, 2000),
+    question: clip(`What do the sources report on ${gap} regarding ${anchor}?`, 2000),
     openQuestionId: null,
     last: lastTurn || gaps.length <= 1,
   };

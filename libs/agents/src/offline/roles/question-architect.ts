@@ -1,7 +1,7 @@
 import { groupNearDuplicates } from '../nlp/near-duplicates';
 import { normalizeWhitespace } from '../nlp/statement-terms';
 import { asksAboutTool, questionParts } from '../question-parts';
-import { clip, feedbackPhrases, topicPhrases } from '../topics';
+import { clip, feedbackPhrases, focusItems, topicPhrases } from '../topics';
 import { QuestionArchitectInput, QuestionArchitectOutput } from '../../roles/question-architect';
 
 /**
@@ -111,11 +111,7 @@ const DUPLICATE_THRESHOLD = 0.85;
 
 /** The first two items of a perspective's focus ("rules, standards, … concerning X" → "rules and standards"). */
 function angleOf(perspective: { name: string; focus: string }): string {
-  const lead = perspective.focus.split(/\s+concerning\b|;|\.\s/)[0].trim();
-  const items = lead
-    .split(/,\s*|\s+and\s+/)
-    .map((s) => s.trim())
-    .filter((s) => s.length > 0);
+  const items = focusItems(perspective.focus);
   return items.length > 0 ? clip(items.slice(0, 2).join(' and '), 120) : `the view of ${perspective.name.toLowerCase()}`;
 }
 

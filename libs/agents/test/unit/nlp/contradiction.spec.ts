@@ -24,6 +24,17 @@ describe('detectContradiction', () => {
     );
   });
 
+  it('compares a figure whose statement opens with a connective ("On this basis …") like any other', () => {
+    const attributed =
+      "The authority's annual-mean series shows that the water level of Lake Varen fell by 4.2 metres between 2015 and 2024.";
+    expect(
+      detectContradiction('On this basis the water level of Lake Varen fell by 5.0 metres between 2015 and 2024.', attributed),
+    ).toEqual({
+      kind: 'number',
+      note: '5.0 metres vs 4.2 metres',
+    });
+  });
+
   it('tolerates differences of at most 5%', () => {
     expect(detectContradiction('Revenue was $3.5 million.', 'Revenue was $3.6 million.')).toBeNull();
     expect(detectContradiction('The city has 1,000 residents.', 'The city has 1,060 residents.')?.kind).toBe('number');

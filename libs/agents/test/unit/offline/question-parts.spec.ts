@@ -1,4 +1,5 @@
 import { questionParts } from '../../../src/offline/question-parts';
+import { asWritten } from '../../../src/offline/topics';
 
 describe('questionParts', () => {
   it('splits a question into its clauses and resolves their pronouns to the first clause’s subject', () => {
@@ -37,5 +38,18 @@ describe('questionParts', () => {
     const parts = questionParts('My disk filled up overnight. For how long does journald keep its logs, and where are they stored?');
     expect(parts.clauses).toEqual(['My disk filled up overnight. For how long does journald keep its logs?', 'Where are journald stored?']);
     expect(parts.focus).toBe('journald');
+  });
+
+  it('names the subject as the question writes it', () => {
+    // The subject ends at its participle, not at the end of the clause.
+    expect(questionParts("Why has Lake Varen's water level dropped so sharply since 2015?").focus).toBe("Lake Varen's water level");
+    expect(questionParts('How was the old bridge built?').focus).toBe('the old bridge');
+    // With no subject found, the key phrase in the question's own casing and possessive (decision 0105 leaves out an
+    // open question that writes a name in lower case).
+    expect(questionParts("Lake Varen's water level: what happened?").focus).toBe("Lake Varen's water level");
+    expect(asWritten('lake varen water level', "Why has Lake Varen's water level (the reservoir) dropped?")).toBe(
+      "Lake Varen's water level",
+    );
+    expect(asWritten('water table', 'Nothing here matches.')).toBe('water table');
   });
 });

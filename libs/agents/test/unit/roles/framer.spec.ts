@@ -18,7 +18,7 @@ describe('framer (offline)', () => {
       { text: 'The construction cost was $35 million, financed by bonds approved by voters in 1930.', evidenceIds: ['E3'] },
     ]);
     const tail = out.introduction.slice(-2);
-    expect(tail[0]!.text).toBe('It is organised in 2 sections: Construction and Cost.');
+    expect(tail[0]!.text).toBe('The report is organised in 2 sections: Construction and Cost.');
     expect(tail[1]!.text).toContain('added little new information');
     expect(tail[1]!.text).toContain('1 question still open');
     expect(framing(tail)).toHaveLength(2);
@@ -68,7 +68,7 @@ describe('framer (offline)', () => {
       'The figures differ because one series uses annual means.',
     ]);
     expect(intro.map((s) => s.text)).toContain(
-      'It is organised in 2 sections: "How far did the level fall?" and "Why do the figures differ?".',
+      'The report is organised in 2 sections: "How far did the level fall?" and "Why do the figures differ?".',
     );
   });
 
