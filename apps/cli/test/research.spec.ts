@@ -257,7 +257,11 @@ describe('dossier research over the example corpus (offline, end to end)', () =>
       const conclusion = textOf(r, 'framing');
       expect(conclusion).toMatch(/In brief, the sources give .*4\.2 metres.*6\.1 metres.* for how far the water level fell/);
       const method = textOf(r, 'method');
-      const listed = /Questions that stayed open: (.*)\.$/m.exec(method)?.[1]?.split(' / ') ?? [];
+      // Each quoted, as the conclusion quotes them (a question's own "?" then reads before the list's ";" or ".").
+      const line = /Questions that stayed open: (.*)\.$/m.exec(method)?.[1] ?? '';
+      const listed = [...line.matchAll(/"([^"]+)"/g)].map((m) => m[1]!);
+      expect(listed.length).toBeGreaterThan(0);
+      expect(method).not.toMatch(/\?\.$/m);
       expect(listed).not.toContain(QUESTION);
       for (const q of listed) {
         expect(q).not.toMatch(/lake varen/);

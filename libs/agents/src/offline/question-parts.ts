@@ -1,5 +1,5 @@
 import { namedStems } from './answer-relevance';
-import { topicPhrases } from './topics';
+import { asWritten, topicPhrases } from './topics';
 
 /*
  * The parts of a research question, for the offline question architect and outline: its clauses ("What caused X, and
@@ -119,33 +119,6 @@ function subjectOf(clause: string): string | null {
   if (words.length === 1 && ASKER.test(words[0])) return instrumentOf(body);
   if (words.length === 1 && /^(?:it|they|them|this|these)$/i.test(words[0])) return null;
   return words.join(' ');
-}
-
-/** A word as key phrases hold it: lower case, without a possessive or the punctuation around it. */
-const keyWord = (w: string) =>
-  w
-    .toLowerCase()
-    .replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu, '')
-    .replace(/['’]s$/, '');
-
-/**
- * A key phrase as the question writes it: "lake varen water level" in "How has Lake Varen's water level changed?" is
- * "Lake Varen's water level". A question asked about the lower-cased phrase names the subject wrongly, and the report
- * leaves such a question out of its open questions (decision 0105). The phrase itself when its words are not found
- * in a row.
- */
-export function asWritten(phrase: string, text: string): string {
-  const want = phrase.split(/\s+/);
-  const words = text.split(/\s+/);
-  for (let i = 0; i + want.length <= words.length; i++) {
-    if (want.every((w, k) => keyWord(words[i + k]!) === w)) {
-      return words
-        .slice(i, i + want.length)
-        .join(' ')
-        .replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}’']+$/gu, '');
-    }
-  }
-  return phrase;
 }
 
 export function questionParts(question: string): QuestionParts {

@@ -96,7 +96,7 @@ function offlineFrame(input: FramerInput): FramerOutput {
   }
   const introduction = [
     { text: clip(`This report addresses the question: ${asked}${within}`, 4000), evidenceIds: [] },
-    ...(findings.length > 0 ? [{ text: 'In brief, the sources found state the following.', evidenceIds: [] }, ...findings] : []),
+    ...(findings.length > 0 ? [{ text: 'In brief, the sources state the following.', evidenceIds: [] }, ...findings] : []),
     { text: clip(scope, 4000), evidenceIds: [] },
     { text: clip(limits, 4000), evidenceIds: [] },
   ];

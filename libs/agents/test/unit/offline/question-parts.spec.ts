@@ -1,4 +1,5 @@
-import { asWritten, questionParts } from '../../../src/offline/question-parts';
+import { questionParts } from '../../../src/offline/question-parts';
+import { asWritten } from '../../../src/offline/topics';
 
 describe('questionParts', () => {
   it('splits a question into its clauses and resolves their pronouns to the first clause’s subject', () => {

@@ -1,4 +1,4 @@
-import { asWritten } from '../../../src/offline/roles/moderator';
+import { asWritten } from '../../../src/offline/topics';
 import { moderator, WELL_COVERED } from '../../../src/roles';
 import { ROLE_INPUTS } from '../../fixtures/role-inputs';
 
