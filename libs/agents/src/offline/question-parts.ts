@@ -121,6 +121,12 @@ function subjectOf(clause: string): string | null {
   return words.join(' ');
 }
 
+/** The question's first key phrase in its own casing ("Lake Varen's water level"), extracted only when needed. */
+function keyPhraseAsWritten(text: string): string | undefined {
+  const phrase = topicPhrases(text, 1)[0];
+  return phrase ? asWritten(phrase, text) : undefined;
+}
+
 export function questionParts(question: string): QuestionParts {
   const text = question.replace(/\s+/g, ' ').trim();
   const raw = text
@@ -137,8 +143,7 @@ export function questionParts(question: string): QuestionParts {
     raw.unshift(`${scene}, ${next}`);
   }
   const asked = raw[0] && lastSentence(raw[0]);
-  const keyPhrase = topicPhrases(text, 1)[0];
-  const focus = (asked && subjectOf(asked)) ?? (keyPhrase && asWritten(keyPhrase, text)) ?? text.replace(/[?.!]+$/, '');
+  const focus = (asked && subjectOf(asked)) ?? keyPhraseAsWritten(text) ?? text.replace(/[?.!]+$/, '');
   if (raw.length <= 1) return { clauses: [asQuestion(text)], focus };
   const clauses = raw.map((c, i) => asQuestion(i === 0 ? c : c.replace(PRONOUN, focus)));
   return { clauses, focus };

@@ -13,8 +13,13 @@ export const MAX_INTRO_FINDINGS = 4;
 /** The conclusion names at most this many open questions by their text (it gives how many there are). */
 const MAX_NAMED_OPEN = 4;
 
+/** A question or title as the report quotes it: in double quotes, its own double quotes turned single. */
+export function quoted(text: string): string {
+  return `"${normalizeWhitespace(text).replace(/"/g, "'")}"`;
+}
+
 function quoteList(items: readonly string[], max: number): string {
-  const named = items.slice(0, max).map((q) => `"${normalizeWhitespace(q).replace(/"/g, "'")}"`);
+  const named = items.slice(0, max).map(quoted);
   const more = items.length - named.length;
   // No count of the rest: a figure the frame step's context does not hold would fail the guard.
   return more > 0 ? `${named.join('; ')}, among others` : named.join('; ');

@@ -5,7 +5,7 @@ import { stem, tokenize } from '../nlp/tokens';
 import { clip } from '../topics';
 import { reviseForFeedback } from './feedback-revision';
 import { FramerInput, FramerOutput } from '../../roles/framer-schemas';
-import { MAX_INTRO_FINDINGS } from '../../roles/framer';
+import { MAX_INTRO_FINDINGS, quoted } from '../../roles/framer';
 
 function stopPhrase(reason: string): string {
   const r = reason.toLowerCase();
@@ -20,9 +20,9 @@ function stopPhrase(reason: string): string {
 
 /** Titles in a sentence: quoted when one is a question or holds a comma, so "…and when?, How large…?." cannot happen. */
 function listTitles(titles: readonly string[]): string {
-  const quoted = titles.some((t) => /[?,;]/.test(t)) ? titles.map((t) => `"${t.replace(/"/g, "'")}"`) : [...titles];
-  if (quoted.length <= 1) return quoted.join('');
-  return `${quoted.slice(0, -1).join(', ')} and ${quoted[quoted.length - 1]}`;
+  const listed = titles.some((t) => /[?,;]/.test(t)) ? titles.map(quoted) : [...titles];
+  if (listed.length <= 1) return listed.join('');
+  return `${listed.slice(0, -1).join(', ')} and ${listed[listed.length - 1]}`;
 }
 
 /** Two findings that share most of their words and every figure state one thing: the introduction states it once. */

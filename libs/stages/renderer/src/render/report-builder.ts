@@ -1,6 +1,6 @@
 import type { ReportJson, ReportSection } from '@dossier/contracts';
 import type { ClaimRow, ContradictionRow, EvidenceRow, SourceRecordRow, VerifiedSection } from '@dossier/db';
-import { addHygiene, codeIntroduced, mergeShortSections, type HygieneCounts } from '@dossier/agents';
+import { addHygiene, codeIntroduced, mergeShortSections, quoted, type HygieneCounts } from '@dossier/agents';
 import { gateReportInputs, remainingHygiene, withoutBodyRepeats } from './report-hygiene';
 
 export interface ReportInputs {
@@ -160,9 +160,10 @@ function replayText(replay: { of: string; from?: string | undefined }): string {
     : `Replay of run ${replay.of}: every model answer, search result and page came from that run's recording; no external request was made.`;
 }
 
+const repairRounds = (n: number) => `${n} ${n === 1 ? 'repair round' : 'repair rounds'}`;
+
 function verificationText(v: ReportJson['metrics']['verification'], rounds: number): string {
-  if (!v)
-    return `Verification: every cited sentence was checked against its excerpts (${rounds} ${rounds === 1 ? 'repair round' : 'repair rounds'}).`;
+  if (!v) return `Verification: every cited sentence was checked against its excerpts (${repairRounds(rounds)}).`;
   // The three figures in the words every format and the web app use (decision 0086).
   const sentences = v.sentences ?? 0;
   const supported = v.supported ?? 0;
@@ -170,7 +171,7 @@ function verificationText(v: ReportJson['metrics']['verification'], rounds: numb
     sentences > supported
       ? ` (the other ${sentences - supported} frame the report and cite nothing: the guard checked them against the question and the report's outline)`
       : '';
-  return `Verification: checks made: ${v.checked}, in every round, of the body, introduction, conclusion and disagreements, each by a deterministic guard (figures, dates, units, names, negations) and by the verifier${judgedText(v)}; ${v.failedByGuard} failed the guard, ${v.failedByJudge} the verifier; ${v.repaired} sentences were repaired and ${v.removed} removed after ${rounds} ${rounds === 1 ? 'repair round' : 'repair rounds'} of the body. Sentences in the report: ${sentences}; supported by their cited passages: ${supported}${framing}. No sentence that failed verification is in this report.`;
+  return `Verification: checks made: ${v.checked}, in every round, of the body, introduction, conclusion and disagreements, each by a deterministic guard (figures, dates, units, names, negations) and by the verifier${judgedText(v)}; ${v.failedByGuard} failed the guard, ${v.failedByJudge} the verifier; ${v.repaired} sentences were repaired and ${v.removed} removed after ${repairRounds(rounds)} of the body. Sentences in the report: ${sentences}; supported by their cited passages: ${supported}${framing}. No sentence that failed verification is in this report.`;
 }
 
 /** Who judged the checks (decision 0040): the model, the offline engine in its place, the guard alone. */
@@ -337,13 +338,7 @@ export function buildReport(raw: ReportInputs): ReportJson {
       ? [{ text: `Interventions applied during research: ${input.interventions.join('; ')}.`, evidenceIds: [] }]
       : []),
     input.openQuestions.length > 0
-      ? {
-          text: `Questions that stayed open: ${input.openQuestions
-            .slice(0, 8)
-            .map((q) => `"${q.replace(/"/g, "'")}"`)
-            .join('; ')}.`,
-          evidenceIds: [],
-        }
+      ? { text: `Questions that stayed open: ${input.openQuestions.slice(0, 8).map(quoted).join('; ')}.`, evidenceIds: [] }
       : { text: 'No research question stayed open.', evidenceIds: [] },
   ];
   sections.push({ id: 'method', title: 'Method and limits', kind: 'method', paragraphs: [{ sentences: method }] });
