@@ -1,6 +1,7 @@
 import { buildPrompt } from '../prompt/build-prompt';
 import { normalizeWhitespace } from '../offline/nlp/statement-terms';
-import { answerInBrief, namePoint } from '../offline/nlp/dispute-reason';
+import { namePoint } from '../offline/nlp/dispute-reason';
+import { answerWithBases, type BriefDispute } from '../offline/nlp/figure-basis';
 import { clip } from '../offline/topics';
 import { FramerInput, FramerOutput } from './framer-schemas';
 import { cleanCitedSentences } from './grounding';
@@ -67,15 +68,14 @@ export function reportOpenQuestions(input: {
 
 /**
  * The report's answer in brief, closing it: what the sources give for each disputed point the question asks about, in
- * our words ("In brief, the sources give 4.2 metres, 6.1 metres and 3.9 metres for how far the water level fell; they
- * are divided on whether irrigation withdrawals caused the decline."). It cites nothing and repeats no body sentence;
- * the guard checks it against the sides it names (decision 0105). Empty when no dispute is about the question.
+ * our words, each figure with the basis the dispute's sentences give for it and the dispute named ("In brief, the
+ * sources disagree on how far the water level fell (4.2 metres comparing annual means and 6.1 metres comparing seasonal
+ * extremes), as set out under "Where the sources disagree"; they are divided on whether irrigation withdrawals caused
+ * the decline."). It cites nothing and repeats no body sentence; the guard checks it against the sides and reasons it
+ * names (decisions 0105, 0127). Empty when no dispute is about the question.
  */
-export function briefAnswer(input: { question: string; disputes?: readonly { sides: string[] }[] }): FramerOutput['conclusion'] {
-  const text = answerInBrief(
-    (input.disputes ?? []).map((d) => d.sides),
-    input.question,
-  );
+export function briefAnswer(input: { question: string; disputes?: readonly BriefDispute[] }): FramerOutput['conclusion'] {
+  const text = answerWithBases(input.disputes ?? [], input.question);
   return text ? [{ text: clip(text, 4000), evidenceIds: [] }] : [];
 }
 

@@ -8,6 +8,7 @@ import { readerSentence, withoutCitationMarkers } from '../nlp/prose-faults';
 import { isUnattributedQuote, quotedWithSpeaker } from '../nlp/quotation';
 import { extractQuantities, isTime, type Quantity } from '../nlp/quantities';
 import { splitUnits } from '../nlp/sentences';
+import { themeHome } from '../nlp/paragraph-themes';
 import { normalizeWhitespace, statementStems } from '../nlp/statement-terms';
 import { CitedSentence } from '../../roles/schemas';
 import { answersClause, clauseTerms } from './outline-architect';
@@ -81,26 +82,27 @@ interface Placed extends Sentence {
 /**
  * The section's sentences grouped by source, the sources in the order of their first sentence (the outline's order:
  * the most direct answer's source first), each source's sentences in the source's own order, so a paragraph reads as
- * a passage (issue 25 item 4, decision 0089). A source's sentences make paragraphs of two to four; sources that gave one
- * sentence each share a paragraph (of up to four, placed where its last sentence's source came). A sentence that points
+ * a passage (issue 25 item 4, decision 0089). A source's sentences make paragraphs of two to four; a source that gave
+ * one sentence has it placed by theme (`themeHome`, decision 0127): with the paragraph it shares a theme with, or with
+ * the other such sentences of its theme, or alone. A sentence that points
  * back stays in the paragraph of the sentence before it; one that would open a paragraph or follow another source's
  * sentence is left out, and so is a paragraph of one sentence that does not answer the section's question (`alone`;
  * decision 0112).
  */
-function paragraphsBySource(written: readonly Placed[], alone: (text: string) => boolean): SectionWriterOutput['paragraphs'] {
+function paragraphsBySource(
+  written: readonly Placed[],
+  alone: (text: string) => boolean,
+  title: string,
+): SectionWriterOutput['paragraphs'] {
   const bySource = new Map<string, Placed[]>();
   for (const s of written) bySource.set(s.source, [...(bySource.get(s.source) ?? []), s]);
   const paragraphs: Placed[][] = [];
-  let singles: Placed[] = [];
-  const flush = () => {
-    if (singles.length > 0) paragraphs.push(singles);
-    singles = [];
-  };
+  // A source's only sentence, and how many paragraphs stood before it.
+  const loose: { sentence: Placed; after: number }[] = [];
   for (const group of bySource.values()) {
     const ordered = [...group].sort((a, b) => a.at - b.at || a.index - b.index);
     if (ordered.length === 1) {
-      singles.push(ordered[0]!);
-      if (singles.length >= MAX_PER_PARAGRAPH) flush();
+      loose.push({ sentence: ordered[0]!, after: paragraphs.length });
       continue;
     }
     // Blocks: a sentence with the pointing sentences after it; a paragraph break never falls inside one.
@@ -129,11 +131,37 @@ function paragraphsBySource(written: readonly Placed[], alone: (text: string) =>
     if (own.length > 1 && last!.length === 1) own[own.length - 2]!.push(...own.pop()!);
     paragraphs.push(...own);
   }
-  flush();
-  const kept = paragraphs.map((p) => standing(p).map((s) => ({ text: s.text, evidenceIds: s.evidenceIds }))).filter((p) => p.length > 0);
+  // One theme per paragraph (decision 0127): a source's only sentence goes to the paragraph whose theme it shares, or
+  // with the other such sentences of its theme (placed where the first of them came), or stands alone.
+  const titleTerms = statementStems(title);
+  const texts = (p: readonly Placed[]) => p.map((s) => s.text);
+  const groups: { after: number; sentences: Placed[] }[] = [];
+  for (const { sentence, after } of loose) {
+    const home = themeHome(sentence.text, paragraphs.map(texts), titleTerms, MAX_PER_PARAGRAPH + 1);
+    if (home !== null) {
+      paragraphs[home]!.push(sentence);
+      continue;
+    }
+    const near = themeHome(
+      sentence.text,
+      groups.map((g) => texts(g.sentences)),
+      titleTerms,
+      MAX_PER_PARAGRAPH,
+    );
+    if (near !== null) groups[near]!.sentences.push(sentence);
+    else groups.push({ after, sentences: [sentence] });
+  }
+  const placed: Placed[][] = [];
+  for (let i = 0; i <= paragraphs.length; i++) {
+    for (const g of groups) if (g.after === i) placed.push(g.sentences);
+    if (i < paragraphs.length) placed.push(paragraphs[i]!);
+  }
+  const kept = placed.map((p) => standing(p).map((s) => ({ text: s.text, evidenceIds: s.evidenceIds }))).filter((p) => p.length > 0);
   // A paragraph of one sentence among others is read on its own: it stays when it answers the section's question
-  // (decision 0112). A section of one paragraph is what the outline chose for it.
-  return (kept.length > 1 ? kept.filter((p) => p.length > 1 || alone(p[0]!.text)) : kept).map((sentences) => ({ sentences }));
+  // (decision 0112). A section of one paragraph is what the outline chose for it; a section keeps two sentences at least.
+  const read = kept.length > 1 ? kept.filter((p) => p.length > 1 || alone(p[0]!.text)) : kept;
+  const shown = read.reduce((n, p) => n + p.length, 0) >= 2 || read.length === kept.length ? read : kept;
+  return shown.map((sentences) => ({ sentences }));
 }
 
 /** A paragraph's sentences less those that point back to nothing: at its start, or after another source's sentence. */
@@ -280,5 +308,7 @@ export function sectionWriterOffline(input: SectionWriterInput): SectionWriterOu
     for (const k of following) emit(chosen.sentences[k]!, [chosen.id], chosen.id, k);
   }
   const terms = clauseTerms(input.section.title);
-  return { paragraphs: paragraphsBySource(statedOnce(written, excerpts), (text) => answersClause(text, terms)) };
+  return {
+    paragraphs: paragraphsBySource(statedOnce(written, excerpts), (text) => answersClause(text, terms), input.section.title),
+  };
 }

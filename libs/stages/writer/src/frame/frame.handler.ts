@@ -142,7 +142,7 @@ export class FrameHandler implements StepHandler<'frame'> {
       const at = fallback.indexOf(k);
       const closing = at >= 0 ? (fallbackVerified?.kept[at] ?? null) : keptReason(k);
       const sentences = [...sides, ...(closing ? [closing] : [])].map((s) => ({ text: s.text, evidenceIds: s.evidenceIds }));
-      return [{ sides: sides.map((s) => s.text), sentences }];
+      return [{ sides: sides.map((s) => s.text), reason: closing?.text ?? null, sentences }];
     });
     const disagreements = shown.map((d) => ({ sentences: d.sentences }));
 
@@ -171,6 +171,8 @@ export class FrameHandler implements StepHandler<'frame'> {
       ...sections.map((s) => s.title),
       ...unsettled.map((q) => q.text),
       ...shown.flatMap((d) => d.sides),
+      // The answer in brief gives a disputed figure's basis from the dispute's closing sentence (decision 0127).
+      ...shown.flatMap((d) => (d.reason ? [d.reason] : [])),
       stopReason,
       `${sections.length} sections, ${unsettled.length} open questions, ${shown.length} disputed points, ${ctx.run.options.maxIterations} iterations`,
       ...(feedback ? [feedback] : []),
@@ -186,7 +188,8 @@ export class FrameHandler implements StepHandler<'frame'> {
       disputes: shown.map((d) => ({ sides: d.sides })),
     });
     // The answer in brief opens the conclusion, in our words from the disputes the question asks about (0105).
-    const brief = briefAnswer({ question: ctx.run.question, disputes: shown.map((d) => ({ sides: d.sides })) });
+    // Each disputed figure with its basis, from the sides and the sentence closing the dispute (0127).
+    const brief = briefAnswer({ question: ctx.run.question, disputes: shown.map((d) => ({ sides: d.sides, reason: d.reason })) });
     const parts = [
       ...out.introduction.map((s) => ({ part: 'introduction' as const, sentence: toVerify(s) })),
       ...[...brief, ...out.conclusion, ...closing].map((s) => ({ part: 'conclusion' as const, sentence: toVerify(s) })),
