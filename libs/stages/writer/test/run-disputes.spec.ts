@@ -69,3 +69,23 @@ describe('reservedReasons (decision 0105)', () => {
     expect(shown!.reason?.text).toBe(reason);
   });
 });
+
+describe('a side that points back (decision 0127)', () => {
+  const claim = (id: string, statement: string, ev: string) =>
+    ({ id, statement, evidenceIds: [ev], sourceIds: [ev], status: 'contested' }) as unknown as ClaimRow;
+
+  it('"It reports that …" is not shown: apart from its source "it" is nothing', () => {
+    const claims = [
+      claim('A', 'It reports that rainfall in the Varen catchment was 12% below average between 2015 and 2024.', 'e1'),
+      claim('B', 'Rainfall in the Varen catchment was 3% below average between 2015 and 2024.', 'e2'),
+      claim('C', 'Rainfall in the Varen catchment was 12% below average between 2015 and 2024, at five lowland stations.', 'e3'),
+    ];
+    const pairs = [
+      { claimAId: 'A', claimBId: 'B' },
+      { claimAId: 'C', claimBId: 'B' },
+    ];
+    const shown = selectDisagreements(pairs, claims).map((d) => d.sides.map((s) => s.statement));
+    expect(shown.map((sides) => [...sides].sort())).toEqual([[claims[1]!.statement, claims[2]!.statement].sort()]);
+    expect(shown.flat().some((s) => /^It\b/.test(s))).toBe(false);
+  });
+});

@@ -41,7 +41,7 @@ function leadFigure(statement: string): Quantity | null {
 
 /**
  * What a figure rests on, as the dispute's sentences say it: what it compares ("comparing annual means"), the series it
- * is read from ("on the annual-mean series"), or the basis bracketed after it ("annual mean"). The clause holding the
+ * is read from ("on the annual-mean series"), or the basis bracketed after it ("(annual mean)"). The clause holding the
  * figure is read, so "the 6.1 m compares seasonal extremes, whereas the 4.2 m compares annual means" gives each its own.
  * Null when no sentence says.
  */
@@ -51,12 +51,13 @@ export function basisOfFigure(figure: Quantity, sentences: readonly string[]): s
     for (const clause of text.split(CLAUSE)) {
       const own = extractQuantities(clause).filter((q) => sameFigure(q, figure));
       if (own.length === 0) continue;
+      // A basis bracketed right after the figure is the figure's own, whatever else the clause holds.
+      const bracketed = BRACKETED.exec(clause.slice(own[0]!.end));
+      if (bracketed) return `(${bracketed[1]!.trim().toLowerCase()})`;
       // Another figure of the same kind in the clause makes its basis ambiguous ("4.2 m against 6.1 m comparing …").
       if (extractQuantities(clause).some((q) => !isTime(q) && q.unit === figure.unit && !sameFigure(q, figure))) continue;
       const compared = COMPARES.exec(clause);
       if (compared) return `comparing ${compared[1]!.trim()}`;
-      const bracketed = BRACKETED.exec(clause.slice(own[0]!.end));
-      if (bracketed) return `${bracketed[1]!.trim().toLowerCase()}`;
       const series = SERIES.exec(clause);
       if (series) return `on the ${series[1]!.toLowerCase()} ${series[2]!.toLowerCase()}`;
     }

@@ -109,7 +109,8 @@ describe('the open questions and the answer in brief', () => {
     ];
     expect(briefAnswer({ question, disputes })).toEqual([
       {
-        text: 'In brief, the sources give 4.2 metres and 6.1 metres for how far the water level fell; they are divided on whether irrigation withdrawals caused the decline.',
+        // The dispute named with its figures (decision 0127: with their bases when the dispute states them).
+        text: 'In brief, the sources disagree on how far the water level fell (4.2 metres and 6.1 metres), as set out under "Where the sources disagree"; they are divided on whether irrigation withdrawals caused the decline.',
         evidenceIds: [],
       },
     ]);
