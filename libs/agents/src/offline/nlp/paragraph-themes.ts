@@ -5,8 +5,8 @@ import { statementStems } from './statement-terms';
  * of its own; put together in the order they came, such sentences made a paragraph of leftovers ("Because the northern
  * shore is very flat …", "The lake fell in the dry summer of 2015 …", a timeline entry, "The growers' association
  * notes that figures above six metres …"). Each is placed with the paragraph whose theme it shares — the content words
- * of the paragraph besides the section title's — or with other such sentences of its theme, or stands alone, where the
- * writer keeps it only when it answers the section's question (decision 0112).
+ * of the paragraph besides the section title's; the rest share a paragraph as before, and one left alone is kept only
+ * when it answers the section's question (decision 0112).
  */
 
 /** A sentence joins a paragraph when they share at least this many content words besides the title's. */
@@ -20,7 +20,7 @@ export function themeOf(text: string, title: ReadonlySet<string>): Set<string> {
 /**
  * Where each loose sentence goes: the index of the paragraph (of `paragraphs`) whose theme it shares most, at least
  * MIN_SHARED_THEME words, among those with room (fewer than `room` sentences); the earlier paragraph on a tie.
- * Otherwise null: it is grouped with other loose sentences of its theme, or stands alone.
+ * Otherwise null.
  */
 export function themeHome(
   sentence: string,

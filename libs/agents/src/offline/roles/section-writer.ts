@@ -131,8 +131,7 @@ function paragraphsBySource(
     if (own.length > 1 && last!.length === 1) own[own.length - 2]!.push(...own.pop()!);
     paragraphs.push(...own);
   }
-  // One theme per paragraph (decision 0127): a source's only sentence goes to the paragraph whose theme it shares, or
-  // with the other such sentences of its theme (placed where the first of them came), or stands alone.
+  // One theme per paragraph (decision 0127): a source's only sentence goes to the paragraph whose theme it shares.
   const titleTerms = statementStems(title);
   const texts = (p: readonly Placed[]) => p.map((s) => s.text);
   const groups: { after: number; sentences: Placed[] }[] = [];
@@ -142,13 +141,9 @@ function paragraphsBySource(
       paragraphs[home]!.push(sentence);
       continue;
     }
-    const near = themeHome(
-      sentence.text,
-      groups.map((g) => texts(g.sentences)),
-      titleTerms,
-      MAX_PER_PARAGRAPH,
-    );
-    if (near !== null) groups[near]!.sentences.push(sentence);
+    // The rest share a paragraph in the outline's order, four at most, placed where the first of them came.
+    const last = groups[groups.length - 1];
+    if (last && last.sentences.length < MAX_PER_PARAGRAPH) last.sentences.push(sentence);
     else groups.push({ after, sentences: [sentence] });
   }
   const placed: Placed[][] = [];

@@ -100,7 +100,7 @@ describe('one theme per paragraph', () => {
     ]);
   });
 
-  it('loose sentences of one theme make a paragraph of their own', () => {
+  it('loose sentences with no paragraph of their theme share one, in order', () => {
     const dry = 'The summer of 2018 was very dry, and the lake fell by 0.8 m that summer.';
     const dry2 = 'In the dry summer of 2022 the lake fell by a further 0.9 m.';
     const paragraphs = write(title, [
