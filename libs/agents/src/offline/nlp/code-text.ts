@@ -21,6 +21,10 @@ export function isCode(s: string): boolean {
   // A command's synopsis: a command word, then bracketed options ("git merge [-n] [--stat] … [<commit>…]"), which its
   // closing "…]" made read as a closed sentence (decision 0108).
   if (/^[a-z][\w.-]*\s/.test(s) && (s.match(/\[-{1,2}\[?[\w<]/g) ?? []).length >= 2) return true;
+  // A Python assignment of a literal ("data = [ ("Monty Python …", 1982, 7.9), … ]"), a traceback, or a doctest prompt
+  // inside the text: python-stdlib's examples quoted as prose (decision 0127).
+  if (/^[A-Za-z_][\w.]*\s*=\s*[[({'"\d]/.test(s)) return true;
+  if (/^Traceback \(most recent call last\):/.test(s) || /(?:^|\s)>>>\s/.test(s)) return true;
   // Backticks are left out: documentation marks identifiers in prose with them.
   const symbols = (s.match(/[{}();=<>|&$[\]\\]/g) ?? []).length;
   if (s.length >= 12 && symbols / s.length > 0.08 && /[{};=]|\$\w|\w\(\)/.test(s)) return true;

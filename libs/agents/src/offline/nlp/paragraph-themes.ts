@@ -19,7 +19,8 @@ export function themeOf(text: string, title: ReadonlySet<string>): Set<string> {
 
 /**
  * Where each loose sentence goes: the index of the paragraph (of `paragraphs`) whose theme it shares most, at least
- * MIN_SHARED_THEME words, among those with room (fewer than `room` sentences); the earlier paragraph on a tie.
+ * `min` words (MIN_SHARED_THEME unless said), among those with room (fewer than `room` sentences); the earlier
+ * paragraph on a tie.
  * Otherwise null.
  */
 export function themeHome(
@@ -27,6 +28,7 @@ export function themeHome(
   paragraphs: readonly (readonly string[])[],
   title: ReadonlySet<string>,
   room: number,
+  min = MIN_SHARED_THEME,
 ): number | null {
   const own = themeOf(sentence, title);
   let best: { at: number; shared: number } | null = null;
@@ -34,7 +36,7 @@ export function themeHome(
     if (p.length >= room) return;
     const theme = themeOf(p.join(' '), title);
     const shared = [...own].filter((t) => theme.has(t)).length;
-    if (shared >= MIN_SHARED_THEME && (best === null || shared > best.shared)) best = { at, shared };
+    if (shared >= min && (best === null || shared > best.shared)) best = { at, shared };
   });
   return best === null ? null : (best as { at: number; shared: number }).at;
 }

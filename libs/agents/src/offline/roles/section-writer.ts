@@ -146,6 +146,17 @@ function paragraphsBySource(
     if (last && last.sentences.length < MAX_PER_PARAGRAPH) last.sentences.push(sentence);
     else groups.push({ after, sentences: [sentence] });
   }
+  // A loose sentence left alone that does not answer the section's question on its own goes to the paragraph it shares
+  // a word of theme with, or is left out ("…closed to traffic on 4 April 2024 after engineers found corrosion …" with
+  // the paragraph on the corroded bearings).
+  for (const g of [...groups]) {
+    const only = g.sentences[0]!;
+    if (g.sentences.length > 1 || paragraphs.length === 0 || alone(only.text)) continue;
+    const home = themeHome(only.text, paragraphs.map(texts), titleTerms, MAX_PER_PARAGRAPH + 1, 1);
+    if (home === null) continue;
+    paragraphs[home]!.push(only);
+    groups.splice(groups.indexOf(g), 1);
+  }
   const placed: Placed[][] = [];
   for (let i = 0; i <= paragraphs.length; i++) {
     for (const g of groups) if (g.after === i) placed.push(g.sentences);

@@ -1,3 +1,4 @@
+import { proseFault } from '../../../src/offline/nlp/prose-faults';
 import { briefAnswer } from '../../../src/roles/framer';
 import { sectionWriter } from '../../../src/roles';
 
@@ -117,5 +118,22 @@ describe('one theme per paragraph', () => {
       { id: 'f1', excerpt: fish, sourceId: 'F', start: 0 },
     ]);
     expect(paragraphs.flat().length).toBeGreaterThanOrEqual(2);
+  });
+});
+
+describe('python-stdlib examples are code, not prose (lint 1.0 per 100 sentences)', () => {
+  it.each([
+    'data = [ ("Monty Python Live at the Hollywood Bowl", 1982, 7.9), ("Monty Python\'s Life of Brian", 1979, 8.0), ] cur.executemany("INSERT INTO movie VALUES(?,?,?)", data) con.commit()',
+    "Traceback (most recent call last):... pickle.UnpicklingError: global 'os.system' is forbidden >>> restricted_loads(b'cbuiltins')",
+  ])('never a report sentence: %s', (text) => {
+    expect(proseFault(text)?.kind).toBe('code');
+  });
+
+  it.each([
+    'If maxsize is set to None, the LRU feature is disabled and the cache can grow without bound.',
+    'The data = argument is optional.',
+    'Traceback objects are created when an exception occurs.',
+  ])('prose stays prose: %s', (text) => {
+    expect(proseFault(text)?.kind).not.toBe('code');
   });
 });
