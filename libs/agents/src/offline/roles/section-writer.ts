@@ -147,13 +147,15 @@ function paragraphsBySource(
     else groups.push({ after, sentences: [sentence] });
   }
   // A loose sentence left alone that does not answer the section's question on its own goes to the paragraph it shares
-  // a word of theme with, or is left out ("…closed to traffic on 4 April 2024 after engineers found corrosion …" with
-  // the paragraph on the corroded bearings).
+  // a word of theme with ("…closed to traffic on 4 April 2024 after engineers found corrosion …" with the paragraph on
+  // the corroded bearings).
   for (const g of [...groups]) {
     const only = g.sentences[0]!;
     if (g.sentences.length > 1 || paragraphs.length === 0 || alone(only.text)) continue;
-    const home = themeHome(only.text, paragraphs.map(texts), titleTerms, MAX_PER_PARAGRAPH + 1, 1);
-    if (home === null) continue;
+    // With no word of theme shared, it closes the paragraph before it (as a source's last sentence left alone does):
+    // the sentence it loses would be a key point as often as not (velora-recall's "The count covers only fires that
+    // our crews attended.").
+    const home = themeHome(only.text, paragraphs.map(texts), titleTerms, MAX_PER_PARAGRAPH + 1, 1) ?? Math.max(0, g.after - 1);
     paragraphs[home]!.push(only);
     groups.splice(groups.indexOf(g), 1);
   }
