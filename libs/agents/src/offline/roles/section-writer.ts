@@ -152,7 +152,10 @@ function paragraphsBySource(
   for (const g of [...groups]) {
     const only = g.sentences[0]!;
     if (g.sentences.length > 1 || paragraphs.length === 0 || alone(only.text)) continue;
-    // With no word of theme shared, it closes the paragraph before it (as a source's last sentence left alone does):
+    // A section's only loose sentence was alone before any was placed by theme: 0112's rule leaves it out.
+    if (loose.length === 1) continue;
+    // Left alone by the others' moves, with no word of theme shared, it closes the paragraph before it (as a source's
+    // last sentence left alone does):
     // the sentence it loses would be a key point as often as not (velora-recall's "The count covers only fires that
     // our crews attended.").
     const home = themeHome(only.text, paragraphs.map(texts), titleTerms, MAX_PER_PARAGRAPH + 1, 1) ?? Math.max(0, g.after - 1);
