@@ -115,4 +115,39 @@ describe('evidenceCurator (offline)', () => {
     ]);
     for (const f of found) expect(source.slice(f.start, f.end)).toBe(f.excerpt);
   });
+
+  describe("a page's title counts as a question word for entry, into the room left (decision 0116)", () => {
+    const page = [
+      'Annotates each line in the given file with information from the revision which last modified the line.',
+      '',
+      'Ignore changes made by the revision when assigning blame, as if the change never happened.',
+      '',
+      'The report does not tell you anything about lines which have been deleted or replaced.',
+      '',
+      'Use git blame to see which commit last changed a line of a file.',
+    ].join('\n');
+    const question = 'How do I make git blame skip a commit that only reformatted the code?';
+    const run = (title: string, maxFragments: number) =>
+      evidenceCurator.offline({ question, questions: [], source: { id: 'S9', title, text: page }, maxFragments }).fragments;
+    const answer = 'Ignore changes made by the revision when assigning blame, as if the change never happened.';
+
+    it('reads a sentence holding one question word under a title holding another, and not under another title', () => {
+      // "blame" only: its title "git-blame(1)" holds "git", the question's other word on this page.
+      expect(run('git-blame(1) Manual Page', 6).map((f) => f.excerpt)).toContain(answer);
+      expect(run('Release notes', 6).map((f) => f.excerpt)).not.toContain(answer);
+    });
+
+    it('fills only the places the two-word sentences leave: with the depth they fill, the excerpts are exactly theirs', () => {
+      const firstRank = run('Release notes', 6).map((f) => f.excerpt);
+      expect(firstRank.length).toBeGreaterThan(0);
+      expect(run('git-blame(1) Manual Page', firstRank.length).map((f) => f.excerpt)).toEqual(firstRank);
+    });
+
+    it('keeps every confidence within [0, 1], a second-rank sentence outscoring the first rank included', () => {
+      for (const f of run('git-blame(1) Manual Page', 6)) {
+        expect(f.confidence).toBeGreaterThanOrEqual(0);
+        expect(f.confidence).toBeLessThanOrEqual(1);
+      }
+    });
+  });
 });
