@@ -138,3 +138,32 @@ describe("namePoint: the point in dispute as a reader names it, from the sides' 
     expect(namePoint([fell42, fell61])).toBe('how far the water level of Lake Varen fell');
   });
 });
+
+describe('explainsDifference: a reason speaks of what the figures count or measure (decision 0124)', () => {
+  const licences = [
+    'The number of fishing licences fell from 1,240 in 2015 to 610 in 2023.',
+    'The number of fishing licences fell from 1,410 in 2015 to 480 in 2023, including club permits.',
+  ];
+  const survey = "The difference between the fish survey's results and the authority's is explained by season and location.";
+
+  it('refuses a sentence sharing only a word the sides use of something else ("fish survey" / "fishing licences")', () => {
+    expect(explainsDifference(survey, licences)).toBe(false);
+    expect(explainsDifference('The difference between the two licence counts is that the Trust includes club permits.', licences)).toBe(
+      true,
+    );
+  });
+
+  it("keeps it between statements about the fish population, and keeps the water level's reason", () => {
+    const fish = [
+      'The fish population of Lake Varen has recovered after the restocking programme.',
+      'The fish population of Lake Varen has not recovered after the restocking programme.',
+    ];
+    expect(explainsDifference(survey, fish)).toBe(true);
+    expect(
+      explainsDifference(
+        'We note that figures above six metres compare the highest spring level with the lowest autumn level, which exaggerates the change.',
+        [fell42, fell61],
+      ),
+    ).toBe(true);
+  });
+});

@@ -5,6 +5,7 @@ import {
   explainsDifference,
   fromDistinctSources,
   opposingPairs,
+  pointsBack,
   quotedWithSpeaker,
   readerSentence,
   splitUnits,
@@ -224,7 +225,9 @@ export function selectDisagreements(
       const read = readerSentence(c.statement);
       // A first-person side is its source's position, in our words, or not shown (decision 0102).
       const shown = read === null ? null : attributed(read, c.evidenceIds.map((id) => voiceOf.get(id)).find((v) => v) ?? null);
-      return shown === null ? [] : [{ ...c, statement: shown }];
+      // A side opening with a pronoun ("It reports that rainfall …") points at a sentence of its source the reader does
+      // not see: not shown (decision 0124).
+      return shown === null || pointsBack(shown) !== null ? [] : [{ ...c, statement: shown }];
     });
     const ranked = [...known].sort((a, b) => b.evidenceIds.length - a.evidenceIds.length || ids.indexOf(a.id) - ids.indexOf(b.id));
     const sides: ClaimRow[] = [];
