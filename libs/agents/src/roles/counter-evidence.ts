@@ -1,8 +1,9 @@
 import { z } from 'zod';
 import { buildPrompt, listWithIds } from '../prompt/build-prompt';
 import { unknownIdIssues } from './grounding';
-import type { RoleDefinition, ReferenceCheck } from './role';
+import type { InputSplit, RoleDefinition, ReferenceCheck } from './role';
 import { Id, text } from './schemas';
+import { halves } from './split';
 
 export const CounterEvidenceInput = z
   .strictObject({
@@ -25,6 +26,8 @@ export const FoundContradiction = z.strictObject({ claimAId: Id, claimBId: Id, k
 export const CounterEvidenceOutput = z.strictObject({ contradictions: z.array(FoundContradiction) });
 export type CounterEvidenceOutput = z.infer<typeof CounterEvidenceOutput>;
 
+const pairKey = (a: string, b: string): string => [a, b].sort().join('\u0000');
+
 function check(input: CounterEvidenceInput, output: CounterEvidenceOutput): ReferenceCheck<CounterEvidenceOutput> {
   const known = new Set(input.claims.map((c) => c.id));
   const issues = unknownIdIssues(
@@ -34,7 +37,7 @@ function check(input: CounterEvidenceInput, output: CounterEvidenceOutput): Refe
   );
   const seen = new Set<string>();
   const contradictions = output.contradictions.filter((c) => {
-    const key = [c.claimAId, c.claimBId].sort().join('\u0000');
+    const key = pairKey(c.claimAId, c.claimBId);
     const ok = known.has(c.claimAId) && known.has(c.claimBId) && c.claimAId !== c.claimBId && !seen.has(key);
     seen.add(key);
     return ok;
@@ -43,10 +46,38 @@ function check(input: CounterEvidenceInput, output: CounterEvidenceOutput): Refe
   return { issues, cleaned: { contradictions }, dropped: output.contradictions.length - contradictions.length };
 }
 
+/**
+ * The input in two parts: the candidate pairs halved, each part with only the claims its pairs name (in the input's
+ * order), so a request too large for a model's window is sent in requests that fit (decisions 0040, 0115). The pairs are
+ * judged one by one, so the parts' contradictions together are the whole's; a pair named by both parts' answers once.
+ */
+function split(input: CounterEvidenceInput): InputSplit<CounterEvidenceInput, CounterEvidenceOutput> | null {
+  const parts = halves(input.candidatePairs);
+  if (!parts) return null;
+  const part = (candidatePairs: [string, string][]): CounterEvidenceInput => {
+    const named = new Set(candidatePairs.flat());
+    return { claims: input.claims.filter((c) => named.has(c.id)), candidatePairs };
+  };
+  return {
+    parts: [part(parts[0]), part(parts[1])],
+    join: ([a, b]) => {
+      const seen = new Set<string>();
+      const contradictions = [...a.contradictions, ...b.contradictions].filter((c) => {
+        const key = pairKey(c.claimAId, c.claimBId);
+        if (seen.has(key)) return false;
+        seen.add(key);
+        return true;
+      });
+      return { contradictions };
+    },
+  };
+}
+
 export const counterEvidenceDefinition: RoleDefinition<CounterEvidenceInput, CounterEvidenceOutput, 'counterEvidence'> = {
   name: 'counterEvidence',
   temperature: 0,
   check,
+  split,
   skipped: () => ({ contradictions: [] }),
   idle: (input) => (input.candidatePairs.length === 0 ? { contradictions: [] } : null),
   input: CounterEvidenceInput,

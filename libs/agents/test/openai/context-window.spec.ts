@@ -5,7 +5,7 @@ import { ContextWindowError } from '../../src/errors';
 import { openAIConfigFromEnv } from '../../src/openai/openai-config';
 import { contextOverflow, outputRoom } from '../../src/openai/request-size';
 import { countMessageTokens } from '../../src/openai/tokens';
-import { coverageAssessor, director, evidenceCurator, verifier } from '../../src/roles';
+import { counterEvidence, coverageAssessor, director, evidenceCurator, verifier } from '../../src/roles';
 import { MemoryAgentStore } from '../fixtures/memory-agent-store';
 import { memoryHooks, offlineAnswer, startFakeLlm, testEngine } from '../fixtures/fake-llm';
 import { CLAIMS, QUESTIONS, ROLE_INPUTS } from '../fixtures/role-inputs';
@@ -261,5 +261,68 @@ describe('coverage in parts (decision 0115): a request larger than the window', 
     expect(out.coverage.find((c) => c.questionId === 'Q2')!.score).toBeGreaterThan(0.5);
     expect(store.calls.filter((c) => c.engine === 'offline')).toEqual([]);
     expect(store.calls.filter((c) => c.outcome === 'ok' && (c.notes?.droppedIds ?? 0) > 0).length).toBeGreaterThan(0);
+  });
+});
+
+describe('contradiction checks in parts: more candidate pairs than the window holds', () => {
+  let server: FakeOpenAIServer;
+  afterEach(async () => {
+    await server?.stop();
+  });
+
+  type CounterInput = Parameters<typeof counterEvidence.offline>[0];
+  type Found = { claimAId: string; claimBId: string; kind: string; note: string };
+  const WINDOW = { OPENAI_CONTEXT_TOKENS: '2048' };
+  // 24 districts, each with an opening date and a cost claim; two of three districts' sources give another year.
+  const claims: CounterInput['claims'] = Array.from({ length: 24 }, (_, i) => [
+    { id: `A${i}`, statement: `The Golden Gate Bridge opened to traffic on 27 May 1937, according to the records of district ${i + 1}.` },
+    {
+      id: `B${i}`,
+      statement: `The Golden Gate Bridge opened to traffic in ${i % 3 === 0 ? 1937 : 1936}, according to the records of district ${i + 1}.`,
+    },
+    { id: `K${i}`, statement: `The construction cost was $35 million, according to the records of district ${i + 1}.` },
+  ]).flat();
+  const pairs: [string, string][] = Array.from({ length: 24 }, (_, i): [string, string][] => [
+    [`A${i}`, `B${i}`],
+    [`A${i}`, `K${i}`],
+  ]).flat();
+  const input: CounterInput = { claims, candidatePairs: pairs };
+  const key = (c: Found) => [c.claimAId, c.claimBId].sort().join(' ');
+  const sent = (s: FakeOpenAIServer) => s.requests.filter((r) => r.role === 'counterEvidence');
+
+  it('is sent in requests that fit, each pair once with the claims it names; the contradictions are those of the whole', async () => {
+    const whole = counterEvidence.offline(input).contradictions;
+    expect(whole.length).toBe(16);
+    server = await startFakeLlm({ contextTokens: 2048 });
+    const store = new MemoryAgentStore();
+    const out = await new AgentRunner(store, { engine: testEngine(server, WINDOW) }).run(counterEvidence, input, CTX);
+    const requests = sent(server);
+    expect(requests.length).toBeGreaterThan(1);
+    expect(server.counts.sizeRefusals).toBe(0);
+    for (let i = 0; i < server.requests.length; i++)
+      expect(promptOf(server, i) + server.requests[i]!.body.max_tokens!).toBeLessThanOrEqual(2048);
+    const asked = requests.flatMap((r) => (r.input as CounterInput).candidatePairs.map(([a, b]) => `${a} ${b}`));
+    expect(asked).toEqual(pairs.map(([a, b]) => `${a} ${b}`));
+    for (const r of requests) {
+      const part = r.input as CounterInput;
+      expect(new Set(part.claims.map((c) => c.id))).toEqual(new Set(part.candidatePairs.flat()));
+    }
+    expect(out.contradictions.map(key).sort()).toEqual(whole.map(key).sort());
+    expect(store.calls.filter((c) => c.engine === 'offline')).toEqual([]);
+  });
+
+  it('a model that names a pair of another part and repeats one: each contradiction once, only between claims it was given', async () => {
+    // Each part's answer adds a pair from outside the part (A0/B0 is the first part's only) and repeats its first finding.
+    const wrong = (request: Parameters<typeof offlineAnswer>[0]) => {
+      const answer = offlineAnswer(request) as { contradictions: Found[] };
+      if (request.role !== 'counterEvidence' || answer.contradictions.length === 0) return answer;
+      const first = answer.contradictions[0]!;
+      const flipped = { ...first, claimAId: first.claimBId, claimBId: first.claimAId };
+      return { contradictions: [...answer.contradictions, flipped, { ...first, claimAId: 'A23', claimBId: 'B1' }] };
+    };
+    server = await startFakeLlm({ contextTokens: 2048, answer: wrong });
+    const out = await new AgentRunner(new MemoryAgentStore(), { engine: testEngine(server, WINDOW) }).run(counterEvidence, input, CTX);
+    const whole = counterEvidence.offline(input).contradictions;
+    expect(out.contradictions.map(key).sort()).toEqual(whole.map(key).sort());
   });
 });
