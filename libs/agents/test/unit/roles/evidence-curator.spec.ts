@@ -144,7 +144,24 @@ describe('evidenceCurator (offline)', () => {
     });
 
     it('keeps every confidence within [0, 1], a second-rank sentence outscoring the first rank included', () => {
-      for (const f of run('git-blame(1) Manual Page', 6)) {
+      // "blame" three times in a short sentence outscores the two-word sentences, which hold common words only.
+      const outscoring = [
+        'Every commit in git records its author and the date when it was written, along with a message and a tree describing the files of the repository at that point.',
+        '',
+        'Blame output can be limited to a range, and blame output can be shown in porcelain form for blame scripts.',
+        '',
+        'A commit made with git has one or more parents.',
+      ].join('\n');
+      const found = evidenceCurator.offline({
+        question,
+        questions: [],
+        source: { id: 'S9', title: 'git-blame(1) Manual Page', text: outscoring },
+        maxFragments: 6,
+      }).fragments;
+      expect(found.map((f) => f.excerpt)).toContain(
+        'Blame output can be limited to a range, and blame output can be shown in porcelain form for blame scripts.',
+      );
+      for (const f of found) {
         expect(f.confidence).toBeGreaterThanOrEqual(0);
         expect(f.confidence).toBeLessThanOrEqual(1);
       }
