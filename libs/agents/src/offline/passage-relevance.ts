@@ -40,11 +40,6 @@ export interface PassageHit {
   score: number;
   /** Distinct query terms in the sentence or its context. */
   matched: number;
-  /**
-   * Distinct query terms in the sentence, its context or what the whole text is about (its title, `about`): for entry
-   * only, never scored (decision 0116).
-   */
-  matchedWithTitle: number;
 }
 
 /** A question term in the label a sentence opens (its definition: "--amend" above "Replace the tip of …") counts this much of its idf. */
@@ -194,17 +189,8 @@ export class PassageScorer {
   private readonly sentences = new Bm25Index<string>();
   private readonly contexts = new Bm25Index<string>();
   private readonly positions: Map<string, number[]>[];
-  private readonly about: Set<string>;
 
-  /**
-   * `about`: what every unit is about (the source's title). Its words are never scored — a long title made the sentences
-   * repeating it outrank the answers (decision 0100) — but count in `matchedWithTitle` (decision 0116).
-   */
-  constructor(
-    private readonly units: readonly { text: string; context: string; defines?: string | null }[],
-    about = '',
-  ) {
-    this.about = new Set(contentStems(about));
+  constructor(private readonly units: readonly { text: string; context: string; defines?: string | null }[]) {
     units.forEach((u, i) => {
       this.sentences.add(String(i), u.text);
       this.contexts.add(String(i), u.context);
@@ -251,15 +237,7 @@ export class PassageScorer {
         if (e) e.score += EXPANSION_WEIGHT * hit.score;
       }
     }
-    const titled = terms.filter((t) => this.about.has(t));
-    return [...byIndex.entries()]
-      .filter(([, e]) => e.score > 0)
-      .map(([index, e]) => ({
-        index,
-        score: e.score,
-        matched: e.matched.size,
-        matchedWithTitle: new Set([...e.matched, ...titled]).size,
-      }));
+    return [...byIndex.entries()].filter(([, e]) => e.score > 0).map(([index, e]) => ({ index, score: e.score, matched: e.matched.size }));
   }
 
   /**

@@ -165,54 +165,38 @@ export function evidenceCuratorOffline(input: EvidenceCuratorInput): EvidenceCur
 
   const contexts = passageContexts(source, units);
   const defined = definedLabels(units);
-  // The source's title is not part of the query: a long title (":mod:`functools` --- Higher-order functions and operations
-  // on callable objects") made the sentences that repeat it outrank the ones that answer, and the floor cut those. It
-  // counts as a question word for entry only, into the room the sentences holding two question words leave (0116).
   const scorer = new PassageScorer(
     candidates.map((c) => ({ text: c.unit.text, context: contexts[c.position]!, defines: defined[c.position] })),
-    input.source.title,
   );
+  // The source's title is not part of the query: a long title (":mod:`functools` --- Higher-order functions and operations
+  // on callable objects") made the sentences that repeat it outrank the ones that answer, and the floor cut those.
   const queries: { id: string | null; text: string }[] = [{ id: null, text: input.question }, ...input.questions];
-  type Best = { score: number; questionId: string | null; questionScore: number };
-  const best = new Map<number, Best>();
-  // The second rank: a sentence holding one question word on a page whose title holds another ("Ignore changes made by
-  // the revision when assigning blame …" on "git-blame(1) Manual Page").
-  const spare = new Map<number, Best>();
-  const enter = (into: Map<number, Best>, i: number, score: number, questionId: string | null) => {
-    const current = into.get(i) ?? { score: 0, questionId: null, questionScore: 0 };
-    current.score = Math.max(current.score, score);
-    if (questionId !== null && score > current.questionScore) {
-      current.questionId = questionId;
-      current.questionScore = score;
-    }
-    into.set(i, current);
-  };
+  const best = new Map<number, { score: number; questionId: string | null; questionScore: number }>();
   for (const q of queries) {
     const queryTerms = new Set(contentStems(q.text)).size;
-    const needed = Math.min(2, queryTerms);
-    for (const hit of scorer.score(q.text)) {
-      const score = hit.score * (extractQuantities(candidates[hit.index].unit.text).length > 0 ? FIGURE_BONUS : 1);
-      // One shared rare word is not enough for a long question, unless the page's title holds another.
-      if (hit.matched >= needed) enter(best, hit.index, score, q.id);
-      else if (hit.matched >= 1 && hit.matchedWithTitle >= needed) enter(spare, hit.index, score, q.id);
+    // One shared rare word is not enough for a long question.
+    const hits = scorer.score(q.text).filter((hit) => hit.matched >= Math.min(2, queryTerms));
+    for (const hit of hits) {
+      const i = hit.index;
+      const score = hit.score * (extractQuantities(candidates[i].unit.text).length > 0 ? FIGURE_BONUS : 1);
+      const current = best.get(i) ?? { score: 0, questionId: null, questionScore: 0 };
+      current.score = Math.max(current.score, score);
+      if (q.id !== null && score > current.questionScore) {
+        current.questionId = q.id;
+        current.questionScore = score;
+      }
+      best.set(i, current);
     }
   }
-  for (const i of best.keys()) spare.delete(i);
-  const firstTop = Math.max(0, ...[...best.values()].map((b) => b.score));
-  const top = firstTop > 0 ? firstTop : Math.max(0, ...[...spare.values()].map((b) => b.score));
-  const rank = (entries: Map<number, Best>, limit: number) => {
-    const scored = [...entries.entries()]
-      .filter(([, b]) => b.score >= top * RELATIVE_FLOOR && b.score > 0)
-      .map(([i, b]) => ({ c: candidates[i], b }));
-    // MMR ids are positions in `scored`.
-    return mmr(
-      scored.map(({ c, b }, k) => ({ id: String(k), relevance: b.score, text: c.unit.text })),
-      limit,
-    ).map((k) => scored[Number(k)]);
-  };
-  // The second rank fills only the places the first leaves empty: no sentence excerpted before is displaced.
-  const first = rank(best, input.maxFragments);
-  const picked = first.length < input.maxFragments ? [...first, ...rank(spare, input.maxFragments - first.length)] : first;
+  const top = Math.max(0, ...[...best.values()].map((b) => b.score));
+  const scored = [...best.entries()]
+    .filter(([, b]) => b.score >= top * RELATIVE_FLOOR && b.score > 0)
+    .map(([i, b]) => ({ c: candidates[i], b }));
+  // MMR ids are positions in `scored`.
+  const picked = mmr(
+    scored.map(({ c, b }, k) => ({ id: String(k), relevance: b.score, text: c.unit.text })),
+    input.maxFragments,
+  ).map((k) => scored[Number(k)]);
   const pickedPositions = new Set(picked.map(({ c }) => c.position));
 
   const fragments = picked.map(({ c, b }) => {
@@ -237,8 +221,7 @@ export function evidenceCuratorOffline(input: EvidenceCuratorInput): EvidenceCur
       excerpt,
       statement: normalizeWhitespace(c.quoted ?? (c.composite && start === c.start ? c.unit.text : excerpt)).slice(0, 4000),
       questionId,
-      // A second-rank sentence may outscore the first rank's best: the confidence stays within [0, 1].
-      confidence: Math.round(Math.min(1, 0.3 + (0.7 * b.score) / top) * 1000) / 1000,
+      confidence: Math.round((0.3 + (0.7 * b.score) / top) * 1000) / 1000,
     };
   });
   fragments.sort((a, b) => a.start - b.start);
