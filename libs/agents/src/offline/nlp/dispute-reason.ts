@@ -227,13 +227,18 @@ function subjectStems(sides: readonly string[]): Set<string> {
 /** A quantity named by what it counts or measures: "the number of fishing licences" is a count of licences. */
 const QUANTITY_OF =
   /^(?:(?:the|a|an|its|their)\s+)?(?:(?:total|annual|overall|average|mean|yearly)\s+)?(?:number|amount|share|proportion|percentage|total|volume|count|rate|sum|quantity|size)\s+of\s+/i;
-/** Where a noun phrase ends: a preposition or a relative word after its head ("withdrawals from …", "licences issued …"). */
+/**
+ * Where a noun phrase ends: a preposition, a relative word, an auxiliary or a participle after its head ("withdrawals
+ * from …", "licences issued …", "packs were produced …").
+ */
 const PHRASE_END =
-  /\s(?:of|from|in|at|for|by|on|with|to|into|between|since|during|that|which|who|across|under|over|issued|recorded|measured|reported|published)(?=\s|$)/i;
+  /\s(?:of|from|in|at|for|by|on|with|to|up|into|between|since|during|that|which|who|across|under|over|is|are|was|were|has|have|had|issued|recorded|measured|reported|published|produced|sold)(?=\s|$)/i;
 
 /** The head of a noun phrase, less names: "the water level of Lake Varen" → "level"; "the number of fishing licences" → "licenc". */
 function headOf(phrase: string): string | null {
-  const common = lowerFirst(phrase)
+  // Names are the report's subject, not the quantity's, wherever they stand ("Arvenna has received …": no head).
+  const common = phrase
+    .replace(/^(?:The|A|An|This|That|These|Those|Its|Their|Our)\s+/, '')
     .split(' ')
     .filter((w) => !/^[A-Z]/.test(w))
     .join(' ')
@@ -245,21 +250,27 @@ function headOf(phrase: string): string | null {
   return stems.length > 0 ? stems[stems.length - 1]! : null;
 }
 
+/** What a figure counts, from the words after it: "27% of its surface area" → area; "14 confirmed reports of …" → report. */
+function countedAfterFigure(rest: string): string | null {
+  const figure = extractQuantities(rest).find((q) => !isTime(q));
+  const after = figure ? rest.slice(figure.end).trim() : '';
+  const of = /^of\s+([^,;()]+)/.exec(after);
+  return headOf(of ? of[1]! : (/^[^,;()]+/.exec(after)?.[0] ?? ''));
+}
+
 /**
- * What the disputed figures count or measure, one head per side ("licenc", "level"): its subject's head, or, when the
- * subject is a name, the head of what the figure is of ("27% of its surface area" → "area"). Null when a side does not
- * parse.
+ * What the disputed figures count or measure: each side's subject's head, or, when the subject is a name, what its
+ * figure counts ("27% of its surface area" → "area", "14 confirmed reports of …" → "report"). A side without a figure
+ * ("… first received a report … in March 2024") or that does not parse names none; null when no side names one.
  */
 function quantityHeads(sides: readonly string[]): Set<string> | null {
   const out = new Set<string>();
   for (const side of sides) {
-    const clause = clauseOf(side);
-    if (!clause) return null;
-    const head = headOf(clause.subject) ?? headOf(/\bof ([^,;()]+)/.exec(clause.rest)?.[1] ?? '');
-    if (head === null) return null;
-    out.add(head);
+    const clause = extractQuantities(factClause(side)).some((q) => !isTime(q)) ? clauseOf(side) : null;
+    const head = clause ? (headOf(clause.subject) ?? countedAfterFigure(clause.rest)) : null;
+    if (head !== null) out.add(head);
   }
-  return out;
+  return out.size > 0 ? out : null;
 }
 
 /**

@@ -166,4 +166,33 @@ describe('explainsDifference: a reason speaks of what the figures count or measu
       ),
     ).toBe(true);
   });
+
+  it('refuses, from velora-recall, reasons about other things when a name is the subject; keeps the count that explains', () => {
+    // A side's name ("Arvenna") is the report's subject, never what a figure counts: here 14 reports.
+    const reports = [
+      'Arvenna has received 14 confirmed reports of VB-36 packs overheating up to 31 January 2025.',
+      'Arvenna has said publicly that it first received a report of a pack overheating in March 2024.',
+    ];
+    const packs =
+      "Arvenna now says 58,700 e-bikes are affected; the Office's notice counts 63,400 packs, because it includes spare packs sold separately.";
+    expect(
+      explainsDifference(
+        'Arvenna counts e-bikes, because each recalled bike is registered to an owner and will be contacted directly.',
+        reports,
+      ),
+    ).toBe(false);
+    expect(explainsDifference(packs, reports)).toBe(false);
+    expect(
+      explainsDifference(
+        'The Office did not order a mandatory recall because Arvenna Mobility agreed to a voluntary recall on terms the Office set, including the extension of 3 April 2025.',
+        reports,
+      ),
+    ).toBe(false);
+    expect(
+      explainsDifference(packs, [
+        'The recall covers 41,200 battery packs produced between week 08 and week 41 of 2023.',
+        'The recall covers 63,400 battery packs in Norland.',
+      ]),
+    ).toBe(true);
+  });
 });
