@@ -20,7 +20,7 @@ function longSection(claims: number): SectionWriterInput {
   };
 }
 
-describe('long sections are drafted in batches counted with js-tiktoken', () => {
+describe('long sections are drafted in batches counted in o200k_base tokens', () => {
   let server: FakeOpenAIServer;
   beforeAll(async () => {
     server = await startFakeLlm();

@@ -10,7 +10,8 @@ import { RealisticModel, type Corruption, type DefectKind } from './realistic-mo
 let encoder: Tiktoken | undefined;
 function tokens(text: string): number {
   encoder ??= getEncoding('o200k_base');
-  return encoder.encode(text).length;
+  // As a real server: "<|endoftext|>" in a message is text, not a control token.
+  return encoder.encode(text, [], []).length;
 }
 
 /**
