@@ -11,7 +11,11 @@
  * one commit plus one enqueue, so the ratio to their sum is the figure to watch.
  *
  * CPU per step: `process.cpuUsage` over the engine's window (this process hosts the engine, its empty handlers and
- * the bench's own polling, one query every 20 ms) over the steps the engine ran in it.
+ * the bench's own wait for the runs) over the steps the engine ran in it. The wait costs next to nothing: it is woken
+ * in-process when the engine writes a run's final status and otherwise checks every 500 ms (it polled every 20 ms
+ * before, about one query per step at one run at a time, counted as the engine's CPU; docs/decisions/0121). Socket
+ * writes per step, to Postgres and to Redis, are counted over the same window (each write is a system call, and on
+ * loopback the kernel delivers the packet in the writer's time: the largest single cost in the profile).
  *
  * Options: `--json FILE` writes the figures (tools/bench/step-report.ts); `--cpu-prof [--cpu-prof-dir DIR]` profiles
  * each engine window with the inspector (100 µs sampling) and prints where the CPU went (tools/bench/cpu-profile.ts);
@@ -27,6 +31,8 @@ import { Queue, Worker, type Job } from 'bullmq';
 import { Redis } from 'ioredis';
 import { Client } from 'pg';
 import { SERVICE_NAMES, stepKey, type StepRef } from '@dossier/contracts';
+import { Socket } from 'node:net';
+import { StepCommitRepository, type TransitionWrite } from '@dossier/db';
 import { BullMqServer, StepQueues } from '@dossier/queue';
 import { startChildService, waitFor, type TestDatabase } from '@dossier/testing';
 import {
@@ -89,6 +95,35 @@ function instrumentEngine(): { started: Map<string, number>; enqueued: Map<strin
   return { started, enqueued };
 }
 
+/** Wakes the bench's wait when the engine writes a run's final status (in this process; the wait still checks Postgres). */
+const finalWrites = new EventTarget();
+function instrumentFinalStatus(): void {
+  const writeTransition = StepCommitRepository.prototype.writeTransition;
+  StepCommitRepository.prototype.writeTransition = async function (this: StepCommitRepository, tx, w: TransitionWrite) {
+    const rows = await writeTransition.call(this, tx, w);
+    // Woken a moment later: the final write's transaction commits after this statement.
+    if (w.patch.status !== undefined && w.patch.status !== 'running') setTimeout(() => finalWrites.dispatchEvent(new Event('final')), 5);
+    return rows;
+  };
+}
+
+/** Socket writes (system calls: `_write` of one buffer, `_writev` of corked ones) by remote port, since the process started. */
+const socketWrites = new Map<number, number>();
+function countSocketWrites(): void {
+  const proto = Socket.prototype as unknown as Record<'_write' | '_writev', (this: Socket, ...args: unknown[]) => unknown>;
+  for (const method of ['_write', '_writev'] as const) {
+    const original = proto[method];
+    proto[method] = function (this: Socket, ...args: unknown[]) {
+      const port = this.remotePort ?? 0;
+      socketWrites.set(port, (socketWrites.get(port) ?? 0) + 1);
+      return original.apply(this, args);
+    };
+  }
+}
+const PG_PORT = Number(new URL(process.env['TEST_ADMIN_DATABASE_URL'] || 'postgresql://postgres@127.0.0.1:5432/postgres').port || 5432);
+const REDIS_PORT = Number(new URL(REDIS_URL).port || 6379);
+const writesTo = (port: number): number => socketWrites.get(port) ?? 0;
+
 /** The inspector's sampling profiler around one window (only with --cpu-prof). */
 async function profiled<T>(name: string, body: () => Promise<T>): Promise<{ value: T; profile?: { file: string; profile: CpuProfile } }> {
   if (!PROFILE_DIR) return { value: await body() };
@@ -109,17 +144,28 @@ async function profiled<T>(name: string, body: () => Promise<T>): Promise<{ valu
   }
 }
 
-/** Waits until every run is completed, on one connection, one query every 20 ms (the bench's own CPU stays small). */
-async function waitCompleted(client: Client, runIds: readonly string[]): Promise<void> {
-  for (;;) {
+/**
+ * Waits until every run is completed, on one connection: a query when the engine wrote a final status (woken in-process)
+ * and every 500 ms otherwise, so the bench's own CPU stays out of the engine's figure. Returns the queries it sent.
+ */
+async function waitCompleted(client: Client, runIds: readonly string[]): Promise<number> {
+  for (let queries = 1; ; queries++) {
     const { rows } = await client.query<{ status: string; n: number }>(
       'SELECT status, count(*)::int AS n FROM research_runs WHERE id = ANY($1::uuid[]) GROUP BY status',
       [runIds],
     );
     const bad = rows.find((r) => r.status === 'failed' || r.status === 'cancelled');
     if (bad) throw new Error(`a bench run is ${bad.status}`);
-    if (rows.find((r) => r.status === 'completed')?.n === runIds.length) return;
-    await new Promise((r) => setTimeout(r, 20));
+    if (rows.find((r) => r.status === 'completed')?.n === runIds.length) return queries;
+    await new Promise<void>((resolve) => {
+      const wake = () => {
+        clearTimeout(timer);
+        finalWrites.removeEventListener('final', wake);
+        resolve();
+      };
+      const timer = setTimeout(wake, 500);
+      finalWrites.addEventListener('final', wake);
+    });
   }
 }
 
@@ -134,7 +180,9 @@ async function engineWindow(
   await client.connect();
   try {
     const runIds: string[] = [];
+    let polls = 0;
     const from = Date.now();
+    const writes0 = { postgres: writesTo(PG_PORT), redis: writesTo(REDIS_PORT) };
     const cpu0 = process.cpuUsage();
     const t0 = performance.now();
     const { profile } = await profiled(`steps-${atOnce}-at-once`, async () => {
@@ -150,7 +198,7 @@ async function engineWindow(
           ),
         );
         runIds.push(...batch.map((run) => run.id));
-        await waitCompleted(
+        polls += await waitCompleted(
           client,
           batch.map((run) => run.id),
         );
@@ -158,6 +206,7 @@ async function engineWindow(
     });
     const wall = performance.now() - t0;
     const cpu = process.cpuUsage(cpu0);
+    const writes = { postgres: writesTo(PG_PORT) - writes0.postgres, redis: writesTo(REDIS_PORT) - writes0.redis };
     const to = Date.now();
 
     const { rows } = await client.query<{ step_key: string; cause_key: string }>(
@@ -192,6 +241,12 @@ async function engineWindow(
         hop: percentiles(hop),
         cpuMicrosPerStep: Math.round((cpu.user + cpu.system) / steps),
         wallMicrosPerStep: Math.round((wall * 1000) / steps),
+        // The bench's own wait queries are Postgres writes too: counted, and taken out.
+        socketWritesPerStep: {
+          postgres: Math.round(((writes.postgres - polls) / steps) * 10) / 10,
+          redis: Math.round((writes.redis / steps) * 10) / 10,
+        },
+        benchQueries: polls,
       },
       ...(profile ? { profile } : {}),
     };
@@ -354,6 +409,9 @@ function printFigures(c: ConcurrencyFigures): void {
   console.log(
     `engine CPU per step: ${engine.cpuMicrosPerStep} µs (process.cpuUsage over the window); wall per step ${engine.wallMicrosPerStep} µs`,
   );
+  console.log(
+    `socket writes per step: ${engine.socketWritesPerStep.postgres} to Postgres, ${engine.socketWritesPerStep.redis} to Redis (the bench's own ${engine.benchQueries} wait queries not counted)`,
+  );
 }
 
 async function main(): Promise<void> {
@@ -367,6 +425,8 @@ async function main(): Promise<void> {
   process.env['TEST_SCRIPT'] = JSON.stringify({ queries: 2, sources: 2, sections: 2, gains: [0.9, 0.9] });
   delete process.env['TEST_LOG'];
   const tracker = instrumentEngine();
+  instrumentFinalStatus();
+  countSocketWrites();
   const engine = await startEngine(db, prefix, SERVICE_NAMES);
   const settings = settingsFor(db, prefix);
   const concurrency: ConcurrencyFigures[] = [];

@@ -30,6 +30,10 @@ export const EngineFigures = z.object({
   cpuMicrosPerStep: z.number().nonnegative(),
   /** The window's wall time per step. */
   wallMicrosPerStep: z.number().nonnegative(),
+  /** Socket writes (system calls) per step over the window, by destination; the bench's own wait queries taken out. */
+  socketWritesPerStep: z.object({ postgres: z.number().nonnegative(), redis: z.number().nonnegative() }),
+  /** Queries the bench's own wait for the runs sent in the window (woken in-process, else every 500 ms). */
+  benchQueries: z.number().int().nonnegative(),
 });
 export type EngineFigures = z.infer<typeof EngineFigures>;
 

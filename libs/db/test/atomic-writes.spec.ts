@@ -231,10 +231,12 @@ describe('atomic writes on unique keys (real Postgres, racing callers)', () => {
       'node_executions',
       inTx(async (tx, i) => {
         const commits = new StepCommitRepository();
-        const locked = await commits.lockAndComplete(tx, tenantId, runId, keys[i]!, 1, { evidence: i });
+        // One statement locks, completes and reads (docs/decisions/0121): its read must not use the snapshot the
+        // statement took before it waited for the run lock.
+        const step = { stepKey: keys[i]!, node: 'extract' as const, iteration: 0, kind: 'fanout' as const };
+        const locked = await commits.completeAndRead(tx, tenantId, runId, step, 1, { evidence: i });
         if (!locked?.completed) throw new Error(`shard ${i} did not complete`);
-        const state = await commits.readState(tx, tenantId, runId, { node: 'extract', iteration: 0, kind: 'fanout' });
-        return { expected: state.fanout!.expected, done: state.fanout!.done.length };
+        return { expected: locked.state.fanout!.expected, done: locked.state.fanout!.done.length };
       }),
     );
     expect(race.overlapped).toBe(true);

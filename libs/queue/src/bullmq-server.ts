@@ -37,6 +37,11 @@ export class BullMqServer extends Server<WorkerEvents> implements CustomTranspor
   private readonly log = createLogger('queue');
   private resolve?: ResolveProvider;
   private processor?: StepProcessor;
+  /**
+   * Each node's handler, looked up once: Nest's `getHandlerByPattern` tries `JSON.parse` on the pattern first, which
+   * throws for a node name on every job (docs/decisions/0121). Filled after `listen`, when every handler is added.
+   */
+  private readonly byNode = new Map<string, MessageHandler>();
 
   /** Called once the app exists (its providers are what the transport needs), before `listen`. */
   bindTo(resolve: ResolveProvider): this {
@@ -132,7 +137,12 @@ export class BullMqServer extends Server<WorkerEvents> implements CustomTranspor
   private async dispatch(job: Job, control: JobControl): Promise<unknown> {
     const processor = this.processor;
     if (!processor) throw new Error('a job arrived before the transport was started');
-    const handler = this.getHandlerByPattern(job.name);
+    // Only found handlers are kept (node names: a bounded set), so unknown job names cannot grow the map.
+    let handler = this.byNode.get(job.name) ?? null;
+    if (!handler) {
+      handler = this.getHandlerByPattern(job.name);
+      if (handler) this.byNode.set(job.name, handler);
+    }
     if (!handler) throw await processor.reject(job.data, `no handler for node "${job.name}" in this process`);
     const result$ = this.transformToObservable(await handler(job.data, new StepRpcContext([job, control, processor])));
     return lastValueFrom(result$, { defaultValue: undefined });

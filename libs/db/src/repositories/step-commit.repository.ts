@@ -6,13 +6,7 @@ import type { OutboxRowData } from './outbox.repository';
 import { RUN_EVENTS_CHANNEL } from './run-event.repository';
 import { RUN_COLUMNS, type RunRow } from './run.repository';
 
-/** The run, locked and read, and whether this attempt completed the step (docs/decisions/0071). */
-export interface LockedCompletion {
-  run: RunRow;
-  completed: boolean;
-}
-
-/** What the router reads of a run in the deciding transaction, after the run lock (one statement). */
+/** What the router reads of a run in the deciding transaction, after the run lock. */
 export interface StepStateRows {
   /** The latest completed result of every node (highest iteration, shard 0). */
   latest: { node: string; iteration: number; result: unknown }[];
@@ -25,6 +19,20 @@ export interface StepStateRows {
     latest: { shard: number; iteration: number; result: unknown }[];
   };
 }
+
+/** The step's kind decides what of its siblings the router reads. */
+export interface StepToComplete {
+  stepKey: string;
+  node: NodeName;
+  iteration: number;
+  kind: 'single' | 'fanout' | 'loop';
+}
+
+/**
+ * The run, locked and read; whether this attempt completed the step; and when it did, what the router reads
+ * (docs/decisions/0121). Not completed (fenced): no state.
+ */
+export type LockedCompletion = { run: RunRow; completed: false } | { run: RunRow; completed: true; state: StepStateRows };
 
 /** What a run's row changes to when it moves (the columns the transition writer sets; absent: unchanged). */
 export interface RunPatch {
@@ -62,103 +70,59 @@ const OUTBOX_RETURNING = Prisma.raw(
 );
 
 /**
- * The statements of a step's completing transaction, each doing what several did before (docs/decisions/0071): lock the
- * run and complete the step (one), read what the router needs (one), write the decision (one). Raw SQL: each is a few
- * CTEs that Prisma's query builder cannot express, and one round trip each.
+ * The statements of a step's completing transaction, each doing what several did before (docs/decisions/0071, 0121):
+ * lock the run, complete the step and read what the router needs (one), write the decision (one). Raw SQL: each is a
+ * few CTEs (and a function) that Prisma's query builder cannot express, and one round trip each.
  */
 @Injectable()
 export class StepCommitRepository {
   /**
-   * Locks the run row (for the rest of the transaction) and completes the step if `attempt` is still its current attempt
-   * (the lease's generation) and it is not completed (fenced: docs/decisions/0070). Lock order as everywhere: the run,
-   * then the execution — the execution's key comes out of the locked run, so the row is not touched before the lock is
-   * held. Null when the run does not exist.
+   * One statement (docs/decisions/0121): locks the run row (for the rest of the transaction), completes the step if
+   * `attempt` is still its current attempt (the lease's generation) and it is not completed (fenced: 0070), and reads
+   * what the router needs — the latest results, and for a fan-out's shard or a shard loop's turn, the counts and results
+   * of its siblings. Null when the run does not exist.
    *
-   * The state is NOT read here: a statement's snapshot is taken when it starts, before it waits for the run lock, so a
-   * read in this statement could miss a shard that committed while it waited (the join would never fire). `readState`
-   * is the next statement, with a snapshot taken under the lock.
+   * The completion and the read are the function `dossier_complete_step` (migration 20261203110000), called laterally on
+   * the locked row: the run is locked before the execution row is touched (lock order run, then execution, 0026), and
+   * each statement inside the (VOLATILE) function takes its own snapshot after the lock is held, so the read sees every
+   * shard that committed while this statement waited for the lock (the join fires; 0071 kept it a separate statement for
+   * that reason alone).
    */
-  async lockAndComplete(
+  async completeAndRead(
     tx: Db,
     tenantId: string,
     runId: string,
-    stepKey: string,
+    step: StepToComplete,
     attempt: number,
     result: unknown,
   ): Promise<LockedCompletion | null> {
-    const rows = await queryRows<RunRow & { completedNow: number }>(
+    const rows = await queryRows<
+      RunRow & {
+        completedNow: number;
+        latest: StepStateRows['latest'] | null;
+        expected: number | null;
+        done: { stepKey: string; result: unknown }[] | null;
+        decided: { shard: number; iteration: number }[] | null;
+        perShard: { shard: number; iteration: number; result: unknown }[] | null;
+      }
+    >(
       tx,
       Prisma.sql`
       WITH run AS MATERIALIZED (
         SELECT ${RUN_COLUMNS} FROM research_runs WHERE id = ${runId}::uuid AND tenant_id = ${tenantId}::uuid FOR UPDATE
-      ), done AS (
-        UPDATE node_executions SET status = 'completed', result = ${JSON.stringify(result)}::jsonb, completed_at = now(), error = NULL
-        WHERE step_key = (SELECT ${stepKey}::text FROM run) AND tenant_id = ${tenantId}::uuid
-          AND attempts = ${attempt}::int AND status <> 'completed'
-        RETURNING 1
       )
-      SELECT run.*, (SELECT count(*)::int FROM done) AS "completedNow" FROM run`,
+      SELECT run.*, f.completed_now AS "completedNow", f.latest, f.expected, f.done, f.decided, f.per_shard AS "perShard"
+      FROM run CROSS JOIN LATERAL dossier_complete_step(run."tenantId", run.id, ${step.stepKey}::text, ${attempt}::int,
+        ${JSON.stringify(result)}::jsonb, ${step.node}::text, ${step.iteration}::int, ${step.kind}::text) f`,
     );
     const row = rows[0];
     if (!row) return null;
-    const { completedNow, ...run } = row;
-    return { run, completed: completedNow === 1 };
-  }
-
-  /**
-   * What the router needs, in one statement run under the run lock: the latest results, and for a fan-out's shard or a
-   * shard loop's turn, the counts and results of its siblings.
-   */
-  async readState(
-    tx: Db,
-    tenantId: string,
-    runId: string,
-    step: { node: NodeName; iteration: number; kind: 'single' | 'fanout' | 'loop' },
-  ): Promise<StepStateRows> {
-    const latest = Prisma.sql`(SELECT coalesce(jsonb_agg(jsonb_build_object('node', node, 'iteration', iteration, 'result', result)), '[]'::jsonb)
-      FROM (SELECT DISTINCT ON (node) node, iteration, result FROM node_executions
-        WHERE run_id = ${runId}::uuid AND tenant_id = ${tenantId}::uuid AND status = 'completed' AND shard = 0
-        ORDER BY node, iteration DESC) l)`;
-    if (step.kind === 'single') {
-      const rows = await queryRows<{ latest: StepStateRows['latest'] }>(tx, Prisma.sql`SELECT ${latest} AS latest`);
-      return { latest: rows[0]!.latest };
-    }
-    if (step.kind === 'fanout') {
-      const rows = await queryRows<{ latest: StepStateRows['latest']; expected: number; done: { stepKey: string; result: unknown }[] }>(
-        tx,
-        Prisma.sql`
-        SELECT ${latest} AS latest,
-          (SELECT count(*)::int FROM outbox
-            WHERE tenant_id = ${tenantId}::uuid AND run_id = ${runId}::uuid AND node = ${step.node} AND iteration = ${step.iteration}::int) AS expected,
-          (SELECT coalesce(jsonb_agg(jsonb_build_object('stepKey', step_key, 'result', result) ORDER BY shard), '[]'::jsonb)
-            FROM node_executions
-            WHERE tenant_id = ${tenantId}::uuid AND run_id = ${runId}::uuid AND node = ${step.node} AND iteration = ${step.iteration}::int
-              AND status = 'completed') AS done`,
-      );
-      const row = rows[0]!;
-      return { latest: row.latest, fanout: { expected: row.expected, done: row.done } };
-    }
-    const rows = await queryRows<{
-      latest: StepStateRows['latest'];
-      expected: number;
-      decided: { shard: number; iteration: number }[];
-      perShard: { shard: number; iteration: number; result: unknown }[];
-    }>(
-      tx,
-      Prisma.sql`
-      SELECT ${latest} AS latest,
-        (SELECT count(*)::int FROM outbox
-          WHERE tenant_id = ${tenantId}::uuid AND run_id = ${runId}::uuid AND node = ${step.node} AND iteration = 0) AS expected,
-        (SELECT coalesce(jsonb_agg(jsonb_build_object('shard', shard, 'iteration', last)), '[]'::jsonb)
-          FROM (SELECT shard, max(iteration) AS last FROM outbox
-            WHERE tenant_id = ${tenantId}::uuid AND run_id = ${runId}::uuid AND node = ${step.node} GROUP BY shard) d) AS decided,
-        (SELECT coalesce(jsonb_agg(jsonb_build_object('shard', shard, 'iteration', iteration, 'result', result) ORDER BY shard), '[]'::jsonb)
-          FROM (SELECT DISTINCT ON (shard) shard, iteration, result FROM node_executions
-            WHERE run_id = ${runId}::uuid AND tenant_id = ${tenantId}::uuid AND node = ${step.node} AND status = 'completed'
-            ORDER BY shard, iteration DESC) s) AS "perShard"`,
-    );
-    const row = rows[0]!;
-    return { latest: row.latest, loop: { expected: row.expected, decided: row.decided, latest: row.perShard } };
+    const { completedNow, latest, expected, done, decided, perShard, ...run } = row;
+    if (completedNow !== 1) return { run, completed: false };
+    const state: StepStateRows = { latest: latest ?? [] };
+    if (step.kind === 'fanout') state.fanout = { expected: expected ?? 0, done: done ?? [] };
+    if (step.kind === 'loop') state.loop = { expected: expected ?? 0, decided: decided ?? [], latest: perShard ?? [] };
+    return { run, completed: true, state };
   }
 
   /**

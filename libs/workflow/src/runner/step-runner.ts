@@ -258,7 +258,8 @@ export class StepRunner implements StepProcessor {
     execute: ((ctx: StepContext) => Promise<StepOutcome>) | undefined,
   ): Promise<StepRunResult> {
     // A job of a node the run's graph version does not use fails the run with a typed error, before any work.
-    nodeSpec(this.workflows.get(run.workflowVersion, run.id), job.node, run.id);
+    const loop = nodeSpec(this.workflows.get(run.workflowVersion, run.id), job.node, run.id).loop;
+    const kind = loop ? 'loop' : this.workflows.table.isFanout(job.node) ? 'fanout' : 'single';
     if (!execute) throw new InvalidStepPayloadError(`No handler for node ${job.node} in this process`, { runId: job.runId });
     const options = RunOptions.parse(run.options);
     const ctx: StepContext = {
@@ -306,7 +307,7 @@ export class StepRunner implements StepProcessor {
     // same connection (docs/decisions/0104), so `this.prisma` is the transaction inside `complete`.
     const toSend = await sqlTransaction(
       this.prisma.pool,
-      () => this.complete(this.prisma, job, key, attempt, result.data as AnyNodeResult, outcome, options),
+      () => this.complete(this.prisma, job, key, kind, attempt, result.data as AnyNodeResult, outcome, options),
       { timeoutMs: this.options.txTimeoutMs },
     );
     if (toSend === null) {
@@ -327,29 +328,37 @@ export class StepRunner implements StepProcessor {
    * The one transaction of a step: outputs, execution, checkpoint, events, next steps. Null when this attempt is no
    * longer the step's (another delivery completed it, or took it over after this one's lease lapsed): nothing is written.
    *
-   * Its statements (docs/decisions/0071): BEGIN; the run locked and the step completed (one); the handler's own writes;
-   * what the router reads (one, under the lock); the decision written (one: checkpoint, outbox, run, events); COMMIT.
+   * Its statements (docs/decisions/0071, 0121): BEGIN; the run locked, the step completed and what the router reads
+   * (one); the handler's own writes; the decision written (one: checkpoint, outbox, run, events); COMMIT.
    */
   private async complete(
     tx: Db,
     job: StepJob,
     key: string,
+    kind: 'single' | 'fanout' | 'loop',
     attempt: number,
     result: AnyNodeResult,
     outcome: StepOutcome,
     options: RunOptions,
   ): Promise<OutboxRowData[] | null> {
-    // Fenced: only the step's current attempt completes it (one execution, one set of outputs).
-    const locked = await this.commits.lockAndComplete(tx, job.tenantId, job.runId, key, attempt, result);
+    // One statement: the run locked, the step completed — fenced: only the step's current attempt completes it (one
+    // execution, one set of outputs) — and, when it did, what the router reads, read under the lock (docs/decisions/0121).
+    const locked = await this.commits.completeAndRead(
+      tx,
+      job.tenantId,
+      job.runId,
+      { stepKey: key, node: job.node, iteration: job.iteration, kind },
+      attempt,
+      result,
+    );
     if (!locked) throw new RunNotFoundError(`Run ${job.runId} disappeared while step ${key} ran`, { runId: job.runId });
     if (!locked.completed) return null;
-    const { run } = locked;
+    const { run, state: read } = locked;
+    // The handler's own writes, under the run lock. After the read: they write the stage's tables, never the executions
+    // or the outbox the router reads.
     await outcome.write?.(tx);
 
     const graph = this.workflows.get(run.workflowVersion, run.id);
-    const loop = nodeSpec(graph, job.node, run.id).loop;
-    const kind = loop ? 'loop' : this.workflows.table.isFanout(job.node) ? 'fanout' : 'single';
-    const read = await this.commits.readState(tx, job.tenantId, job.runId, { node: job.node, iteration: job.iteration, kind });
     const parseResult = (r: unknown) => this.workflows.table.results[job.node].parse(r) as AnyNodeResult;
     let shards: { expected: number; results: AnyNodeResult[]; keys: string[] } | undefined;
     let turns: { expected: number; finishedElsewhere: AnyNodeResult[] } | undefined;
