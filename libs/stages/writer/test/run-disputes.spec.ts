@@ -70,22 +70,55 @@ describe('reservedReasons (decision 0105)', () => {
   });
 });
 
-describe('a side that points back (decision 0127)', () => {
+describe("a dispute's reason is about what its sides disagree on (decision 0124)", () => {
   const claim = (id: string, statement: string, ev: string) =>
     ({ id, statement, evidenceIds: [ev], sourceIds: [ev], status: 'contested' }) as unknown as ClaimRow;
+  // The demo corpus: the authority's licence note (examples/corpus/krwa-fishing-licence-statistics-2015-2023.txt) and the
+  // Varen Lake Trust's fish survey (examples/corpus-src/varen-lake-trust-fish-survey-2024.txt).
+  const licences = [
+    claim('A', 'The number of fishing licences fell from 1,240 in 2015 to 610 in 2023.', 'e1'),
+    claim('B', 'The number of fishing licences fell from 1,410 in 2015 to 480 in 2023, including club permits.', 'e2'),
+  ];
+  const survey = {
+    id: 'x1',
+    excerpt: "The difference between our results and the authority's is explained by season and location.",
+    voice: 'the fish survey',
+  };
 
-  it('"It reports that …" is not shown: apart from its source "it" is nothing', () => {
-    const claims = [
-      claim('A', 'It reports that rainfall in the Varen catchment was 12% below average between 2015 and 2024.', 'e1'),
-      claim('B', 'Rainfall in the Varen catchment was 3% below average between 2015 and 2024.', 'e2'),
-      claim('C', 'Rainfall in the Varen catchment was 12% below average between 2015 and 2024, at five lowland stations.', 'e3'),
+  it('refuses the fish survey\'s "season and location" for the licence counts: their reason is what one includes', () => {
+    const [shown] = selectDisagreements(runDisputes([], licences), licences, [survey]);
+    expect(shown!.reason).toBeNull();
+    expect(shown!.difference).toBe('Only one of the two figures says it includes club permits.');
+  });
+
+  it('takes the next candidate that speaks of the licences, and keeps "season and location" for the fish population', () => {
+    const counted = {
+      id: 'x2',
+      excerpt: 'The difference between the two licence counts is that the Trust includes club permits sold at the harbour kiosk.',
+    };
+    const [shown] = selectDisagreements(runDisputes([], licences), licences, [survey, counted]);
+    expect(shown!.reason?.text).toBe(counted.excerpt);
+    const fish = [
+      claim('C', "The fish population of Lake Varen has recovered, according to the authority's spring test netting.", 'e3'),
+      claim('D', "The Trust's summer 2024 survey concludes that the fish population has not recovered.", 'e4'),
+    ];
+    const [population] = selectDisagreements([{ claimAId: 'C', claimBId: 'D' }], fish, [survey]);
+    expect(population!.reason?.text).toBe(
+      "The difference between the fish survey's results and the authority's is explained by season and location.",
+    );
+  });
+
+  it('shows no side that opens with a pronoun pointing at a sentence the reader does not see', () => {
+    const rainfall = [
+      claim('E', 'Rainfall in the Varen catchment was 7% below average between 2015 and 2024.', 'e5'),
+      claim('F', 'It reports that rainfall in the Varen catchment was 12% below average between 2015 and 2024.', 'e6'),
+      claim('G', 'Rainfall in the Varen catchment was 3% below average between 2015 and 2024.', 'e7'),
     ];
     const pairs = [
-      { claimAId: 'A', claimBId: 'B' },
-      { claimAId: 'C', claimBId: 'B' },
+      { claimAId: 'E', claimBId: 'F' },
+      { claimAId: 'E', claimBId: 'G' },
     ];
-    const shown = selectDisagreements(pairs, claims).map((d) => d.sides.map((s) => s.statement));
-    expect(shown.map((sides) => [...sides].sort())).toEqual([[claims[1]!.statement, claims[2]!.statement].sort()]);
-    expect(shown.flat().some((s) => /^It\b/.test(s))).toBe(false);
+    const [shown] = selectDisagreements(pairs, rainfall, []);
+    expect(shown!.sides.map((s) => s.id)).toEqual(['E', 'G']);
   });
 });

@@ -1,7 +1,7 @@
 import { pointsAtSeveral, pointsBack } from './back-reference';
 import { comparable, extractQuantities, isTime, sameQuantity } from './quantities';
 import { negationCues, normalizeWhitespace, statementStems } from './statement-terms';
-import { stem, tokenize } from './tokens';
+import { contentStems, stem, tokenize } from './tokens';
 
 /*
  * What a dispute's reader is told besides its sides (issue 25 items 4 and 5, decision 0096): the reason the sources give
@@ -224,6 +224,55 @@ function subjectStems(sides: readonly string[]): Set<string> {
   return out;
 }
 
+/** A quantity named by what it counts or measures: "the number of fishing licences" is a count of licences. */
+const QUANTITY_OF =
+  /^(?:(?:the|a|an|its|their)\s+)?(?:(?:total|annual|overall|average|mean|yearly)\s+)?(?:number|amount|share|proportion|percentage|total|volume|count|rate|sum|quantity|size)\s+of\s+/i;
+/**
+ * Where a noun phrase ends: a preposition, a relative word, an auxiliary or a participle after its head ("withdrawals
+ * from …", "licences issued …", "packs were produced …").
+ */
+const PHRASE_END =
+  /\s(?:of|from|in|at|for|by|on|with|to|up|into|between|since|during|that|which|who|across|under|over|is|are|was|were|has|have|had|issued|recorded|measured|reported|published|produced|sold)(?=\s|$)/i;
+
+/** The head of a noun phrase, less names: "the water level of Lake Varen" → "level"; "the number of fishing licences" → "licenc". */
+function headOf(phrase: string): string | null {
+  // Names are the report's subject, not the quantity's, wherever they stand ("Arvenna has received …": no head).
+  const common = phrase
+    .replace(/^(?:The|A|An|This|That|These|Those|Its|Their|Our)\s+/, '')
+    .split(' ')
+    .filter((w) => !/^[A-Z]/.test(w))
+    .join(' ')
+    .trim()
+    .replace(QUANTITY_OF, '');
+  const end = PHRASE_END.exec(` ${common}`);
+  const group = end ? ` ${common}`.slice(0, end.index) : common;
+  const stems = contentStems(group).filter((t) => !/\d/.test(t));
+  return stems.length > 0 ? stems[stems.length - 1]! : null;
+}
+
+/** What a figure counts, from the words after it: "27% of its surface area" → area; "14 confirmed reports of …" → report. */
+function countedAfterFigure(rest: string): string | null {
+  const figure = extractQuantities(rest).find((q) => !isTime(q));
+  const after = figure ? rest.slice(figure.end).trim() : '';
+  const of = /^of\s+([^,;()]+)/.exec(after);
+  return headOf(of ? of[1]! : (/^[^,;()]+/.exec(after)?.[0] ?? ''));
+}
+
+/**
+ * What the disputed figures count or measure: each side's subject's head, or, when the subject is a name, what its
+ * figure counts ("27% of its surface area" → "area", "14 confirmed reports of …" → "report"). A side without a figure
+ * ("… first received a report … in March 2024") or that does not parse names none; null when no side names one.
+ */
+function quantityHeads(sides: readonly string[]): Set<string> | null {
+  const out = new Set<string>();
+  for (const side of sides) {
+    const clause = extractQuantities(factClause(side)).some((q) => !isTime(q)) ? clauseOf(side) : null;
+    const head = clause ? (headOf(clause.subject) ?? countedAfterFigure(clause.rest)) : null;
+    if (head !== null) out.add(head);
+  }
+  return out.size > 0 ? out : null;
+}
+
 /**
  * Whether a sentence of the run's evidence explains why the sides differ: it names how a figure was made (basis,
  * method, period, definition or source), shares the disputed quantity's subject (a term of the sides' subject, or one
@@ -252,7 +301,11 @@ export function explainsDifference(sentence: string, sides: readonly string[], b
   const lower = text.toLowerCase();
   if (sides.some((s) => lower.includes(plain(s).toLowerCase()) || plain(s).toLowerCase().includes(lower))) return false;
   const terms = new Set(tokenize(text).map(stem));
-  const subject = subjectStems(sides);
+  // Between figures, the reason must speak of what they count or measure: a word of the sides' subject used of something
+  // else is not enough ("the fish survey's results" explain nothing about "the number of fishing licences", decision 0124).
+  // Between statements, a term of their subject.
+  const heads = figured ? quantityHeads(sides) : null;
+  const subject = heads ?? subjectStems(sides);
   if ([...subject].some((t) => terms.has(t))) return true;
   const figures = extractQuantities(text).filter((q) => !isTime(q));
   const sideFigures = sides.flatMap((s) => extractQuantities(s).filter((q) => !isTime(q)));

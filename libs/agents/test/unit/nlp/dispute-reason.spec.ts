@@ -138,3 +138,61 @@ describe("namePoint: the point in dispute as a reader names it, from the sides' 
     expect(namePoint([fell42, fell61])).toBe('how far the water level of Lake Varen fell');
   });
 });
+
+describe('explainsDifference: a reason speaks of what the figures count or measure (decision 0124)', () => {
+  const licences = [
+    'The number of fishing licences fell from 1,240 in 2015 to 610 in 2023.',
+    'The number of fishing licences fell from 1,410 in 2015 to 480 in 2023, including club permits.',
+  ];
+  const survey = "The difference between the fish survey's results and the authority's is explained by season and location.";
+
+  it('refuses a sentence sharing only a word the sides use of something else ("fish survey" / "fishing licences")', () => {
+    expect(explainsDifference(survey, licences)).toBe(false);
+    expect(explainsDifference('The difference between the two licence counts is that the Trust includes club permits.', licences)).toBe(
+      true,
+    );
+  });
+
+  it("keeps it between statements about the fish population, and keeps the water level's reason", () => {
+    const fish = [
+      'The fish population of Lake Varen has recovered after the restocking programme.',
+      'The fish population of Lake Varen has not recovered after the restocking programme.',
+    ];
+    expect(explainsDifference(survey, fish)).toBe(true);
+    expect(
+      explainsDifference(
+        'We note that figures above six metres compare the highest spring level with the lowest autumn level, which exaggerates the change.',
+        [fell42, fell61],
+      ),
+    ).toBe(true);
+  });
+
+  it('refuses, from velora-recall, reasons about other things when a name is the subject; keeps the count that explains', () => {
+    // A side's name ("Arvenna") is the report's subject, never what a figure counts: here 14 reports.
+    const reports = [
+      'Arvenna has received 14 confirmed reports of VB-36 packs overheating up to 31 January 2025.',
+      'Arvenna has said publicly that it first received a report of a pack overheating in March 2024.',
+    ];
+    const packs =
+      "Arvenna now says 58,700 e-bikes are affected; the Office's notice counts 63,400 packs, because it includes spare packs sold separately.";
+    expect(
+      explainsDifference(
+        'Arvenna counts e-bikes, because each recalled bike is registered to an owner and will be contacted directly.',
+        reports,
+      ),
+    ).toBe(false);
+    expect(explainsDifference(packs, reports)).toBe(false);
+    expect(
+      explainsDifference(
+        'The Office did not order a mandatory recall because Arvenna Mobility agreed to a voluntary recall on terms the Office set, including the extension of 3 April 2025.',
+        reports,
+      ),
+    ).toBe(false);
+    expect(
+      explainsDifference(packs, [
+        'The recall covers 41,200 battery packs produced between week 08 and week 41 of 2023.',
+        'The recall covers 63,400 battery packs in Norland.',
+      ]),
+    ).toBe(true);
+  });
+});

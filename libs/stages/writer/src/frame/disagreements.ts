@@ -225,11 +225,9 @@ export function selectDisagreements(
       const read = readerSentence(c.statement);
       // A first-person side is its source's position, in our words, or not shown (decision 0102).
       const shown = read === null ? null : attributed(read, c.evidenceIds.map((id) => voiceOf.get(id)).find((v) => v) ?? null);
-      // A side opening with a pronoun ("It reports that rainfall … was 12% below average …") points at a sentence of
-      // its source the reader does not see; which body "it" is, the source's author ("we", 0102) is not: not shown
-      // (decision 0127).
-      if (shown !== null && pointsBack(shown) !== null) return [];
-      return shown === null ? [] : [{ ...c, statement: shown }];
+      // A side opening with a pronoun ("It reports that rainfall …") points at a sentence of its source the reader does
+      // not see: not shown (decision 0124).
+      return shown === null || pointsBack(shown) !== null ? [] : [{ ...c, statement: shown }];
     });
     const ranked = [...known].sort((a, b) => b.evidenceIds.length - a.evidenceIds.length || ids.indexOf(a.id) - ids.indexOf(b.id));
     const sides: ClaimRow[] = [];
