@@ -26,7 +26,16 @@ export const FoundContradiction = z.strictObject({ claimAId: Id, claimBId: Id, k
 export const CounterEvidenceOutput = z.strictObject({ contradictions: z.array(FoundContradiction) });
 export type CounterEvidenceOutput = z.infer<typeof CounterEvidenceOutput>;
 
-const pairKey = (a: string, b: string): string => [a, b].sort().join('\u0000');
+/** Each pair of claims once, in either order: the first finding that names it. */
+function firstOfEachPair<T extends { claimAId: string; claimBId: string }>(found: readonly T[]): T[] {
+  const seen = new Set<string>();
+  return found.filter((c) => {
+    const key = [c.claimAId, c.claimBId].sort().join('\u0000');
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
 
 function check(input: CounterEvidenceInput, output: CounterEvidenceOutput): ReferenceCheck<CounterEvidenceOutput> {
   const known = new Set(input.claims.map((c) => c.id));
@@ -35,13 +44,9 @@ function check(input: CounterEvidenceInput, output: CounterEvidenceOutput): Refe
     known,
     'contradictions name claim',
   );
-  const seen = new Set<string>();
-  const contradictions = output.contradictions.filter((c) => {
-    const key = pairKey(c.claimAId, c.claimBId);
-    const ok = known.has(c.claimAId) && known.has(c.claimBId) && c.claimAId !== c.claimBId && !seen.has(key);
-    seen.add(key);
-    return ok;
-  });
+  const contradictions = firstOfEachPair(
+    output.contradictions.filter((c) => known.has(c.claimAId) && known.has(c.claimBId) && c.claimAId !== c.claimBId),
+  );
   if (output.contradictions.some((c) => c.claimAId === c.claimBId)) issues.push('a claim cannot contradict itself');
   return { issues, cleaned: { contradictions }, dropped: output.contradictions.length - contradictions.length };
 }
@@ -60,16 +65,7 @@ function split(input: CounterEvidenceInput): InputSplit<CounterEvidenceInput, Co
   };
   return {
     parts: [part(parts[0]), part(parts[1])],
-    join: ([a, b]) => {
-      const seen = new Set<string>();
-      const contradictions = [...a.contradictions, ...b.contradictions].filter((c) => {
-        const key = pairKey(c.claimAId, c.claimBId);
-        if (seen.has(key)) return false;
-        seen.add(key);
-        return true;
-      });
-      return { contradictions };
-    },
+    join: ([a, b]) => ({ contradictions: firstOfEachPair([...a.contradictions, ...b.contradictions]) }),
   };
 }
 
