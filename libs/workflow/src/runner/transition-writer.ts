@@ -58,7 +58,11 @@ export class TransitionWriter {
   }
 
   /** The router's view of a run from its latest results (read by `loadState`, or by the step's state statement). */
-  stateFrom(run: Pick<RunRow, 'id' | 'budgetExhausted'>, options: RunOptions, latest: readonly { node: string; iteration: number; result: unknown }[]): RouterState {
+  stateFrom(
+    run: Pick<RunRow, 'id' | 'budgetExhausted'>,
+    options: RunOptions,
+    latest: readonly { node: string; iteration: number; result: unknown }[],
+  ): RouterState {
     const results: RouterState['results'] = {};
     for (const row of latest) {
       const node = row.node as NodeName;
