@@ -132,6 +132,106 @@ describe('sqlTransaction and queryRows (real Postgres)', () => {
     expect((await queryRows<{ one: number }>(prisma, Prisma.sql`SELECT 1 AS one`))[0]!.one).toBe(1);
   });
 
+  // pg's pipeline mode for the span of the transaction (docs/decisions/0135): every connection of the pool is back out
+  // of it, outside any transaction and usable.
+  const poolIsClean = async () => {
+    const clients = await Promise.all([0, 1, 2].map(() => prisma.pool.connect()));
+    try {
+      expect(clients.map((c) => (c as unknown as { pipeline: boolean }).pipeline)).toEqual([false, false, false]);
+      const states = await Promise.all(clients.map((c) => c.query('SELECT txid_current_if_assigned()::text AS tx')));
+      expect(states.map((r) => r.rows[0].tx)).toEqual([null, null, null]);
+    } finally {
+      clients.forEach((c) => c.release());
+    }
+  };
+
+  it('BEGIN rides with the first statement: a failing first statement rolls back and the connection goes back usable', async () => {
+    const name = `first-${randomUUID()}`;
+    const err = await sqlTransaction(
+      prisma.pool,
+      async () => {
+        await queryRows(prisma, Prisma.sql`SELECT 1 / (SELECT count(*) FROM tenants WHERE name = ${name})::int AS x`);
+        await insertRaw(name);
+      },
+      TX,
+    ).catch((e: unknown) => e);
+    expect(String(err)).toMatch(/division by zero/);
+    expect(await tenantNamed(name)).toBe(false);
+    await poolIsClean();
+  });
+
+  it('COMMIT sent behind the last statement commits with it', async () => {
+    const [first, last] = [`a-${randomUUID()}`, `z-${randomUUID()}`];
+    await sqlTransaction(
+      prisma.pool,
+      async () => {
+        await insertRaw(first);
+        await queryRows(prisma, Prisma.sql`INSERT INTO tenants (id, name) VALUES (${randomUUID()}::uuid, ${last})`, { last: true });
+      },
+      TX,
+    );
+    expect(await tenantNamed(first)).toBe(true);
+    expect(await tenantNamed(last)).toBe(true);
+    await poolIsClean();
+  });
+
+  it('a failing last statement with COMMIT sent behind it is not committed and throws its own error', async () => {
+    const [first, last] = [`a-${randomUUID()}`, `z-${randomUUID()}`];
+    const err = await sqlTransaction(
+      prisma.pool,
+      async () => {
+        await insertRaw(first);
+        await queryRows(
+          prisma,
+          Prisma.sql`INSERT INTO tenants (id, name) VALUES (${randomUUID()}::uuid, ${last}), ('not-a-uuid'::uuid, 'x')`,
+          { last: true },
+        );
+      },
+      TX,
+    ).catch((e: unknown) => e);
+    expect(String(err)).toMatch(/invalid input syntax for type uuid/);
+    // The statement's own error, as without the COMMIT behind it (classified by its SQLSTATE as before).
+    expect((err as { code?: string }).code).toBe('22P02');
+    expect(await tenantNamed(first)).toBe(false);
+    expect(await tenantNamed(last)).toBe(false);
+    await poolIsClean();
+  });
+
+  it('a statement after the one sent with COMMIT is refused, not run outside the transaction', async () => {
+    const [first, after] = [`a-${randomUUID()}`, `b-${randomUUID()}`];
+    const err = await sqlTransaction(
+      prisma.pool,
+      async () => {
+        await queryRows(prisma, Prisma.sql`INSERT INTO tenants (id, name) VALUES (${randomUUID()}::uuid, ${first})`, { last: true });
+        await insertRaw(after);
+      },
+      TX,
+    ).catch((e: unknown) => e);
+    expect(String(err)).toMatch(/after its transaction was committed/);
+    expect(await tenantNamed(first)).toBe(true);
+    expect(await tenantNamed(after)).toBe(false);
+    await poolIsClean();
+  });
+
+  it('past its time a connection with a pipelined statement in flight is destroyed at once, as before', async () => {
+    const name = `slow-${randomUUID()}`;
+    const started = Date.now();
+    const err = await sqlTransaction(
+      prisma.pool,
+      async () => {
+        await insertRaw(name);
+        await queryRows(prisma, Prisma.sql`SELECT pg_sleep(3)`);
+      },
+      { timeoutMs: 300 },
+    ).catch((e: unknown) => e);
+    // pg's end() would wait for a pipelined statement to finish (3 s); the transaction's timer takes the connection
+    // out of pipeline mode first, so its socket is destroyed and Postgres rolls back now.
+    expect(Date.now() - started).toBeLessThan(2_000);
+    expect((err as { code?: string }).code).toBe('P2028');
+    expect(await tenantNamed(name)).toBe(false);
+    await poolIsClean();
+  });
+
   it('reads int8 as BigInt, as $queryRaw does, and binds nothing outside the scope', async () => {
     const rows = await queryRows<{ big: bigint }>(prisma, Prisma.sql`SELECT 9007199254740993::int8 AS big`);
     expect(rows[0]!.big).toBe(9007199254740993n);

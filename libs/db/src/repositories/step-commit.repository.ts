@@ -135,7 +135,8 @@ export class StepCommitRepository {
    * checkpoint, the decided steps into the outbox (a step key that exists is skipped: the unique key makes a join fire
    * once), the run's new state and its event counter in one UPDATE (two updates of one row in one statement would not
    * both apply), the events with the next seqs, and their NOTIFY (delivered on commit only). Returns the outbox rows it
-   * inserted.
+   * inserted. The last statement of the caller's transaction: in the step engine's transaction COMMIT is sent behind it
+   * and answered with it (docs/decisions/0135), so nothing may be written after it.
    */
   async writeTransition(tx: Db, w: TransitionWrite): Promise<OutboxRowData[]> {
     const sets: Prisma.Sql[] = [Prisma.sql`event_seq = event_seq + ${w.events.length}::int`];
@@ -176,6 +177,9 @@ export class StepCommitRepository {
         RETURNING ${OUTBOX_RETURNING}
       )${checkpoint}
       SELECT decided.* FROM (SELECT count(*) AS n FROM notified) notices LEFT JOIN decided ON true`,
+      // The last statement of its transaction (TransitionWriter.apply writes it last): in a step's transaction COMMIT
+      // goes right behind it (docs/decisions/0135).
+      { last: true },
     );
     // One row at least (the notices' count), so the NOTIFY is evaluated even when no step was decided.
     return rows.filter((r): r is OutboxRowData => r.id !== null).sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { Prisma } from '../generated/prisma/client';
 import type { Db } from '../db';
 import { boundConnection, type BindablePool } from './bindable-pool';
+import { pipelinedTransaction, queryPipelined } from './pipelined-transaction';
 
 /**
  * The clients whose statements may go to their pool directly: the process's PrismaService, by identity. Not "has a
@@ -19,13 +20,20 @@ export function registerPooledClient(client: object, pool: BindablePool): void {
  * A raw statement's rows, sent on the driver where the engine holds the connection (docs/decisions/0104): the
  * transaction's connection inside a step's transaction, the pool for the client outside one; through Prisma's
  * `$queryRaw` when `db` is one of Prisma's own transactions (run start, gate decisions). The same SQL text and values
- * either way (`Prisma.sql` renders `$n` placeholders for Postgres); int8 reads as BigInt on both paths.
+ * either way (`Prisma.sql` renders `$n` placeholders for Postgres); int8 reads as BigInt on both paths. `last`: the
+ * statement is the last of the step transaction it is in, and COMMIT may be sent right behind it (it is the caller's
+ * promise that no statement follows; one that does is refused).
  */
-export async function queryRows<T>(db: Db, query: Prisma.Sql): Promise<T[]> {
-  const conn = boundConnection() ?? pooled.get(db);
+export async function queryRows<T>(db: Db, query: Prisma.Sql, options: { last?: boolean } = {}): Promise<T[]> {
+  const bound = boundConnection();
+  const conn = bound ?? pooled.get(db);
   if (!conn) return db.$queryRaw<T[]>(query);
   const text = query.text;
-  const result = await conn.query({ name: statementName(text), text, values: query.values as unknown[] });
+  const config = { name: statementName(text), text, values: query.values as unknown[] };
+  // In the engine's step transaction (pg's pipeline mode, docs/decisions/0135): the first statement carries the
+  // pending BEGIN, and the last (`last`) has COMMIT sent right behind it.
+  const tx = bound ? pipelinedTransaction(bound) : undefined;
+  const result = bound && tx ? await queryPipelined(bound, tx, config, options.last ?? false) : await conn.query(config);
   return result.rows as T[];
 }
 

@@ -1,5 +1,6 @@
 import type pg from 'pg';
 import { onConnection, type BindablePool } from './bindable-pool';
+import { closePipelined, drained, openPipelined, setPipeline, type PipelinedTransaction } from './pipelined-transaction';
 
 export interface SqlTransactionOptions {
   /** How long to wait for a connection, and how long the transaction may last, as Prisma's maxWait and timeout. */
@@ -32,23 +33,58 @@ export async function sqlTransaction<T>(pool: BindablePool, fn: () => Promise<T>
   client.on('error', onError);
   const timer = setTimeout(() => {
     destroyed = true;
+    // Out of pipeline mode first: pg's end() waits for the pipelined statements in flight to drain (a statement waiting
+    // on a lock would keep the connection and the locks), where without it a busy connection's socket is destroyed.
+    setPipeline(client, false);
     client.release(expired('step transaction expired', options.timeoutMs));
   }, options.timeoutMs);
+  // pg's pipeline mode for the span of the transaction (docs/decisions/0135): each statement is sent as it is queued,
+  // with its own Sync, so BEGIN goes out unawaited and is answered with the first statement (`queryRows` awaits both),
+  // and COMMIT can go right behind the last statement (`queryRows`' `last`). A failed statement still aborts the
+  // transaction: the statements behind it fail, and a COMMIT answers ROLLBACK.
+  setPipeline(client, true);
+  const tx: PipelinedTransaction = { begin: client.query('BEGIN'), committed: false, ended: false, commitSent: false };
+  // Awaited with the first statement, or below when `fn` sent none through `queryRows`.
+  tx.begin?.catch(() => undefined);
+  openPipelined(client, tx);
   try {
-    await client.query('BEGIN');
     const result = await onConnection(client, fn);
-    await client.query('COMMIT');
+    if (tx.begin) {
+      const begin = tx.begin;
+      tx.begin = undefined;
+      await begin;
+    }
+    if (!tx.committed) {
+      if (tx.commitSent) throw new Error('the transaction was not committed');
+      tx.commitSent = true;
+      const commit = await client.query('COMMIT');
+      // An aborted transaction (a statement of `fn` failed and `fn` went on) answers COMMIT with ROLLBACK.
+      if (commit.command !== 'COMMIT') {
+        tx.ended = true;
+        throw new Error(`COMMIT answered ${commit.command}: the transaction was rolled back`);
+      }
+    }
     return result;
   } catch (err) {
     if (destroyed) throw expired('step transaction expired', options.timeoutMs);
-    await client.query('ROLLBACK').catch((rollbackErr: unknown) => {
-      broken = rollbackErr instanceof Error ? rollbackErr : new Error(String(rollbackErr));
-    });
+    // Committed already (COMMIT went with the last statement) or ended by Postgres: nothing to roll back.
+    if (!tx.committed && !tx.ended) {
+      await client.query('ROLLBACK').catch((rollbackErr: unknown) => {
+        broken = rollbackErr instanceof Error ? rollbackErr : new Error(String(rollbackErr));
+      });
+    }
     throw err;
   } finally {
+    closePipelined(client);
     clearTimeout(timer);
     client.removeListener('error', onError);
-    if (!destroyed) client.release(broken);
+    if (!destroyed) {
+      // Back to the pool out of pipeline mode, and only with nothing in flight: switching the flag with a statement
+      // unanswered would strand it, so such a connection leaves the pool instead.
+      if (!drained(client)) broken ??= new Error('statements still in flight at the end of the transaction');
+      setPipeline(client, false);
+      client.release(broken);
+    }
   }
 }
 
