@@ -15,6 +15,12 @@ describe('statements per step (real Redis and Postgres, engine in this process)'
   const perStep = new Map<string, string[]>();
   /** The columns each statement of a step returned, in order (what the driver parses per row). */
   const columnsPerStep = new Map<string, string[][]>();
+  /**
+   * For each statement of a step, how many statements of the same connection were still unanswered when it was sent:
+   * 0 starts a round trip, more rides on one already on the wire (pg's pipeline mode, docs/decisions/0135).
+   */
+  const inFlightPerStep = new Map<string, number[]>();
+  const unanswered = new WeakMap<object, number>();
   const query = pg.Client.prototype.query;
 
   beforeAll(async () => {
@@ -29,19 +35,26 @@ describe('statements per step (real Redis and Postgres, engine in this process)'
       if (!key) return (query as (...a: unknown[]) => unknown).apply(this, args);
       const columns: string[] = [];
       columnsPerStep.set(key, [...(columnsPerStep.get(key) ?? []), columns]);
-      const record = (r: unknown) => columns.push(...((r as { fields?: { name: string }[] } | undefined)?.fields ?? []).map((f) => f.name));
+      inFlightPerStep.set(key, [...(inFlightPerStep.get(key) ?? []), unanswered.get(this) ?? 0]);
+      unanswered.set(this, (unanswered.get(this) ?? 0) + 1);
+      const answered = () => unanswered.set(this, (unanswered.get(this) ?? 1) - 1);
+      const record = (r: unknown) => {
+        answered();
+        columns.push(...((r as { fields?: { name: string }[] } | undefined)?.fields ?? []).map((f) => f.name));
+      };
       // The pool's own queries (outside a transaction) pass a callback; a checked-out client's return a promise.
       const last = args.length - 1;
       const callback = args[last];
       if (typeof callback === 'function') {
         args[last] = (err: unknown, r: unknown) => {
           if (!err) record(r);
+          else answered();
           return (callback as (e: unknown, r: unknown) => unknown)(err, r);
         };
       }
       const sent = (query as (...a: unknown[]) => unknown).apply(this, args) as PromiseLike<unknown> | undefined;
       // Duck-typed (the driver's promise is not of this test's realm); a side chain: the caller awaits `sent` itself.
-      if (typeof sent?.then === 'function') sent.then(record, () => undefined);
+      if (typeof sent?.then === 'function') sent.then(record, answered);
       return sent;
     } as typeof query;
     engine = await startEngine(db, uniquePrefix('statements'));
@@ -90,6 +103,12 @@ describe('statements per step (real Redis and Postgres, engine in this process)'
           : q.split(' ').slice(0, 3).join(' '),
     );
     expect(shape).toEqual(['start', 'BEGIN', 'lock, complete and read', 'INSERT INTO test_outputs', 'WITH counter AS', 'COMMIT']);
+    // Four round trips, not six (docs/decisions/0135): the locking statement is sent with BEGIN still unanswered, and
+    // COMMIT with the transition; the handler's write waits for the lock's answer (the router reads it), the transition
+    // for the router.
+    expect(inFlightPerStep.get(`${run.id}.questions.0.0`)).toEqual([0, 0, 1, 0, 0, 1]);
+    const roundTrips = (step: string) => (inFlightPerStep.get(`${run.id}.${step}`) ?? []).filter((n) => n === 0).length;
+    expect(steps.filter((k) => roundTrips(k) !== sent(k).length - 2).map((k) => `${k}: ${roundTrips(k)} of ${sent(k).length}`)).toEqual([]);
     // The run is read once per step (docs/decisions/0133): the start returns what the step reads of it, and the locking
     // statement only what can have changed since (state the router and the transition read), not the whole row again.
     const [started, , locked] = columnsPerStep.get(`${run.id}.questions.0.0`) ?? [];
