@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { PoolClient } from 'pg';
 import { classifyError } from '@dossier/errors';
 import { createTestDatabase, sql, type TestDatabase } from '@dossier/testing';
 import { Prisma, PrismaService, boundConnection, queryRows, sqlTransaction } from '../src';
@@ -135,7 +136,8 @@ describe('sqlTransaction and queryRows (real Postgres)', () => {
   // pg's pipeline mode for the span of the transaction (docs/decisions/0135): every connection of the pool is back out
   // of it, outside any transaction and usable.
   const poolIsClean = async () => {
-    const clients = await Promise.all([0, 1, 2].map(() => prisma.pool.connect()));
+    const pool = prisma.pool as unknown as { connect(): Promise<PoolClient> };
+    const clients = await Promise.all([0, 1, 2].map(() => pool.connect()));
     try {
       expect(clients.map((c) => (c as unknown as { pipeline: boolean }).pipeline)).toEqual([false, false, false]);
       const states = await Promise.all(clients.map((c) => c.query('SELECT txid_current_if_assigned()::text AS tx')));

@@ -14,6 +14,27 @@ export interface PipelinedTransaction {
   ended: boolean;
   /** COMMIT has been sent: a statement after it would run outside the transaction. */
   commitSent: boolean;
+  /** The socket is corked behind BEGIN until the first statement is written with it (one write). */
+  uncork: (() => void) | undefined;
+}
+
+type Corkable = { cork?: () => void; uncork?: () => void };
+const streamOf = (client: pg.PoolClient) => (client as unknown as { connection?: { stream?: Corkable } }).connection?.stream;
+
+/**
+ * Holds the connection's socket writes until the returned function is called (once): statements queued meanwhile go
+ * out in one write (Node's cork, nested under the one pg takes per statement).
+ */
+export function corkSocket(client: pg.PoolClient): () => void {
+  const stream = streamOf(client);
+  if (!stream?.cork || !stream.uncork) return () => undefined;
+  stream.cork();
+  let done = false;
+  return () => {
+    if (done) return;
+    done = true;
+    stream.uncork?.();
+  };
 }
 
 const open = new WeakMap<pg.PoolClient, PipelinedTransaction>();
@@ -56,12 +77,17 @@ export async function queryPipelined(
   if (tx.commitSent) throw new Error('a statement after its transaction was committed');
   const begin = tx.begin;
   tx.begin = undefined;
+  const uncork = last ? corkSocket(client) : () => undefined;
   const sent = client.query(config);
   let commit: Promise<pg.QueryResult> | undefined;
   if (last) {
     commit = client.query('COMMIT');
     tx.commitSent = true;
   }
+  // One socket write: the statement with BEGIN (held since sqlTransaction sent it) or with COMMIT.
+  uncork();
+  tx.uncork?.();
+  tx.uncork = undefined;
   const [b, s, c] = await Promise.allSettled([begin, sent, commit]);
   if (commit) {
     // The transaction is over either way: committed, or rolled back by Postgres (an aborted transaction's COMMIT).

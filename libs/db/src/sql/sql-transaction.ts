@@ -1,6 +1,6 @@
 import type pg from 'pg';
 import { onConnection, type BindablePool } from './bindable-pool';
-import { closePipelined, drained, openPipelined, setPipeline, type PipelinedTransaction } from './pipelined-transaction';
+import { closePipelined, corkSocket, drained, openPipelined, setPipeline, type PipelinedTransaction } from './pipelined-transaction';
 
 export interface SqlTransactionOptions {
   /** How long to wait for a connection, and how long the transaction may last, as Prisma's maxWait and timeout. */
@@ -43,7 +43,10 @@ export async function sqlTransaction<T>(pool: BindablePool, fn: () => Promise<T>
   // and COMMIT can go right behind the last statement (`queryRows`' `last`). A failed statement still aborts the
   // transaction: the statements behind it fail, and a COMMIT answers ROLLBACK.
   setPipeline(client, true);
-  const tx: PipelinedTransaction = { begin: client.query('BEGIN'), committed: false, ended: false, commitSent: false };
+  // BEGIN is held in the socket until the first statement joins it (one write), at the latest to the next tick.
+  const uncork = corkSocket(client);
+  const tx: PipelinedTransaction = { begin: client.query('BEGIN'), committed: false, ended: false, commitSent: false, uncork };
+  process.nextTick(uncork);
   // Awaited with the first statement, or below when `fn` sent none through `queryRows`.
   tx.begin?.catch(() => undefined);
   openPipelined(client, tx);
