@@ -90,9 +90,24 @@ const COLLAPSIBLE = /[ \t\n\r\f\u00A0]+/g;
 class ParagraphWriter {
   readonly paragraphs: string[] = [];
   private lines: string[] = [''];
+  /** A list item's bullet, written before the first text of the item (which may sit in a <p> inside the <li>). */
+  private bullet = '';
 
   text(data: string): void {
+    if (this.bullet !== '' && data.trim() !== '') {
+      this.lines[this.lines.length - 1] += this.bullet;
+      this.bullet = '';
+    }
     this.lines[this.lines.length - 1] += data;
+  }
+
+  noBullet(): void {
+    this.bullet = '';
+  }
+
+  /** The next text opens a list item: it is written after a bullet, as a Markdown list's item is. */
+  item(): void {
+    this.bullet = '\u2022 ';
   }
 
   lineBreak(): void {
@@ -110,7 +125,8 @@ class ParagraphWriter {
 
 /**
  * Text of an HTML subtree as paragraphs separated by one blank line: block elements start and end a
- * paragraph, <br> breaks a line, table cells are separated by a space, <pre> keeps its whitespace, and
+ * paragraph, <br> breaks a line, a list item opens with a bullet ("• ", so the sentence splitter reads it as an item and a
+ * lead-in can be joined with its items, decision 0132), table cells are separated by a space, <pre> keeps its whitespace, and
  * scripts, styles and form controls are left out. Iterative, so a deeply nested page cannot overflow
  * the stack. Entities are already decoded by the parser.
  */
@@ -138,11 +154,14 @@ export function htmlToText(root: DomNode): string {
     }
     if (name === 'pre') {
       out.flush();
+      // Program text is never an item's bullet point.
+      out.noBullet();
       out.text(node.textContent ?? '');
       out.flush(true);
       continue;
     }
     if (BLOCK.has(name)) out.flush();
+    if (name === 'li') out.item();
     stack.push({ node, exit: true });
     for (let i = node.childNodes.length - 1; i >= 0; i--) {
       const child = node.childNodes[i];
