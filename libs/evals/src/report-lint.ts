@@ -7,6 +7,7 @@ import {
   pointsAtSeveral,
   pointsBack,
   proseFault,
+  REST_MARKUP,
   statesStatement,
 } from '@dossier/agents';
 import type { ReportJson } from '@dossier/contracts';
@@ -98,12 +99,7 @@ function leakedMarkup(text: string): string | null {
   // Real HTML elements only: a manual's placeholders ("git reset <commit>", "<path>") are the source's words.
   if (HTML_ELEMENT.test(text)) return 'an HTML tag';
   // reStructuredText roles and literals of Python-style documentation (":func:`run`", "``text=True``").
-  if (
-    /:(?:[a-z]+:)?(?:func|class|meth|mod|ref|exc|data|attr|const|term|envvar|option|doc|pep|rfc|program|file|samp|kbd|abbr|keyword|ttag):`|``[^`]+``/.test(
-      text,
-    )
-  )
-    return 'reST markup';
+  if (REST_MARKUP.test(text)) return 'reST markup';
   if (/&(?:[a-z]{2,8}|#\d{2,6});/i.test(text)) return 'an HTML entity';
   if (/(?:^|\s)#{1,6}\s|\*\*|\]\([^)]*\)|^\s*(?:[-*+]|\d+\.)\s|```/.test(text)) return 'Markdown syntax';
   return leakedText(text);

@@ -155,12 +155,21 @@ function cutAtBracket(s: string): string | null {
   return null;
 }
 
+/**
+ * reStructuredText markup a reader should not see (Python-style documentation ingested as plain text, or a literal the
+ * conversion of 0100 did not reach): a role (":func:`run`"), a double-backquoted literal ("``text=True``"), a directive
+ * (".. note::"). The report lint counts it as leaked with this same pattern (decision 0132, one detector).
+ */
+export const REST_MARKUP =
+  /:(?:[a-z]+:)?(?:func|class|meth|mod|ref|exc|data|attr|const|term|envvar|option|doc|pep|rfc|program|file|samp|kbd|abbr|keyword|ttag|dfn|menuselection|source|mimetype|makevar|token|c:func|c:type|c:macro):`|``[^`]+``|(?:^|\s)\.\. [a-z][\w-]*(?::[\w-]+)?::(?:\s|$)/;
+
 /** Why a quoted source sentence is not a finding a reader should see, or null. */
 export function proseFault(sentence: string): ProseFault | null {
   const s = sentence.replace(/\s+/g, ' ').trim();
   if (s.length === 0) return { group: 'fragment', kind: 'cut-off', why: 'it is empty' };
   if (isCode(s)) return { group: 'fragment', kind: 'code', why: 'it is program text, not prose' };
   if (HTML_ELEMENT.test(s)) return { group: 'leaked', kind: 'markup', why: 'it holds an HTML tag, which would read as markup' };
+  if (REST_MARKUP.test(s)) return { group: 'leaked', kind: 'markup', why: 'it holds reStructuredText markup' };
   if (/\[(?:citation|clarification|verification) needed\]|\[according to whom\??\]|\[dubious/i.test(s))
     return { group: 'fragment', kind: 'citation-needed', why: 'it carries a "[citation needed]" marker' };
   if (SELF_DESCRIPTION.some((p) => p.test(s)))
