@@ -122,6 +122,21 @@ describe('report lint', () => {
     expect(lintReport(oneSentence(sentence)).defects).toEqual([]);
   });
 
+  it('reads a source’s words as its own: no prompt leak in a verbatim quote, no Markdown in a "#" or a glob (decision 0132)', () => {
+    const hook = 'The return value of object_hook will be used instead of the dict, so return a JSON object decoder result.';
+    const quoted = oneSentence(hook);
+    quoted.evidence['E1']!.excerpt = `object_hook is an optional function. ${hook}`;
+    expect(lintReport(quoted).defects).toEqual([]);
+    // Not in its excerpt (a model's sentence): instruction text is ours, leaked.
+    expect(details(oneSentence(hook))).toEqual(['leaked:instruction text']);
+    for (const clean of [
+      'If you set the comment character # in the config, lines starting with it are ignored.',
+      'The pattern "abc/**" matches all files inside directory abc, relative to the location of the file.',
+    ])
+      expect(lintReport(oneSentence(clean)).defects).toEqual([]);
+    expect(details(oneSentence('## Options and defaults of the command.'))).toEqual(['leaked:Markdown syntax']);
+  });
+
   it('catches template headings, not headings from the sources or the question', () => {
     for (const title of [
       'How does PostgreSQL work?',

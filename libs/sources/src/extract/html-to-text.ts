@@ -84,6 +84,7 @@ const SKIP = new Set([
   'link',
 ]);
 const CELL = new Set(['td', 'th']);
+const BULLET = '\u2022 ';
 // HTML's inter-element whitespace: collapsed to one space inside a paragraph, like a browser does.
 const COLLAPSIBLE = /[ \t\n\r\f\u00A0]+/g;
 
@@ -107,7 +108,7 @@ class ParagraphWriter {
 
   /** The next text opens a list item: it is written after a bullet, as a Markdown list's item is. */
   item(): void {
-    this.bullet = '\u2022 ';
+    this.bullet = BULLET;
   }
 
   lineBreak(): void {
@@ -117,7 +118,11 @@ class ParagraphWriter {
   /** Ends the current paragraph; `verbatim` keeps its whitespace (for <pre>). */
   flush(verbatim = false): void {
     const lines = verbatim ? this.lines : this.lines.map((l) => l.replace(COLLAPSIBLE, ' ').trim());
-    const paragraph = lines.join('\n').replace(/^\n+|\s+$/g, '');
+    let paragraph = lines.join('\n').replace(/^\n+|\s+$/g, '');
+    // An item that is a passage of sentences is kept as prose, each sentence its own (a bullet would make the passage
+    // one unit, too long to quote: git-manual's gitignore "!" item lost its sentences so, decision 0132).
+    if (paragraph.startsWith(BULLET) && /[.!?]["'\u201d\u2019)\]]*\s+["'\u201c\u2018(]?\p{Lu}/u.test(paragraph))
+      paragraph = paragraph.slice(BULLET.length);
     if (paragraph.trim() !== '') this.paragraphs.push(paragraph);
     this.lines = [''];
   }

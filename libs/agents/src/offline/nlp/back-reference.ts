@@ -30,10 +30,11 @@ const PASSIVE_IT =
   /^it\s+(?:is|was|has been|had been|will be|would be|may be|might be|can be|could be|should be|must be|is being|was being)\s+(?:(?:not|also|only|then|now|often|usually|typically|mainly|primarily|generally|always|never|still|already|currently|normally)\s+)*(?:\w+ed|used|made|meant|known|given|done|set|built|written|taken|seen|shown|held|kept|run|sent|put|found|said|told|brought|bound|chosen|left|read|thrown|raised|passed|called|returned|ignored|treated)\s+(?:to|as|for|by|in|on|at|when|if|with|from|into|only|unless|before|after)\b/i;
 
 // Pronouns and demonstratives that take their meaning from a sentence before; a side pointer naming the ground it stands on
-// by a demonstrative ("On this basis, the authority's figure …", "For these reasons …", "By that measure …": in the
-// disagreements section it pointed at nothing shown, decision 0132).
+// by a demonstrative ("On this basis, the authority's figure …", "By that measure …": in the disagreements section it
+// pointed at nothing shown, decision 0132). "For this reason, some git commands … ignore lightweight tags" is not one:
+// documentation says so right after its reason, and git-manual's q12 lost that key point when it was.
 const POINTING = new RegExp(
-  String.raw`^${LEAD}(?:(?:on|upon) (?:this|that|these|those) (?:basis|bases|grounds?|view|reading|account|evidence)|for (?:this|that|these|those) reasons?|by (?:this|that|these|those) (?:measures?|definitions?|reckoning|standards?|criteria|criterion)|(?:on|from) (?:this|that|these|those) figures?|it|its|they|their|them|he|she|his|her|this|these|that|those|such|both|the latter|the former|the same|the two|the three|the four|all three|all four|all of these|each of these|neither of these|either of these|none of these)\b`,
+  String.raw`^${LEAD}(?:(?:on|upon) (?:this|that|these|those) (?:basis|bases|grounds?|view|reading|account|evidence)|by (?:this|that|these|those) (?:measures?|definitions?|reckoning|standards?|criteria|criterion)|(?:on|from) (?:this|that|these|those) figures?|it|its|they|their|them|he|she|his|her|this|these|that|those|such|both|the latter|the former|the same|the two|the three|the four|all three|all four|all of these|each of these|neither of these|either of these|none of these)\b`,
   'i',
 );
 
