@@ -313,7 +313,11 @@ describe('report lint', () => {
       ['a demonstrative', [[cited('These losses are not metered anywhere.'), cited(FILLER[0]!)]], '"These" opens the paragraph'],
       // A passive "it" points back though an expletive's words follow it (decision 0132).
       ['a passive "it"', [[cited('It will be used to launch the workers.'), cited(FILLER[0]!)]], '"It" opens the paragraph'],
-      ['a passive "it" after another source', [[other(FILLER[1]!), cited('It was built to replace the old gauge network in 2016.')]], '"It" follows another source'],
+      [
+        'a passive "it" after another source',
+        [[other(FILLER[1]!), cited('It was built to replace the old gauge network in 2016.')]],
+        '"It" follows another source',
+      ],
       ['"This is …"', [[cited('This is the default on every platform.'), cited(FILLER[0]!)]], '"This" opens the paragraph'],
       [
         'a side pointer',

@@ -68,9 +68,17 @@ function nameShare(s: string): number {
 function byName(rest: string): boolean {
   const words = wordsOf(rest);
   const first = words[0]?.replace(/[^\p{L}]/gu, '') ?? '';
-  if (!/^\p{Lu}/u.test(words[0] ?? '') || /^(?:default|far|now|then|contrast|comparison|design|definition|itself|themselves|hand|law|means|way|chance|mistake|accident)$/i.test(first))
+  if (
+    !/^\p{Lu}/u.test(words[0] ?? '') ||
+    /^(?:default|far|now|then|contrast|comparison|design|definition|itself|themselves|hand|law|means|way|chance|mistake|accident)$/i.test(
+      first,
+    )
+  )
     return false;
-  return nameShare(rest) >= 0.75 && words.filter((w) => /^\p{Ll}/u.test(w) && !/^(?:of|for|and|the|de|du|der|von|van|in|on|at)$/.test(w)).length === 0;
+  return (
+    nameShare(rest) >= 0.75 &&
+    words.filter((w) => /^\p{Ll}/u.test(w) && !/^(?:of|for|and|the|de|du|der|von|van|in|on|at)$/.test(w)).length === 0
+  );
 }
 
 /** A line that is a name, an affiliation or a reference rather than a statement: no verb, nearly every word a name. */

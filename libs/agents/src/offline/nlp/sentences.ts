@@ -314,7 +314,7 @@ function isPlainHeading(line: Line, next: Line | undefined, atParagraphStart: bo
   if (/\p{Ll}[.!?]["'\u201d\u2019)\]]*\s+["'\u201c\u2018(]?\p{Lu}/u.test(c) || unclosedBracket(c)) return false;
   // A wrapped sentence continues in lower case on the next line, or with a bracketed aside ("(the default) and …"); a
   // heading is followed by a new start.
-  return next.content.length === 0 || !/^[(\[]?\p{Ll}/u.test(next.content);
+  return next.content.length === 0 || !/^[([]?\p{Ll}/u.test(next.content);
 }
 
 /** Whether a line opens a bracket it does not close. */

@@ -34,6 +34,8 @@ describe('the sentence a reader sees (decision 0046)', () => {
     );
     expect(readerSentence('RuntimeError), this exception class is raised when a worker dies.')).toBeNull();
     expect(readerSentence('(the default) and timeout is None, block if necessary until a slot is free.')).toBeNull();
-    expect(readerSentence('By default, the server binds itself to all interfaces.')).toBe('By default, the server binds itself to all interfaces.');
+    expect(readerSentence('By default, the server binds itself to all interfaces.')).toBe(
+      'By default, the server binds itself to all interfaces.',
+    );
   });
 });

@@ -295,11 +295,16 @@ describe('a wrapped line is no heading (decision 0132)', () => {
   it.each([
     [
       'Put obj into the queue.  If the optional argument block is True\n(the default) and timeout is None (the default), block if necessary.',
-      ['Put obj into the queue.', 'If the optional argument block is True\n(the default) and timeout is None (the default), block if necessary.'],
+      [
+        'Put obj into the queue.',
+        'If the optional argument block is True\n(the default) and timeout is None (the default), block if necessary.',
+      ],
     ],
     [
       'This module provides low-level primitives for working with multiple threads\n(also called light-weight processes) sharing their data.',
-      ['This module provides low-level primitives for working with multiple threads\n(also called light-weight processes) sharing their data.'],
+      [
+        'This module provides low-level primitives for working with multiple threads\n(also called light-weight processes) sharing their data.',
+      ],
     ],
     [
       'Derived from BrokenExecutor (formerly\nRuntimeError), this exception class is raised when a worker dies.',
