@@ -20,7 +20,7 @@
  * per service, per step of those runs, with the repository's own functions by inclusive time.
  * `--json FILE`: the figures (tools/bench/model-report.ts).
  */
-import { readdirSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -55,6 +55,7 @@ const CONCURRENCY = Number(process.env['BENCH_MODEL_CONCURRENCY'] ?? 1);
 const RUN_OPTIONS = { engine: 'openai', collection: COLLECTION, maxIterations: 2, perspectives: 2 } as const;
 
 const progress = progressLog('model bench');
+const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Start skew of each fan-out (node, iteration with more than one shard): last shard started − first, in ms. */
 async function shardSkews(db: TestDatabase, runId: string): Promise<{ group: string; shards: number; skewMs: number }[]> {
@@ -116,6 +117,33 @@ function printPath(p: RunCriticalPath, runId: string): void {
 
 const hrMicros = (): number => Number(process.hrtime.bigint() / 1000n);
 
+/** CPU (user + system) the service processes have used so far, in ms, from /proc (Linux; NaN elsewhere). */
+function servicesCpuMs(bench: ModelBench): number {
+  let ticks = 0;
+  for (const s of bench.system.services) {
+    try {
+      const stat = readFileSync(`/proc/${s.pid}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      ticks += Number(fields[11]) + Number(fields[12]);
+    } catch {
+      return NaN;
+    }
+  }
+  return ticks * 10; // USER_HZ = 100
+}
+
+/**
+ * Transactions committed or rolled back in the bench's database so far (every autocommit statement is one). A backend
+ * reports them when it goes idle, at most once a second and at the latest 10 s after: read after a pause.
+ */
+async function pgTransactions(db: TestDatabase): Promise<number> {
+  const [row] = await sql<{ n: string }>(
+    db.url,
+    'SELECT xact_commit + xact_rollback AS n FROM pg_stat_database WHERE datname = current_database()',
+  );
+  return Number(row?.n ?? NaN);
+}
+
 /** Non-model work per node over the single runs, the largest total first. */
 function byNode(nodes: string[], works: number[]): NodeWork[] {
   const groups = new Map<string, number[]>();
@@ -152,10 +180,15 @@ async function main(): Promise<void> {
     const nodes: string[] = [];
     const singles: SingleRun[] = [];
     let lastPath: { path: RunCriticalPath; runId: string } | undefined;
+    await sleep(11_000);
+    const [cpuFrom, txFrom] = [servicesCpuMs(bench), await pgTransactions(db)];
     const from = hrMicros();
     const runIds: string[] = [];
     for (let i = 0; i < SINGLE_RUNS; i++) runIds.push(await oneRun(bench, `single ${i}`));
     window = { from, to: hrMicros() };
+    const cpuMs = servicesCpuMs(bench) - cpuFrom;
+    await sleep(11_000);
+    const transactions = (await pgTransactions(db)) - txFrom;
     for (const [i, runId] of runIds.entries()) {
       progress(`single run ${i + 1} done`);
       const p = await runCriticalPath(prisma, TENANT, runId);
@@ -182,6 +215,9 @@ async function main(): Promise<void> {
       console.log(
         `wall / critical path: median ${pct(ratios, 50).toFixed(2)} (target ≤ 1.10); fan-out start skew: p50 ${pct(skews, 50)} ms, max ${Math.max(...skews)} ms (target ≤ 50 ms)`,
       );
+      console.log(
+        `service processes' CPU per step: ${(cpuMs / waits.length).toFixed(1)} ms; Postgres transactions per step: ${(transactions / waits.length).toFixed(1)} (the single runs' window, every service and the bench's own polling)`,
+      );
       console.log(`\nNon-model work by node (the single runs)\n${formatNodeWork(nodeWork)}`);
     }
     singleSteps = waits.length;
@@ -201,6 +237,8 @@ async function main(): Promise<void> {
         steps: waits.length,
         dispatchWait: { p50: pct(waits, 50), p90: pct(waits, 90) },
         nonModelWork: { p50: pct(works, 50), p90: pct(works, 90) },
+        cpuMsPerStep: cpuMs / waits.length,
+        pgTransactionsPerStep: transactions / waits.length,
         byNode: nodeWork,
       },
       ...(throughput ? { throughput } : {}),

@@ -55,6 +55,10 @@ export const ModelBenchReport = z.object({
     steps: z.number().int().nonnegative(),
     dispatchWait: z.object({ p50: ms, p90: ms }),
     nonModelWork: z.object({ p50: ms, p90: ms }),
+    /** The service processes' CPU (user + system, /proc) over the single runs, per step: less noisy than wall time. */
+    cpuMsPerStep: z.number().nonnegative(),
+    /** Transactions in the bench's database over the single runs, per step (pg_stat_database; each autocommit statement is one). */
+    pgTransactionsPerStep: z.number().nonnegative(),
     byNode: z.array(NodeWork),
   }),
   throughput: Throughput.optional(),
