@@ -201,7 +201,13 @@ async function main(): Promise<void> {
       ratios.push(p.wallMs / p.lengthMs);
       reports.push(await reportOf(db, runId));
       lastPath = { path: p, runId };
-      singles.push({ modelCalls: p.modelCalls, wallMs: p.wallMs, criticalPathMs: p.lengthMs, ratio: p.wallMs / p.lengthMs, fanOuts: fanouts });
+      singles.push({
+        modelCalls: p.modelCalls,
+        wallMs: p.wallMs,
+        criticalPathMs: p.lengthMs,
+        ratio: p.wallMs / p.lengthMs,
+        fanOuts: fanouts,
+      });
       console.log(
         `| ${i + 1} | ${p.modelCalls} | ${(p.wallMs / 1000).toFixed(1)} | ${(p.lengthMs / 1000).toFixed(1)} | ${(p.wallMs / p.lengthMs).toFixed(2)} | ${fanouts.map((f) => `${f.group}: ${f.shards} / ${f.skewMs}`).join(', ')} |`,
       );

@@ -16,7 +16,9 @@ const report = {
   latencyMs: 500,
   singles: {
     workerConcurrency: 'default (8)',
-    runs: [{ modelCalls: 29, wallMs: 14_000, criticalPathMs: 11_000, ratio: 14 / 11, fanOuts: [{ group: 'retrieve.0', shards: 8, skewMs: 18 }] }],
+    runs: [
+      { modelCalls: 29, wallMs: 14_000, criticalPathMs: 11_000, ratio: 14 / 11, fanOuts: [{ group: 'retrieve.0', shards: 8, skewMs: 18 }] },
+    ],
     ratioMedian: 14 / 11,
     skewP50: 18,
     skewMax: 18,
@@ -63,7 +65,11 @@ describe('npm run bench -- model: its figures', () => {
 const profile: CpuProfile = {
   nodes: [
     { id: 1, callFrame: { functionName: '(root)', url: '', lineNumber: -1, columnNumber: -1 }, children: [2, 4] },
-    { id: 2, callFrame: { functionName: 'execute', url: 'file:///r/libs/stages/writer/src/x.ts', lineNumber: 9, columnNumber: 0 }, children: [3] },
+    {
+      id: 2,
+      callFrame: { functionName: 'execute', url: 'file:///r/libs/stages/writer/src/x.ts', lineNumber: 9, columnNumber: 0 },
+      children: [3],
+    },
     { id: 3, callFrame: { functionName: 'buildPrompt', url: 'file:///r/libs/agents/src/p.ts', lineNumber: 0, columnNumber: 0 } },
     { id: 4, callFrame: { functionName: '(idle)', url: '', lineNumber: -1, columnNumber: -1 } },
   ],

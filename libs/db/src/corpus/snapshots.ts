@@ -39,7 +39,8 @@ export async function insertOrFindSnapshots(
   for (const row of await db.sourceSnapshot.createManyAndReturn({ data: rows, skipDuplicates: true })) stored.set(row.contentHash, row);
   const missing = rows.filter((r) => !stored.has(r.contentHash)).map((r) => r.contentHash);
   if (missing.length > 0) {
-    for (const row of await db.sourceSnapshot.findMany({ where: { tenantId, contentHash: { in: missing } } })) stored.set(row.contentHash, row);
+    for (const row of await db.sourceSnapshot.findMany({ where: { tenantId, contentHash: { in: missing } } }))
+      stored.set(row.contentHash, row);
   }
   const lost = missing.find((h) => !stored.has(h));
   if (lost) throw new WriteConflictError(`snapshot ${lost} existed when it was inserted but not when it was read back; try again`);

@@ -73,13 +73,23 @@ describe('sources: create-on-first-use under racing callers (real Postgres)', ()
       const text = `Document ${name} ${randomUUID()}.`;
       docs.push(
         await database.prisma.document.create({
-          data: { tenantId, collectionId, path: `${name}.md`, title: name, mediaType: 'text/markdown', contentHash: contentHash(text), text },
+          data: {
+            tenantId,
+            collectionId,
+            path: `${name}.md`,
+            title: name,
+            mediaType: 'text/markdown',
+            contentHash: contentHash(text),
+            text,
+          },
         }),
       );
     }
     const ids = docs.map((d) => d.id);
     // Each client asks for the documents in another order (reversed, rotated), as shards' hits come ranked differently.
-    const orders = clients.map((_, i) => (i % 2 === 0 ? [...ids.slice(i % ids.length), ...ids.slice(0, i % ids.length)] : [...ids].reverse()));
+    const orders = clients.map((_, i) =>
+      i % 2 === 0 ? [...ids.slice(i % ids.length), ...ids.slice(0, i % ids.length)] : [...ids].reverse(),
+    );
     const race = await raceAtWrites(
       database.db.url,
       'source_snapshots',

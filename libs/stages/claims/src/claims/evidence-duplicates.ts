@@ -59,7 +59,11 @@ export async function groupDuplicateEvidence(
     parent.set(lead, lead);
   };
   const neighbours = await atOnce([...fresh.keys()], (i) =>
-    store.search(collection, vectors[i]!, { filter: { ...scope, kind: 'evidence' }, limit: NEIGHBOURS + 1, minScore: DUPLICATE_SIMILARITY }),
+    store.search(collection, vectors[i]!, {
+      filter: { ...scope, kind: 'evidence' },
+      limit: NEIGHBOURS + 1,
+      minScore: DUPLICATE_SIMILARITY,
+    }),
   );
   for (const [i, e] of fresh.entries()) {
     for (const hit of neighbours[i]!) {
