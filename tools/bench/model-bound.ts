@@ -157,7 +157,7 @@ async function main(): Promise<void> {
   const load = [loadavg()[0]!];
   const bench = await startModelBench(LATENCY_MS, progress, PROFILE_DIR);
   const { db, prisma } = bench;
-  let singleSteps = 0;
+  let singleSteps: number | undefined;
   let window: { from: number; to: number } | undefined;
   let report: ModelBenchReport | undefined;
   try {
@@ -254,7 +254,7 @@ async function main(): Promise<void> {
     await bench.close();
   }
   if (args.json && report) writeFileSync(args.json, `${JSON.stringify(report, null, 2)}\n`);
-  if (PROFILE_DIR && window) printProfiles(PROFILE_DIR, singleSteps, window);
+  if (PROFILE_DIR && window) printProfiles(PROFILE_DIR, singleSteps ?? 0, window);
 }
 
 /** The services' CPU profiles (written as they exited) over the single runs' window: all together, by function, per service. */

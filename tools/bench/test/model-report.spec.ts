@@ -43,8 +43,7 @@ describe('npm run bench -- model: its figures', () => {
     expect(() => ModelBenchReport.parse({ ...report, throughput: { ...throughput, batches: [throughput.batches[0]] } })).toThrow();
     expect(() => ModelBenchReport.parse({ ...report, throughput: { ...throughput, gain: 0 } })).toThrow();
     // The throughput part is optional (BENCH_MODEL_BATCH=0).
-    const { throughput: _, ...singlesOnly } = report;
-    expect(ModelBenchReport.parse(singlesOnly).throughput).toBeUndefined();
+    expect(ModelBenchReport.parse({ ...report, throughput: undefined }).throughput).toBeUndefined();
   });
 
   it('prints what it wrote: the batch, the concurrency, each batch row and the gain', () => {
