@@ -105,7 +105,8 @@ function leakedMarkup(text: string): string | null {
   )
     return 'reST markup';
   if (/&(?:[a-z]{2,8}|#\d{2,6});/i.test(text)) return 'an HTML entity';
-  if (/(?:^|\s)#{1,6}\s|\*\*|\]\([^)]*\)|^\s*(?:[-*+]|\d+\.)\s|```/.test(text)) return 'Markdown syntax';
+  // A "**" beside a slash or a quote is a glob's pattern ("**/foo", "abc/**", a leading "**"), the source's syntax.
+  if (/(?:^|\s)#{1,6}\s|(?<![/"'])\*\*(?![/"'])|\]\([^)]*\)|^\s*(?:[-*+]|\d+\.)\s|```/.test(text)) return 'Markdown syntax';
   return leakedText(text);
 }
 

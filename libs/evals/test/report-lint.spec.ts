@@ -97,6 +97,9 @@ describe('report lint', () => {
     'The panel considers that both "2015" and "2017" are defensible answers.',
     'The level fell by 4.2 m between 2015 and 2024 (see Table 3).',
     'Residents see the shoreline retreat every summer.',
+    // A glob's "**" beside a slash is the manual's pattern syntax, not Markdown bold (decision 0131).
+    'A leading "**" followed by a slash means match in all directories.',
+    'For example, "abc/**" matches all files inside directory "abc", with infinite depth.',
   ])('does not flag clean prose: %s', (sentence) => {
     expect(lintReport(oneSentence(sentence)).defects).toEqual([]);
   });
