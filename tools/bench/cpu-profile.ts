@@ -250,6 +250,73 @@ export function mergeProfiles(profiles: readonly CpuProfile[]): CpuProfile {
   return merged;
 }
 
+/**
+ * The samples of a profile taken between two instants (µs on the monotonic clock: V8's profile timestamps and
+ * `process.hrtime.bigint() / 1000n` share it on Linux, across processes): a service's steps without its boot.
+ */
+export function windowProfile(profile: CpuProfile, fromMicros: number, toMicros: number): CpuProfile {
+  const samples = profile.samples ?? [];
+  const deltas = profile.timeDeltas ?? [];
+  const kept: CpuProfile = { nodes: profile.nodes, startTime: fromMicros, endTime: toMicros, samples: [], timeDeltas: [] };
+  let t = profile.startTime;
+  for (let i = 0; i < samples.length && i < deltas.length; i++) {
+    t += deltas[i]!;
+    if (t < fromMicros || t > toMicros) continue;
+    kept.samples!.push(samples[i]!);
+    kept.timeDeltas!.push(deltas[i]!);
+  }
+  kept.startTime = Math.max(fromMicros, profile.startTime);
+  kept.endTime = Math.min(toMicros, profile.endTime);
+  return kept;
+}
+
+/**
+ * Inclusive time of the functions whose frame passes `keep` (by default the repository's own code: libs/ and apps/):
+ * each sample counted once for every such function on its stack. Where the handlers' time goes, by caller: a prompt
+ * built, a response parsed, a write of evidence, the time below them included.
+ */
+export function inclusiveTimes(
+  profile: CpuProfile,
+  top = 30,
+  keep: (frame: ProfileCallFrame) => boolean = (f) => !f.url.includes('node_modules/') && /\/(libs|apps)\//.test(f.url),
+): FunctionTime[] {
+  const byId = new Map(profile.nodes.map((n) => [n.id, n]));
+  const parent = new Map<number, number>();
+  for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
+  const names = new Map<number, string[]>();
+  const namesOf = (id: number): string[] => {
+    const known = names.get(id);
+    if (known) return known;
+    const up = parent.get(id);
+    const above = up === undefined ? [] : namesOf(up);
+    const frame = byId.get(id)!.callFrame;
+    const list = keep(frame) ? [...new Set([...above, frameName(frame)])] : above;
+    names.set(id, list);
+    return list;
+  };
+  const time = new Map<string, { category: string; micros: number }>();
+  let busy = 0;
+  for (const { node, micros } of sampleTimes(profile)) {
+    const n = byId.get(node);
+    if (!n || categoryOf(n.callFrame) === 'idle') continue;
+    busy += micros;
+    for (const name of namesOf(node)) {
+      const t = time.get(name) ?? { category: '', micros: 0 };
+      t.micros += micros;
+      time.set(name, t);
+    }
+  }
+  for (const n of profile.nodes) {
+    const name = frameName(n.callFrame);
+    const t = time.get(name);
+    if (t && !t.category) t.category = categoryOf(n.callFrame);
+  }
+  return [...time]
+    .map(([fn, t]) => ({ fn, category: t.category, selfMs: Math.round(t.micros) / 1000, selfShare: busy > 0 ? t.micros / busy : 0 }))
+    .sort((a, b) => b.selfMs - a.selfMs || a.fn.localeCompare(b.fn))
+    .slice(0, top);
+}
+
 export function readProfile(file: string): CpuProfile {
   return JSON.parse(readFileSync(file, 'utf8')) as CpuProfile;
 }

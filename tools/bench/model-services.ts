@@ -83,6 +83,7 @@ async function startSystem(
   model: FakeOpenAIServer,
   qdrantUrl: string,
   profileDir: string | undefined,
+  extraEnv: Record<string, string> = {},
 ): Promise<System> {
   const env: Record<string, string> = {
     DATABASE_URL: db.url,
@@ -105,6 +106,7 @@ async function startSystem(
     OPENAI_RATE_PER_SECOND: '1000',
     OPENAI_MAX_OUTPUT_TOKENS: '32768',
     DOSSIER_LLM_TEST_ECHO: '1',
+    ...extraEnv,
   };
   const services: ChildService[] = [];
   const start = async (names: readonly string[], label: string): Promise<void> => {
@@ -144,6 +146,8 @@ export interface ModelBench {
   model: FakeOpenAIServer;
   system: System;
   engine: TestEngine;
+  /** Stops the services and starts them again, one process each, with these settings added (e.g. WORKER_CONCURRENCY). */
+  restart(extraEnv: Record<string, string>): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -173,7 +177,19 @@ export async function startModelBench(latencyMs: number, progress: (line: string
     progress('corpus ingested; starting the conductor and the seven stage services');
     system = await startSystem(db, prefix, model, qdrant.url, profileDir);
     engine = await startEngine(db, prefix, []);
-    return { db, prisma, model, system, engine, close };
+    const bench: ModelBench = {
+      db,
+      prisma,
+      model,
+      system,
+      engine,
+      close,
+      restart: async (extraEnv) => {
+        await bench.system.close();
+        system = bench.system = await startSystem(db, prefix, model, qdrant.url, profileDir, extraEnv);
+      },
+    };
+    return bench;
   } catch (err) {
     await close();
     throw err;

@@ -120,6 +120,22 @@ function countSocketWrites(): void {
     };
   }
 }
+/**
+ * Bytes received by remote port, since the process started (`push` of each chunk a socket read): what the drivers
+ * parse. The engine's responses shrink when it asks for fewer columns (docs/decisions/0133); a count, not a time.
+ */
+const socketBytesRead = new Map<number, number>();
+function countSocketReads(): void {
+  const push = Socket.prototype.push as (this: Socket, chunk: unknown, encoding?: BufferEncoding) => boolean;
+  Socket.prototype.push = function (this: Socket, chunk: unknown, encoding?: BufferEncoding) {
+    if (chunk && typeof (chunk as { length?: unknown }).length === 'number') {
+      const port = this.remotePort ?? 0;
+      socketBytesRead.set(port, (socketBytesRead.get(port) ?? 0) + (chunk as { length: number }).length);
+    }
+    return push.call(this, chunk, encoding);
+  };
+}
+const bytesFrom = (port: number): number => socketBytesRead.get(port) ?? 0;
 const PG_PORT = Number(new URL(process.env['TEST_ADMIN_DATABASE_URL'] || 'postgresql://postgres@127.0.0.1:5432/postgres').port || 5432);
 const REDIS_PORT = Number(new URL(REDIS_URL).port || 6379);
 const writesTo = (port: number): number => socketWrites.get(port) ?? 0;
@@ -183,6 +199,7 @@ async function engineWindow(
     let polls = 0;
     const from = Date.now();
     const writes0 = { postgres: writesTo(PG_PORT), redis: writesTo(REDIS_PORT) };
+    const read0 = { postgres: bytesFrom(PG_PORT), redis: bytesFrom(REDIS_PORT) };
     const cpu0 = process.cpuUsage();
     const t0 = performance.now();
     const { profile } = await profiled(`steps-${atOnce}-at-once`, async () => {
@@ -207,6 +224,7 @@ async function engineWindow(
     const wall = performance.now() - t0;
     const cpu = process.cpuUsage(cpu0);
     const writes = { postgres: writesTo(PG_PORT) - writes0.postgres, redis: writesTo(REDIS_PORT) - writes0.redis };
+    const read = { postgres: bytesFrom(PG_PORT) - read0.postgres, redis: bytesFrom(REDIS_PORT) - read0.redis };
     const to = Date.now();
 
     const { rows } = await client.query<{ step_key: string; cause_key: string }>(
@@ -247,6 +265,8 @@ async function engineWindow(
           redis: Math.round((writes.redis / steps) * 10) / 10,
         },
         benchQueries: polls,
+        // The bench's wait queries' answers are a few dozen bytes each: left in.
+        bytesReadPerStep: { postgres: Math.round(read.postgres / steps), redis: Math.round(read.redis / steps) },
       },
       ...(profile ? { profile } : {}),
     };
@@ -412,6 +432,8 @@ function printFigures(c: ConcurrencyFigures): void {
   console.log(
     `socket writes per step: ${engine.socketWritesPerStep.postgres} to Postgres, ${engine.socketWritesPerStep.redis} to Redis (the bench's own ${engine.benchQueries} wait queries not counted)`,
   );
+  if (engine.bytesReadPerStep)
+    console.log(`bytes read per step: ${engine.bytesReadPerStep.postgres} from Postgres, ${engine.bytesReadPerStep.redis} from Redis`);
 }
 
 async function main(): Promise<void> {
@@ -427,6 +449,7 @@ async function main(): Promise<void> {
   const tracker = instrumentEngine();
   instrumentFinalStatus();
   countSocketWrites();
+  countSocketReads();
   const engine = await startEngine(db, prefix, SERVICE_NAMES);
   const settings = settingsFor(db, prefix);
   const concurrency: ConcurrencyFigures[] = [];

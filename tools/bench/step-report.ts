@@ -34,6 +34,8 @@ export const EngineFigures = z.object({
   socketWritesPerStep: z.object({ postgres: z.number().nonnegative(), redis: z.number().nonnegative() }),
   /** Queries the bench's own wait for the runs sent in the window (woken in-process, else every 500 ms). */
   benchQueries: z.number().int().nonnegative(),
+  /** Bytes received per step over the window, by source (what the drivers parse); absent in reports before 0133. */
+  bytesReadPerStep: z.object({ postgres: z.number().nonnegative(), redis: z.number().nonnegative() }).optional(),
 });
 export type EngineFigures = z.infer<typeof EngineFigures>;
 

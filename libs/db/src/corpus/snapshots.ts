@@ -1,3 +1,4 @@
+import { WriteConflictError } from '@dossier/errors';
 import { insertOrFind, type InsertOrFound } from '../insert-or-find';
 import type { Db, Prisma } from '../prisma.service';
 
@@ -9,6 +10,41 @@ export function documentForSnapshot(db: Db, tenantId: string, documentId: string
     where: { id: documentId, tenantId },
     select: { path: true, title: true, text: true, mediaType: true, contentHash: true, collection: { select: { name: true } } },
   });
+}
+
+/** `documentForSnapshot` of several documents in one statement, by id (a document not found, or another tenant's, is absent). */
+export async function documentsForSnapshot(db: Db, tenantId: string, documentIds: readonly string[]) {
+  const rows = await db.document.findMany({
+    where: { id: { in: [...documentIds] }, tenantId },
+    select: { id: true, path: true, title: true, text: true, mediaType: true, contentHash: true, collection: { select: { name: true } } },
+  });
+  return new Map(rows.map((r) => [r.id, r]));
+}
+
+/**
+ * `insertOrFindSnapshot` of several snapshots: one INSERT … ON CONFLICT DO NOTHING … RETURNING for all, then one read of
+ * those another caller had stored; the stored row of each, by content hash. The rows go in in content-hash order, so
+ * two callers storing overlapping sets at once take their new rows in the same order and one waits for the other
+ * instead of each holding a row the other waits for (the deadlock of docs/decisions/0012).
+ */
+export async function insertOrFindSnapshots(
+  db: Db,
+  tenantId: string,
+  data: readonly Prisma.SourceSnapshotCreateManyInput[],
+): Promise<Map<string, SnapshotRow>> {
+  const byHash = new Map(data.map((d) => [d.contentHash, { ...d, tenantId }]));
+  const rows = [...byHash.values()].sort((a, b) => (a.contentHash < b.contentHash ? -1 : a.contentHash > b.contentHash ? 1 : 0));
+  const stored = new Map<string, SnapshotRow>();
+  if (rows.length === 0) return stored;
+  for (const row of await db.sourceSnapshot.createManyAndReturn({ data: rows, skipDuplicates: true })) stored.set(row.contentHash, row);
+  const missing = rows.filter((r) => !stored.has(r.contentHash)).map((r) => r.contentHash);
+  if (missing.length > 0) {
+    for (const row of await db.sourceSnapshot.findMany({ where: { tenantId, contentHash: { in: missing } } }))
+      stored.set(row.contentHash, row);
+  }
+  const lost = missing.find((h) => !stored.has(h));
+  if (lost) throw new WriteConflictError(`snapshot ${lost} existed when it was inserted but not when it was read back; try again`);
+  return stored;
 }
 
 /** The tenant's most recent snapshot of `url` fetched (or re-confirmed) at or after `since`, or null. */

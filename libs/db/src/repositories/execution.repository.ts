@@ -3,7 +3,7 @@ import { TERMINAL_RUN_STATUSES, type NodeName, type StepJob } from '@dossier/con
 import { Prisma, PrismaService, type Db } from '../prisma.service';
 import { queryRows } from '../sql/query-rows';
 import { RUN_EVENTS_CHANNEL } from './run-event.repository';
-import { RUN_COLUMNS, type RunRow } from './run.repository';
+import { STEP_RUN_COLUMNS, type StepRunRow } from './run.repository';
 
 export type ExecutionRow = Prisma.NodeExecutionGetPayload<object>;
 
@@ -19,9 +19,9 @@ export interface StepLease {
   ms: number;
 }
 
-/** The run (read under its lock) and the attempt started: null when none did (see `start`). */
+/** The run (what a step reads of it, read under its lock) and the attempt started: null when none did (see `start`). */
 export interface StepStart {
-  run: RunRow;
+  run: StepRunRow;
   attempt: number | null;
 }
 
@@ -47,11 +47,11 @@ export class ExecutionRepository {
    * (`held` tells the last two apart, read after the statement). Null altogether when the run does not exist.
    */
   async start(db: Db, job: StepJob, stepKey: string, lease: StepLease): Promise<StepStart | null> {
-    const rows = await queryRows<RunRow & { stepAttempt: number | null; notified: number }>(
+    const rows = await queryRows<StepRunRow & { stepAttempt: number | null; notified: number }>(
       db,
       Prisma.sql`
       WITH run AS (
-        SELECT ${RUN_COLUMNS} FROM research_runs WHERE id = ${job.runId}::uuid AND tenant_id = ${job.tenantId}::uuid FOR UPDATE
+        SELECT ${STEP_RUN_COLUMNS} FROM research_runs WHERE id = ${job.runId}::uuid AND tenant_id = ${job.tenantId}::uuid FOR UPDATE
       ), attempt AS (
         INSERT INTO node_executions
           (step_key, tenant_id, run_id, node, iteration, shard, status, attempts, started_at, lease_owner, lease_expires_at)

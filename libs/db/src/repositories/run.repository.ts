@@ -31,12 +31,43 @@ const RUN_COLUMN_NAMES: Record<keyof RunRow, string> = {
   modelEndpoint: 'model_endpoint',
   embeddingsFallback: 'embeddings_fallback',
 };
-/** A constant built from the names above: no input reaches it. */
-export const RUN_COLUMNS = Prisma.raw(
-  Object.entries(RUN_COLUMN_NAMES)
-    .map(([field, column]) => `"${column}" AS "${field}"`)
-    .join(', '),
-);
+/** Columns of research_runs under their RunRow names, as a constant built from the names above: no input reaches it. */
+function runColumns(fields: readonly (keyof RunRow)[]): Prisma.Sql {
+  return Prisma.raw(fields.map((field) => `"${RUN_COLUMN_NAMES[field]}" AS "${field}"`).join(', '));
+}
+
+export const RUN_COLUMNS = runColumns(Object.keys(RUN_COLUMN_NAMES) as (keyof RunRow)[]);
+
+/**
+ * What a step reads of its run, returned by its start statement (docs/decisions/0133): the handler's view of the run
+ * (`StepRun`), whether this worker may run it (host, model endpoint) and whether it ended. Not its bookkeeping (event
+ * counter, timestamps but the creation, idempotency, failure), which the driver would parse on every step for nothing.
+ */
+const STEP_RUN_FIELDS = [
+  'id',
+  'tenantId',
+  'question',
+  'status',
+  'options',
+  'workflowVersion',
+  'createdAt',
+  'stopReason',
+  'budgetExhausted',
+  'embeddingsFallback',
+  'hostedBy',
+  'modelEndpoint',
+] as const satisfies readonly (keyof RunRow)[];
+export type StepRunRow = Pick<RunRow, (typeof STEP_RUN_FIELDS)[number]>;
+export const STEP_RUN_COLUMNS = runColumns(STEP_RUN_FIELDS);
+
+/**
+ * What of a run can have changed while one of its steps ran, as the step's completion reads it under the run lock
+ * (docs/decisions/0133): whether it ended or was cancelled, its budget, its host. The rest of what the transition reads
+ * (ids, options, graph version) does not change after the run is created, and comes from the step's start statement.
+ */
+export const RUN_STATE_FIELDS = ['status', 'budgetExhausted', 'hostedBy'] as const satisfies readonly (keyof RunRow)[];
+export type RunStateRow = Pick<RunRow, (typeof RUN_STATE_FIELDS)[number]>;
+export const RUN_STATE_COLUMNS = runColumns(RUN_STATE_FIELDS);
 
 @Injectable()
 export class RunRepository {

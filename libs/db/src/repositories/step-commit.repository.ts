@@ -4,7 +4,7 @@ import { Prisma, type Db } from '../prisma.service';
 import { queryRows } from '../sql/query-rows';
 import type { OutboxRowData } from './outbox.repository';
 import { RUN_EVENTS_CHANNEL } from './run-event.repository';
-import { RUN_COLUMNS, type RunRow } from './run.repository';
+import { RUN_STATE_COLUMNS, RUN_STATE_FIELDS, type RunStateRow } from './run.repository';
 
 /** What the router reads of a run in the deciding transaction, after the run lock. */
 export interface StepStateRows {
@@ -29,10 +29,10 @@ export interface StepToComplete {
 }
 
 /**
- * The run, locked and read; whether this attempt completed the step; and when it did, what the router reads
- * (docs/decisions/0121). Not completed (fenced): no state.
+ * The run's state, locked and read (what can have changed since the step started: 0133); whether this attempt completed
+ * the step; and when it did, what the router reads (docs/decisions/0121). Not completed (fenced): no state.
  */
-export type LockedCompletion = { run: RunRow; completed: false } | { run: RunRow; completed: true; state: StepStateRows };
+export type LockedCompletion = { run: RunStateRow; completed: false } | { run: RunStateRow; completed: true; state: StepStateRows };
 
 /** What a run's row changes to when it moves (the columns the transition writer sets; absent: unchanged). */
 export interface RunPatch {
@@ -63,6 +63,9 @@ export interface TransitionWrite {
   checkpoint?: { stepKey: string; state: Prisma.InputJsonValue };
 }
 
+/** The run's state columns of the locking statement's `run` (a constant: no input reaches it). */
+const RUN_STATE_OF_RUN = Prisma.raw(RUN_STATE_FIELDS.map((field) => `run."${field}"`).join(', '));
+
 /** Outbox columns under their OutboxRowData names (a constant: no input reaches it). */
 const OUTBOX_RETURNING = Prisma.raw(
   'id, tenant_id AS "tenantId", run_id AS "runId", step_key AS "stepKey", cause_key AS "causeKey", node, iteration, shard, ' +
@@ -80,7 +83,8 @@ export class StepCommitRepository {
    * One statement (docs/decisions/0121): locks the run row (for the rest of the transaction), completes the step if
    * `attempt` is still its current attempt (the lease's generation) and it is not completed (fenced: 0070), and reads
    * what the router needs — the latest results, and for a fan-out's shard or a shard loop's turn, the counts and results
-   * of its siblings. Null when the run does not exist.
+   * of its siblings. Null when the run does not exist. Of the run it returns only its state (`RunStateRow`): the
+   * step's start statement read the rest, which does not change (docs/decisions/0133).
    *
    * The completion and the read are the function `dossier_complete_step` (migration 20261203110000), called laterally on
    * the locked row: the run is locked before the execution row is touched (lock order run, then execution, 0026), and
@@ -97,7 +101,7 @@ export class StepCommitRepository {
     result: unknown,
   ): Promise<LockedCompletion | null> {
     const rows = await queryRows<
-      RunRow & {
+      RunStateRow & {
         completedNow: number;
         latest: StepStateRows['latest'] | null;
         expected: number | null;
@@ -109,10 +113,11 @@ export class StepCommitRepository {
       tx,
       Prisma.sql`
       WITH run AS MATERIALIZED (
-        SELECT ${RUN_COLUMNS} FROM research_runs WHERE id = ${runId}::uuid AND tenant_id = ${tenantId}::uuid FOR UPDATE
+        SELECT id, tenant_id, ${RUN_STATE_COLUMNS} FROM research_runs
+        WHERE id = ${runId}::uuid AND tenant_id = ${tenantId}::uuid FOR UPDATE
       )
-      SELECT run.*, f.completed_now AS "completedNow", f.latest, f.expected, f.done, f.decided, f.per_shard AS "perShard"
-      FROM run CROSS JOIN LATERAL dossier_complete_step(run."tenantId", run.id, ${step.stepKey}::text, ${attempt}::int,
+      SELECT ${RUN_STATE_OF_RUN}, f.completed_now AS "completedNow", f.latest, f.expected, f.done, f.decided, f.per_shard AS "perShard"
+      FROM run CROSS JOIN LATERAL dossier_complete_step(run.tenant_id, run.id, ${step.stepKey}::text, ${attempt}::int,
         ${JSON.stringify(result)}::jsonb, ${step.node}::text, ${step.iteration}::int, ${step.kind}::text) f`,
     );
     const row = rows[0];

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { createPrismaClient } from '@dossier/db';
 import { allFulfilled, raceAtWrites, separateClients, sql } from '@dossier/testing';
-import { ensureCollection, SnapshotStore } from '../../src';
+import { DocumentNotFoundError, ensureCollection, SnapshotStore } from '../../src';
 import { contentHash } from '../../src/ingest/ingest-paths';
 import { newTenant, openDatabase, type TestClient } from '../fixtures/database';
 
@@ -63,6 +63,47 @@ describe('sources: create-on-first-use under racing callers (real Postgres)', ()
     expect(new Set(snapshots.map((s) => s.id)).size).toBe(1);
     expect(snapshots[0]).toMatchObject({ url: 'corpus://docs/a.md', text, contentHash: contentHash(text) });
     expect(await count('source_snapshots', 'tenant_id = $1', [tenantId])).toBe(1);
+  });
+
+  it('SnapshotStore.fromDocuments: runs storing overlapping sets of documents at once, in any order, share one snapshot each (no P2002, no deadlock)', async () => {
+    const tenantId = newTenant();
+    const { id: collectionId } = await ensureCollection(database.prisma, tenantId, 'many');
+    const docs = [];
+    for (const name of ['a', 'b', 'c', 'd']) {
+      const text = `Document ${name} ${randomUUID()}.`;
+      docs.push(
+        await database.prisma.document.create({
+          data: {
+            tenantId,
+            collectionId,
+            path: `${name}.md`,
+            title: name,
+            mediaType: 'text/markdown',
+            contentHash: contentHash(text),
+            text,
+          },
+        }),
+      );
+    }
+    const ids = docs.map((d) => d.id);
+    // Each client asks for the documents in another order (reversed, rotated), as shards' hits come ranked differently.
+    const orders = clients.map((_, i) =>
+      i % 2 === 0 ? [...ids.slice(i % ids.length), ...ids.slice(0, i % ids.length)] : [...ids].reverse(),
+    );
+    const race = await raceAtWrites(
+      database.db.url,
+      'source_snapshots',
+      clients.map((c, i) => () => store.fromDocuments(c, tenantId, orders[i]!)),
+    );
+    expect(race.overlapped).toBe(true);
+    const got = allFulfilled(race);
+    for (const doc of docs) {
+      expect(new Set(got.map((m) => m.get(doc.id)!.id)).size).toBe(1);
+      expect(got[0]!.get(doc.id)).toMatchObject({ url: `corpus://many/${doc.path}`, text: doc.text, contentHash: doc.contentHash });
+    }
+    expect(await count('source_snapshots', 'tenant_id = $1', [tenantId])).toBe(docs.length);
+    // A document of another tenant, or none, is not found.
+    await expect(store.fromDocuments(database.prisma, newTenant(), [ids[0]!])).rejects.toThrow(DocumentNotFoundError);
   });
 
   it('SnapshotStore.fromFetched: the same page fetched at once by several runs is one snapshot, confirmed at the latest fetch', async () => {

@@ -24,6 +24,7 @@ import {
   type OutboxRowData,
   type Prisma,
   type RunRow,
+  type StepRunRow,
 } from '@dossier/db';
 import {
   classifyError,
@@ -51,11 +52,14 @@ export type StepRunResult = { status: 'completed' | 'skipped'; reason?: string }
 
 const PayloadIds = z.object({ tenantId: z.uuid(), runId: z.uuid() });
 
-/** What the runner keeps of a run to decide whether this worker may run its steps (docs/decisions/0075, 0076). */
+/**
+ * What the runner keeps of a run: whether this worker may run its steps (docs/decisions/0075, 0076), and its options,
+ * parsed once per run in this process (docs/decisions/0133).
+ */
 interface RunIdentity {
   hostedBy: string | null;
   modelEndpoint: unknown;
-  engine: string;
+  options: RunOptions;
 }
 
 /** Runs whose identity the runner keeps: far more than run at once in one process. */
@@ -169,7 +173,7 @@ export class StepRunner implements StepProcessor {
         throw this.seen(await this.refuseForeign(job, key, control));
       }
       const { run } = start;
-      this.remember(run);
+      const { options } = this.remember(run);
       if (TERMINAL_RUN_STATUSES.includes(run.status as RunStatus)) return { status: 'skipped', reason: `run ${run.status}` };
       if (start.attempt === null) {
         // Completed (maybe by the delivery this one waited for), or a live owner runs it: this delivery comes back later.
@@ -179,7 +183,7 @@ export class StepRunner implements StepProcessor {
       }
       attempt = start.attempt;
       this.leases.started(key, attempt);
-      return await this.runAttempt(job, key, run, attempt, execute);
+      return await this.runAttempt(job, key, run, options, attempt, execute);
     } catch (err) {
       if (!held) await this.onError(job, key, attempt, err, control);
       throw err;
@@ -202,7 +206,7 @@ export class StepRunner implements StepProcessor {
       run = this.remember(row);
     }
     const self = { host: this.options.host ?? null, endpoint: this.options.modelEndpoint ?? null };
-    const step = { engine: run.engine, callsModel: this.workflows.table.rows[job.node].roles.length > 0 };
+    const step = { engine: run.options.engine, callsModel: this.workflows.table.rows[job.node].roles.length > 0 };
     let admission = admitStep(run, step, self);
     if (admission.kind === 'run' && admission.record) {
       // Another worker may have recorded a different one meanwhile: decide again against what the run now holds.
@@ -222,12 +226,13 @@ export class StepRunner implements StepProcessor {
    * What `admit` needs of a run, kept per run from the last start statement that read it (one read of the run the first
    * time this process sees it, none after). A run's host changes only when its old host is gone, and its endpoint once.
    */
-  private remember(row: RunRow): RunIdentity {
+  private remember(row: Pick<RunRow, 'id' | 'hostedBy' | 'modelEndpoint' | 'options'>): RunIdentity {
     const identity: RunIdentity = {
       hostedBy: row.hostedBy,
       modelEndpoint: row.modelEndpoint,
-      // A run's options do not change after it is created: parsed the first time this process sees the run, not per step.
-      engine: this.known.get(row.id)?.engine ?? RunOptions.parse(row.options).engine,
+      // A run's options do not change after it is created: parsed the first time this process sees the run, not per step
+      // (0133), and frozen, since every step of the run in this process is given the same object.
+      options: this.known.get(row.id)?.options ?? deepFreeze(RunOptions.parse(row.options)),
     };
     this.known.delete(row.id);
     this.known.set(row.id, identity);
@@ -253,7 +258,8 @@ export class StepRunner implements StepProcessor {
   private async runAttempt(
     job: StepJob,
     key: string,
-    run: RunRow,
+    run: StepRunRow,
+    options: RunOptions,
     attempt: number,
     execute: ((ctx: StepContext) => Promise<StepOutcome>) | undefined,
   ): Promise<StepRunResult> {
@@ -261,7 +267,6 @@ export class StepRunner implements StepProcessor {
     const loop = nodeSpec(this.workflows.get(run.workflowVersion, run.id), job.node, run.id).loop;
     const kind = loop ? 'loop' : this.workflows.table.isFanout(job.node) ? 'fanout' : 'single';
     if (!execute) throw new InvalidStepPayloadError(`No handler for node ${job.node} in this process`, { runId: job.runId });
-    const options = RunOptions.parse(run.options);
     const ctx: StepContext = {
       job,
       stepKey: key,
@@ -307,7 +312,7 @@ export class StepRunner implements StepProcessor {
     // same connection (docs/decisions/0104), so `this.prisma` is the transaction inside `complete`.
     const toSend = await sqlTransaction(
       this.prisma.pool,
-      () => this.complete(this.prisma, job, key, kind, attempt, result.data as AnyNodeResult, outcome, options),
+      () => this.complete(this.prisma, job, key, run, kind, attempt, result.data as AnyNodeResult, outcome, options),
       { timeoutMs: this.options.txTimeoutMs },
     );
     if (toSend === null) {
@@ -335,6 +340,7 @@ export class StepRunner implements StepProcessor {
     tx: Db,
     job: StepJob,
     key: string,
+    started: StepRunRow,
     kind: 'single' | 'fanout' | 'loop',
     attempt: number,
     result: AnyNodeResult,
@@ -353,7 +359,10 @@ export class StepRunner implements StepProcessor {
     );
     if (!locked) throw new RunNotFoundError(`Run ${job.runId} disappeared while step ${key} ran`, { runId: job.runId });
     if (!locked.completed) return null;
-    const { run, state: read } = locked;
+    // What can have changed since the start statement read the run (its status, budget, host), as read under the lock;
+    // the rest does not change after the run is created (docs/decisions/0133).
+    const run = { ...started, ...locked.run };
+    const read = locked.state;
     // The handler's own writes, under the run lock. After the read: they write the stage's tables, never the executions
     // or the outbox the router reads.
     await outcome.write?.(tx);
@@ -470,4 +479,13 @@ export class StepRunner implements StepProcessor {
       this.logger.error({ err: describeError(recordErr) }, `could not record the failure of step ${key}`);
     }
   }
+}
+
+/** Freezes a parsed value and everything in it (plain objects and arrays: what zod returns for JSON). */
+function deepFreeze<T>(value: T): T {
+  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const inner of Object.values(value)) deepFreeze(inner);
+  }
+  return value;
 }

@@ -29,6 +29,13 @@ import { WORKFLOW_GRAPHS, WORKFLOW_OPTIONS, type WorkflowOptions } from '../work
 import { route, type Decision, type RouterEvent, type RouterState } from '../graph/router';
 
 /**
+ * What a transition reads of its run: the step completing it passes the state it read under the run lock (status,
+ * budget, host) over what its start statement read (ids, options, graph version: unchanged since the run was created;
+ * docs/decisions/0133); a move from outside a step passes the row it locked.
+ */
+export type TransitionRun = Pick<RunRow, 'id' | 'tenantId' | 'status' | 'hostedBy' | 'options' | 'workflowVersion' | 'budgetExhausted'>;
+
+/**
  * Writes a routing decision inside the caller's transaction (which holds the run lock): the next steps
  * into the outbox, the events, the gate, the run's new state. Used by step completion, run start and gate
  * decisions alike, so there is one place where a run moves.
@@ -46,12 +53,16 @@ export class TransitionWriter {
   ) {}
 
   /** The router's view of a run, read from Postgres in the deciding transaction. */
-  async loadState(tx: Db, run: RunRow, options: RunOptions = RunOptions.parse(run.options)): Promise<RouterState> {
+  async loadState(tx: Db, run: TransitionRun, options: RunOptions = RunOptions.parse(run.options)): Promise<RouterState> {
     return this.stateFrom(run, options, await this.executions.latestResults(tx, run.tenantId, run.id));
   }
 
   /** The router's view of a run from its latest results (read by `loadState`, or by the step's state statement). */
-  stateFrom(run: RunRow, options: RunOptions, latest: readonly { node: string; iteration: number; result: unknown }[]): RouterState {
+  stateFrom(
+    run: Pick<RunRow, 'id' | 'budgetExhausted'>,
+    options: RunOptions,
+    latest: readonly { node: string; iteration: number; result: unknown }[],
+  ): RouterState {
     const results: RouterState['results'] = {};
     for (const row of latest) {
       const node = row.node as NodeName;
@@ -79,7 +90,7 @@ export class TransitionWriter {
    */
   async apply(
     tx: Db,
-    run: RunRow,
+    run: TransitionRun,
     decision: Decision,
     causeKey: string,
     events: RunEventData[] = [],
@@ -166,7 +177,7 @@ export class TransitionWriter {
    * to apply it. It is discarded, visibly, rather than left pending forever (the run application's intervene refuses
    * new ones from here on).
    */
-  private async discardPendingInterventions(tx: Db, run: RunRow, reason: string): Promise<RunEventData[]> {
+  private async discardPendingInterventions(tx: Db, run: TransitionRun, reason: string): Promise<RunEventData[]> {
     const pending = await this.interventions.pending(run.tenantId, run.id, tx);
     if (pending.length === 0) return [];
     await this.interventions.settle(

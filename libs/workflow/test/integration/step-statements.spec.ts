@@ -13,6 +13,8 @@ describe('statements per step (real Redis and Postgres, engine in this process)'
   let db: TestDatabase;
   let engine: TestEngine | undefined;
   const perStep = new Map<string, string[]>();
+  /** The columns each statement of a step returned, in order (what the driver parses per row). */
+  const columnsPerStep = new Map<string, string[][]>();
   const query = pg.Client.prototype.query;
 
   beforeAll(async () => {
@@ -24,7 +26,23 @@ describe('statements per step (real Redis and Postgres, engine in this process)'
       const first = args[0] as string | { text?: string };
       const text = typeof first === 'string' ? first : (first.text ?? '');
       if (key) perStep.set(key, [...(perStep.get(key) ?? []), text.replace(/\s+/g, ' ').trim()]);
-      return (query as (...a: unknown[]) => unknown).apply(this, args);
+      if (!key) return (query as (...a: unknown[]) => unknown).apply(this, args);
+      const columns: string[] = [];
+      columnsPerStep.set(key, [...(columnsPerStep.get(key) ?? []), columns]);
+      const record = (r: unknown) => columns.push(...((r as { fields?: { name: string }[] } | undefined)?.fields ?? []).map((f) => f.name));
+      // The pool's own queries (outside a transaction) pass a callback; a checked-out client's return a promise.
+      const last = args.length - 1;
+      const callback = args[last];
+      if (typeof callback === 'function') {
+        args[last] = (err: unknown, r: unknown) => {
+          if (!err) record(r);
+          return (callback as (e: unknown, r: unknown) => unknown)(err, r);
+        };
+      }
+      const sent = (query as (...a: unknown[]) => unknown).apply(this, args) as PromiseLike<unknown> | undefined;
+      // Duck-typed (the driver's promise is not of this test's realm); a side chain: the caller awaits `sent` itself.
+      if (typeof sent?.then === 'function') sent.then(record, () => undefined);
+      return sent;
     } as typeof query;
     engine = await startEngine(db, uniquePrefix('statements'));
   });
@@ -72,6 +90,16 @@ describe('statements per step (real Redis and Postgres, engine in this process)'
           : q.split(' ').slice(0, 3).join(' '),
     );
     expect(shape).toEqual(['start', 'BEGIN', 'lock, complete and read', 'INSERT INTO test_outputs', 'WITH counter AS', 'COMMIT']);
+    // The run is read once per step (docs/decisions/0133): the start returns what the step reads of it, and the locking
+    // statement only what can have changed since (state the router and the transition read), not the whole row again.
+    const [started, , locked] = columnsPerStep.get(`${run.id}.questions.0.0`) ?? [];
+    expect(started).toEqual(
+      expect.arrayContaining(['id', 'tenantId', 'question', 'status', 'options', 'workflowVersion', 'createdAt', 'stepAttempt']),
+    );
+    expect(started?.filter((c) => ['updatedAt', 'completedAt', 'eventSeq', 'idempotencyKey', 'requestHash'].includes(c))).toEqual([]);
+    expect([...(locked ?? [])].sort()).toEqual(
+      ['budgetExhausted', 'completedNow', 'decided', 'done', 'expected', 'hostedBy', 'latest', 'perShard', 'status'].sort(),
+    );
     // Each decided step's outbox row was marked sent by its own start statement: none is left pending.
     const pending = await sql<{ step_key: string }>(db.url, "SELECT step_key FROM outbox WHERE run_id = $1 AND status <> 'sent'", [run.id]);
     expect(pending).toEqual([]);

@@ -1,5 +1,6 @@
 import { guardSentence } from '@dossier/agents';
 import { pointId, type Embedder, type VectorStore } from '@dossier/vectors';
+import { atOnce } from '../searches-at-once';
 
 /** Evidence this similar (cosine of their embeddings) from two sources may be one statement twice. */
 export const DUPLICATE_SIMILARITY = 0.9;
@@ -57,13 +58,15 @@ export async function groupDuplicateEvidence(
     parent.set(other, lead);
     parent.set(lead, lead);
   };
-  for (const [i, e] of fresh.entries()) {
-    const hits = await store.search(collection, vectors[i]!, {
+  const neighbours = await atOnce([...fresh.keys()], (i) =>
+    store.search(collection, vectors[i]!, {
       filter: { ...scope, kind: 'evidence' },
       limit: NEIGHBOURS + 1,
       minScore: DUPLICATE_SIMILARITY,
-    });
-    for (const hit of hits) {
+    }),
+  );
+  for (const [i, e] of fresh.entries()) {
+    for (const hit of neighbours[i]!) {
       const other = byId.get(String(hit.payload['evidenceId']));
       if (!other || other.id === e.id || other.snapshotId === e.snapshotId) continue;
       if (!guardSentence(e.excerpt, [other.excerpt]).ok || !guardSentence(other.excerpt, [e.excerpt]).ok) continue;

@@ -1,4 +1,5 @@
 import { pointId, type Embedder, type VectorStore } from '@dossier/vectors';
+import { atOnce } from '../searches-at-once';
 
 /** Neighbours searched per claim and per evidence item. */
 const NEIGHBOURS = 8;
@@ -49,27 +50,30 @@ export async function contradictionCandidates(
   const passageVectors = new Map(
     (passageIds.length > 0 ? await embedder.embed(passageIds.map((id) => excerpts.get(id)!)) : []).map((v, k) => [passageIds[k]!, v]),
   );
-  for (const [i, claim] of claims.entries()) {
-    if (!fresh.has(claim.id)) continue;
-    const near = await store.search(collections.claims, vectors[i]!, {
-      filter: { ...scope, kind: 'claim' },
-      limit: NEIGHBOURS + 1,
-      minScore: MIN_SIMILARITY,
-    });
-    for (const hit of near) {
-      const other = byPoint.get(hit.id);
-      if (other) add(claim, other);
-    }
-    // Through the evidence: a claim whose passages sit near this claim's passages talks about the same thing.
-    for (const id of claim.evidenceIds) {
-      const vector = passageVectors.get(id);
-      if (!vector) continue;
-      const hits = await store.search(collections.evidence, vector, {
-        filter: { ...scope, kind: 'evidence' },
-        limit: NEIGHBOURS + 1,
-        minScore: MIN_SIMILARITY,
-      });
-      for (const hit of hits) for (const other of citing.get(String(hit.payload['evidenceId'])) ?? []) add(claim, other);
+  // Every search of the new claims at once (a few in flight), then their hits in the claims' order.
+  const searches = claims.flatMap((claim, i) =>
+    fresh.has(claim.id)
+      ? [
+          { claim, collection: collections.claims, vector: vectors[i]!, kind: 'claim' as const },
+          // Through the evidence: a claim whose passages sit near this claim's passages talks about the same thing.
+          ...claim.evidenceIds.flatMap((id) => {
+            const vector = passageVectors.get(id);
+            return vector ? [{ claim, collection: collections.evidence, vector, kind: 'evidence' as const }] : [];
+          }),
+        ]
+      : [],
+  );
+  const found = await atOnce(searches, (s) =>
+    store.search(s.collection, s.vector, { filter: { ...scope, kind: s.kind }, limit: NEIGHBOURS + 1, minScore: MIN_SIMILARITY }),
+  );
+  for (const [k, s] of searches.entries()) {
+    for (const hit of found[k]!) {
+      if (s.kind === 'claim') {
+        const other = byPoint.get(hit.id);
+        if (other) add(s.claim, other);
+      } else {
+        for (const other of citing.get(String(hit.payload['evidenceId'])) ?? []) add(s.claim, other);
+      }
     }
   }
   const statement = new Map(claims.map((c) => [c.id, c.statement]));

@@ -1,0 +1,91 @@
+/**
+ * The figures of `npm run bench -- model` (tools/bench/model-bound.ts) as data: `--json FILE` writes this, and the
+ * bench's own test (tools/bench/test/model-report.spec.ts) parses it and checks that what the bench prints is what it
+ * wrote. Times in ms unless named otherwise.
+ */
+import { z } from 'zod';
+
+const ms = z.number().nonnegative();
+
+export const SingleRun = z.object({
+  modelCalls: z.number().int().nonnegative(),
+  wallMs: ms,
+  criticalPathMs: ms,
+  /** wall / critical path. */
+  ratio: z.number().nonnegative(),
+  fanOuts: z.array(z.object({ group: z.string(), shards: z.number().int().positive(), skewMs: ms })),
+});
+export type SingleRun = z.infer<typeof SingleRun>;
+
+/** Non-model work of the single runs' steps of one node (started → completed minus the step's model requests). */
+export const NodeWork = z.object({ node: z.string(), steps: z.number().int().positive(), p50: ms, max: ms, totalMs: ms });
+export type NodeWork = z.infer<typeof NodeWork>;
+
+export const Batch = z.object({
+  processesPerService: z.number().int().positive(),
+  seconds: z.number().positive(),
+  runsPerMinute: z.number().positive(),
+  /** The model server's own delay beyond its simulated latency, p50 / p90 (its CPU: a bound on the bench). */
+  serverDelayP50: z.number(),
+  serverDelayP90: z.number(),
+});
+export type Batch = z.infer<typeof Batch>;
+
+export const Throughput = z.object({
+  /** Runs submitted at once. */
+  runs: z.number().int().positive(),
+  /** WORKER_CONCURRENCY of every service process during the batches: slots, not critical paths, bound them. */
+  workerConcurrency: z.number().int().positive(),
+  /** One run alone on the same services (the batch's floor: no batch finishes before its runs' critical paths). */
+  aloneSeconds: z.number().positive(),
+  batches: z.array(Batch).length(2),
+  /** Runs per minute with two processes per service over one. */
+  gain: z.number().positive(),
+});
+export type Throughput = z.infer<typeof Throughput>;
+
+export const ModelBenchReport = z.object({
+  latencyMs: z.number().int().nonnegative(),
+  singles: z.object({
+    workerConcurrency: z.string(),
+    runs: z.array(SingleRun),
+    ratioMedian: z.number().nonnegative(),
+    skewP50: ms,
+    skewMax: ms,
+    steps: z.number().int().nonnegative(),
+    dispatchWait: z.object({ p50: ms, p90: ms }),
+    nonModelWork: z.object({ p50: ms, p90: ms }),
+    /** The service processes' CPU (user + system, /proc) over the single runs, per step: less noisy than wall time. */
+    cpuMsPerStep: z.number().nonnegative(),
+    /** Transactions in the bench's database over the single runs, per step (pg_stat_database; each autocommit statement is one). */
+    pgTransactionsPerStep: z.number().nonnegative(),
+    byNode: z.array(NodeWork),
+  }),
+  throughput: Throughput.optional(),
+  /** Load average (1 min) at the start and after each part. */
+  load: z.array(z.number().nonnegative()),
+});
+export type ModelBenchReport = z.infer<typeof ModelBenchReport>;
+
+/** The throughput part as printed (a Markdown table and the gain line). */
+export function formatThroughput(t: Throughput, latencyMs: number): string {
+  return [
+    `\nThroughput (${t.runs} runs submitted at once; worker concurrency ${t.workerConcurrency} per service process; ${latencyMs} ms per model request; one run alone on these services: ${t.aloneSeconds.toFixed(1)} s)`,
+    '| processes per service | seconds | runs per minute | model server delay beyond latency p50 / p90 ms |',
+    '|---|---|---|---|',
+    ...t.batches.map(
+      (b) =>
+        `| ${b.processesPerService} | ${b.seconds.toFixed(1)} | ${b.runsPerMinute.toFixed(2)} | ${b.serverDelayP50} / ${b.serverDelayP90} |`,
+    ),
+    `2 vs 1: ${t.gain.toFixed(2)}x (goal ≥ 1.7x)`,
+  ].join('\n');
+}
+
+/** The non-model work per node as printed, slowest total first. */
+export function formatNodeWork(rows: readonly NodeWork[]): string {
+  return [
+    '| node | steps | non-model work p50 ms | max ms | total ms |',
+    '|---|---|---|---|---|',
+    ...rows.map((r) => `| ${r.node} | ${r.steps} | ${r.p50} | ${r.max} | ${r.totalMs} |`),
+  ].join('\n');
+}
