@@ -91,6 +91,7 @@ export {
   readerSentence,
   CITATION_MARKER,
   HTML_ELEMENT,
+  REST_MARKUP,
   type ProseFault,
   type ProseFaultKind,
   type BoilerplateKind,

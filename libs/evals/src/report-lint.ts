@@ -7,6 +7,7 @@ import {
   pointsAtSeveral,
   pointsBack,
   proseFault,
+  REST_MARKUP,
   statesStatement,
 } from '@dossier/agents';
 import type { ReportJson } from '@dossier/contracts';
@@ -93,21 +94,21 @@ export function templateHeading(title: string): boolean {
   return TEMPLATE_HEADINGS.some((p) => p.test(t));
 }
 
-/** Markup a rendered sentence must not carry: HTML tags, Markdown syntax, entities. */
-function leakedMarkup(text: string): string | null {
+/**
+ * Markup a rendered sentence must not carry: HTML tags, Markdown syntax, entities; and our prompt apparatus (ids,
+ * delimiters, instruction text), unless `sourceWords`: a sentence that is a verbatim slice of the excerpt it cites is the
+ * source's words, where a JSON library's manual saying what `object_hook` returns is no instruction of ours (decision 0132).
+ */
+function leakedMarkup(text: string, sourceWords = false): string | null {
   // Real HTML elements only: a manual's placeholders ("git reset <commit>", "<path>") are the source's words.
   if (HTML_ELEMENT.test(text)) return 'an HTML tag';
   // reStructuredText roles and literals of Python-style documentation (":func:`run`", "``text=True``").
-  if (
-    /:(?:[a-z]+:)?(?:func|class|meth|mod|ref|exc|data|attr|const|term|envvar|option|doc|pep|rfc|program|file|samp|kbd|abbr|keyword|ttag):`|``[^`]+``/.test(
-      text,
-    )
-  )
-    return 'reST markup';
+  if (REST_MARKUP.test(text)) return 'reST markup';
   if (/&(?:[a-z]{2,8}|#\d{2,6});/i.test(text)) return 'an HTML entity';
-  // A "**" beside a slash or a quote is a glob's pattern ("**/foo", "abc/**", a leading "**"), the source's syntax.
-  if (/(?:^|\s)#{1,6}\s|(?<![/"'])\*\*(?![/"'])|\]\([^)]*\)|^\s*(?:[-*+]|\d+\.)\s|```/.test(text)) return 'Markdown syntax';
-  return leakedText(text);
+  // A heading's "#" opens the text; inside a sentence ("the comment character # in …") it is the source's own character,
+  // as "**" in a glob ("abc/**") is: emphasis wraps a word (decision 0132).
+  if (/^\s*#{1,6}\s|\*\*[^*\s][^*]*[^*\s]\*\*|\]\([^)]*\)|^\s*(?:[-*+]|\d+\.)\s|```/.test(text)) return 'Markdown syntax';
+  return sourceWords ? null : leakedText(text);
 }
 
 const NO_COUNTS = (): Record<LintKind, number> => Object.fromEntries(LINT_KINDS.map((k) => [k, 0])) as Record<LintKind, number>;
@@ -130,6 +131,9 @@ export function lintReport(report: ReportJson): ReportLint {
     ...report.contradictions.filter((c) => between(c.claimIds)).flatMap((c) => c.claimIds.flatMap((id) => report.claims[id]?.text ?? [])),
     ...opposingPairs(claimTexts, claims.map(sourcesOf)).flatMap(([a, b]) => [claimTexts[a]!, claimTexts[b]!]),
   ];
+  const flat = (t: string) => t.replace(/\s+/g, ' ').trim();
+  const inItsExcerpt = (s: { text: string; evidenceIds: string[] }) =>
+    s.evidenceIds.some((id) => flat(report.evidence[id]?.excerpt ?? '').includes(flat(s.text)));
   const body: string[] = [];
   const framing: string[] = [];
   let sentences = 0;
@@ -172,7 +176,7 @@ export function lintReport(report: ReportJson): ReportLint {
     }
     const seenHere: string[] = [];
     for (const s of all) {
-      const leak = leakedMarkup(s.text);
+      const leak = leakedMarkup(s.text, inItsExcerpt(s));
       if (leak) {
         add('leaked', leak, section.title, s.text);
         continue;

@@ -75,6 +75,15 @@ describe('report lint', () => {
       'At the October minimum the exposed area was larger; see Technical Note TN-11 for how area is calculated from level.',
     ],
     ['boilerplate:pointer', 'For details of the gauges, see Section 4.'],
+    // Cut at a bracket (decision 0132): it closes a bracket it never opened, or opens on an aside the words after continue.
+    ['fragment:cut-off', 'RuntimeError), this exception class is raised when one of the workers terminated abruptly.'],
+    ['fragment:cut-off', '(the default) and timeout is None (the default), block if necessary until a free slot is available.'],
+    ['fragment:cut-off', '(also called light-weight processes or tasks) --- multiple threads of control sharing their global data space.'],
+    ['fragment:cut-off', "'80', or '80,8080'), or None."],
+    ['fragment:cut-off', 'See git-range-diff(1)) for details on the output format.'],
+    ['leaked', '.. note:: The default changed in version 3.8.'],
+    ['leaked', 'Pass ``text=True`` to get strings instead of bytes.'],
+    ['boilerplate:byline', 'By the Eskerford University Hydrology Group.'],
   ])('catches %s: %s', (expected, sentence) => {
     const found = details(oneSentence(sentence));
     expect(found.some((d) => d === expected || d.startsWith(`${expected}:`))).toBe(true);
@@ -97,11 +106,38 @@ describe('report lint', () => {
     'The panel considers that both "2015" and "2017" are defensible answers.',
     'The level fell by 4.2 m between 2015 and 2024 (see Table 3).',
     'Residents see the shoreline retreat every summer.',
-    // A glob's "**" beside a slash is the manual's pattern syntax, not Markdown bold (decision 0131).
+    // Brackets that are the sentence's own (decision 0132): enumerators, a half-open range, a smiley, code and quotes.
+    'So during steps 2) and 3), if we would associate N/2 to a commit, then we know this is the best bisection point.',
+    'The random number lies in the half-open interval [0.0, 1.0) on every platform.',
+    'Observation: we cannot have more than 4G versions ;-) and more than 4G objects in a pack.',
+    'The separator defaults to `)` when the option is given without a value.',
+    'A section name may be any string that does not contain "]" or a newline.',
+    'If block is True (the default) and timeout is None (the default), block if necessary until a free slot is available.',
+    // "By" opening a statement is no byline (decision 0132).
+    'By default, git commit opens an editor for the commit message.',
+    'By the autumn of 2024 the level had fallen to 208.4 m a.s.l.',
+    'By 2015 the lake had already lost a fifth of its area.',
+    'By using --amend, you replace the tip of the current branch with a new commit.',
+    // A glob's "**" beside a slash is the manual's pattern syntax, not Markdown bold (decisions 0131, 0132).
     'A leading "**" followed by a slash means match in all directories.',
     'For example, "abc/**" matches all files inside directory "abc", with infinite depth.',
   ])('does not flag clean prose: %s', (sentence) => {
     expect(lintReport(oneSentence(sentence)).defects).toEqual([]);
+  });
+
+  it('reads a source’s words as its own: no prompt leak in a verbatim quote, no Markdown in a "#" or a glob (decision 0132)', () => {
+    const hook = 'The return value of object_hook will be used instead of the dict, so return a JSON object decoder result.';
+    const quoted = oneSentence(hook);
+    quoted.evidence['E1']!.excerpt = `object_hook is an optional function. ${hook}`;
+    expect(lintReport(quoted).defects).toEqual([]);
+    // Not in its excerpt (a model's sentence): instruction text is ours, leaked.
+    expect(details(oneSentence(hook))).toEqual(['leaked:instruction text']);
+    for (const clean of [
+      'If you set the comment character # in the config, lines starting with it are ignored.',
+      'The pattern "abc/**" matches all files inside directory abc, relative to the location of the file.',
+    ])
+      expect(lintReport(oneSentence(clean)).defects).toEqual([]);
+    expect(details(oneSentence('## Options and defaults of the command.'))).toEqual(['leaked:Markdown syntax']);
   });
 
   it('catches template headings, not headings from the sources or the question', () => {
@@ -278,6 +314,19 @@ describe('report lint', () => {
         '"It" follows another source',
       ],
       ['a demonstrative', [[cited('These losses are not metered anywhere.'), cited(FILLER[0]!)]], '"These" opens the paragraph'],
+      // A passive "it" points back though an expletive's words follow it (decision 0132).
+      ['a passive "it"', [[cited('It will be used to launch the workers.'), cited(FILLER[0]!)]], '"It" opens the paragraph'],
+      [
+        'a passive "it" after another source',
+        [[other(FILLER[1]!), cited('It was built to replace the old gauge network in 2016.')]],
+        '"It" follows another source',
+      ],
+      ['"This is …"', [[cited('This is the default on every platform.'), cited(FILLER[0]!)]], '"This" opens the paragraph'],
+      [
+        'a side pointer',
+        [[cited(FILLER[0]!), other('On this basis, the growers date the start of the decline to 2017.')]],
+        '"On this basis" follows another source',
+      ],
     ])('catches a pointing sentence %s', (_, paragraphs, detail) => {
       expect(details(body(paragraphs))).toEqual([`back-reference:${detail}`]);
     });
@@ -299,6 +348,7 @@ describe('report lint', () => {
         [cited(FILLER[0]!), cited('Its level has fallen sharply since the mid-2010s.'), cited('These losses are not metered anywhere.')],
         [
           other('It is estimated that the lake lost 18% of its area.'),
+          other('It is not possible to undo the drawdown within a decade.'),
           other('The figure of 52 million cubic metres is an estimate, not a measurement.'),
           other('Both the authority and the growers date the start to 2015.'),
           other('The decline was not uniform across the years.'),

@@ -89,6 +89,15 @@ describe('html', () => {
     expect(result.text).toBe('Short note & more\n\na1 b1\n\na2 b2\n\nline one\nline two\n\n  keep   this\n  spacing');
   });
 
+  it('opens each list item with a bullet, its text in a <p> or not, so a lead-in can be joined with its items (decision 0132)', async () => {
+    const fragment =
+      '<div><p>The command takes two forms:</p><ul><li><p>a <em>soft</em> reset, which keeps the index</p></li><li>a hard reset, which discards it</li><li><pre>git reset --hard</pre></li></ul></div>';
+    const { text } = await extractBytes(utf8(fragment), 'list.html');
+    expect(text).toBe(
+      'The command takes two forms:\n\n\u2022 a soft reset, which keeps the index\n\n\u2022 a hard reset, which discards it\n\ngit reset --hard',
+    );
+  });
+
   it('keeps every section of a manual page made of sibling sections, where Readability keeps only one', async () => {
     // Git's asciidoc manual pages (git-doc): one <div class="sect1"> per section. Readability took the description as
     // "the article" and dropped the options and examples (this page kept 14% of its text).

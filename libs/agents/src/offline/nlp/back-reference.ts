@@ -24,9 +24,17 @@ const DOCUMENT =
 const EXPLETIVE_IT =
   /^it\s+(?:is|was|has been|had been|seems|seemed|appears|appeared|remains|remained|would be|will be|may be|might be|can be|could be|should be|must be)\s+(?:\S+\s+){0,4}?(?:that|to|whether|how|why|when|if|not until)\b/i;
 
-// Pronouns and demonstratives that take their meaning from a sentence before.
+// "It will be used to launch the workers.", "It is designed for …": a passive "it" stands for something named before, though
+// an expletive's words follow it (decision 0132; python-stdlib's "It will be used to launch the workers." opened a section).
+const PASSIVE_IT =
+  /^it\s+(?:is|was|has been|had been|will be|would be|may be|might be|can be|could be|should be|must be|is being|was being)\s+(?:(?:not|also|only|then|now|often|usually|typically|mainly|primarily|generally|always|never|still|already|currently|normally)\s+)*(?:\w+ed|used|made|meant|known|given|done|set|built|written|taken|seen|shown|held|kept|run|sent|put|found|said|told|brought|bound|chosen|left|read|thrown|raised|passed|called|returned|ignored|treated)\s+(?:to|as|for|by|in|on|at|when|if|with|from|into|only|unless|before|after)\b/i;
+
+// Pronouns and demonstratives that take their meaning from a sentence before; a side pointer naming the ground it stands on
+// by a demonstrative ("On this basis, the authority's figure …", "By that measure …": in the disagreements section it
+// pointed at nothing shown, decision 0132). "For this reason, some git commands … ignore lightweight tags" is not one:
+// documentation says so right after its reason, and git-manual's q12 lost that key point when it was.
 const POINTING = new RegExp(
-  String.raw`^${LEAD}(?:it|its|they|their|them|he|she|his|her|this|these|that|those|such|both|the latter|the former|the same|the two|the three|the four|all three|all four|all of these|each of these|neither of these|either of these|none of these)\b`,
+  String.raw`^${LEAD}(?:(?:on|upon) (?:this|that|these|those) (?:basis|bases|grounds?|view|reading|account|evidence)|by (?:this|that|these|those) (?:measures?|definitions?|reckoning|standards?|criteria|criterion)|(?:on|from) (?:this|that|these|those) figures?|it|its|they|their|them|he|she|his|her|this|these|that|those|such|both|the latter|the former|the same|the two|the three|the four|all three|all four|all of these|each of these|neither of these|either of these|none of these)\b`,
   'i',
 );
 
@@ -48,7 +56,7 @@ export function pointsBack(sentence: string): string | null {
     .replace(/^[\s"'“‘([]+/, '')
     .replace(/\s+/g, ' ')
     .trim();
-  if (EXPLETIVE_IT.test(s)) return null;
+  if (EXPLETIVE_IT.test(s) && !PASSIVE_IT.test(s)) return null;
   if (new RegExp(String.raw`^${LEAD}(?:this|these|that|those|the present|the following)\s+(?:\w+\s+)?${DOCUMENT}s?\b`, 'i').test(s))
     return null;
   // "That the lake fell is not disputed": "that" opening a clause, not pointing.

@@ -64,11 +64,31 @@ function nameShare(s: string): number {
   return words.filter((w) => /^[("'“‘]?\p{Lu}/u.test(w)).length / words.length;
 }
 
+/** Whether the words after a line's "By" are a person's or an organisation's name (and affiliation), nothing else. */
+function byName(rest: string): boolean {
+  const words = wordsOf(rest);
+  const first = words[0]?.replace(/[^\p{L}]/gu, '') ?? '';
+  if (
+    !/^\p{Lu}/u.test(words[0] ?? '') ||
+    /^(?:default|far|now|then|contrast|comparison|design|definition|itself|themselves|hand|law|means|way|chance|mistake|accident)$/i.test(
+      first,
+    )
+  )
+    return false;
+  return (
+    nameShare(rest) >= 0.75 &&
+    words.filter((w) => /^\p{Ll}/u.test(w) && !/^(?:of|for|and|the|de|du|der|von|van|in|on|at)$/.test(w)).length === 0
+  );
+}
+
 /** A line that is a name, an affiliation or a reference rather than a statement: no verb, nearly every word a name. */
 function citationLine(s: string): 'byline' | 'self-citation' | null {
   const words = wordsOf(s);
   if (words.length === 0 || words.length > 18) return null;
-  if (/^(?:by|author(?:s|ed by)?|written by|edited by|prepared by|compiled by)\b[:\s]/i.test(s)) return 'byline';
+  if (/^(?:author(?:s|ed by)?|written by|edited by|prepared by|compiled by)\b[:\s]/i.test(s)) return 'byline';
+  // "By Anna Lind, Kessmark Regional Water Authority": "By" and a name. "By the autumn …", "By default, …", "By 2015 …" open
+  // a statement (decision 0132: the old rule took any line opening with "by" for a byline).
+  if (/^by\s/i.test(s)) return byName(s.replace(/^by\s+(?:the\s+)?/i, '')) ? 'byline' : null;
   if (nameShare(s) < 0.75) return null;
   // A sentence with a lower-case verb form between its names is a statement ("The Authority publishes …").
   const lower = words.filter(
@@ -116,12 +136,48 @@ export const CITATION_MARKER =
 export const HTML_ELEMENT =
   /<\/?(?:a|b|i|u|em|strong|p|div|span|br|hr|img|script|style|ul|ol|li|table|thead|tbody|tr|td|th|code|pre|h[1-6]|sup|sub|small|font|section|article|nav|header|footer)(?:\s[^>]*)?\/?>/i;
 
+/**
+ * A sentence cut at a bracket (decision 0132): it closes a bracket it never opened ("RuntimeError), this exception class
+ * is raised …"), or opens on a bracketed aside that the words after it continue ("(the default) and timeout is None …",
+ * "(also called light-weight processes or tasks) --- multiple threads …"): the start of the sentence is missing. Code
+ * spans and quoted strings are not read ("`a)`", "'x]'"); an enumerator ("do this 1) …", "a) …") and a half-open range
+ * ("[0, 1)") close what is theirs.
+ */
+function cutAtBracket(s: string): string | null {
+  if (/^[([][^()[\]]*[)\]]\s*(?:\p{Ll}|[,;:\u2014\u2013]|-{1,3}\s)/u.test(s))
+    return 'it opens on a bracketed aside that continues a sentence it was cut from';
+  const plain = s
+    .replace(/`[^`]*`/g, ' ')
+    .replace(/"[^"]*"|\u201c[^\u201d]*\u201d|\u2018[^\u2019]*\u2019/g, ' ')
+    .replace(/(?<!\p{L})'[^'\n]*'(?!\p{L})/gu, ' ')
+    .replace(/(?:^|\s)\(?(?:\d{1,2}|[a-hA-H]|[ivx]{1,4})\)(?=[\s,;.:]|$)/g, ' ')
+    .replace(/[:;]-?[)\]]/g, ' ');
+  let depth = 0;
+  for (const ch of plain) {
+    if (ch === '(' || ch === '[') depth++;
+    else if (ch === ')' || ch === ']') {
+      if (depth === 0) return 'it closes a bracket it never opened: its start was cut off';
+      depth--;
+    }
+  }
+  return null;
+}
+
+/**
+ * reStructuredText markup a reader should not see (Python-style documentation ingested as plain text, or a literal the
+ * conversion of 0100 did not reach): a role (":func:`run`"), a double-backquoted literal ("``text=True``"), a directive
+ * (".. note::"). The report lint counts it as leaked with this same pattern (decision 0132, one detector).
+ */
+export const REST_MARKUP =
+  /:(?:[a-z]+:)?(?:func|class|meth|mod|ref|exc|data|attr|const|term|envvar|option|doc|pep|rfc|program|file|samp|kbd|abbr|keyword|ttag|dfn|menuselection|source|mimetype|makevar|token|c:func|c:type|c:macro):`|``[^`]+``|(?:^|\s)\.\. [a-z][\w-]*(?::[\w-]+)?::(?:\s|$)/;
+
 /** Why a quoted source sentence is not a finding a reader should see, or null. */
 export function proseFault(sentence: string): ProseFault | null {
   const s = sentence.replace(/\s+/g, ' ').trim();
   if (s.length === 0) return { group: 'fragment', kind: 'cut-off', why: 'it is empty' };
   if (isCode(s)) return { group: 'fragment', kind: 'code', why: 'it is program text, not prose' };
   if (HTML_ELEMENT.test(s)) return { group: 'leaked', kind: 'markup', why: 'it holds an HTML tag, which would read as markup' };
+  if (REST_MARKUP.test(s)) return { group: 'leaked', kind: 'markup', why: 'it holds reStructuredText markup' };
   if (/\[(?:citation|clarification|verification) needed\]|\[according to whom\??\]|\[dubious/i.test(s))
     return { group: 'fragment', kind: 'citation-needed', why: 'it carries a "[citation needed]" marker' };
   if (SELF_DESCRIPTION.some((p) => p.test(s)))
@@ -142,6 +198,8 @@ export function proseFault(sentence: string): ProseFault | null {
     return { group: 'fragment', kind: 'orphan-item', why: 'it continues a sentence it was cut from' };
   if (/^(?:\(?(?:[ivx]{1,4}|[a-h]|\d{1,2})\)|[-–•*]\s)/.test(s) || /[;,]["'\u201d\u2019)\]]*$/.test(s))
     return { group: 'fragment', kind: 'orphan-item', why: 'it is a list item without its lead-in' };
+  const cut = cutAtBracket(s);
+  if (cut) return { group: 'fragment', kind: 'cut-off', why: cut };
   if (DANGLING_REFERENCE.test(s.replace(/\([^()]*\)/g, ' ')))
     return { group: 'fragment', kind: 'dangling-reference', why: 'it points at a list, figure or table the reader does not see' };
   if (!CLOSED.test(s.replace(CITATION_MARKER, '').trim()))
@@ -168,7 +226,11 @@ export function withoutCitationMarkers(sentence: string): string {
  */
 export function readerSentence(sentence: string): string | null {
   const shown = withoutCitationMarkers(sentence);
-  return proseFault(shown) === null ? shown : null;
+  if (proseFault(shown) === null) return shown;
+  // The last sentence of a bracketed passage ("… use git rebase instead).", "… the __len__ methods.)") closes the bracket
+  // its first sentence opened: shown without that bracket, it is whole (decision 0132).
+  const closed = shown.replace(/^([^()]*?)\)([.!?]?)$/, '$1$2').replace(/([.!?])\1$/, '$1');
+  return closed !== shown && proseFault(closed) === null ? closed : null;
 }
 
 /*

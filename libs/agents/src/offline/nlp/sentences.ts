@@ -308,8 +308,23 @@ function isPlainHeading(line: Line, next: Line | undefined, atParagraphStart: bo
   if (words.length > HEADING_MAX_WORDS) return false;
   const last = words[words.length - 1].toLowerCase().replace(/[^\p{L}\p{N}']/gu, '');
   if (CONNECTOR_ENDINGS.has(last)) return false;
-  // A wrapped sentence continues in lower case on the next line; a heading is followed by a new start.
-  return next.content.length === 0 || !/^\p{Ll}/u.test(next.content);
+  // A line holding the end of a sentence ("Put obj into the queue.  If the optional argument block is True") or a bracket
+  // it does not close ("Derived from BrokenExecutor (formerly") is the start of a wrapped paragraph: read as a heading,
+  // it cut the sentence after it at the line break, which then opened mid-parenthesis (decision 0132).
+  if (/\p{Ll}[.!?]["'\u201d\u2019)\]]*\s+["'\u201c\u2018(]?\p{Lu}/u.test(c) || unclosedBracket(c)) return false;
+  // A wrapped sentence continues in lower case on the next line, or with a bracketed aside ("(the default) and …"); a
+  // heading is followed by a new start.
+  return next.content.length === 0 || !/^[([]?\p{Ll}/u.test(next.content);
+}
+
+/** Whether a line opens a bracket it does not close. */
+function unclosedBracket(line: string): boolean {
+  let depth = 0;
+  for (const ch of line) {
+    if (ch === '(' || ch === '[') depth++;
+    else if ((ch === ')' || ch === ']') && depth > 0) depth--;
+  }
+  return depth > 0;
 }
 
 type Block = { kind: UnitKind | 'prose'; start: number; end: number };

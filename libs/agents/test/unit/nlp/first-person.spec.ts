@@ -113,6 +113,28 @@ describe('list lead-ins and code examples (decision 0102)', () => {
     expect(fragments.filter((f) => /^(?:- |\$ )|commonly given:$/.test(f.excerpt))).toEqual([]);
   });
 
+  it('joins an HTML page’s list with its lead-in: its items, stored with a bullet each, are items (decision 0132)', () => {
+    // As html-to-text stores a <ul> of <li>s: a paragraph each, opened with "• ".
+    const text = [
+      'The reset command of git moves the branch head in one of three modes:',
+      '',
+      '\u2022 soft, which leaves the index and the working tree of the reset untouched',
+      '',
+      '\u2022 mixed, which resets the index of the reset but not the working tree',
+      '',
+      '\u2022 hard, which resets the index and the working tree of the reset',
+    ].join('\n');
+    const { fragments } = evidenceCurator.offline({
+      question: 'What do the modes of git reset do to the index and the working tree?',
+      questions: [],
+      source: { id: 'S1', title: 'git-reset', text },
+      maxFragments: 10,
+    });
+    expect(fragments.map((f) => f.statement)).toEqual([
+      'The reset command of git moves the branch head in one of three modes: soft, which leaves the index and the working tree of the reset untouched; mixed, which resets the index of the reset but not the working tree; hard, which resets the index and the working tree of the reset.',
+    ]);
+  });
+
   it('the curator leaves a list whose items are sentences as it was: each item its own candidate, no joined excerpt', () => {
     const text = [
       'Figures for the decline of Lake Varen differ between sources:',

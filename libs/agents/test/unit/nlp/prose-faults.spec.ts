@@ -26,4 +26,16 @@ describe('the sentence a reader sees (decision 0046)', () => {
     expect(readerSentence('git fsck [--tags] [--root] [--unreachable] [--cache] [--[no-]full] [<object>…]')).toBeNull();
     expect(readerSentence('git commit takes options such as [-a] in its synopsis, which mark them optional.')).not.toBeNull();
   });
+
+  it('shows the last sentence of a bracketed passage without the bracket it closes; other cut brackets are none (decision 0132)', () => {
+    expect(readerSentence('If you want that, use git rebase instead).')).toBe('If you want that, use git rebase instead.');
+    expect(readerSentence('The result is affected by the __bool__ and __len__ methods.)')).toBe(
+      'The result is affected by the __bool__ and __len__ methods.',
+    );
+    expect(readerSentence('RuntimeError), this exception class is raised when a worker dies.')).toBeNull();
+    expect(readerSentence('(the default) and timeout is None, block if necessary until a slot is free.')).toBeNull();
+    expect(readerSentence('By default, the server binds itself to all interfaces.')).toBe(
+      'By default, the server binds itself to all interfaces.',
+    );
+  });
 });

@@ -290,3 +290,32 @@ describe('more abbreviation cases', () => {
     expect(splitSentences(input).map((s) => s.text)).toEqual(expected);
   });
 });
+
+describe('a wrapped line is no heading (decision 0132)', () => {
+  it.each([
+    [
+      'Put obj into the queue.  If the optional argument block is True\n(the default) and timeout is None (the default), block if necessary.',
+      [
+        'Put obj into the queue.',
+        'If the optional argument block is True\n(the default) and timeout is None (the default), block if necessary.',
+      ],
+    ],
+    [
+      'This module provides low-level primitives for working with multiple threads\n(also called light-weight processes) sharing their data.',
+      [
+        'This module provides low-level primitives for working with multiple threads\n(also called light-weight processes) sharing their data.',
+      ],
+    ],
+    [
+      'Derived from BrokenExecutor (formerly\nRuntimeError), this exception class is raised when a worker dies.',
+      ['Derived from BrokenExecutor (formerly\nRuntimeError), this exception class is raised when a worker dies.'],
+    ],
+  ])('%s', (input, expected) => {
+    expect(splitUnits(input).map((u) => [u.kind, u.text])).toEqual(expected.map((t) => ['sentence', t]));
+  });
+
+  it('still reads a title line as a heading', () => {
+    expect(splitUnits('Queues and pipes\nThe queue is shared.').map((u) => u.kind)).toEqual(['heading', 'sentence']);
+    expect(splitUnits('REBASE VS. PULL/MERGE\nHonestly, the choice is yours.').map((u) => u.kind)).toEqual(['heading', 'sentence']);
+  });
+});
