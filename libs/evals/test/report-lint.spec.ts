@@ -118,6 +118,9 @@ describe('report lint', () => {
     'By the autumn of 2024 the level had fallen to 208.4 m a.s.l.',
     'By 2015 the lake had already lost a fifth of its area.',
     'By using --amend, you replace the tip of the current branch with a new commit.',
+    // A glob's "**" beside a slash is the manual's pattern syntax, not Markdown bold (decisions 0131, 0132).
+    'A leading "**" followed by a slash means match in all directories.',
+    'For example, "abc/**" matches all files inside directory "abc", with infinite depth.',
   ])('does not flag clean prose: %s', (sentence) => {
     expect(lintReport(oneSentence(sentence)).defects).toEqual([]);
   });

@@ -96,12 +96,19 @@ export function settingStems(question: string): Set<string> {
   return out;
 }
 
+/** The words of a camelCase name ("gc.reflogExpire" → reflog, expire), as stems: a snake_case name's are split already. */
+function camelParts(text: string): string[] {
+  const out: string[] = [];
+  for (const m of text.matchAll(/\b[a-z]+(?:[A-Z][a-z]+)+\b/g)) for (const w of m[0].split(/(?=[A-Z])/)) out.push(...statementStems(w));
+  return out;
+}
+
 /** A relevance model whose term weights come from `statements` (the run's claims). */
 export function relevanceModel(statements: readonly string[]): RelevanceModel {
   const stemsOf = new Map<string, Set<string>>();
   const termsOf = (s: string) => {
     let t = stemsOf.get(s);
-    if (!t) stemsOf.set(s, (t = statementStems(s)));
+    if (!t) stemsOf.set(s, (t = new Set([...statementStems(s), ...camelParts(s)])));
     return t;
   };
   const df = new Map<string, number>();

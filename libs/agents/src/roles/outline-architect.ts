@@ -35,6 +35,11 @@ export const OutlineArchitectInput = z
          * document, so it names a section only when it stands over half of the section's claims (decision 0102).
          */
         headingIsTitle: z.boolean().optional(),
+        /**
+         * Its evidence comes from the page the question names ("git restore" → git-restore(1); "subprocess.run" →
+         * subprocess): the page that documents what is asked (decision 0131).
+         */
+        fromNamedPage: z.boolean().optional(),
       }),
     ),
     /**

@@ -4,7 +4,8 @@ import { PrismaService, ResearchRepository } from '@dossier/db';
 import { StageStateError } from '@dossier/errors';
 import { createTestDatabase, seedRun, sql, stepContext, type TestDatabase } from '@dossier/testing';
 import type { SeededRun } from '@dossier/testing';
-import { ExtractHandler, FRAGMENTS_PER_DEEP_SOURCE, FRAGMENTS_PER_SOURCE, namedByQuestion } from '../src/extract/extract.handler';
+import { namedByQuestion } from '@dossier/agents';
+import { ExtractHandler, FRAGMENTS_PER_DEEP_SOURCE, FRAGMENTS_PER_SOURCE } from '../src/extract/extract.handler';
 
 /**
  * The extract handler on its own against real Postgres (the offline engine plays the Evidence Curator): every

@@ -35,6 +35,13 @@ const SOURCE_ON_TOPIC = 0.5;
 const SETTING_ONLY_SHARE = 0.5;
 /** A source's standing is the mean of this many of its best claims' scores (missing ones count 0). */
 const SOURCE_CLAIMS = 3;
+/**
+ * A claim from the page the question names counts this much more: the manual's page on what is asked ("git restore",
+ * "subprocess.run") states its defaults and options in words of its own, and other pages sharing the question's words
+ * outranked them (git-manual's "If neither option is specified, by default the working tree is restored.", ranked
+ * 145th of 168; decision 0131).
+ */
+export const NAMED_PAGE_BONUS = 0.5;
 /** Claims this similar (token Jaccard, figures included) say the same thing: the report states it once. */
 const SAME_STATEMENT = 0.7;
 
@@ -355,7 +362,7 @@ export function outlineArchitectOffline(input: OutlineArchitectInput): OutlineAr
   const coverages = standingsBy((i, c) => model.coverage(scored[i]!.text, c.statement, c));
   const standing = (i: number, c: Claim) => Math.max(0, ...(c.sourceIds ?? []).map((s) => standings[i]?.get(s) ?? 0));
 
-  const candidates: { claim: Claim; relevance: number; section: number; score: number; scores: number[] }[] = [];
+  const candidates: { claim: Claim; relevance: number; own: number; section: number; score: number; scores: number[] }[] = [];
   for (const claim of input.claims) {
     const stems = statementStems(claim.statement);
     const wanted = requested.findIndex((p) =>
@@ -389,10 +396,12 @@ export function outlineArchitectOffline(input: OutlineArchitectInput): OutlineAr
         SOURCE_WEIGHT * standing(mainIndex, claim) +
         SUB_QUESTION_WEIGHT * Math.max(...asked.map((_, i) => own(i, claim)))) *
       (topical ? 1 : SETTING_ONLY_SHARE);
-    candidates.push({ claim, relevance, section: best, score: scores[best], scores });
+    const fromNamedPage = claim.fromNamedPage ? NAMED_PAGE_BONUS : 0;
+    candidates.push({ claim, relevance: relevance + fromNamedPage, own: relevance, section: best, score: scores[best], scores });
   }
   candidates.sort((a, b) => b.relevance - a.relevance);
-  const floor = (candidates[0]?.relevance ?? 0) * RELEVANCE_FLOOR;
+  // The floor goes by the claims' own relevance: the named page's bonus orders the list, it does not cut its tail.
+  const floor = Math.max(0, ...candidates.map((c) => c.own)) * RELEVANCE_FLOOR;
   const stated: Set<string>[] = [];
   // What the reviewer asked for comes first, once.
   for (const g of groups.slice(0, requested.length)) {

@@ -29,6 +29,22 @@ describe('answer relevance', () => {
     expect(context).toBeGreaterThan(bare);
     expect(defines).toBeGreaterThan(context);
   });
+
+  it("counts the words of a camelCase name as the statement's terms, as a snake_case name's are (decision 0131)", () => {
+    const statements = [
+      'If this option is not specified, the expiration time is taken from the configuration setting gc.reflogExpire, which in turn defaults to 90 days.',
+      'The reflog covers all recent actions.',
+      'Other text about branches.',
+      'More text about tags.',
+    ];
+    const model = relevanceModel(statements);
+    const question = 'For how long can git reflog still find a lost commit?';
+    // Without the rule the setting's name is one word, "reflogexpire", and the sentence shares no term with the question.
+    expect(model.coverage(question, statements[0]!)).toBeGreaterThan(0);
+    expect(model.coverage(question, statements[0]!)).toBeCloseTo(model.coverage(question, statements[1]!));
+    // A lower-case word is not split, and a name in capitals is left whole.
+    expect(model.coverage(question, 'The reflogexpire value.')).toBe(0);
+  });
 });
 
 describe('the setting of a question', () => {

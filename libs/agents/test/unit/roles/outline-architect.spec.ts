@@ -278,6 +278,33 @@ describe('outlineArchitect (offline)', () => {
       expect(ids).toContain('T1');
       expect(ids).not.toContain('T2');
     });
+
+    it('ranks the claims of the page the question names first, without cutting the others’ tail (decision 0131)', () => {
+      const asked = 'Where does git restore take the content from?';
+      // Seventy claims of other pages share more of the question's words than the named page's terse default does; the
+      // section holds thirty.
+      const others = Array.from({ length: 70 }, (_, i) => ({
+        id: `N${i}`,
+        statement: `Chapter ${i + 3} shows the content of a git file restored in ${i + 2} steps.`,
+        questionId: null,
+        sourceIds: [`S${i}`],
+      }));
+      const page = (named: boolean) =>
+        [
+          { id: 'R1', statement: 'By default git restore takes the content from the index.' },
+          { id: 'R2', statement: 'With --staged, git restore takes the content from HEAD.' },
+          { id: 'K', statement: 'If neither option is specified, by default the working tree is restored.' },
+        ].map((c) => ({ ...c, questionId: null, sourceIds: ['R'], ...(named ? { fromNamedPage: true } : {}) }));
+      const outlined = (named: boolean) =>
+        outlineArchitect
+          .offline({ question: asked, questions: [], claims: [...others, ...page(named)], feedback: null })
+          .sections.flatMap((s) => s.claimIds);
+      expect(outlined(false)).not.toContain('K');
+      const ids = outlined(true);
+      expect(ids).toContain('K');
+      // The bonus orders the list; the relevance floor still goes by the claims' own relevance.
+      expect(ids.length).toBe(outlined(false).length);
+    });
   });
 
   it('makes a section for what the feedback asks about', () => {

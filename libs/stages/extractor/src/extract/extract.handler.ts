@@ -1,4 +1,4 @@
-import { AgentRunner, evidenceCurator } from '@dossier/agents';
+import { AgentRunner, evidenceCurator, namedByQuestion } from '@dossier/agents';
 import { insertEvidence, ResearchRepository } from '@dossier/db';
 import { StageStateError } from '@dossier/errors';
 import { assertExcerpt } from '@dossier/sources';
@@ -13,30 +13,6 @@ export const FRAGMENTS_PER_SOURCE = 12;
  */
 export const DEEP_READ_SOURCES = 2;
 export const FRAGMENTS_PER_DEEP_SOURCE = 48;
-
-const plain = (text: string) =>
-  text
-    .toLowerCase()
-    .replace(/[^\p{L}\p{N}]+/gu, ' ')
-    .trim();
-/** A page's name: its title up to a dash, a colon or a bracket ("git-commit(1) Manual Page" → "git-commit"). */
-const PAGE_NAME = /^(.+?)(?:\s+(?:—|–|-{1,3}|::?)\s+|:\s|\(|$)/;
-const MAX_NAME_WORDS = 3;
-
-/**
- * Whether the question names the page: the page's name, written in lower case as a manual names a command, a module or
- * a function ("git-commit", "subprocess", "functools"), is a phrase of the question ("git commit --amend",
- * "subprocess.run"). Such a page documents what is asked, so it is read deep wherever it ranks: git-commit.html came
- * fifth for "How do I fix the last commit with git commit --amend" and was read 12 sentences deep (docs/decisions/0111).
- * A capitalised title ("Lake Varen: Frequently Asked Questions") names a setting, not a page the question asks about.
- */
-export function namedByQuestion(title: string, question: string): boolean {
-  const name = PAGE_NAME.exec(title.trim())?.[1]?.trim() ?? '';
-  if (name.length === 0 || name !== name.toLowerCase() || !/\p{L}/u.test(name)) return false;
-  const words = plain(name);
-  if (words.length === 0 || words.split(' ').length > MAX_NAME_WORDS) return false;
-  return ` ${plain(question)} `.includes(` ${words} `);
-}
 
 /**
  * Evidence Curator over one selected source (one shard): exact excerpts with their offsets. Every excerpt

@@ -1,4 +1,4 @@
-import { AgentRunner, excerptContexts, MAX_CLAIMS_PER_SECTION, outlineArchitect } from '@dossier/agents';
+import { AgentRunner, excerptContexts, MAX_CLAIMS_PER_SECTION, outlineArchitect, pagesNamedMostPrecisely } from '@dossier/agents';
 import { insertOutline, ResearchRepository, type ClaimRow, type EvidenceRow, type InterviewTurnRow } from '@dossier/db';
 import { InterviewAnswer } from '@dossier/contracts';
 import { OnStep, type StepContext, type StepHandler, type StepOutcome } from '@dossier/workflow';
@@ -50,7 +50,10 @@ export class OutlineHandler implements StepHandler<'outline'> {
     const questionOf = new Map(evidence.map((e) => [e.id, rootOf(e.questionId)]));
     // An interview's questions are its memo's, not sub-questions of the plan.
     const interviewQuestions = new Set(turns.map((t) => t.questionId));
-    const contextOf = await this.evidenceContexts(tenantId, evidence);
+    const { contexts: contextOf, titles } = await this.evidenceContexts(tenantId, evidence);
+    // The pages the question names (decision 0131): the most precisely named, so git(1) is not one for "git reflog".
+    const named = pagesNamedMostPrecisely([...new Set(titles.values())], ctx.run.question);
+    const namedSnapshots = new Set([...titles].flatMap(([id, title]) => (named.has(title) ? [id] : [])));
     const evidenceById = new Map(evidence.map((e) => [e.id, e]));
     const out =
       claims.length === 0 && memos.length === 0
@@ -76,6 +79,9 @@ export class OutlineHandler implements StepHandler<'outline'> {
                   ...(around?.defines ? { defines: around.defines.slice(0, 400) } : {}),
                   ...(around?.heading ? { heading: around.heading.slice(0, 400) } : {}),
                   ...(around?.heading && around.headingIsTitle ? { headingIsTitle: true } : {}),
+                  ...(c.evidenceIds.some((id) => namedSnapshots.has(evidenceById.get(id)?.snapshotId ?? ''))
+                    ? { fromNamedPage: true }
+                    : {}),
                 };
               }),
               ...(memos.length > 0 ? { memos } : {}),
@@ -106,24 +112,29 @@ export class OutlineHandler implements StepHandler<'outline'> {
 
   /**
    * What each evidence fragment stands under in its source (the label above it, the sentence before it), for the
-   * offline architect to score a claim as the curator scored its sentence (docs/decisions/0039).
+   * offline architect to score a claim as the curator scored its sentence (docs/decisions/0039); and each source's title.
    */
   private async evidenceContexts(
     tenantId: string,
     evidence: readonly EvidenceRow[],
-  ): Promise<Map<string, { context: string; defines: string | null; heading: string | null; headingIsTitle: boolean }>> {
+  ): Promise<{
+    contexts: Map<string, { context: string; defines: string | null; heading: string | null; headingIsTitle: boolean }>;
+    titles: Map<string, string>;
+  }> {
     const bySnapshot = new Map<string, EvidenceRow[]>();
     for (const e of evidence) bySnapshot.set(e.snapshotId, [...(bySnapshot.get(e.snapshotId) ?? []), e]);
     const snapshots = await this.research.snapshots(tenantId, [...bySnapshot.keys()]);
     const out = new Map<string, { context: string; defines: string | null; heading: string | null; headingIsTitle: boolean }>();
+    const titles = new Map<string, string>();
     for (const snapshot of snapshots) {
+      titles.set(snapshot.id, snapshot.title);
       const rows = bySnapshot.get(snapshot.id) ?? [];
       excerptContexts(snapshot.text, rows).forEach((context, i) => {
         const row = rows[i];
         if (row) out.set(row.id, context);
       });
     }
-    return out;
+    return { contexts: out, titles };
   }
 
   /**
