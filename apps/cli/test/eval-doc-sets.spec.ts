@@ -20,8 +20,10 @@ const FLOORS: Record<string, { keyPointRecall: number; sourceRecall: number }> =
   'git-manual': { keyPointRecall: 0.93, sourceRecall: 1 },
   // Measured 0.72 (q01 0.83, q02 0.33, q03 1.00) and 1.00 with reST stored as read and the question's names kept in its
   // queries (0100; 0.67 before, q02 0.17); 0.69 when set (0039); 0.25 with 0038, 0.06 before it.
-  // 0.78 (q02 0.50) with 0111; the same with 0131.
-  'python-stdlib': { keyPointRecall: 0.75, sourceRecall: 1 },
+  // 0.78 (q02 0.50) with 0111; the same with 0131. 0.72 (q02 0.33) with 0132 (0136): the point it lost was found by an
+  // off-topic sentence ("However, they still use the strict error handler by default … binary file in text mode", about
+  // open()), which the scorer's word match took for "text=True opens the streams in text mode"; set to what is measured.
+  'python-stdlib': { keyPointRecall: 0.72, sourceRecall: 1 },
   // Measured 0.93 (q01 1.00, q02 1.00, q03 0.80) and 1.00 on its first measurement, before any rule was tuned on it (0092);
   // the same with 0111.
   'velora-recall': { keyPointRecall: 0.9, sourceRecall: 1 },

@@ -83,7 +83,7 @@ export {
 export { entails, SUPPORT_THRESHOLD, type EntailmentResult, type EntailmentVerdict } from './offline/nlp/entailment';
 export { negationCues, statementStems, stripCitations, normalizeWhitespace } from './offline/nlp/statement-terms';
 export { isBoilerplate } from './offline/nlp/boilerplate';
-export { pointsAtSeveral, pointsBack } from './offline/nlp/back-reference';
+export { pointsAtSeveral, pointsBack, sidePointer, withoutSidePointer } from './offline/nlp/back-reference';
 export { isWholeQuote, quotedWithSpeaker, speakerNamed } from './offline/nlp/quotation';
 export {
   proseFault,

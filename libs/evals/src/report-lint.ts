@@ -6,6 +6,7 @@ import {
   opposingPairs,
   pointsAtSeveral,
   pointsBack,
+  sidePointer,
   proseFault,
   REST_MARKUP,
   statesStatement,
@@ -153,7 +154,8 @@ export function lintReport(report: ReportJson): ReportLint {
     }
     for (const p of section.paragraphs) {
       p.sentences.forEach((s, i) => {
-        const opening = pointsBack(s.text);
+        // A side pointer is never shown (readerSentence states what follows it, decision 0136): one that is, points back.
+        const opening = pointsBack(s.text) ?? sidePointer(s.text);
         if (opening === null) return;
         const before = p.sentences[i - 1];
         const cited = s.evidenceIds.length > 0;

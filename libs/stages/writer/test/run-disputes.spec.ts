@@ -121,4 +121,18 @@ describe("a dispute's reason is about what its sides disagree on (decision 0124)
     const [shown] = selectDisagreements(pairs, rainfall, []);
     expect(shown!.sides.map((s) => s.id)).toEqual(['E', 'G']);
   });
+
+  it('shows a side opening with "On this basis" as the statement after it (decision 0136)', () => {
+    // examples/corpus/varenby-anglers-club-agm-minutes-2024.txt: the basis ("These include … club day and week permits")
+    // is the sentence before, which the disagreement does not show.
+    const minutes = [
+      licences[0]!,
+      claim('H', 'On this basis the number of fishing licences fell from 1,410 in 2015 to 480 in 2023.', 'e8'),
+    ];
+    const [shown] = selectDisagreements(runDisputes([], minutes), minutes, []);
+    expect(shown!.sides.map((s) => s.statement)).toEqual([
+      'The number of fishing licences fell from 1,240 in 2015 to 610 in 2023.',
+      'The number of fishing licences fell from 1,410 in 2015 to 480 in 2023.',
+    ]);
+  });
 });

@@ -29,12 +29,16 @@ const EXPLETIVE_IT =
 const PASSIVE_IT =
   /^it\s+(?:is|was|has been|had been|will be|would be|may be|might be|can be|could be|should be|must be|is being|was being)\s+(?:(?:not|also|only|then|now|often|usually|typically|mainly|primarily|generally|always|never|still|already|currently|normally)\s+)*(?:\w+ed|used|made|meant|known|given|done|set|built|written|taken|seen|shown|held|kept|run|sent|put|found|said|told|brought|bound|chosen|left|read|thrown|raised|passed|called|returned|ignored|treated)\s+(?:to|as|for|by|in|on|at|when|if|with|from|into|only|unless|before|after)\b/i;
 
-// Pronouns and demonstratives that take their meaning from a sentence before; a side pointer naming the ground it stands on
-// by a demonstrative ("On this basis, the authority's figure …", "By that measure …": in the disagreements section it
-// pointed at nothing shown, decision 0132). "For this reason, some git commands … ignore lightweight tags" is not one:
+// A prepositional pointer naming the ground a statement stands on ("On this basis the number of licences fell …", "By that
+// measure …"). It points back, but the clause after it is a whole statement: a reader is shown that statement without it
+// (`withoutSidePointer`, applied by `readerSentence`), and the sentence itself is excerpted, claimed and compared like any
+// other (decision 0136: counted as pointing back, 0132, it lost the interview run's only dispute, the panel's 5.0 metres).
+const SIDE_POINTER = String.raw`(?:(?:on|upon) (?:this|that|these|those) (?:basis|bases|grounds?|view|reading|account|evidence)|by (?:this|that|these|those) (?:measures?|definitions?|reckoning|standards?|criteria|criterion)|(?:on|from) (?:this|that|these|those) figures?)`;
+
+// Pronouns and demonstratives that take their meaning from a sentence before (a side pointer is read apart, above). "For this reason, some git commands … ignore lightweight tags" is not one:
 // documentation says so right after its reason, and git-manual's q12 lost that key point when it was.
 const POINTING = new RegExp(
-  String.raw`^${LEAD}(?:(?:on|upon) (?:this|that|these|those) (?:basis|bases|grounds?|view|reading|account|evidence)|by (?:this|that|these|those) (?:measures?|definitions?|reckoning|standards?|criteria|criterion)|(?:on|from) (?:this|that|these|those) figures?|it|its|they|their|them|he|she|his|her|this|these|that|those|such|both|the latter|the former|the same|the two|the three|the four|all three|all four|all of these|each of these|neither of these|either of these|none of these)\b`,
+  String.raw`^${LEAD}(?:it|its|they|their|them|he|she|his|her|this|these|that|those|such|both|the latter|the former|the same|the two|the three|the four|all three|all four|all of these|each of these|neither of these|either of these|none of these)\b`,
   'i',
 );
 
@@ -73,4 +77,27 @@ export function pointsBack(sentence: string): string | null {
  */
 export function pointsAtSeveral(opening: string): boolean {
   return /\b(?:two|three|four|both|these|those|they|their|them|all|each|neither|either|none)\b/i.test(opening);
+}
+
+const SIDE_POINTER_OPENING = new RegExp(String.raw`^${SIDE_POINTER}\s*,?\s+`, 'i');
+
+/** The side pointer a sentence opens with ("On this basis"), or null. */
+export function sidePointer(sentence: string): string | null {
+  const m = SIDE_POINTER_OPENING.exec(sentence.trim());
+  return m === null ? null : m[0].replace(/[\s,]+$/, '');
+}
+
+/**
+ * A statement opening with a side pointer ("On this basis the number of fishing licences fell from 1,410 in 2015 to 480 in
+ * 2023."), stated without it ("The number of fishing licences fell …"): what a reader is shown wherever it stands, since
+ * the sentence it points at may not be shown before it (decision 0136). Null when the sentence does not open so, or when
+ * what follows the pointer still points back or is too short to be a statement.
+ */
+export function withoutSidePointer(sentence: string): string | null {
+  const m = SIDE_POINTER_OPENING.exec(sentence.trim());
+  if (m === null) return null;
+  const rest = sentence.trim().slice(m[0].length);
+  if (rest.split(/\s+/).length < 4 || !/[.!?]$/.test(rest)) return null;
+  const stated = rest.charAt(0).toUpperCase() + rest.slice(1);
+  return pointsBack(stated) === null ? stated : null;
 }

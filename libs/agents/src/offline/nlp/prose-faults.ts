@@ -1,3 +1,4 @@
+import { withoutSidePointer } from './back-reference';
 import { isBoilerplate } from './boilerplate';
 import { isCode } from './code-text';
 import { STOPWORDS } from './tokens';
@@ -225,7 +226,9 @@ export function withoutCitationMarkers(sentence: string): string {
  * it is boilerplate or a fragment. Every offline path from an excerpt to a report sentence goes through this.
  */
 export function readerSentence(sentence: string): string | null {
-  const shown = withoutCitationMarkers(sentence);
+  const marked = withoutCitationMarkers(sentence);
+  // "On this basis the number of licences fell …": the statement after a side pointer, which may stand anywhere (0136).
+  const shown = withoutSidePointer(marked) ?? marked;
   if (proseFault(shown) === null) return shown;
   // The last sentence of a bracketed passage ("… use git rebase instead).", "… the __len__ methods.)") closes the bracket
   // its first sentence opened: shown without that bracket, it is whole (decision 0132).

@@ -1,5 +1,5 @@
-import { pointsBack } from '../../../src/offline/nlp/back-reference';
-import { proseFault } from '../../../src/offline/nlp/prose-faults';
+import { pointsBack, sidePointer, withoutSidePointer } from '../../../src/offline/nlp/back-reference';
+import { proseFault, readerSentence } from '../../../src/offline/nlp/prose-faults';
 import { aboutClause, answersClause, clauseTerms } from '../../../src/offline/roles/outline-architect';
 import { explainsDifference } from '../../../src/offline/nlp/dispute-reason';
 import { evidenceCurator, framer, sectionWriter } from '../../../src/roles';
@@ -83,6 +83,23 @@ describe('a sentence that points back', () => {
     expect(p.indexOf('This was the second largest annual fall on record.')).toBe(p.indexOf('The lake fell by 0.8 m in 2018.') + 1);
     expect(paragraphs.flat()).toHaveLength(5);
     expect(paragraphs.map((x) => x.length)).toEqual([2, 3]);
+  });
+});
+
+describe('a side pointer (decisions 0132, 0136)', () => {
+  it('is read apart from the pointers a writer keeps after their sentence, and the statement after it stands without it', () => {
+    const side = 'On this basis the number of fishing licences fell from 1,410 in 2015 to 480 in 2023.';
+    expect(sidePointer(side)).toBe('On this basis');
+    expect(pointsBack(side)).toBeNull();
+    expect(readerSentence(side)).toBe('The number of fishing licences fell from 1,410 in 2015 to 480 in 2023.');
+    expect(withoutSidePointer(side)).toBe('The number of fishing licences fell from 1,410 in 2015 to 480 in 2023.');
+    expect(withoutSidePointer('By that measure, the lake lost 27% of its area.')).toBe('The lake lost 27% of its area.');
+  });
+
+  it('is no side pointer, or leaves nothing that stands alone', () => {
+    expect(withoutSidePointer('The number of fishing licences fell by half.')).toBeNull();
+    expect(withoutSidePointer('On this basis it fell by 5.0 metres.')).toBeNull();
+    expect(withoutSidePointer('On this basis, yes.')).toBeNull();
   });
 });
 
