@@ -173,7 +173,9 @@ export class StepRunner implements StepProcessor {
         throw this.seen(await this.refuseForeign(job, key, control));
       }
       const { run } = start;
-      const { options } = this.remember(run);
+      // Each step gets its own copy of the run's parsed options: a step's handlers write into theirs (the gateway's gated
+      // runs hung at their first gate with a shared, frozen object: roles.spec), and a copy costs less than a parse (0133).
+      const options = structuredClone(this.remember(run).options);
       if (TERMINAL_RUN_STATUSES.includes(run.status as RunStatus)) return { status: 'skipped', reason: `run ${run.status}` };
       if (start.attempt === null) {
         // Completed (maybe by the delivery this one waited for), or a live owner runs it: this delivery comes back later.
