@@ -255,9 +255,10 @@ describe('dossier research over the example corpus (offline, end to end)', () =>
       );
       expect(textOf(r, 'contradictions')).not.toContain('Neither the 27% nor the 18% figure');
       const conclusion = textOf(r, 'framing');
-      // The disputed figures with the bases the dispute gives them, the dispute named (decision 0127).
+      // The disputed figures with the bases the dispute gives them, the dispute named (decision 0127); each with its period
+      // when the sides' periods differ (0138). In the introduction, after the question (0138).
       expect(conclusion).toMatch(
-        /In brief, the sources disagree on how far the water level fell \(4\.2 metres comparing annual means, 6\.1 metres comparing seasonal extremes.*\), as set out under "Where the sources disagree"/,
+        /In brief, the sources disagree on how far the water level fell \(4\.2 metres (?:between 2015 and 2024 )?comparing annual means, 6\.1 metres (?:between 2015 and 2024 )?comparing seasonal extremes.*\), as set out under "Where the sources disagree"/,
       );
       const method = textOf(r, 'method');
       // Each quoted, as the conclusion quotes them (a question's own "?" then reads before the list's ";" or ".").

@@ -94,9 +94,12 @@ export function sidePointer(sentence: string): string | null {
  * what follows the pointer still points back or is too short to be a statement.
  */
 export function withoutSidePointer(sentence: string): string | null {
-  const m = SIDE_POINTER_OPENING.exec(sentence.trim());
-  if (m === null) return null;
-  const rest = sentence.trim().slice(m[0].length);
+  const pointer = sidePointer(sentence);
+  if (pointer === null) return null;
+  const rest = sentence
+    .trim()
+    .slice(pointer.length)
+    .replace(/^[\s,]+/, '');
   if (rest.split(/\s+/).length < 4 || !/[.!?]$/.test(rest)) return null;
   const stated = rest.charAt(0).toUpperCase() + rest.slice(1);
   return pointsBack(stated) === null ? stated : null;

@@ -104,7 +104,7 @@ function factClause(statement: string): string {
 }
 
 /** The years a statement names, in order, as its period ("2015–2024"), or null. */
-function periodOf(statement: string): string | null {
+export function periodOf(statement: string): string | null {
   // The period of the disputed figure: the clause it is in, not a later one ("…, and in 2022 our members drew …").
   const core = factClause(statement);
   const first = extractQuantities(core).find((q) => !isTime(q));

@@ -1,4 +1,4 @@
-import { namePoint } from './dispute-reason';
+import { namePoint, periodOf } from './dispute-reason';
 import { extractQuantities, isTime, type Quantity } from './quantities';
 import { normalizeWhitespace, statementStems } from './statement-terms';
 
@@ -98,10 +98,16 @@ export function answerWithBases(disputes: readonly BriefDispute[], question: str
       divided.push(point);
       continue;
     }
-    // A side's basis is read from the reason first (it compares the sides), then from the side itself.
-    const given = figures.map(({ figure, side }) => {
+    // A side's basis is read from the reason first (it compares the sides), then from the side itself. When the sides
+    // cover different periods, each figure says its own ("3.9 metres between 2015 and 2023"): the period is part of what the
+    // figure measures, and a reader would otherwise take the figures for one span (the demo's report, after 0127).
+    const periods = figures.map(({ side }) => periodOf(side));
+    const differ = new Set(periods.filter((p) => p !== null)).size > 1;
+    const given = figures.map(({ figure, side }, i) => {
       const basis = basisOfFigure(figure, [...(d.reason ? [d.reason] : []), side]);
-      return basis ? `${figure.raw} ${basis}` : figure.raw;
+      // In the sides' own form: the guard reads a span "2015–2024" as a figure of 2024 no side gives.
+      const period = differ && periods[i] ? ` ${periods[i].replace(/^(\d{4})–(\d{4})$/, 'between $1 and $2').replace(/^(\d{4})$/, 'in $1')}` : '';
+      return `${figure.raw}${period}${basis ? ` ${basis}` : ''}`;
     });
     figured.push(`${point} (${joinAnd(given)})`);
   }

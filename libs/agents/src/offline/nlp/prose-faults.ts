@@ -228,7 +228,7 @@ export function withoutCitationMarkers(sentence: string): string {
 export function readerSentence(sentence: string): string | null {
   const marked = withoutCitationMarkers(sentence);
   // "On this basis the number of licences fell …": the statement after a side pointer, which may stand anywhere (0136).
-  const shown = withoutSidePointer(marked) ?? marked;
+  const shown = datedEntry(withoutSidePointer(marked) ?? marked);
   if (proseFault(shown) === null) return shown;
   // The last sentence of a bracketed passage ("… use git rebase instead).", "… the __len__ methods.)") closes the bracket
   // its first sentence opened: shown without that bracket, it is whole (decision 0132).
@@ -236,8 +236,28 @@ export function readerSentence(sentence: string): string | null {
   return closed !== shown && proseFault(closed) === null ? closed : null;
 }
 
-/*
- * A timeline's entry ("9 June 2014 — The authority grants …") keeps the source's own form (decision 0105, replacing
- * 0102's "On 9 June 2014, the authority grants …"): the date-dash form is a chronology's, where the present tense is
- * the convention; rewritten as a prose sentence it kept the present tense and read as a wrong tense.
+const MONTH = String.raw`(?:January|February|March|April|May|June|July|August|September|October|November|December)`;
+const SEASON = String.raw`(?:Spring|Summer|Autumn|Fall|Winter|Early|Mid|Late)`;
+const PART = String.raw`(?:${MONTH}|${SEASON})`;
+/** A timeline's date before its dash: "14 February 2025", "March 12, 2016", "Autumn 2014", "April or October 2016", "2016–17". */
+const ENTRY_DATE = new RegExp(
+  String.raw`^((?:\d{1,2}\s+${MONTH}\s+\d{4}|${MONTH}\s+\d{1,2},\s+\d{4}|${PART}(?:\s*(?:[–-]|or|and|to)\s*${PART})?[- ]\d{4}(?:[–-]\d{2,4})?|\d{4}(?:[–-]\d{2,4})?))\s*[—–]\s+(\p{Lu}.*[.!?])$`,
+  'su',
+);
+
+/**
+ * A timeline's entry ("14 February 2025 — The KRWA's Annual Water Resources Report states a 4.2-metre fall …") as a
+ * sentence of a report: the statement, with its date after it in brackets ("… in the annual mean level (14 February
+ * 2025)."), or without it when the statement names it already ("2015 — … the drawdown began in 2015."). The date-dash
+ * form is a chronology's and stood in a report's paragraph as a line of a list (decision 0138); 0102's "On 14 February
+ * 2025, the KRWA's report states …" put the chronology's present tense after a past date (0105), which a date in
+ * brackets after the statement does not. The words and their order are the source's.
  */
+export function datedEntry(sentence: string): string {
+  const m = ENTRY_DATE.exec(sentence.trim());
+  if (!m) return sentence;
+  const date = m[1]!.replace(new RegExp(`^${SEASON}\\b`), (w) => w.toLowerCase());
+  const rest = m[2]!;
+  if (rest.includes(m[1]!)) return rest;
+  return rest.replace(/([.!?])$/, ` (${date})$1`);
+}

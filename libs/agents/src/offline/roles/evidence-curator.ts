@@ -197,20 +197,24 @@ export function evidenceCuratorOffline(input: EvidenceCuratorInput): EvidenceCur
     scored.map(({ c, b }, k) => ({ id: String(k), relevance: b.score, text: c.unit.text })),
     input.maxFragments,
   ).map((k) => scored[Number(k)]);
-  const pickedPositions = new Set(picked.map(({ c }) => c.position));
-
-  const fragments = picked.map(({ c, b }) => {
+  // A sentence pointing back ("Its level …", "Together these two factors …") is excerpted with the sentence it points
+  // at, so the writer can show the two together (decision 0112) — also when that sentence was picked on its own: the
+  // two are one excerpt (decision 0138; apart, the pointer's excerpt opened with it and the writer could not write it:
+  // lake-varen q11 lost "Together these two factors account for roughly 70% of the water deficit …").
+  const pointing = (c: (typeof picked)[number]['c']) =>
+    pointsBack(c.unit.text) !== null && c.unit.kind === 'sentence' && units[c.position - 1]?.kind === 'sentence';
+  const absorbed = new Set(picked.flatMap(({ c }) => (pointing(c) ? [c.position - 1] : [])));
+  // A pointer whose own excerpt is absorbed into the next keeps its place there: only the sentence before is taken in.
+  const fragments = picked.flatMap(({ c, b: own }) => {
+    if (absorbed.has(c.position) && !pointing(c)) return [];
     let start = c.start;
+    let b = own;
     const previous = units[c.position - 1];
-    // A sentence pointing back ("Its level …", "Together these two factors …") is excerpted with the sentence it points
-    // at, so the writer can show the two together (decision 0112).
-    if (
-      pointsBack(c.unit.text) !== null &&
-      previous?.kind === 'sentence' &&
-      !pickedPositions.has(c.position - 1) &&
-      c.unit.kind === 'sentence'
-    ) {
+    if (pointing(c) && previous) {
       start = previous.start;
+      // The excerpt ranks as the better of its two sentences.
+      const before = picked.find((p) => p.c.position === c.position - 1)?.b;
+      if (before && before.score > b.score) b = before;
     }
     const excerpt = source.slice(start, c.end);
     // The broad main question matches most sentences; credit the sub-question when it fits nearly as well.

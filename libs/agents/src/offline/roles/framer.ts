@@ -1,9 +1,11 @@
 import { pointsBack } from '../nlp/back-reference';
+import { answerWithBases } from '../nlp/figure-basis';
 import { isMethodStatement } from '../nlp/first-person';
 import { normalizeWhitespace, statementStems } from '../nlp/statement-terms';
 import { stem, tokenize } from '../nlp/tokens';
 import { clip } from '../topics';
 import { reviseForFeedback } from './feedback-revision';
+import { answersClause, clauseTerms } from './outline-architect';
 import { FramerInput, FramerOutput } from '../../roles/framer-schemas';
 import { MAX_INTRO_FINDINGS, quoted } from '../../roles/framer';
 
@@ -83,7 +85,13 @@ function offlineFrame(input: FramerInput): FramerOutput {
       .filter((x) => !findings.some((f) => sameFinding(f.text, x.text)));
     // A finding says something: "The causes of the decline are disputed." shares the question's words and states none.
     const substantial = candidates.filter((x) => statementStems(x.text).size >= MIN_FINDING_WORDS);
-    const best = (substantial.length > 0 ? substantial : candidates).reduce<{ text: string; evidenceIds: string[]; score: number } | null>(
+    // And it answers what its section asks (decision 0138): under "What caused …?" a sentence naming a cause, under "How
+    // large …?" a fall or a measure — not "Since the mid-2010s the lake has experienced a sharp fall …", which shares
+    // the question's words and answers neither.
+    const terms = clauseTerms(section.title);
+    const answering = substantial.filter((x) => answersClause(x.text, terms));
+    const pool = answering.length > 0 ? answering : substantial.length > 0 ? substantial : candidates;
+    const best = pool.reduce<{ text: string; evidenceIds: string[]; score: number } | null>(
       (top, x) => {
         const score = directness(x.text);
         return top === null || score > top.score ? { ...x, score } : top;
@@ -96,7 +104,11 @@ function offlineFrame(input: FramerInput): FramerOutput {
   }
   const introduction = [
     { text: clip(`This report addresses the question: ${asked}${within}`, 4000), evidenceIds: [] },
-    ...(findings.length > 0 ? [{ text: 'In brief, the sources state the following.', evidenceIds: [] }, ...findings] : []),
+    // When the sources disagree on what the question asks, the frame step's answer in brief follows the question (decision
+    // 0138): the findings after it are the answers the sections give, with no sentence of ours announcing them.
+    ...(findings.length > 0
+      ? [...(answerWithBases(input.disputes ?? [], question) === null ? [{ text: 'In brief, the sources state the following.', evidenceIds: [] }] : []), ...findings]
+      : []),
     { text: clip(scope, 4000), evidenceIds: [] },
     { text: clip(limits, 4000), evidenceIds: [] },
   ];

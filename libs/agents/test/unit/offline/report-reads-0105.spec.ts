@@ -50,9 +50,11 @@ describe('the list a dangling sentence points at', () => {
 });
 
 describe('a timeline entry', () => {
-  it("keeps the source's dated form rather than a present-tense prose sentence", () => {
+  // Decision 0138 replaces 0105's dated form (a line of a chronology standing in a paragraph): the date follows the
+  // statement in brackets, never "On 9 June 2014, the KRWA grants …" (a present tense after a past date).
+  it('reads as the statement with its date after it, not as a present-tense prose sentence', () => {
     expect(readerSentence('9 June 2014 — The KRWA grants abstraction licences for a new irrigation canal.')).toBe(
-      '9 June 2014 — The KRWA grants abstraction licences for a new irrigation canal.',
+      'The KRWA grants abstraction licences for a new irrigation canal (9 June 2014).',
     );
   });
 });

@@ -19,10 +19,11 @@ describe('the answer in brief', () => {
   };
   const cause = { sides: ['Irrigation withdrawals did not cause the decline.', 'Irrigation withdrawals caused the decline.'] };
 
+  // The sides' periods differ (2015–2024, 2015–2023): each figure says its own (decision 0138).
   it('gives each disputed figure the basis the dispute states for it, and names the dispute', () => {
     expect(briefAnswer({ question, disputes: [level, cause] })).toEqual([
       {
-        text: 'In brief, the sources disagree on how far the water level fell (4.2 metres comparing annual means, 6.1 metres comparing seasonal extremes and 3.9 metres on the annual-mean series), as set out under "Where the sources disagree"; they are divided on whether irrigation withdrawals caused the decline.',
+        text: 'In brief, the sources disagree on how far the water level fell (4.2 metres between 2015 and 2024 comparing annual means, 6.1 metres between 2015 and 2024 comparing seasonal extremes and 3.9 metres between 2015 and 2023 on the annual-mean series), as set out under "Where the sources disagree"; they are divided on whether irrigation withdrawals caused the decline.',
         evidenceIds: [],
       },
     ]);

@@ -187,12 +187,17 @@ export class FrameHandler implements StepHandler<'frame'> {
       openQuestions: unsettled.map((q) => q.text),
       disputes: shown.map((d) => ({ sides: d.sides })),
     });
-    // The answer in brief opens the conclusion, in our words from the disputes the question asks about (0105).
-    // Each disputed figure with its basis, from the sides and the sentence closing the dispute (0127).
+    // The answer in brief, in our words from the disputes the question asks about (0105), each disputed figure with its
+    // basis, from the sides and the sentence closing the dispute (0127). It follows the question in the introduction
+    // (0138: the introduction answers the question; it had listed facts while the answer closed the report), and the
+    // conclusion says what stays open.
     const brief = briefAnswer({ question: ctx.run.question, disputes: shown.map((d) => ({ sides: d.sides, reason: d.reason })) });
     const parts = [
-      ...out.introduction.map((s) => ({ part: 'introduction' as const, sentence: toVerify(s) })),
-      ...[...brief, ...out.conclusion, ...closing].map((s) => ({ part: 'conclusion' as const, sentence: toVerify(s) })),
+      ...[...out.introduction.slice(0, 1), ...brief, ...out.introduction.slice(1)].map((s) => ({
+        part: 'introduction' as const,
+        sentence: toVerify(s),
+      })),
+      ...[...out.conclusion, ...closing].map((s) => ({ part: 'conclusion' as const, sentence: toVerify(s) })),
     ];
     const verified = await verifyAndRepair(
       this.agents,
