@@ -346,8 +346,18 @@ function codeBlock(paragraph: string): boolean {
     .split('\n')
     .map((l) => l.trim())
     .filter((l) => l.length > 0);
-  return lines.length > 0 && lines.every((l) => isCode(l));
+  if (lines.length === 0) return false;
+  if (lines.every((l) => isCode(l))) return true;
+  // A shell session kept as written (decision 0138): a prompt's command first, then output and more commands, lines that
+  // are no prose ("*.[oa]", "[...]", "# Untracked files:"). Read as prose, git-manual's q06 quoted "*.[oa] $ cat
+  // Documentation/.gitignore # ignore generated html files, …" as a sentence.
+  return PROMPT_LINE.test(lines[0]!) && lines.length >= 2 && lines.filter((l) => PROSE_LINE.test(l)).length * 4 < lines.length;
 }
+
+/** A prompt and its command: "$ git status", "% make", ">>> import os". */
+const PROMPT_LINE = /^(?:\$|%|>>>)\s+[\w./-]/;
+/** A line that reads as a sentence: a capitalised word, three more words, a sentence's end. */
+const PROSE_LINE = /^\p{Lu}[\p{Ll}'’]*(?:\s+\S+){3,}[.!?]["'”’)]*$/u;
 
 /**
  * Blocks of the text: markdown headings, plain headings, list items, table rows and prose paragraphs.
