@@ -106,7 +106,8 @@ export function answerWithBases(disputes: readonly BriefDispute[], question: str
     const given = figures.map(({ figure, side }, i) => {
       const basis = basisOfFigure(figure, [...(d.reason ? [d.reason] : []), side]);
       // In the sides' own form: the guard reads a span "2015–2024" as a figure of 2024 no side gives.
-      const period = differ && periods[i] ? ` ${periods[i].replace(/^(\d{4})–(\d{4})$/, 'between $1 and $2').replace(/^(\d{4})$/, 'in $1')}` : '';
+      const period =
+        differ && periods[i] ? ` ${periods[i].replace(/^(\d{4})–(\d{4})$/, 'between $1 and $2').replace(/^(\d{4})$/, 'in $1')}` : '';
       return `${figure.raw}${period}${basis ? ` ${basis}` : ''}`;
     });
     figured.push(`${point} (${joinAnd(given)})`);

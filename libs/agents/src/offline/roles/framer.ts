@@ -91,13 +91,10 @@ function offlineFrame(input: FramerInput): FramerOutput {
     const terms = clauseTerms(section.title);
     const answering = substantial.filter((x) => answersClause(x.text, terms));
     const pool = answering.length > 0 ? answering : substantial.length > 0 ? substantial : candidates;
-    const best = pool.reduce<{ text: string; evidenceIds: string[]; score: number } | null>(
-      (top, x) => {
-        const score = directness(x.text);
-        return top === null || score > top.score ? { ...x, score } : top;
-      },
-      null,
-    );
+    const best = pool.reduce<{ text: string; evidenceIds: string[]; score: number } | null>((top, x) => {
+      const score = directness(x.text);
+      return top === null || score > top.score ? { ...x, score } : top;
+    }, null);
     if (!best) continue;
     used.add(best.text);
     findings.push({ text: best.text, evidenceIds: [...new Set(best.evidenceIds)] });
@@ -107,7 +104,12 @@ function offlineFrame(input: FramerInput): FramerOutput {
     // When the sources disagree on what the question asks, the frame step's answer in brief follows the question (decision
     // 0138): the findings after it are the answers the sections give, with no sentence of ours announcing them.
     ...(findings.length > 0
-      ? [...(answerWithBases(input.disputes ?? [], question) === null ? [{ text: 'In brief, the sources state the following.', evidenceIds: [] }] : []), ...findings]
+      ? [
+          ...(answerWithBases(input.disputes ?? [], question) === null
+            ? [{ text: 'In brief, the sources state the following.', evidenceIds: [] }]
+            : []),
+          ...findings,
+        ]
       : []),
     { text: clip(scope, 4000), evidenceIds: [] },
     { text: clip(limits, 4000), evidenceIds: [] },

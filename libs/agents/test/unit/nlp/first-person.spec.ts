@@ -65,12 +65,13 @@ describe('first-person source sentences (decision 0102)', () => {
     expect(isMethodStatement('The hydrology group finds that irrigation explains about 60% of the deficit.')).toBe(false);
   });
 
-  it("keeps a timeline entry's own date-dash form, not a present-tense prose sentence (0105)", () => {
+  // 0138 replaces 0105's date-dash form (a chronology's line standing in a paragraph): the date follows the statement.
+  it('shows a timeline entry as its statement with the date after it, not as a present-tense prose sentence (0105, 0138)', () => {
     expect(readerSentence('9 June 2014 — The Kessmark Regional Water Authority (KRWA) grants abstraction licences for a canal.')).toBe(
-      '9 June 2014 — The Kessmark Regional Water Authority (KRWA) grants abstraction licences for a canal.',
+      'The Kessmark Regional Water Authority (KRWA) grants abstraction licences for a canal (9 June 2014).',
     );
     expect(readerSentence('March 2016 — Water first flows through the Tessel Canal.')).toBe(
-      'March 2016 — Water first flows through the Tessel Canal.',
+      'Water first flows through the Tessel Canal (March 2016).',
     );
     expect(readerSentence('The lake fell — sharply — in 2015.')).toBe('The lake fell — sharply — in 2015.');
   });

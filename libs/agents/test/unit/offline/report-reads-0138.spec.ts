@@ -12,9 +12,9 @@ const question = "What caused the decline of Lake Varen's water level, and how l
 
 describe('a timeline entry in a report', () => {
   it('reads as its statement with the date after it in brackets', () => {
-    expect(readerSentence("14 February 2025 — The KRWA's Annual Water Resources Report states a 4.2-metre fall in the annual mean level.")).toBe(
-      "The KRWA's Annual Water Resources Report states a 4.2-metre fall in the annual mean level (14 February 2025).",
-    );
+    expect(
+      readerSentence("14 February 2025 — The KRWA's Annual Water Resources Report states a 4.2-metre fall in the annual mean level."),
+    ).toBe("The KRWA's Annual Water Resources Report states a 4.2-metre fall in the annual mean level (14 February 2025).");
     expect(datedEntry('Autumn 2014 — Construction of the Tessel Canal starts at Hollin Point.')).toBe(
       'Construction of the Tessel Canal starts at Hollin Point (autumn 2014).',
     );
@@ -24,8 +24,12 @@ describe('a timeline entry in a report', () => {
   });
 
   it('drops a date the statement names already, and leaves a sentence with a dash alone', () => {
-    expect(datedEntry('2015 — According to the KRWA, the drawdown began in 2015.')).toBe('According to the KRWA, the drawdown began in 2015.');
-    expect(datedEntry('The lake fell 4.2 m — more than in any decade on record.')).toBe('The lake fell 4.2 m — more than in any decade on record.');
+    expect(datedEntry('2015 — According to the KRWA, the drawdown began in 2015.')).toBe(
+      'According to the KRWA, the drawdown began in 2015.',
+    );
+    expect(datedEntry('The lake fell 4.2 m — more than in any decade on record.')).toBe(
+      'The lake fell 4.2 m — more than in any decade on record.',
+    );
     expect(datedEntry('In 2015 — a dry year — the lake fell.')).toBe('In 2015 — a dry year — the lake fell.');
   });
 });
@@ -67,8 +71,14 @@ describe('the introduction', () => {
     {
       title: "What caused the decline of Lake Varen's water level?",
       sentences: [
-        { text: 'Since the mid-2010s the lake has experienced a sharp fall in water level, often called the Varen drawdown.', evidenceIds: ['E1'] },
-        { text: 'The regional water authority attributes the decline mainly to lower rainfall and higher evaporation.', evidenceIds: ['E2'] },
+        {
+          text: 'Since the mid-2010s the lake has experienced a sharp fall in water level, often called the Varen drawdown.',
+          evidenceIds: ['E1'],
+        },
+        {
+          text: 'The regional water authority attributes the decline mainly to lower rainfall and higher evaporation.',
+          evidenceIds: ['E2'],
+        },
       ],
     },
     {
