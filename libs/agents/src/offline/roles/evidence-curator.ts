@@ -209,12 +209,18 @@ export function evidenceCuratorOffline(input: EvidenceCuratorInput): EvidenceCur
     if (absorbed.has(c.position) && !pointing(c)) return [];
     let start = c.start;
     let b = own;
+    let stated: string | null = null;
     const previous = units[c.position - 1];
     if (pointing(c) && previous) {
       start = previous.start;
-      // The excerpt ranks as the better of its two sentences.
-      const before = picked.find((p) => p.c.position === c.position - 1)?.b;
-      if (before && before.score > b.score) b = before;
+      // Picked on its own, the sentence before keeps its own statement and rank: the claim is still its fact (a side of a
+      // dispute stays one: "The water level … fell by 6.1 metres …" with "The figure compares …" after it), and the writer
+      // shows the pointer after it.
+      const before = picked.find((p) => p.c.position === c.position - 1);
+      if (before) {
+        b = before.b;
+        stated = before.c.quoted ?? before.c.unit.text;
+      }
     }
     const excerpt = source.slice(start, c.end);
     // The broad main question matches most sentences; credit the sub-question when it fits nearly as well.
@@ -223,7 +229,7 @@ export function evidenceCuratorOffline(input: EvidenceCuratorInput): EvidenceCur
       start,
       end: c.end,
       excerpt,
-      statement: normalizeWhitespace(c.quoted ?? (c.composite && start === c.start ? c.unit.text : excerpt)).slice(0, 4000),
+      statement: normalizeWhitespace(stated ?? c.quoted ?? (c.composite && start === c.start ? c.unit.text : excerpt)).slice(0, 4000),
       questionId,
       confidence: Math.round((0.3 + (0.7 * b.score) / top) * 1000) / 1000,
     };
