@@ -197,30 +197,20 @@ export function evidenceCuratorOffline(input: EvidenceCuratorInput): EvidenceCur
     scored.map(({ c, b }, k) => ({ id: String(k), relevance: b.score, text: c.unit.text })),
     input.maxFragments,
   ).map((k) => scored[Number(k)]);
-  // A sentence pointing back ("Its level …", "Together these two factors …") is excerpted with the sentence it points
-  // at, so the writer can show the two together (decision 0112) — also when that sentence was picked on its own: the
-  // two are one excerpt (decision 0138; apart, the pointer's excerpt opened with it and the writer could not write it:
-  // lake-varen q11 lost "Together these two factors account for roughly 70% of the water deficit …").
-  const pointing = (c: (typeof picked)[number]['c']) =>
-    pointsBack(c.unit.text) !== null && c.unit.kind === 'sentence' && units[c.position - 1]?.kind === 'sentence';
-  const absorbed = new Set(picked.flatMap(({ c }) => (pointing(c) ? [c.position - 1] : [])));
-  // A pointer whose own excerpt is absorbed into the next keeps its place there: only the sentence before is taken in.
-  const fragments = picked.flatMap(({ c, b: own }) => {
-    if (absorbed.has(c.position) && !pointing(c)) return [];
+  const pickedPositions = new Set(picked.map(({ c }) => c.position));
+
+  const fragments = picked.map(({ c, b }) => {
     let start = c.start;
-    let b = own;
-    let stated: string | null = null;
     const previous = units[c.position - 1];
-    if (pointing(c) && previous) {
+    // A sentence pointing back ("Its level …", "Together these two factors …") is excerpted with the sentence it points
+    // at, so the writer can show the two together (decision 0112).
+    if (
+      pointsBack(c.unit.text) !== null &&
+      previous?.kind === 'sentence' &&
+      !pickedPositions.has(c.position - 1) &&
+      c.unit.kind === 'sentence'
+    ) {
       start = previous.start;
-      // Picked on its own, the sentence before keeps its own statement and rank: the claim is still its fact (a side of a
-      // dispute stays one: "The water level … fell by 6.1 metres …" with "The figure compares …" after it), and the writer
-      // shows the pointer after it.
-      const before = picked.find((p) => p.c.position === c.position - 1);
-      if (before) {
-        b = before.b;
-        stated = before.c.quoted ?? before.c.unit.text;
-      }
     }
     const excerpt = source.slice(start, c.end);
     // The broad main question matches most sentences; credit the sub-question when it fits nearly as well.
@@ -229,7 +219,7 @@ export function evidenceCuratorOffline(input: EvidenceCuratorInput): EvidenceCur
       start,
       end: c.end,
       excerpt,
-      statement: normalizeWhitespace(stated ?? c.quoted ?? (c.composite && start === c.start ? c.unit.text : excerpt)).slice(0, 4000),
+      statement: normalizeWhitespace(c.quoted ?? (c.composite && start === c.start ? c.unit.text : excerpt)).slice(0, 4000),
       questionId,
       confidence: Math.round((0.3 + (0.7 * b.score) / top) * 1000) / 1000,
     };
