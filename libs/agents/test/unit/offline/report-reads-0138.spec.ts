@@ -1,8 +1,7 @@
 import { datedEntry, readerSentence } from '../../../src/offline/nlp/prose-faults';
-import { pointsBack, sidePointer, withoutSidePointer } from '../../../src/offline/nlp/back-reference';
-import { splitUnits } from '../../../src/offline/nlp/sentences';
+import { sidePointer, withoutSidePointer } from '../../../src/offline/nlp/back-reference';
 import { briefAnswer } from '../../../src/roles/framer';
-import { evidenceCurator, framer } from '../../../src/roles';
+import { framer } from '../../../src/roles';
 import { ROLE_INPUTS } from '../../fixtures/role-inputs';
 
 /* Issue 25 as the demo's report read after 0136 (decision 0138): an introduction that listed two facts instead of
@@ -109,56 +108,5 @@ describe('a side pointer', () => {
     const s = 'On this basis, the number of fishing licences fell from 1,410 in 2015 to 480 in 2023.';
     expect(sidePointer(s)).toBe('On this basis');
     expect(withoutSidePointer(s)).toBe('The number of fishing licences fell from 1,410 in 2015 to 480 in 2023.');
-  });
-});
-
-describe('a shell session kept as written', () => {
-  it('is one code unit, its output lines with it, never a prose sentence', () => {
-    const text = [
-      'Higher-level Git tools, such as git status and git add, use patterns from the sources specified above.',
-      '',
-      '    $ git status',
-      '    [...]',
-      '    # Untracked files:',
-      '    #       Documentation/foo.html',
-      '    $ cat .git/info/exclude',
-      '    # ignore objects and archives, anywhere in the tree.',
-      '    *.[oa]',
-      '    $ cat Documentation/.gitignore',
-      '    # ignore generated html files,',
-      '    *.html',
-      '    !foo.html',
-      '',
-      'Another example:',
-    ].join('\n');
-    const units = splitUnits(text);
-    expect(units.map((u) => u.kind)).toEqual(['sentence', 'code', 'sentence']);
-    expect(units[1]!.text).toMatch(/^\$ git status[\s\S]*!foo\.html$/);
-  });
-
-  it('is not taken for prose that quotes a command', () => {
-    const units = splitUnits('$ is the prompt of the examples below.\nThe command git status shows the state of the working tree.');
-    expect(units.every((u) => u.kind === 'sentence')).toBe(true);
-  });
-});
-
-describe('a contrast with no main clause', () => {
-  it('points back: it completes the sentence before it', () => {
-    expect(pointsBack('Whereas a "lightweight" tag is simply a name for an object (usually a commit object).')).toBe('Whereas');
-    expect(pointsBack('Whereas the authority compares annual means, the group compares seasonal extremes.')).toBeNull();
-  });
-
-  it('is excerpted with the sentence before it', () => {
-    const text = [
-      'Tag objects (created with -a, -s, or -u) are called "annotated" tags; they contain a creation date, the tagger name and e-mail, a tagging message, and an optional GnuPG signature.',
-      'Whereas a "lightweight" tag is simply a name for an object (usually a commit object).',
-    ].join(' ');
-    const { fragments } = evidenceCurator.offline({
-      question: 'What is a lightweight tag?',
-      questions: [],
-      source: { id: 's', title: 'git-tag', text },
-      maxFragments: 1,
-    });
-    expect(fragments.filter((f) => f.excerpt.includes('Whereas')).map((f) => f.excerpt)).toEqual([text]);
   });
 });
