@@ -174,8 +174,9 @@ export class StepRunner implements StepProcessor {
       }
       const { run } = start;
       // Each step gets its own copy of the run's parsed options: a step's handlers write into theirs (the gateway's gated
-      // runs hung at their first gate with a shared, frozen object: roles.spec), and a copy costs less than a parse (0133).
-      const options = structuredClone(this.remember(run).options);
+      // runs hung at their first gate with a shared, frozen object: roles.spec), and a copy costs less than a parse (0133);
+      // a plain copy of the parsed JSON, a fraction of structuredClone's serialising round trip (0140).
+      const options = copyPlain(this.remember(run).options);
       if (TERMINAL_RUN_STATUSES.includes(run.status as RunStatus)) return { status: 'skipped', reason: `run ${run.status}` };
       if (start.attempt === null) {
         // Completed (maybe by the delivery this one waited for), or a live owner runs it: this delivery comes back later.
@@ -481,6 +482,25 @@ export class StepRunner implements StepProcessor {
       this.logger.error({ err: describeError(recordErr) }, `could not record the failure of step ${key}`);
     }
   }
+}
+
+/**
+ * A deep copy of parsed JSON (plain objects, arrays, primitives), what zod returns for a run's options; any other object
+ * in it goes through structuredClone. A fresh object per step without structuredClone's serialisation (0140).
+ */
+function copyPlain<T>(value: T): T {
+  if (typeof value !== 'object' || value === null) return value;
+  if (Array.isArray(value)) return value.map(copyPlain) as T;
+  const proto = Object.getPrototypeOf(value) as unknown;
+  if (proto !== Object.prototype && proto !== null) return structuredClone(value);
+  const copy: Record<string, unknown> = {};
+  for (const key of Object.keys(value)) {
+    const inner = copyPlain((value as Record<string, unknown>)[key]);
+    // A "__proto__" key (JSON allows it) is a property of the copy, as structuredClone makes it, not its prototype.
+    if (key === '__proto__') Object.defineProperty(copy, key, { value: inner, enumerable: true, writable: true, configurable: true });
+    else copy[key] = inner;
+  }
+  return copy as T;
 }
 
 /** Freezes a parsed value and everything in it (plain objects and arrays: what zod returns for JSON). */
