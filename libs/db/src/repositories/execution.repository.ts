@@ -99,7 +99,20 @@ export class ExecutionRepository {
     const rows = await queryRows<StepRunRow & { stepAttempt: number | null; notified: number }>(db, {
       fixed: START_STEP,
       // $1…$12 of START_STEP, in order.
-      values: [job.runId, job.tenantId, stepKey, job.node, job.iteration, job.shard, lease.owner, lease.ms, TERMINAL, LIVENESS_NAMESPACE, RUN_EVENTS_CHANNEL, job.runId],
+      values: [
+        job.runId,
+        job.tenantId,
+        stepKey,
+        job.node,
+        job.iteration,
+        job.shard,
+        lease.owner,
+        lease.ms,
+        TERMINAL,
+        LIVENESS_NAMESPACE,
+        RUN_EVENTS_CHANNEL,
+        job.runId,
+      ],
     });
     const row = rows[0];
     if (!row) return null;

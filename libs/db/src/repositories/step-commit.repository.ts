@@ -206,15 +206,23 @@ export class StepCommitRepository {
   async writeTransition(tx: Db, w: TransitionWrite): Promise<OutboxRowData[]> {
     const p = w.patch;
     // $1…$8 of every transition statement, then the patch's columns and the checkpoint's, in the shape's order.
-    const values: unknown[] = [w.runId, w.tenantId, w.events.length, JSON.stringify(w.events), RUN_EVENTS_CHANNEL, w.runId, w.causeKey, JSON.stringify(w.steps)];
+    const values: unknown[] = [
+      w.runId,
+      w.tenantId,
+      w.events.length,
+      JSON.stringify(w.events),
+      RUN_EVENTS_CHANNEL,
+      w.runId,
+      w.causeKey,
+      JSON.stringify(w.steps),
+    ];
     let shape = 0;
-    for (let i = 0; i < PATCH_COLUMNS.length; i++) {
-      const value = p[PATCH_COLUMNS[i]!.field];
-      if (value !== undefined) {
+    PATCH_COLUMNS.forEach(({ field }, i) => {
+      if (p[field] !== undefined) {
         shape |= 1 << i;
-        values.push(value);
+        values.push(p[field]);
       }
-    }
+    });
     if (w.checkpoint) {
       shape |= CHECKPOINT_BIT;
       values.push(w.checkpoint.stepKey, JSON.stringify(w.checkpoint.state));

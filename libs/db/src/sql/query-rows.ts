@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { Prisma } from '../generated/prisma/client';
 import type { Db } from '../db';
 import { boundConnection, type BindablePool } from './bindable-pool';
-import { pipelinedTransaction, queryPipelined } from './pipelined-transaction';
+import { corkSocket, pipelinedTransaction, queryPipelined } from './pipelined-transaction';
 
 /**
  * The clients whose statements may go to their pool directly: the process's PrismaService, by identity. Not "has a
@@ -76,4 +76,15 @@ function queryBase(text: string): FixedStatement {
     bases.set(text, base);
   }
   return base;
+}
+
+/**
+ * Holds the socket writes of the step transaction's connection (if the scope is bound to one) until the next turn of
+ * the event loop (`setImmediate`): statements queued meanwhile go out in one write with those already held (BEGIN and
+ * the locking statement, docs/decisions/0140). A no-op outside a bound scope.
+ */
+export function holdWritesThisTurn(): void {
+  const bound = boundConnection();
+  if (!bound) return;
+  setImmediate(corkSocket(bound));
 }
