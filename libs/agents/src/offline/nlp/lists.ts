@@ -52,6 +52,20 @@ export function joinedList(leadIn: string, items: readonly string[]): string | n
 }
 
 /**
+ * A code block as its source lays it out: its first line indented as the excerpt has it (the unit starts at its first
+ * character), then the indentation all its lines share taken off — a literal block indented under its lead-in
+ * (decision 0137) reads from the margin, its inner indentation kept.
+ */
+function asWritten(excerpt: string, start: number, code: string): string {
+  const lineStart = excerpt.lastIndexOf('\n', start - 1) + 1;
+  const lead = excerpt.slice(lineStart, start);
+  const lines = (/^[ \t]*$/.test(lead) ? lead + code : code).split('\n');
+  const indents = lines.filter((l) => l.trim() !== '').map((l) => /^[ \t]*/.exec(l)![0].length);
+  const common = indents.length === 0 ? 0 : Math.min(...indents);
+  return lines.map((l) => l.slice(Math.min(common, /^[ \t]*/.exec(l)![0].length))).join('\n');
+}
+
+/**
  * The code a report sentence introduces: the sentence ends in ":" and one of its cited excerpts holds a lead-in followed
  * by a code block (the lead-in sharing most of the sentence's words: it may have been attributed, 0102). The block is
  * verbatim, as the excerpt holds it; null when there is none.
@@ -68,7 +82,7 @@ export function codeIntroduced(sentence: string, excerpts: readonly string[]): s
       if (u.kind !== 'sentence' || next?.kind !== 'code' || !isLeadIn(u.text)) return;
       const have = words(u.text);
       const share = [...wanted].filter((w) => have.has(w)).length / Math.max(1, wanted.size);
-      if (share >= 0.6 && (best === null || share > best.share)) best = { code: next.text, share };
+      if (share >= 0.6 && (best === null || share > best.share)) best = { code: asWritten(excerpt, next.start, next.text), share };
     });
   }
   return (best as { code: string } | null)?.code ?? null;

@@ -349,6 +349,48 @@ function codeBlock(paragraph: string): boolean {
   return lines.length > 0 && lines.every((l) => isCode(l));
 }
 
+function indentOf(line: Line): number {
+  return line.contentStart - line.start;
+}
+
+/**
+ * The last line of a literal block starting at line `from`, after a paragraph ending with a colon whose last line is
+ * indented `leadIndent` columns, or null when there is none (decision 0137). A literal block is what reST's "::" and
+ * Markdown's indented code are: the lines after the lead-in, across blank lines, indented deeper than it — a Python
+ * example kept as written ("@dataclass / class C: / ..."), whose lines one by one need not look like code. Not one that
+ * reads as prose (a note's body indented under its directive: a capital, words, a full stop).
+ */
+function literalBlockEnd(lines: readonly Line[], from: number, leadIndent: number): number | null {
+  const first = lines[from]!;
+  if (indentOf(first) <= leadIndent || LIST_MARKER.test(first.content) || MARKDOWN_HEADING.test(first.content)) return null;
+  let last = from;
+  for (let j = from; j < lines.length; j++) {
+    const l = lines[j]!;
+    if (l.content.length === 0) continue;
+    if (indentOf(l) <= leadIndent) break;
+    last = j;
+  }
+  // Its paragraphs (split at blank lines): one that reads as prose makes it a block quote or a note, not code.
+  const paragraphs: string[][] = [[]];
+  for (const l of lines.slice(from, last + 1)) {
+    if (l.content.length > 0) paragraphs[paragraphs.length - 1]!.push(l.content);
+    else if (paragraphs[paragraphs.length - 1]!.length > 0) paragraphs.push([]);
+  }
+  return paragraphs.some((p) => readsAsProse(p)) ? null : last;
+}
+
+/** Lines of a paragraph that read as a sentence: words, a full stop at the end, few symbols, no line of code. */
+function readsAsProse(paragraph: readonly string[]): boolean {
+  if (paragraph.length === 0 || paragraph.some((c) => isCode(c))) return false;
+  const text = paragraph.join(' ');
+  return (
+    /^["'\u201c(]?\p{L}/u.test(text) &&
+    /[.!?]["'\u201d\u2019)\]]*$/.test(text) &&
+    text.split(/\s+/).length >= 5 &&
+    (text.match(/[{}();=<>|&$[\]\\@#]/g) ?? []).length / text.length < 0.03
+  );
+}
+
 /**
  * Blocks of the text: markdown headings, plain headings, list items, table rows and prose paragraphs.
  * Prose paragraphs are returned whole, to be split into sentences.
@@ -357,15 +399,29 @@ function blocks(text: string): Block[] {
   const lines = toLines(text);
   const out: Block[] = [];
   // The open prose paragraph or list item, if any (at most one is open at a time).
-  let open: (Block & { lastContent: string }) | null = null;
+  let open: (Block & { lastContent: string; lastIndent: number }) | null = null;
   const close = (): void => {
     if (open) out.push({ kind: open.kind, start: open.start, end: open.end });
     open = null;
   };
+  // The indentation of the line ending a paragraph with a colon ("… are equivalent:"), closed by a blank line: the
+  // paragraphs indented deeper right after it are its literal block (decision 0137); null when none is pending.
+  let literalAfter: number | null = null;
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i];
     const c = line.content;
-    const current = open as (Block & { lastContent: string }) | null;
+    const current = open as (Block & { lastContent: string; lastIndent: number }) | null;
+    if (c.length > 0 && literalAfter !== null) {
+      const end = literalBlockEnd(lines, i, literalAfter);
+      literalAfter = null;
+      if (end !== null) {
+        close();
+        out.push({ kind: 'code', start: line.contentStart, end: lines[end]!.contentEnd });
+        i = end;
+        continue;
+      }
+    }
+    if (c.length === 0 && current?.kind === 'prose' && /:$/.test(current.lastContent)) literalAfter = current.lastIndent;
     if (c.length === 0 || RULE_LINE.test(c)) {
       close();
     } else if ((MARKDOWN_HEADING.test(c) && !codeComment(line, current, lines[i + 1])) || (c.includes('|') && !MARKDOWN_HEADING.test(c))) {
@@ -373,11 +429,12 @@ function blocks(text: string): Block[] {
       out.push({ kind: MARKDOWN_HEADING.test(c) ? 'heading' : 'table-row', start: line.contentStart, end: line.contentEnd });
     } else if (LIST_MARKER.test(c)) {
       close();
-      open = { kind: 'list-item', start: line.contentStart, end: line.contentEnd, lastContent: c };
+      open = { kind: 'list-item', start: line.contentStart, end: line.contentEnd, lastContent: c, lastIndent: indentOf(line) };
     } else if (current?.kind === 'list-item' && line.contentStart > line.start) {
       // An indented line right under a list item continues that item.
       current.end = line.contentEnd;
       current.lastContent = c;
+      current.lastIndent = indentOf(line);
     } else {
       if (current?.kind === 'list-item') close();
       const prose = current?.kind === 'prose' ? current : null;
@@ -386,10 +443,11 @@ function blocks(text: string): Block[] {
         close();
         out.push({ kind: 'heading', start: line.contentStart, end: line.contentEnd });
       } else if (prose === null) {
-        open = { kind: 'prose', start: line.contentStart, end: line.contentEnd, lastContent: c };
+        open = { kind: 'prose', start: line.contentStart, end: line.contentEnd, lastContent: c, lastIndent: indentOf(line) };
       } else {
         prose.end = line.contentEnd;
         prose.lastContent = c;
+        prose.lastIndent = indentOf(line);
       }
     }
   }

@@ -278,6 +278,19 @@ export function sectionWriterOffline(input: SectionWriterInput): SectionWriterOu
     written.push({ text: sentence, evidenceIds, source: place.source, at: place.at, index });
   };
 
+  // The section's excerpt that ends right before another of the same source (nothing but white space between them).
+  const endingAt = new Map<string, string>();
+  for (const e of input.evidence)
+    if (e.sourceId !== undefined && e.start !== undefined) endingAt.set(`${e.sourceId}:${e.start + e.excerpt.length}`, e.id);
+  const adjacentBefore = (id: string): string | undefined => {
+    const e = input.evidence.find((x) => x.id === id);
+    if (e?.sourceId === undefined || e.start === undefined) return undefined;
+    for (let gap = 0; gap <= 4 && gap <= e.start; gap++) {
+      const before = endingAt.get(`${e.sourceId}:${e.start - gap}`);
+      if (before !== undefined && before !== id) return before;
+    }
+    return undefined;
+  };
   for (const claim of input.claims) {
     const cited = [...new Set(claim.evidenceIds)].flatMap((id) => {
       const excerpt = excerpts.get(id);
@@ -286,26 +299,59 @@ export function sectionWriterOffline(input: SectionWriterInput): SectionWriterOu
     if (cited.length === 0) continue;
     const ids = cited.map((e) => e.id);
     const claimWords = statementStems(claim.statement);
-    let best: { id: string; sentences: (string | null)[]; index: number; anchors: number[]; score: number } | null = null;
+    let best: {
+      id: string;
+      sentences: (string | null)[];
+      index: number;
+      anchors: number[];
+      score: number;
+      origin: (i: number) => { id: string; index: number };
+    } | null = null;
     // A sentence of an uncontested claim's excerpt can still state a disputed position: that goes to the
     // disagreements section, so the claim is written from another of its sentences or not at all.
     const usable = (s: string) => !isBoilerplate(s) && !isUnattributedQuote(s) && !statesContested(input, s);
     for (const { id, excerpt } of cited) {
-      const sentences = sentencesOf(excerpt, voices.get(id));
-      sentences.forEach((s, index) => {
+      const own = sentencesOf(excerpt, voices.get(id));
+      // An excerpt that opens with a pointing sentence reads on from the section's excerpt of its source that ends right
+      // before it (two excerpts of one passage: "The operation of groupby is similar to the uniq filter in Unix." and
+      // "It generates a break or new group …"), whose sentences are then the ones it points at (decision 0137).
+      const prefix: { text: string | null; id: string; index: number }[] = [];
+      const opening = () => (prefix.length > 0 ? prefix[0]!.text : own[0]);
+      for (let at = id, k = 0; k < MAX_POINTER_CHAIN; k++) {
+        const first = opening();
+        if (first === null || first === undefined || pointsBack(first) === null) break;
+        const before = adjacentBefore(at);
+        const text = before === undefined ? undefined : excerpts.get(before);
+        if (before === undefined || text === undefined) break;
+        prefix.unshift(...sentencesOf(text, voices.get(before)).map((t, index) => ({ text: t, id: before, index })));
+        at = before;
+      }
+      const sentences = [...prefix.map((p) => p.text), ...own];
+      const origin = (i: number) => (i < prefix.length ? prefix[i]! : { id, index: i - prefix.length });
+      own.forEach((s, ownIndex) => {
+        const index = ownIndex + prefix.length;
         if (s === null || !usable(s)) return;
         // A sentence pointing back is written after the sentences it points at, from its excerpt; when the excerpt
         // opens with it, or those cannot be written, it is not a candidate (decision 0112).
         const anchors = anchorsOf(sentences, index, usable);
         if (anchors === null) return;
         const score = overlap(claimWords, s);
-        if (best === null || score > best.score) best = { id, sentences, index, anchors, score };
+        if (best === null || score > best.score) best = { id, sentences, index, anchors, score, origin };
       });
     }
     if (best === null) continue;
-    const chosen: { id: string; sentences: (string | null)[]; index: number; anchors: number[] } = best;
+    const chosen: {
+      id: string;
+      sentences: (string | null)[];
+      index: number;
+      anchors: number[];
+      origin: (i: number) => { id: string; index: number };
+    } = best;
     const sentence = chosen.sentences[chosen.index]!;
-    for (const a of chosen.anchors) emit(chosen.sentences[a]!, [chosen.id], chosen.id, a);
+    for (const a of chosen.anchors) {
+      const from = chosen.origin(a);
+      emit(chosen.sentences[a]!, [from.id], from.id, from.index);
+    }
     // The sentences after it in its excerpt that point back at it are the claim's too (the curator excerpts a pointing
     // sentence with the one it points at): written after it, or not at all.
     const following: number[] = [];
@@ -315,8 +361,8 @@ export function sectionWriterOffline(input: SectionWriterInput): SectionWriterOu
       following.push(k);
     }
     // Near-duplicate evidence merged into this claim backs the same sentence: one sentence cites all of it.
-    emit(sentence, ids, chosen.id, chosen.index);
-    for (const k of following) emit(chosen.sentences[k]!, [chosen.id], chosen.id, k);
+    emit(sentence, ids, chosen.id, chosen.origin(chosen.index).index);
+    for (const k of following) emit(chosen.sentences[k]!, [chosen.id], chosen.id, chosen.origin(k).index);
   }
   const terms = clauseTerms(input.section.title);
   return {

@@ -1,4 +1,5 @@
 import { listMarkerLength, splitSentences, splitUnits, type Span } from '../../../src/offline/nlp/sentences';
+import { codeIntroduced } from '../../../src/offline/nlp/lists';
 
 function texts(input: string): string[] {
   return splitSentences(input).map((s) => s.text);
@@ -317,5 +318,63 @@ describe('a wrapped line is no heading (decision 0132)', () => {
   it('still reads a title line as a heading', () => {
     expect(splitUnits('Queues and pipes\nThe queue is shared.').map((u) => u.kind)).toEqual(['heading', 'sentence']);
     expect(splitUnits('REBASE VS. PULL/MERGE\nHonestly, the choice is yours.').map((u) => u.kind)).toEqual(['heading', 'sentence']);
+  });
+});
+
+describe('a literal block after a lead-in ending with a colon (decision 0137)', () => {
+  const dataclass = [
+    '   If dataclass is used just as a simple decorator with no parameters,',
+    '   it acts as if it has the default values documented in this',
+    '   signature.  That is, these three uses of dataclass are',
+    '   equivalent:',
+    '',
+    '     @dataclass',
+    '     class C:',
+    '         ...',
+    '',
+    '     @dataclass(init=True, repr=True, eq=True, order=False, unsafe_hash=False, frozen=False,',
+    '                match_args=True, kw_only=False, slots=False, weakref_slot=False)',
+    '     class C:',
+    '         ...',
+    '',
+    '   The parameters to dataclass are:',
+  ].join('\n');
+
+  it('is one code unit, across its blank lines, though no line of it looks like code alone', () => {
+    const units = splitUnits(dataclass);
+    expect(units.map((u) => u.kind)).toEqual(['sentence', 'sentence', 'code', 'sentence']);
+    expect(units[2]!.text).toMatch(/^@dataclass\n {5}class C:[\s\S]*weakref_slot=False\)\n {5}class C:\n {9}\.\.\.$/);
+    expect(units[1]!.text).toBe('That is, these three uses of dataclass are\n   equivalent:');
+  });
+
+  it('is not a block quote or a note indented under the lead-in, nor a nested list', () => {
+    const quote = [
+      'The arguments that are most commonly needed are:',
+      '',
+      '   args is required for all calls and should be a string, or a sequence of',
+      '   program arguments.',
+    ].join('\n');
+    expect(splitUnits(quote).map((u) => u.kind)).toEqual(['sentence', 'sentence']);
+    expect(splitUnits('The options are:\n\n  - one\n  - two').map((u) => u.kind)).toEqual(['sentence', 'list-item', 'list-item']);
+  });
+
+  it('needs the deeper indentation: a paragraph at the margin after a colon is prose', () => {
+    expect(splitUnits('For example:\n\nThe queue is shared by every worker of the pool.').map((u) => u.kind)).toEqual([
+      'sentence',
+      'sentence',
+    ]);
+  });
+});
+
+describe('codeIntroduced shows a literal block from the margin (decision 0137)', () => {
+  it('takes the indentation its lines share off, keeping the inner one', () => {
+    const excerpt = [
+      'For example:',
+      '',
+      '     @dataclass',
+      '     class C:',
+      '         mylist: list[int] = field(default_factory=list)',
+    ].join('\n');
+    expect(codeIntroduced('For example:', [excerpt])).toBe('@dataclass\nclass C:\n    mylist: list[int] = field(default_factory=list)');
   });
 });

@@ -58,6 +58,28 @@ describe('sectionWriter (offline)', () => {
     expect(out.paragraphs).toEqual([]);
   });
 
+  it('writes a pointing sentence that opens its excerpt after the excerpt of its source ending right before it (decision 0137)', () => {
+    const a = 'The operation of groupby is similar to the uniq filter in Unix.';
+    const b = 'It generates a break or new group every time the value of the key function changes.';
+    const c = "That behavior differs from SQL's GROUP BY which aggregates common elements regardless of their input order.";
+    const evidence = [
+      { id: 'G1', excerpt: a, sourceId: 'S-I', start: 400 },
+      { id: 'G2', excerpt: b, sourceId: 'S-I', start: 400 + a.length + 2 },
+      { id: 'G3', excerpt: c, sourceId: 'S-I', start: 400 + a.length + 2 + b.length + 2 },
+      { id: 'H1', excerpt: 'It stores the whole iterable in memory.', sourceId: 'S-J', start: 90 },
+    ];
+    const claims = evidence.map((e, i) => ({ id: `C${i}`, statement: e.excerpt, evidenceIds: [e.id] }));
+    const written = sectionWriter
+      .offline({ section: { title: 'Why does groupby repeat keys?', purpose: '' }, claims: claims.reverse(), evidence })
+      .paragraphs.flatMap((p) => p.sentences.map((s) => [s.text, s.evidenceIds]));
+    // Each sentence cites its own excerpt; the one with nothing of its source before it is still left out.
+    expect(written).toEqual([
+      [a, ['G1']],
+      [b, ['G2']],
+      [c, ['G3']],
+    ]);
+  });
+
   it('does not repeat a sentence', () => {
     const doubled = { ...base, claims: [...base.claims, { ...base.claims[0]!, id: 'C1b' }] };
     const texts = sectionWriter.offline(doubled).paragraphs.flatMap((p) => p.sentences.map((s) => s.text));
