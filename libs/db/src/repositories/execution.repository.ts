@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { TERMINAL_RUN_STATUSES, type NodeName, type StepJob } from '@dossier/contracts';
 import { Prisma, PrismaService, type Db } from '../prisma.service';
-import { queryRows } from '../sql/query-rows';
+import { fixedStatement, queryRows } from '../sql/query-rows';
 import { RUN_EVENTS_CHANNEL } from './run-event.repository';
 import { STEP_RUN_COLUMNS, type StepRunRow } from './run.repository';
 
@@ -25,6 +25,55 @@ export interface StepStart {
   attempt: number | null;
 }
 
+const TERMINAL: readonly string[] = [...TERMINAL_RUN_STATUSES];
+
+/**
+ * The step's start (`ExecutionRepository.start`), its text built once (docs/decisions/0140): $1 run id, $2 tenant id,
+ * $3 step key, $4 node, $5 iteration, $6 shard, $7 lease owner, $8 lease ms, $9 the terminal run statuses, $10 the
+ * liveness lock namespace, $11 the run events channel, $12 the run id as the event notice's text. Every parameter is cast where it is used, so its type is the
+ * same wherever it appears.
+ */
+const START_STEP = fixedStatement(`
+      WITH run AS (
+        SELECT ${STEP_RUN_COLUMNS.text} FROM research_runs WHERE id = $1::uuid AND tenant_id = $2::uuid FOR UPDATE
+      ), attempt AS (
+        INSERT INTO node_executions
+          (step_key, tenant_id, run_id, node, iteration, shard, status, attempts, started_at, lease_owner, lease_expires_at)
+        SELECT $3::text, $2::uuid, run.id, $4::text, $5::int, $6::int, 'running', 1, now(),
+          $7::text, now() + make_interval(secs => $8::int / 1000.0)
+        FROM run WHERE run.status <> ALL($9::text[])
+        ON CONFLICT (step_key) DO UPDATE
+          SET status = 'running', attempts = node_executions.attempts + 1, started_at = now(), error = NULL,
+            lease_owner = EXCLUDED.lease_owner, lease_expires_at = EXCLUDED.lease_expires_at
+          WHERE node_executions.status <> 'completed' AND (
+            node_executions.status <> 'running' OR node_executions.lease_owner IS NULL
+            OR node_executions.lease_owner = EXCLUDED.lease_owner
+            OR node_executions.lease_expires_at < now()
+            OR NOT EXISTS (
+              SELECT 1 FROM pg_locks l
+              WHERE l.locktype = 'advisory' AND l.granted AND l.objsubid = 2
+                AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database())
+                AND l.classid = hashtext($10::text)::oid AND l.objid = hashtext(node_executions.lease_owner)::oid))
+        RETURNING attempts
+      ), counter AS (
+        UPDATE research_runs SET event_seq = event_seq + 1
+        WHERE id = $1::uuid AND tenant_id = $2::uuid AND EXISTS (SELECT 1 FROM attempt)
+        RETURNING event_seq AS seq
+      ), appended AS (
+        INSERT INTO run_events (tenant_id, run_id, seq, type, data)
+        SELECT $2::uuid, $1::uuid, counter.seq, 'step_started',
+          jsonb_build_object('type', 'step_started', 'node', $4::text, 'iteration', $5::int,
+            'shard', $6::int, 'attempt', attempt.attempts)
+        FROM counter, attempt
+        RETURNING seq
+      ), notified AS (
+        SELECT pg_notify($11::text, $12::text || ' ' || seq) FROM appended
+      ), delivered AS (
+        UPDATE outbox SET status = 'sent', sent_at = now()
+        WHERE step_key = $3::text AND tenant_id = $2::uuid AND status = 'pending' AND EXISTS (SELECT 1 FROM attempt)
+      )
+      SELECT run.*, (SELECT attempts FROM attempt) AS "stepAttempt", (SELECT count(*)::int FROM notified) AS notified FROM run`);
+
 @Injectable()
 export class ExecutionRepository {
   constructor(private readonly prisma: PrismaService) {}
@@ -47,49 +96,24 @@ export class ExecutionRepository {
    * (`held` tells the last two apart, read after the statement). Null altogether when the run does not exist.
    */
   async start(db: Db, job: StepJob, stepKey: string, lease: StepLease): Promise<StepStart | null> {
-    const rows = await queryRows<StepRunRow & { stepAttempt: number | null; notified: number }>(
-      db,
-      Prisma.sql`
-      WITH run AS (
-        SELECT ${STEP_RUN_COLUMNS} FROM research_runs WHERE id = ${job.runId}::uuid AND tenant_id = ${job.tenantId}::uuid FOR UPDATE
-      ), attempt AS (
-        INSERT INTO node_executions
-          (step_key, tenant_id, run_id, node, iteration, shard, status, attempts, started_at, lease_owner, lease_expires_at)
-        SELECT ${stepKey}, ${job.tenantId}::uuid, run.id, ${job.node}, ${job.iteration}, ${job.shard}, 'running', 1, now(),
-          ${lease.owner}, now() + make_interval(secs => ${lease.ms}::int / 1000.0)
-        FROM run WHERE run.status <> ALL(${[...TERMINAL_RUN_STATUSES]}::text[])
-        ON CONFLICT (step_key) DO UPDATE
-          SET status = 'running', attempts = node_executions.attempts + 1, started_at = now(), error = NULL,
-            lease_owner = EXCLUDED.lease_owner, lease_expires_at = EXCLUDED.lease_expires_at
-          WHERE node_executions.status <> 'completed' AND (
-            node_executions.status <> 'running' OR node_executions.lease_owner IS NULL
-            OR node_executions.lease_owner = EXCLUDED.lease_owner
-            OR node_executions.lease_expires_at < now()
-            OR NOT EXISTS (
-              SELECT 1 FROM pg_locks l
-              WHERE l.locktype = 'advisory' AND l.granted AND l.objsubid = 2
-                AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database())
-                AND l.classid = hashtext(${LIVENESS_NAMESPACE})::oid AND l.objid = hashtext(node_executions.lease_owner)::oid))
-        RETURNING attempts
-      ), counter AS (
-        UPDATE research_runs SET event_seq = event_seq + 1
-        WHERE id = ${job.runId}::uuid AND tenant_id = ${job.tenantId}::uuid AND EXISTS (SELECT 1 FROM attempt)
-        RETURNING event_seq AS seq
-      ), appended AS (
-        INSERT INTO run_events (tenant_id, run_id, seq, type, data)
-        SELECT ${job.tenantId}::uuid, ${job.runId}::uuid, counter.seq, 'step_started',
-          jsonb_build_object('type', 'step_started', 'node', ${job.node}::text, 'iteration', ${job.iteration}::int,
-            'shard', ${job.shard}::int, 'attempt', attempt.attempts)
-        FROM counter, attempt
-        RETURNING seq
-      ), notified AS (
-        SELECT pg_notify(${RUN_EVENTS_CHANNEL}, ${job.runId} || ' ' || seq) FROM appended
-      ), delivered AS (
-        UPDATE outbox SET status = 'sent', sent_at = now()
-        WHERE step_key = ${stepKey} AND tenant_id = ${job.tenantId}::uuid AND status = 'pending' AND EXISTS (SELECT 1 FROM attempt)
-      )
-      SELECT run.*, (SELECT attempts FROM attempt) AS "stepAttempt", (SELECT count(*)::int FROM notified) AS notified FROM run`,
-    );
+    const rows = await queryRows<StepRunRow & { stepAttempt: number | null; notified: number }>(db, {
+      fixed: START_STEP,
+      // $1…$12 of START_STEP, in order.
+      values: [
+        job.runId,
+        job.tenantId,
+        stepKey,
+        job.node,
+        job.iteration,
+        job.shard,
+        lease.owner,
+        lease.ms,
+        TERMINAL,
+        LIVENESS_NAMESPACE,
+        RUN_EVENTS_CHANNEL,
+        job.runId,
+      ],
+    });
     const row = rows[0];
     if (!row) return null;
     const { stepAttempt, notified: _notified, ...run } = row;

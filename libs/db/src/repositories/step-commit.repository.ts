@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { NodeName, RunEventData, RunStatus } from '@dossier/contracts';
-import { Prisma, type Db } from '../prisma.service';
-import { queryRows } from '../sql/query-rows';
+import type { Db, Prisma } from '../prisma.service';
+import { fixedStatement, queryRows, type FixedStatement } from '../sql/query-rows';
 import type { OutboxRowData } from './outbox.repository';
 import { RUN_EVENTS_CHANNEL } from './run-event.repository';
 import { RUN_STATE_COLUMNS, RUN_STATE_FIELDS, type RunStateRow } from './run.repository';
@@ -64,13 +64,84 @@ export interface TransitionWrite {
 }
 
 /** The run's state columns of the locking statement's `run` (a constant: no input reaches it). */
-const RUN_STATE_OF_RUN = Prisma.raw(RUN_STATE_FIELDS.map((field) => `run."${field}"`).join(', '));
+const RUN_STATE_OF_RUN = RUN_STATE_FIELDS.map((field) => `run."${field}"`).join(', ');
 
 /** Outbox columns under their OutboxRowData names (a constant: no input reaches it). */
-const OUTBOX_RETURNING = Prisma.raw(
+const OUTBOX_RETURNING =
   'id, tenant_id AS "tenantId", run_id AS "runId", step_key AS "stepKey", cause_key AS "causeKey", node, iteration, shard, ' +
-    'status, payload, created_at AS "createdAt", sent_at AS "sentAt"',
-);
+  'status, payload, created_at AS "createdAt", sent_at AS "sentAt"';
+
+/**
+ * The step's lock-complete-read (`completeAndRead`), its text built once (docs/decisions/0140): $1 run id, $2 tenant
+ * id, $3 step key, $4 attempt, $5 the result (JSON text), $6 node, $7 iteration, $8 the step's kind.
+ */
+const COMPLETE_AND_READ = fixedStatement(`
+      WITH run AS MATERIALIZED (
+        SELECT id, tenant_id, ${RUN_STATE_COLUMNS.text} FROM research_runs
+        WHERE id = $1::uuid AND tenant_id = $2::uuid FOR UPDATE
+      )
+      SELECT ${RUN_STATE_OF_RUN}, f.completed_now AS "completedNow", f.latest, f.expected, f.done, f.decided, f.per_shard AS "perShard"
+      FROM run CROSS JOIN LATERAL dossier_complete_step(run.tenant_id, run.id, $3::text, $4::int,
+        $5::jsonb, $6::text, $7::int, $8::text) f`);
+
+/** The run's columns a transition may set, in the order their values follow $8 (`RunPatch`; absent: unchanged). */
+const PATCH_COLUMNS: readonly { field: keyof RunPatch; column: string; type: string }[] = [
+  { field: 'currentNode', column: 'current_node', type: 'text' },
+  { field: 'stopReason', column: 'stop_reason', type: 'text' },
+  { field: 'awaitingGate', column: 'awaiting_gate', type: 'text' },
+  { field: 'status', column: 'status', type: 'text' },
+  { field: 'completedAt', column: 'completed_at', type: 'timestamptz' },
+];
+const CHECKPOINT_BIT = 1 << PATCH_COLUMNS.length;
+
+/**
+ * The transition statement of one shape (which of the run's columns it sets, whether it writes a checkpoint), its text
+ * built the first time that shape is written (docs/decisions/0140): a few dozen shapes at most. $1 run id, $2 tenant
+ * id, $3 the number of events, $4 the events (JSON), $5 the run events channel, $6 the run id as the notice's text,
+ * $7 the cause key, $8 the decided steps (JSON); then one value per column set, and the checkpoint's step key and state.
+ */
+const transitions = new Map<number, FixedStatement>();
+function transitionStatement(shape: number): FixedStatement {
+  let statement = transitions.get(shape);
+  if (statement) return statement;
+  let n = 8;
+  const sets = ['event_seq = event_seq + $3::int'];
+  PATCH_COLUMNS.forEach((c, i) => {
+    if (shape & (1 << i)) sets.push(`${c.column} = $${++n}::${c.type}`);
+  });
+  // As Prisma's @updatedAt did for the run update this replaces: a change of state moves it, an event append alone not.
+  if (sets.length > 1) sets.push('updated_at = now()');
+  const checkpoint =
+    shape & CHECKPOINT_BIT
+      ? `, checkpoint AS (
+          INSERT INTO workflow_checkpoints (tenant_id, run_id, step_key, state)
+          VALUES ($2::uuid, $1::uuid, $${++n}::text, $${++n}::jsonb))`
+      : '';
+  statement = fixedStatement(`
+      WITH counter AS (
+        UPDATE research_runs SET ${sets.join(', ')}
+        WHERE id = $1::uuid AND tenant_id = $2::uuid
+        RETURNING event_seq - $3::int AS base
+      ), appended AS (
+        INSERT INTO run_events (tenant_id, run_id, seq, type, data)
+        SELECT $2::uuid, $1::uuid, counter.base + e.ord, e.value->>'type', e.value
+        FROM counter, jsonb_array_elements($4::jsonb) WITH ORDINALITY AS e(value, ord)
+        RETURNING seq
+      ), notified AS (
+        SELECT pg_notify($5::text, $6::text || ' ' || max(seq)) AS sent FROM appended HAVING count(*) > 0
+      ), decided AS (
+        INSERT INTO outbox (tenant_id, run_id, step_key, cause_key, node, iteration, shard, payload)
+        SELECT $2::uuid, $1::uuid, s->>'stepKey', $7::text, s->>'node', (s->>'iteration')::int,
+          (s->>'shard')::int, s->'payload'
+        FROM jsonb_array_elements($8::jsonb) WITH ORDINALITY AS d(s, ord)
+        ORDER BY d.ord
+        ON CONFLICT (step_key) DO NOTHING
+        RETURNING ${OUTBOX_RETURNING}
+      )${checkpoint}
+      SELECT decided.* FROM (SELECT count(*) AS n FROM notified) notices LEFT JOIN decided ON true`);
+  transitions.set(shape, statement);
+  return statement;
+}
 
 /**
  * The statements of a step's completing transaction, each doing what several did before (docs/decisions/0071, 0121):
@@ -109,17 +180,11 @@ export class StepCommitRepository {
         decided: { shard: number; iteration: number }[] | null;
         perShard: { shard: number; iteration: number; result: unknown }[] | null;
       }
-    >(
-      tx,
-      Prisma.sql`
-      WITH run AS MATERIALIZED (
-        SELECT id, tenant_id, ${RUN_STATE_COLUMNS} FROM research_runs
-        WHERE id = ${runId}::uuid AND tenant_id = ${tenantId}::uuid FOR UPDATE
-      )
-      SELECT ${RUN_STATE_OF_RUN}, f.completed_now AS "completedNow", f.latest, f.expected, f.done, f.decided, f.per_shard AS "perShard"
-      FROM run CROSS JOIN LATERAL dossier_complete_step(run.tenant_id, run.id, ${step.stepKey}::text, ${attempt}::int,
-        ${JSON.stringify(result)}::jsonb, ${step.node}::text, ${step.iteration}::int, ${step.kind}::text) f`,
-    );
+    >(tx, {
+      fixed: COMPLETE_AND_READ,
+      // $1…$8 of COMPLETE_AND_READ, in order.
+      values: [runId, tenantId, step.stepKey, attempt, JSON.stringify(result), step.node, step.iteration, step.kind],
+    });
     const row = rows[0];
     if (!row) return null;
     const { completedNow, latest, expected, done, decided, perShard, ...run } = row;
@@ -139,44 +204,32 @@ export class StepCommitRepository {
    * and answered with it (docs/decisions/0135), so nothing may be written after it.
    */
   async writeTransition(tx: Db, w: TransitionWrite): Promise<OutboxRowData[]> {
-    const sets: Prisma.Sql[] = [Prisma.sql`event_seq = event_seq + ${w.events.length}::int`];
     const p = w.patch;
-    if (p.currentNode !== undefined) sets.push(Prisma.sql`current_node = ${p.currentNode}::text`);
-    if (p.stopReason !== undefined) sets.push(Prisma.sql`stop_reason = ${p.stopReason}::text`);
-    if (p.awaitingGate !== undefined) sets.push(Prisma.sql`awaiting_gate = ${p.awaitingGate}::text`);
-    if (p.status !== undefined) sets.push(Prisma.sql`status = ${p.status}::text`);
-    if (p.completedAt !== undefined) sets.push(Prisma.sql`completed_at = ${p.completedAt}::timestamptz`);
-    // As Prisma's @updatedAt did for the run update this replaces: a change of state moves it, an event append alone not.
-    if (sets.length > 1) sets.push(Prisma.sql`updated_at = now()`);
-    const checkpoint = w.checkpoint
-      ? Prisma.sql`, checkpoint AS (
-          INSERT INTO workflow_checkpoints (tenant_id, run_id, step_key, state)
-          VALUES (${w.tenantId}::uuid, ${w.runId}::uuid, ${w.checkpoint.stepKey}, ${JSON.stringify(w.checkpoint.state)}::jsonb))`
-      : Prisma.empty;
+    // $1…$8 of every transition statement, then the patch's columns and the checkpoint's, in the shape's order.
+    const values: unknown[] = [
+      w.runId,
+      w.tenantId,
+      w.events.length,
+      JSON.stringify(w.events),
+      RUN_EVENTS_CHANNEL,
+      w.runId,
+      w.causeKey,
+      JSON.stringify(w.steps),
+    ];
+    let shape = 0;
+    PATCH_COLUMNS.forEach(({ field }, i) => {
+      if (p[field] !== undefined) {
+        shape |= 1 << i;
+        values.push(p[field]);
+      }
+    });
+    if (w.checkpoint) {
+      shape |= CHECKPOINT_BIT;
+      values.push(w.checkpoint.stepKey, JSON.stringify(w.checkpoint.state));
+    }
     const rows = await queryRows<Omit<OutboxRowData, 'id'> & { id: bigint | null }>(
       tx,
-      Prisma.sql`
-      WITH counter AS (
-        UPDATE research_runs SET ${Prisma.join(sets, ', ')}
-        WHERE id = ${w.runId}::uuid AND tenant_id = ${w.tenantId}::uuid
-        RETURNING event_seq - ${w.events.length}::int AS base
-      ), appended AS (
-        INSERT INTO run_events (tenant_id, run_id, seq, type, data)
-        SELECT ${w.tenantId}::uuid, ${w.runId}::uuid, counter.base + e.ord, e.value->>'type', e.value
-        FROM counter, jsonb_array_elements(${JSON.stringify(w.events)}::jsonb) WITH ORDINALITY AS e(value, ord)
-        RETURNING seq
-      ), notified AS (
-        SELECT pg_notify(${RUN_EVENTS_CHANNEL}, ${w.runId} || ' ' || max(seq)) AS sent FROM appended HAVING count(*) > 0
-      ), decided AS (
-        INSERT INTO outbox (tenant_id, run_id, step_key, cause_key, node, iteration, shard, payload)
-        SELECT ${w.tenantId}::uuid, ${w.runId}::uuid, s->>'stepKey', ${w.causeKey}, s->>'node', (s->>'iteration')::int,
-          (s->>'shard')::int, s->'payload'
-        FROM jsonb_array_elements(${JSON.stringify(w.steps)}::jsonb) WITH ORDINALITY AS d(s, ord)
-        ORDER BY d.ord
-        ON CONFLICT (step_key) DO NOTHING
-        RETURNING ${OUTBOX_RETURNING}
-      )${checkpoint}
-      SELECT decided.* FROM (SELECT count(*) AS n FROM notified) notices LEFT JOIN decided ON true`,
+      { fixed: transitionStatement(shape), values },
       // The last statement of its transaction (TransitionWriter.apply writes it last): in a step's transaction COMMIT
       // goes right behind it (docs/decisions/0135).
       { last: true },

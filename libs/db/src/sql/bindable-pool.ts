@@ -71,6 +71,20 @@ export class BindablePool extends pg.Pool {
     return (super.query as (...a: unknown[]) => unknown).call(this, ...args) as never;
   }
 
+  /**
+   * pg-pool's `end()` neither serves nor fails the callers queued for a connection: they waited forever. A step whose
+   * statement was queued when an app closed (Nest ends this pool in `onModuleDestroy`, before the step transports drain
+   * in `beforeApplicationShutdown`) never finished, and the worker draining it never closed: CI's shard 2 hung at
+   * gateway roles.spec with a run's retrieve shards `running` and no connection (docs/decisions/0139). They fail now, as
+   * a caller arriving after `end()` does.
+   */
+  override end(...args: unknown[]): never {
+    const ended = (super.end as (...a: unknown[]) => unknown).call(this, ...args);
+    const queued = (this as unknown as { _pendingQueue: { callback: (err: Error) => void }[] })._pendingQueue.splice(0);
+    for (const waiter of queued) waiter.callback(new Error('Cannot use a pool after calling end on the pool'));
+    return ended as never;
+  }
+
   override connect(...args: unknown[]): never {
     const client = bound.getStore();
     if (client && args.length === 0) return Promise.resolve(nestedClient(client)) as never;

@@ -103,12 +103,13 @@ describe('statements per step (real Redis and Postgres, engine in this process)'
           : q.split(' ').slice(0, 3).join(' '),
     );
     expect(shape).toEqual(['start', 'BEGIN', 'lock, complete and read', 'INSERT INTO test_outputs', 'WITH counter AS', 'COMMIT']);
-    // Four round trips, not six (docs/decisions/0135): the locking statement is sent with BEGIN still unanswered, and
-    // COMMIT with the transition; the handler's write waits for the lock's answer (the router reads it), the transition
-    // for the router.
-    expect(inFlightPerStep.get(`${run.id}.questions.0.0`)).toEqual([0, 0, 1, 0, 0, 1]);
+    // Three round trips, not six (docs/decisions/0135, 0140): the locking statement is sent with BEGIN still unanswered,
+    // the handler's write behind both (Postgres runs it after the lock; a fenced attempt rolls it back), and COMMIT
+    // with the transition; the transition waits for the router, which reads the lock's answer.
+    expect(inFlightPerStep.get(`${run.id}.questions.0.0`)).toEqual([0, 0, 1, 2, 0, 1]);
     const roundTrips = (step: string) => (inFlightPerStep.get(`${run.id}.${step}`) ?? []).filter((n) => n === 0).length;
-    expect(steps.filter((k) => roundTrips(k) !== sent(k).length - 2).map((k) => `${k}: ${roundTrips(k)} of ${sent(k).length}`)).toEqual([]);
+    // Every test handler writes its row: BEGIN, the handler's write and COMMIT ride on statements already sent.
+    expect(steps.filter((k) => roundTrips(k) !== sent(k).length - 3).map((k) => `${k}: ${roundTrips(k)} of ${sent(k).length}`)).toEqual([]);
     // The run is read once per step (docs/decisions/0133): the start returns what the step reads of it, and the locking
     // statement only what can have changed since (state the router and the transition read), not the whole row again.
     const [started, , locked] = columnsPerStep.get(`${run.id}.questions.0.0`) ?? [];

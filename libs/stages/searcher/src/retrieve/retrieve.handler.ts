@@ -38,11 +38,11 @@ export class RetrieveHandler implements StepHandler<'retrieve'> {
     // tenant store the same documents at the same time, and a transaction holding one snapshot's new row while
     // waiting for another's deadlocked against theirs (docs/decisions/0012). A snapshot is immutable and
     // keyed by its text, so one stored by an attempt that later fails is simply reused by the next.
-    // One document after another (0134's addendum: storing them all at once hung the gateway's retrieve shards in CI).
-    const snapshotOf = new Map<string, string>();
-    for (const documentId of new Set(hits.flatMap((h) => (h.documentId ? [h.documentId] : [])))) {
-      snapshotOf.set(documentId, (await this.snapshots.fromDocument(this.prisma, tenantId, documentId)).id);
-    }
+    // All of the hits' documents at once (decision 0134): a statement or two for them all, not a dozen each in turn.
+    const snapshots = await this.snapshots.fromDocuments(this.prisma, tenantId, [
+      ...new Set(hits.flatMap((h) => (h.documentId ? [h.documentId] : []))),
+    ]);
+    const snapshotOf = new Map([...snapshots].map(([documentId, row]) => [documentId, row.id]));
     return {
       result: { results: hits.length },
       // One statement for every hit, in rank order.
