@@ -78,11 +78,13 @@ export class BindablePool extends pg.Pool {
    * gateway roles.spec with a run's retrieve shards `running` and no connection (docs/decisions/0139). They fail now, as
    * a caller arriving after `end()` does.
    */
-  override end(...args: unknown[]): never {
-    const ended = (super.end as (...a: unknown[]) => unknown).call(this, ...args);
+  override end(): Promise<void>;
+  override end(callback: () => void): void;
+  override end(...args: unknown[]): Promise<void> | void {
+    const ended = (super.end as (...a: unknown[]) => Promise<void> | void).call(this, ...args);
     const queued = (this as unknown as { _pendingQueue: { callback: (err: Error) => void }[] })._pendingQueue.splice(0);
     for (const waiter of queued) waiter.callback(new Error('Cannot use a pool after calling end on the pool'));
-    return ended as never;
+    return ended;
   }
 
   override connect(...args: unknown[]): never {
