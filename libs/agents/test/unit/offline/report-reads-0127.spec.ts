@@ -1,22 +1,13 @@
 import { proseFault } from '../../../src/offline/nlp/prose-faults';
 import { briefAnswer } from '../../../src/roles/framer';
 import { sectionWriter } from '../../../src/roles';
+import { LAKE_QUESTION as question, LEVEL_DISPUTE } from '../../fixtures/lake-varen-disputes';
 
 /* Issue 25 as the demo's report read after 0112 (decision 0127): an answer in brief without its bases, a paragraph of
  * leftovers. */
 
-const question = "What caused the decline of Lake Varen's water level, and how large was it?";
-
 describe('the answer in brief', () => {
-  const level = {
-    sides: [
-      "The authority's annual-mean series shows that the water level of Lake Varen fell by 4.2 metres between 2015 and 2024.",
-      'The water level of Lake Varen fell by 6.1 metres between 2015 and 2024.',
-      "The water level of Lake Varen fell by 3.9 metres between 2015 and 2023, according to the authority's annual-mean series.",
-    ],
-    reason:
-      "Readers should also note that the hydrology group's headline figure of 6.1 m compares seasonal extremes, whereas the authority's 4.2 m compares annual means.",
-  };
+  const level = LEVEL_DISPUTE;
   const cause = { sides: ['Irrigation withdrawals did not cause the decline.', 'Irrigation withdrawals caused the decline.'] };
 
   // The sides' periods differ (2015–2024, 2015–2023): each figure says its own (decision 0138).

@@ -3,11 +3,10 @@ import { sidePointer, withoutSidePointer } from '../../../src/offline/nlp/back-r
 import { briefAnswer } from '../../../src/roles/framer';
 import { framer } from '../../../src/roles';
 import { ROLE_INPUTS } from '../../fixtures/role-inputs';
+import { LAKE_QUESTION as question, LEVEL_DISPUTE } from '../../fixtures/lake-varen-disputes';
 
 /* Issue 25 as the demo's report read after 0136 (decision 0138): an introduction that listed two facts instead of
  * answering, a timeline entry standing in a paragraph with its date prefix, a disputed figure without its period. */
-
-const question = "What caused the decline of Lake Varen's water level, and how large was it?";
 
 describe('a timeline entry in a report', () => {
   it('reads as its statement with the date after it in brackets', () => {
@@ -35,15 +34,7 @@ describe('a timeline entry in a report', () => {
 
 describe('a disputed figure in the answer in brief', () => {
   it('says its period when the sides cover different periods', () => {
-    const level = {
-      sides: [
-        "The authority's annual-mean series shows that the water level of Lake Varen fell by 4.2 metres between 2015 and 2024.",
-        'The water level of Lake Varen fell by 6.1 metres between 2015 and 2024.',
-        "The water level of Lake Varen fell by 3.9 metres between 2015 and 2023, according to the authority's annual-mean series.",
-      ],
-      reason:
-        "Readers should also note that the hydrology group's headline figure of 6.1 m compares seasonal extremes, whereas the authority's 4.2 m compares annual means.",
-    };
+    const level = LEVEL_DISPUTE;
     const [brief] = briefAnswer({ question, disputes: [level] });
     expect(brief!.text).toContain('3.9 metres between 2015 and 2023 on the annual-mean series');
     expect(brief!.text).toContain('4.2 metres between 2015 and 2024 comparing annual means');
