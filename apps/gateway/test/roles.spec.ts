@@ -109,6 +109,9 @@ describe('security round 2: roles hold on every write route and MCP write tool',
 
     route('post', '/v1/approvals/{id}');
     const plan = await gate(runs.member, 'plan');
+    // Both runs stand at their plan gates before the viewer tries: the admin's run reaching its gate during the refusal
+    // opens an approval row the viewer did not write (CI failed on exactly that once steps got faster, decision 0140).
+    await gate(runs.admin, 'plan');
     await refusedToViewer('approve', () => api.viewer('POST', `/v1/approvals/${plan.id}`, { decision: 'approve' }));
     expect((await api.member('POST', `/v1/approvals/${plan.id}`, { decision: 'approve' })).status).toBe(200);
     const outline = await gate(runs.member, 'outline');
