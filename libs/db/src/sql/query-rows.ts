@@ -32,10 +32,6 @@ export interface BoundStatement {
   readonly values: readonly unknown[];
 }
 
-export function fixedStatement(text: string): FixedStatement {
-  return queryBase(text);
-}
-
 /**
  * A raw statement's rows, sent on the driver where the engine holds the connection (docs/decisions/0104): the
  * transaction's connection inside a step's transaction, the pool for the client outside one; through Prisma's
@@ -53,7 +49,7 @@ export async function queryRows<T>(db: Db, query: Prisma.Sql | BoundStatement, o
   }
   // pg copies a query's config through its property descriptors (`cloneQueryConfig`): name and text come from the
   // statement's own object as the prototype, so only `values` is copied per call.
-  const config = Object.create(fixed ? fixed.fixed : queryBase((query as Prisma.Sql).text)) as { values: unknown[] };
+  const config = Object.create(fixed ? fixed.fixed : fixedStatement((query as Prisma.Sql).text)) as { values: unknown[] };
   config.values = (fixed ? fixed.values : (query as Prisma.Sql).values) as unknown[];
   // In the engine's step transaction (pg's pipeline mode, docs/decisions/0135): the first statement carries the
   // pending BEGIN, and the last (`last`) has COMMIT sent right behind it.
@@ -69,7 +65,7 @@ export async function queryRows<T>(db: Db, query: Prisma.Sql | BoundStatement, o
  * a step's kind), never with values, so there are a few dozen names per connection.
  */
 const bases = new Map<string, FixedStatement>();
-function queryBase(text: string): FixedStatement {
+export function fixedStatement(text: string): FixedStatement {
   let base = bases.get(text);
   if (!base) {
     base = Object.freeze({ name: `dossier_${createHash('sha1').update(text).digest('hex').slice(0, 16)}`, text });

@@ -177,9 +177,10 @@ export class StepRunner implements StepProcessor {
         throw this.seen(await this.refuseForeign(job, key, control));
       }
       const { run } = start;
-      // Each step gets its own copy of the run's parsed options: a step's handlers write into theirs (the gateway's gated
-      // runs hung at their first gate with a shared, frozen object: roles.spec), and a copy costs less than a parse (0133);
-      // a plain copy of the parsed JSON, a fraction of structuredClone's serialising round trip (0140).
+      // Each step gets its own copy of the run's parsed options, so no step can change another's. No handler is known to
+      // write into them (0139 found none; the gated runs' hang first blamed on the shared, frozen object was the pool
+      // ending under queued steps), and the copy is kept as cheap insurance: a plain copy of the parsed JSON, a fraction of
+      // structuredClone's serialising round trip (0140).
       const options = copyPlain(this.remember(run).options);
       if (TERMINAL_RUN_STATUSES.includes(run.status as RunStatus)) return { status: 'skipped', reason: `run ${run.status}` };
       if (start.attempt === null) {

@@ -264,6 +264,19 @@ function anchorsOf(sentences: readonly (string | null)[], index: number, usable:
   return chain;
 }
 
+/**
+ * The sentence a claim is written from: its excerpt's sentences (those of the excerpts it reads on from first, 0137), the
+ * sentence's index among them, the sentences it points at, its overlap with the claim, and where each sentence is from.
+ */
+type WritingPick = {
+  id: string;
+  sentences: (string | null)[];
+  index: number;
+  anchors: number[];
+  score: number;
+  origin: (i: number) => { id: string; index: number };
+};
+
 export function sectionWriterOffline(input: SectionWriterInput): SectionWriterOutput {
   const excerpts = new Map(input.evidence.map((e) => [e.id, e.excerpt]));
   const voices = new Map(input.evidence.map((e) => [e.id, e.voice]));
@@ -299,14 +312,7 @@ export function sectionWriterOffline(input: SectionWriterInput): SectionWriterOu
     if (cited.length === 0) continue;
     const ids = cited.map((e) => e.id);
     const claimWords = statementStems(claim.statement);
-    let best: {
-      id: string;
-      sentences: (string | null)[];
-      index: number;
-      anchors: number[];
-      score: number;
-      origin: (i: number) => { id: string; index: number };
-    } | null = null;
+    let best: WritingPick | null = null;
     // A sentence of an uncontested claim's excerpt can still state a disputed position: that goes to the
     // disagreements section, so the claim is written from another of its sentences or not at all.
     const usable = (s: string) => !isBoilerplate(s) && !isUnattributedQuote(s) && !statesContested(input, s);
@@ -340,13 +346,7 @@ export function sectionWriterOffline(input: SectionWriterInput): SectionWriterOu
       });
     }
     if (best === null) continue;
-    const chosen: {
-      id: string;
-      sentences: (string | null)[];
-      index: number;
-      anchors: number[];
-      origin: (i: number) => { id: string; index: number };
-    } = best;
+    const chosen: WritingPick = best;
     const sentence = chosen.sentences[chosen.index]!;
     for (const a of chosen.anchors) {
       const from = chosen.origin(a);
