@@ -50,6 +50,9 @@ const STAND_IN = new RegExp(
   'i',
 );
 
+/** A sentence that is a subordinate clause only: a contrast ("Whereas …", "Although …") with no comma before its end. */
+const SUBORDINATE_ONLY = /^(whereas|although|though)\b[^,;:]*$/i;
+
 /**
  * The opening of a sentence that points back to a sentence before it, or null when the sentence stands on its own.
  * A demonstrative naming the text itself ("This report addresses …", "This note explains …") is not one: it names
@@ -67,6 +70,11 @@ export function pointsBack(sentence: string): string | null {
   if (/^that\s+(?:the|a|an)\b/i.test(s)) return null;
   // "Both the authority and the growers date it to 2015": "both … and" names what it means.
   if (/^both\s+(?:\S+\s+){0,5}?and\b/i.test(s)) return null;
+  // "Whereas a "lightweight" tag is simply a name for an object (usually a commit object)." — a contrast with no main
+  // clause of its own completes the sentence before it (git-manual's q12 showed it alone, and never excerpted its main
+  // clause: "Tag objects … are called "annotated" tags; they contain …").
+  const contrast = SUBORDINATE_ONLY.exec(s);
+  if (contrast) return contrast[1]!;
   const m = POINTING.exec(s) ?? STAND_IN.exec(s);
   return m === null ? null : m[0];
 }

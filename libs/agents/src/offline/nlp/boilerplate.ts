@@ -19,7 +19,10 @@ const PATTERNS: readonly RegExp[] = [
   /^for (?:more|further) (?:information|details)\b.*\b(?:see|refer to|consult)\b/i,
   // Command-line hints that tell the reader how to run some program: "(You may also need -h, -p, and/or -U options…)".
   /\byou may (?:also )?need (?:the )?-\w/i,
-  /(?:^|[\s(,])-{1,2}[a-z][\w-]*,\s*-{1,2}[a-z][\w-]*,?\s*(?:and|or|and\/or)\s*-{1,2}[a-z]/i,
+  // A list of options is a hint only when the sentence tells the reader to use them ("Use -v, --verbose, or -q …"): a
+  // manual's own sentence naming its options ("Tag objects (created with -a, -s, or -u) are called "annotated" tags; …",
+  // git-manual's q12) is its content.
+  /^\(?\s*(?:use|pass|add|try|give|specify|run|you)\b.*(?:^|[\s(,])-{1,2}[a-z][\w-]*,\s*-{1,2}[a-z][\w-]*,?\s*(?:and|or|and\/or)\s*-{1,2}[a-z]/i,
   // Bylines, publication and bulletin lines, photo credits.
   /^(?:published|posted|updated|last (?:updated|modified)|written|photo(?:graph)?|image|illustration)(?: on)?\s*(?:\d|by\b|:|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b)/i,
   /^[A-Z][\w&' -]{2,80},\s*(?:bulletin|report|note|paper|press release|working paper)\s+no\.?\s*[\w/.-]+\.?$/i,

@@ -1,7 +1,8 @@
 import { pointsBack } from '../nlp/back-reference';
-import { answerWithBases } from '../nlp/figure-basis';
+import { answerWithBases, type BriefDispute } from '../nlp/figure-basis';
 import { isMethodStatement } from '../nlp/first-person';
 import { normalizeWhitespace, statementStems } from '../nlp/statement-terms';
+import { extractQuantities, isTime } from '../nlp/quantities';
 import { stem, tokenize } from '../nlp/tokens';
 import { clip } from '../topics';
 import { reviseForFeedback } from './feedback-revision';
@@ -46,6 +47,25 @@ const MIN_FINDING_WORDS = 4;
 /** Share of the shorter finding's words the longer one holds for the two to be one finding. */
 const SAME_FINDING = 0.8;
 
+/**
+ * A section whose clause the sources dispute has no finding of its own to state in the introduction (issue 25): the
+ * answer in brief names the dispute, and any sentence answering the clause is one source's position ("The regional water
+ * authority attributes the decline mainly to lower rainfall …" under "What caused …?" while the sources are divided on
+ * whether irrigation caused it). Disputed: a dispute the brief names for the clause (`answerWithBases`) whose sides each
+ * answer the clause's kind of question — a figure under "How large …?", a cause word under "What caused …?".
+ */
+function disputedClause(disputes: readonly BriefDispute[], title: string): boolean {
+  const terms = clauseTerms(title);
+  if (terms.kind.size === 0) return false;
+  const answersKind = (side: string) =>
+    terms.size
+      ? extractQuantities(side).some((q) => !isTime(q))
+      : tokenize(side)
+          .map(stem)
+          .some((t) => terms.kind.has(t));
+  return disputes.some((d) => answerWithBases([d], title) !== null && d.sides.every(answersKind));
+}
+
 export function framerOffline(input: FramerInput): FramerOutput {
   return reviseForFeedback(input, offlineFrame(input));
 }
@@ -71,6 +91,7 @@ function offlineFrame(input: FramerInput): FramerOutput {
   const used = new Set<string>();
   for (const section of written) {
     if (findings.length >= MAX_INTRO_FINDINGS) break;
+    if (disputedClause(input.disputes ?? [], section.title)) continue;
     const wanted = statementStems(`${question} ${section.title}`);
     const directness = (text: string) => {
       const words = statementStems(text);

@@ -20,6 +20,12 @@ export const MAX_OUTLINE_CLAIMS = 60;
 const MIN_RELEVANCE = 0.2;
 /** The outline keeps claims scoring at least this share of the best claim's relevance: the tail that only shares a word goes. */
 const RELEVANCE_FLOOR = 0.3;
+/**
+ * The outline keeps at least this many on-topic claims, below the floor if need be: when one claim scores far above the
+ * rest (a dated timeline entry that repeats the question's words), the floor relative to it cut a short report's own
+ * answers — the ferry notice's water taxi replacing the ferry, in a report of 9 claims (issue 25).
+ */
+const MIN_OUTLINE_CLAIMS = 12;
 /** A claim's own question (the one its evidence was found for) counts this much in its favour. */
 const OWN_QUESTION_BONUS = 0.1;
 /** A claim's source's standing for a question (the mean of its best claims' scores) counts this much in its favour. */
@@ -416,7 +422,7 @@ export function outlineArchitectOffline(input: OutlineArchitectInput): OutlineAr
   }
   let kept = 0;
   for (const c of candidates) {
-    if (kept >= MAX_OUTLINE_CLAIMS || c.relevance < floor) break;
+    if (kept >= MAX_OUTLINE_CLAIMS || (c.relevance < floor && kept >= MIN_OUTLINE_CLAIMS)) break;
     const group = questionGroup(c.section);
     if (group.claims.length >= MAX_CLAIMS_PER_SECTION) continue;
     const tokens = tokenSet(c.claim.statement);
