@@ -51,7 +51,11 @@ export function contestedInBody(r: ReportJson): { claim: string; sentence: strin
 export async function expectAnswerFramed(r: ReportJson, dbUrl: string): Promise<void> {
   const intro = sentencesOf(r, 'introduction');
   const findings = intro.filter((s) => s.evidenceIds.length > 0);
-  expect(findings.length).toBeGreaterThanOrEqual(2);
+  // When the sources dispute what the question asks, the answer in brief is the finding of each disputed clause and
+  // that clause's section gives none (decision 0142: the demo stated one side of the irrigation dispute); otherwise
+  // the sections' findings follow.
+  const briefLeads = intro.some((s) => /^In brief, (?:the sources disagree|the sources are divided)/.test(s.text));
+  expect(findings.length).toBeGreaterThanOrEqual(briefLeads ? 0 : 2);
   const body = new Set(sentencesOf(r, 'body').map((s) => s.text));
   for (const f of findings) expect({ finding: f.text, inBody: body.has(f.text) }).toEqual({ finding: f.text, inBody: true });
   expect(intro[0]!.text).toContain(r.question);
