@@ -32,8 +32,9 @@ import { Redis } from 'ioredis';
 import { Client } from 'pg';
 import { SERVICE_NAMES, stepKey, type StepRef } from '@dossier/contracts';
 import { Socket } from 'node:net';
+import { createHash } from 'node:crypto';
 import { StepCommitRepository, type TransitionWrite } from '@dossier/db';
-import { BullMqServer, StepQueues } from '@dossier/queue';
+import { BullMqServer, drainAwareScript, StepQueues } from '@dossier/queue';
 import { startChildService, waitFor, type TestDatabase } from '@dossier/testing';
 import {
   prepareDatabase,
@@ -136,6 +137,28 @@ function countSocketReads(): void {
   };
 }
 const bytesFrom = (port: number): number => socketBytesRead.get(port) ?? 0;
+/**
+ * Redis commands sent, by name, since the process started: a Lua script by its BullMQ name (its SHA looked up among
+ * BullMQ's scripts and the drain-aware variants, docs/decisions/0144), anything else by the command's own name.
+ */
+const redisCommands = new Map<string, number>();
+function countRedisCommands(): void {
+  const byHash = new Map<string, string>();
+  const sha1 = (text: string): string => createHash('sha1').update(text).digest('hex');
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- BullMQ's built scripts (no typed export)
+  const scripts = require('bullmq/dist/cjs/scripts/index.js') as Record<string, { name: string; content: string }>;
+  for (const { name, content } of Object.values(scripts)) byHash.set(sha1(content), name);
+  for (const command of ['moveToActive', 'moveToFinished'] as const)
+    byHash.set(sha1(drainAwareScript(command)), `${command} (drain-aware)`);
+  type Sent = { name: string; args: unknown[] };
+  const proto = Redis.prototype as unknown as { sendCommand: (this: Redis, command: Sent, ...rest: unknown[]) => unknown };
+  const sendCommand = proto.sendCommand;
+  proto.sendCommand = function (this: Redis, command: Sent, ...rest: unknown[]) {
+    const name = command.name === 'evalsha' ? (byHash.get(String(command.args[0])) ?? 'evalsha') : command.name;
+    redisCommands.set(name, (redisCommands.get(name) ?? 0) + 1);
+    return sendCommand.call(this, command, ...rest);
+  };
+}
 const PG_PORT = Number(new URL(process.env['TEST_ADMIN_DATABASE_URL'] || 'postgresql://postgres@127.0.0.1:5432/postgres').port || 5432);
 const REDIS_PORT = Number(new URL(REDIS_URL).port || 6379);
 const writesTo = (port: number): number => socketWrites.get(port) ?? 0;
@@ -200,6 +223,7 @@ async function engineWindow(
     const from = Date.now();
     const writes0 = { postgres: writesTo(PG_PORT), redis: writesTo(REDIS_PORT) };
     const read0 = { postgres: bytesFrom(PG_PORT), redis: bytesFrom(REDIS_PORT) };
+    const commands0 = new Map(redisCommands);
     const cpu0 = process.cpuUsage();
     const t0 = performance.now();
     const { profile } = await profiled(`steps-${atOnce}-at-once`, async () => {
@@ -226,6 +250,7 @@ async function engineWindow(
     const writes = { postgres: writesTo(PG_PORT) - writes0.postgres, redis: writesTo(REDIS_PORT) - writes0.redis };
     const read = { postgres: bytesFrom(PG_PORT) - read0.postgres, redis: bytesFrom(REDIS_PORT) - read0.redis };
     const to = Date.now();
+    const commands = [...redisCommands].map(([name, n]) => [name, n - (commands0.get(name) ?? 0)] as const).filter(([, n]) => n > 0);
 
     const { rows } = await client.query<{ step_key: string; cause_key: string }>(
       'SELECT step_key, cause_key FROM outbox WHERE run_id = ANY($1::uuid[])',
@@ -267,6 +292,7 @@ async function engineWindow(
         benchQueries: polls,
         // The bench's wait queries' answers are a few dozen bytes each: left in.
         bytesReadPerStep: { postgres: Math.round(read.postgres / steps), redis: Math.round(read.redis / steps) },
+        redisCommandsPerStep: Object.fromEntries(commands.map(([name, n]) => [name, Math.round((n / steps) * 100) / 100])),
       },
       ...(profile ? { profile } : {}),
     };
@@ -432,6 +458,11 @@ function printFigures(c: ConcurrencyFigures): void {
   console.log(
     `socket writes per step: ${engine.socketWritesPerStep.postgres} to Postgres, ${engine.socketWritesPerStep.redis} to Redis (the bench's own ${engine.benchQueries} wait queries not counted)`,
   );
+  if (engine.redisCommandsPerStep) {
+    const total = Object.values(engine.redisCommandsPerStep).reduce((a, b) => a + b, 0);
+    const each = Object.entries(engine.redisCommandsPerStep).map(([name, n]) => `${name} ${n}`);
+    console.log(`Redis commands per step: ${Math.round(total * 100) / 100} (${each.join(', ')})`);
+  }
   if (engine.bytesReadPerStep)
     console.log(`bytes read per step: ${engine.bytesReadPerStep.postgres} from Postgres, ${engine.bytesReadPerStep.redis} from Redis`);
 }
@@ -450,6 +481,7 @@ async function main(): Promise<void> {
   instrumentFinalStatus();
   countSocketWrites();
   countSocketReads();
+  countRedisCommands();
   const engine = await startEngine(db, prefix, SERVICE_NAMES);
   const settings = settingsFor(db, prefix);
   const concurrency: ConcurrencyFigures[] = [];

@@ -36,6 +36,8 @@ export const EngineFigures = z.object({
   benchQueries: z.number().int().nonnegative(),
   /** Bytes received per step over the window, by source (what the drivers parse); absent in reports before 0133. */
   bytesReadPerStep: z.object({ postgres: z.number().nonnegative(), redis: z.number().nonnegative() }).optional(),
+  /** Redis commands per step over the window, by name (a BullMQ script by its name); absent in reports before 0144. */
+  redisCommandsPerStep: z.record(z.string(), z.number().nonnegative()).optional(),
 });
 export type EngineFigures = z.infer<typeof EngineFigures>;
 

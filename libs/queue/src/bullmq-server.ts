@@ -7,6 +7,7 @@ import { classifyError } from '@dossier/errors';
 import { createLogger, recordStepDelivery } from '@dossier/telemetry';
 import { buildHandlerRegistry, type FoundHandler } from './handler-registry';
 import { QUEUE_OPTIONS, type QueueOptions } from './queue-options';
+import { drainAwareBackend } from './drain-aware-backend';
 import { createRedis } from './redis-connection';
 import { STEP_HANDLER_EXTRAS, type StepHandlerExtras } from './step-handler-metadata';
 import { STEP_PROCESSOR, type JobControl, type StepProcessor } from './step-processor';
@@ -84,23 +85,29 @@ export class BullMqServer extends Server<WorkerEvents> implements CustomTranspor
   private createWorker(service: string, options: QueueOptions): Worker {
     const connection = createRedis(options.redisUrl, `dossier-worker-${service}`);
     this.connections.push(connection);
-    const worker = new Worker(service, (job: Job, token?: string) => this.handleJob(job, token), {
-      connection,
-      prefix: options.prefix,
-      autorun: false,
-      concurrency: options.concurrency,
-      lockDuration: options.lockDurationMs,
-      stalledInterval: options.stalledIntervalMs,
-      maxStalledCount: 3,
-      settings: {
-        // Our classification decides retries: an unrecoverable error is never retried, and keeps its class.
-        backoffStrategy: (attemptsMade: number, _type?: string, err?: Error) => {
-          if (err && classifyError(err) === 'unrecoverable') return -1;
-          const base = Math.min(MAX_BACKOFF_MS, options.backoffMs * 2 ** Math.max(0, attemptsMade - 1));
-          return Math.round(base * (0.8 + Math.random() * 0.4));
+    const worker = new Worker(
+      service,
+      (job: Job, token?: string) => this.handleJob(job, token),
+      {
+        connection,
+        prefix: options.prefix,
+        autorun: false,
+        concurrency: options.concurrency,
+        lockDuration: options.lockDurationMs,
+        stalledInterval: options.stalledIntervalMs,
+        maxStalledCount: 3,
+        settings: {
+          // Our classification decides retries: an unrecoverable error is never retried, and keeps its class.
+          backoffStrategy: (attemptsMade: number, _type?: string, err?: Error) => {
+            if (err && classifyError(err) === 'unrecoverable') return -1;
+            const base = Math.min(MAX_BACKOFF_MS, options.backoffMs * 2 ** Math.max(0, attemptsMade - 1));
+            return Math.round(base * (0.8 + Math.random() * 0.4));
+          },
         },
       },
-    });
+      // The fetch skips BullMQ's empty asks and stale wake-ups after a job (docs/decisions/0144).
+      drainAwareBackend,
+    );
     worker.on('error', (err) => this.log.error({ err: err.message, service }, 'worker error'));
     return worker;
   }

@@ -6,6 +6,7 @@ export * from './queue-options';
 export * from './step-queues';
 export * from './step-transports';
 export * from './bullmq-server';
+export * from './drain-aware-backend';
 export * from './queue.module';
 export * from './redis-connection';
 export * from './tokens';

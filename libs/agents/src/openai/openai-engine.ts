@@ -31,11 +31,22 @@ import { classifyRequestError, providerSaid, rejectsResponseFormat } from './req
 import { DEFAULT_CONTEXT_TOKENS } from './context-windows';
 import { contextOverflow, dataBudget, outputRoom, promptFits, MIN_OUTPUT_TOKENS } from './request-size';
 import { strictJsonSchema } from './response-schema';
-import { shortenIds } from './short-ids';
-import { countMessageTokens, countTokens } from './tokens';
+import { shortenIds, type ShortIds } from './short-ids';
+import { countChatTokens, countMessageTokens, countTokens, TOKENS_PER_MESSAGE } from './tokens';
 import { preflight, type PreflightResult } from './preflight';
 
 type Message = { role: 'system' | 'user'; content: string };
+
+/**
+ * A call's prompt as it is sent, built once per call: the input with short ids (and the way back), the two messages and
+ * our count of their tokens (before the server's ratio). Fitting the call to its window and sending it used to build
+ * and count the same prompt twice (decision 0143).
+ */
+interface BuiltPrompt<I> {
+  ids: ShortIds<I>;
+  messages: Message[];
+  tokens: number;
+}
 
 const NO_HOOKS: CallHooks = {
   stepKey: 'none',
@@ -153,7 +164,8 @@ export class OpenAIEngine implements Engine {
     if (needsBatches(role, input, batchTokens)) {
       return draftSectionInBatches(role, input, batchTokens, (r, i) => this.fitted(r, i, hooks, mayRefit));
     }
-    const prompt = this.promptTokens(role, input, window);
+    const built = this.build(role, input);
+    const prompt = Math.ceil(built.tokens * window.tokenRatio);
     if (!promptFits(prompt, window.contextTokens, window.maxOutputTokens)) {
       const split = role.split?.(input);
       if (split) {
@@ -171,10 +183,11 @@ export class OpenAIEngine implements Engine {
       if (outputRoom(prompt, window.contextTokens, window.maxOutputTokens) === null) throw this.tooSmall(role.name, prompt, window);
     }
     try {
-      return await this.completeOnce(role, input, hooks);
+      return await this.completeOnce(role, built, hooks);
     } catch (err) {
       if (!(err instanceof ContextOverflowSignal)) throw err;
-      if (!mayRefit) throw this.tooSmall(role.name, this.promptTokens(role, input, this.window(role.name)), this.window(role.name));
+      const now = this.window(role.name);
+      if (!mayRefit) throw this.tooSmall(role.name, Math.ceil(built.tokens * now.tokenRatio), now);
       return this.fitted(role, input, hooks, false);
     }
   }
@@ -191,10 +204,18 @@ export class OpenAIEngine implements Engine {
     };
   }
 
-  /** The prompt a call sends, in the server's tokens as far as we know them (ids shortened, as sent). */
-  private promptTokens<I>(role: AgentRole<I, unknown>, input: I, window: Window): number {
-    const prompt = role.prompt(shortenIds(input).input);
-    return Math.ceil(countMessageTokens([{ content: prompt.system }, { content: prompt.user }]) * window.tokenRatio);
+  /** The prompt a call sends (ids shortened, as sent) and our count of its tokens. */
+  private build<I>(role: AgentRole<I, unknown>, input: I): BuiltPrompt<I> {
+    const ids = shortenIds(input);
+    const prompt = role.prompt(ids.input);
+    return {
+      ids,
+      messages: [
+        { role: 'system', content: prompt.system },
+        { role: 'user', content: prompt.user },
+      ],
+      tokens: countChatTokens(prompt.system, prompt.user),
+    };
   }
 
   private tooSmall(role: string, promptTokens: number, window: Window): ContextWindowError {
@@ -205,10 +226,9 @@ export class OpenAIEngine implements Engine {
   }
 
   /** The model sees short ids (E12) in place of uuids; its validated answer gets the uuids back. */
-  private async completeOnce<I, O>(role: AgentRole<I, O>, input: I, hooks: CallHooks): Promise<EngineCompletion<O>> {
-    const ids = shortenIds(input);
-    const done = await this.completeShort(role, ids.input, hooks);
-    return { ...done, output: role.output.parse(ids.restore(done.output)) };
+  private async completeOnce<I, O>(role: AgentRole<I, O>, built: BuiltPrompt<I>, hooks: CallHooks): Promise<EngineCompletion<O>> {
+    const done = await this.completeShort(role, built, hooks);
+    return { ...done, output: role.output.parse(built.ids.restore(done.output)) };
   }
 
   /**
@@ -217,21 +237,28 @@ export class OpenAIEngine implements Engine {
    * stays unusable — or a refusal, or one cut at the output cap beyond local repair — ends the call with an
    * AgentOutputError / AgentRefusalError whose last llm_calls row says how the runner goes on (decision 0019).
    */
-  private async completeShort<I, O>(role: AgentRole<I, O>, input: I, hooks: CallHooks): Promise<EngineCompletion<O>> {
+  private async completeShort<I, O>(role: AgentRole<I, O>, built: BuiltPrompt<I>, hooks: CallHooks): Promise<EngineCompletion<O>> {
     const cfg = roleModelConfig(this.options.config, role.name);
-    const prompt = role.prompt(input);
-    const messages: Message[] = [
-      { role: 'system', content: prompt.system },
-      { role: 'user', content: prompt.user },
-    ];
+    const { messages } = built;
+    const input = built.ids.input;
     const total = { tokensIn: 0, tokensOut: 0, costUsd: 0 };
     const gaveUp: LlmCallNotes['gaveUp'] = role.skipped ? 'skipped' : 'offline';
     let repair = null as { reply: string; error: string } | null;
     // A first answer whose only faults were references: kept, cleaned, in case the repair request does worse.
     let earlier: Cleaned<O> | null = null;
     for (let round = 0; round < 2; round++) {
-      const conversation: Message[] = repair ? [...messages, repairMessage(repair.reply, repair.error)] : messages;
-      const { answer, ticket, span, started, cut, refusal, maxTokens } = await this.send(role, input, cfg, conversation, hooks);
+      const extra = repair ? repairMessage(repair.reply, repair.error) : null;
+      const conversation: Message[] = extra ? [...messages, extra] : messages;
+      // countMessageTokens(conversation), from the prompt's count: the repair message is the only new text.
+      const promptTokens = extra ? built.tokens + TOKENS_PER_MESSAGE + countTokens(extra.content) : built.tokens;
+      const { answer, ticket, span, started, cut, refusal, maxTokens } = await this.send(
+        role,
+        input,
+        cfg,
+        conversation,
+        promptTokens,
+        hooks,
+      );
       total.tokensIn += answer.tokensIn;
       total.tokensOut += answer.tokensOut;
       total.costUsd += answer.costUsd;
@@ -309,9 +336,15 @@ export class OpenAIEngine implements Engine {
    * One answered request (after retries); the caller records its outcome once it has checked the content. An
    * identical request this step already paid for (it ran before and its process died) is answered from llm_calls.
    */
-  private async send<I>(role: AgentRole<I, unknown>, input: I, cfg: RoleModelConfig, messages: Message[], hooks: CallHooks): Promise<Sent> {
+  private async send<I>(
+    role: AgentRole<I, unknown>,
+    input: I,
+    cfg: RoleModelConfig,
+    messages: Message[],
+    promptTokens: number,
+    hooks: CallHooks,
+  ): Promise<Sent> {
     const { config, limiter } = this.options;
-    const promptTokens = countMessageTokens(messages);
     // Sized to the window (decision 0040); one refusal for size makes the request smaller once, then the call is refitted.
     let shrunk = false;
     let window = this.window(role.name);
@@ -548,14 +581,28 @@ export class OpenAIEngine implements Engine {
   }
 }
 
+/**
+ * The strict JSON Schemas sent, per output schema, with and without limits: converted once, not on every request
+ * (decision 0143). Only ever serialised (the request hash, the SDK), never changed, so one object serves every request.
+ */
+const wireSchemas = { limits: new WeakMap<z.ZodType, Record<string, unknown>>(), bare: new WeakMap<z.ZodType, Record<string, unknown>>() };
+
+function wireSchema(schema: z.ZodType, limits: boolean): Record<string, unknown> {
+  const cache = limits ? wireSchemas.limits : wireSchemas.bare;
+  let json = cache.get(schema);
+  if (!json) {
+    json = strictJsonSchema(schema, { limits });
+    cache.set(schema, json);
+  }
+  return json;
+}
+
 function responseFormat(mode: WireMode, name: string, schema: z.ZodType): Record<string, unknown> {
   switch (mode) {
     case 'json_schema':
-      return {
-        response_format: { type: 'json_schema', json_schema: { name, strict: true, schema: strictJsonSchema(schema, { limits: true }) } },
-      };
+      return { response_format: { type: 'json_schema', json_schema: { name, strict: true, schema: wireSchema(schema, true) } } };
     case 'json_schema_bare':
-      return { response_format: { type: 'json_schema', json_schema: { name, strict: true, schema: strictJsonSchema(schema) } } };
+      return { response_format: { type: 'json_schema', json_schema: { name, strict: true, schema: wireSchema(schema, false) } } };
     case 'json_object':
       return { response_format: { type: 'json_object' } };
     case 'text':

@@ -24,7 +24,30 @@ export function countTokens(text: string): number {
 /** Chat-format overhead per message (role and separators), as OpenAI documents for its chat models. */
 export const TOKENS_PER_MESSAGE = 3;
 
+/** The reply's own priming tokens, once per request. */
+const TOKENS_PER_REPLY = 3;
+
 /** Prompt tokens of a list of chat messages. */
 export function countMessageTokens(messages: readonly { content: string }[]): number {
-  return messages.reduce((n, m) => n + TOKENS_PER_MESSAGE + countTokens(m.content), 3);
+  return messages.reduce((n, m) => n + TOKENS_PER_MESSAGE + countTokens(m.content), TOKENS_PER_REPLY);
+}
+
+/**
+ * System prompts counted so far, by their text. A role's system prompt reads the same on every call (decision 0036:
+ * persona, rules and output schema; what varies goes in the user message), and it is a third to all of a short
+ * prompt's tokens: counted once per process, not twice per call (decision 0143). Bounded in case a caller's system
+ * prompts do vary.
+ */
+const systemTokens = new Map<string, number>();
+const MAX_SYSTEM_PROMPTS = 256;
+
+/** countMessageTokens of a system and a user message, the system prompt's count taken from those counted before. */
+export function countChatTokens(system: string, user: string): number {
+  let s = systemTokens.get(system);
+  if (s === undefined) {
+    s = countTokens(system);
+    if (systemTokens.size >= MAX_SYSTEM_PROMPTS) systemTokens.clear();
+    systemTokens.set(system, s);
+  }
+  return TOKENS_PER_REPLY + TOKENS_PER_MESSAGE + s + TOKENS_PER_MESSAGE + countTokens(user);
 }

@@ -39,10 +39,10 @@ export function buildPrompt(spec: PromptSpec): Prompt {
     'Rules:',
     ...spec.rules.map((r) => `- ${r}`),
     `- ${CITATION_RULE}`,
-    ...limitsRule(spec.output),
+    ...schemaText(spec.output).limits,
     `- ${DATA_POLICY}`,
     'Reply with a single JSON object and nothing else. It must validate against this JSON Schema:',
-    JSON.stringify(z.toJSONSchema(spec.output)),
+    schemaText(spec.output).json,
   ].join('\n');
   const callRules = spec.callRules?.length ? [['For this call:', ...spec.callRules.map((r) => `- ${r}`)].join('\n')] : [];
   const user = [
@@ -95,6 +95,22 @@ export function describeLimits(output: z.ZodType): string[] {
   };
   walk(z.toJSONSchema(output, { io: 'output', unrepresentable: 'any' }) as SchemaNode, '');
   return [...out.values()];
+}
+
+/**
+ * What the system prompt says of each output schema, made once per schema (a role's is a module constant): two JSON
+ * Schema conversions per prompt were most of building one, and a call builds its prompt on every step (decision 0143).
+ * Zod schemas are immutable, so the text cannot go stale; a schema made per call is only a miss.
+ */
+const schemaTexts = new WeakMap<z.ZodType, { limits: string[]; json: string }>();
+
+function schemaText(output: z.ZodType): { limits: string[]; json: string } {
+  let text = schemaTexts.get(output);
+  if (!text) {
+    text = { limits: limitsRule(output), json: JSON.stringify(z.toJSONSchema(output)) };
+    schemaTexts.set(output, text);
+  }
+  return text;
 }
 
 function limitsRule(output: z.ZodType): string[] {

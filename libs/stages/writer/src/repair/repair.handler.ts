@@ -1,7 +1,7 @@
 import { AgentRunner, repairer } from '@dossier/agents';
 import { insertDrafts, ResearchRepository, type Prisma } from '@dossier/db';
 import { OnStep, type StepContext, type StepHandler, type StepOutcome } from '@dossier/workflow';
-import { sectionInputs, type DraftParagraphs, type DraftSentence } from '../section-inputs';
+import { sectionMaterial, type DraftParagraphs, type DraftSentence } from '../section-inputs';
 
 /** Evidence of the section beyond what the failing sentences cite that the repairer may use (the wrong-citation fix), plus one per sentence. */
 const EXTRA_EVIDENCE = 8;
@@ -34,7 +34,8 @@ export class RepairHandler implements StepHandler<'repair'> {
         const failing = new Map(findings.filter((f) => f.verdict !== 'supported').map((f) => [`${f.paragraph}.${f.sentence}`, f]));
         if (failing.size === 0) return null;
         const paragraphs = draft.paragraphs as unknown as DraftParagraphs;
-        const { evidence: sectionEvidence } = await sectionInputs(this.research, tenantId, runId, section.position);
+        // Only the section's evidence: the run's contested positions are the writer's, not the repairer's.
+        const { evidence: sectionEvidence } = await sectionMaterial(this.research, tenantId, runId, section.position);
         const cited = await this.research.evidence(tenantId, runId, {
           id: { in: paragraphs.flatMap((p) => p.sentences.flatMap((s) => s.evidenceIds)) },
         });
