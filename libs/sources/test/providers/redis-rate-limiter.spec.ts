@@ -136,8 +136,11 @@ describe('RedisRateLimiter (real Redis, shared by two "workers")', () => {
     const key = `abort-${randomUUID()}`;
     const a = new RedisRateLimiter(workerA, { key, ratePerSecond: 2, prefix });
     const b = new RedisRateLimiter(workerB, { key, ratePerSecond: 2, prefix });
-    await a.acquire();
+    // Read before the first start is asked for: Redis grants it no earlier, so b's start, one interval after that grant,
+    // is at least 500 ms after t0 however late the grant's answer reaches this process (CI measured 286 ms from a t0
+    // read after the answer, on a loaded machine).
     const t0 = performance.now();
+    await a.acquire();
     const controller = new AbortController();
     const aborted = a.acquire(controller.signal);
     setTimeout(() => controller.abort(new Error('cancelled')), 50);
