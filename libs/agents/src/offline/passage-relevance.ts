@@ -50,8 +50,21 @@ function paragraphBreak(text: string, from: number, to: number): boolean {
   return /\n[ \t]*\n/.test(text.slice(from, to));
 }
 
+/**
+ * A call signature on its own (`run(args, *, stdin=None, input=None, …, **other_popen_kwargs)`), however many words:
+ * the label of the description under it, as a term line is (decision 0141). Python's keyword-only signatures run to
+ * thirty words, past LABEL_MAX_WORDS, so the description of `run` stood under the section's heading instead.
+ */
+const SIGNATURE = /^[A-Za-z_][\w.]*\((?:[^()]|\([^()]*\))*\)(?:\s*->\s*[^\n]+)?$/;
+const SIGNATURE_MAX_CHARS = 600;
+
+function isSignature(u: Unit): boolean {
+  const text = u.text.trim();
+  return u.kind !== 'heading' && u.kind !== 'table-row' && text.length <= SIGNATURE_MAX_CHARS && SIGNATURE.test(text);
+}
+
 function isLabel(u: Unit): boolean {
-  if (u.kind === 'heading' || u.kind === 'table-row') return true;
+  if (u.kind === 'heading' || u.kind === 'table-row' || isSignature(u)) return true;
   return tokenize(u.text).length <= LABEL_MAX_WORDS && !SENTENCE_END.test(u.text.trim());
 }
 
@@ -83,7 +96,7 @@ export function excerptContexts(
 ): { context: string; defines: string | null; heading: string | null; headingIsTitle: boolean }[] {
   const units = splitUnits(text);
   const contexts = passageContexts(text, units);
-  const defined = definedLabels(units);
+  const defined = definedLabels(units, text);
   const headings = headingsAbove(units);
   return excerpts.map((e) => {
     const i = units.findIndex((u) => u.start < e.end && e.end <= u.end);
@@ -144,14 +157,40 @@ function headingsAbove(units: readonly Unit[]): { title: string | null; isTitle:
 
 /**
  * The label each unit opens, when it is the first sentence under it (the label is the unit right before it): the
- * definition of a term line, the first sentence of a section. Null for other units.
+ * definition of a term line, the first sentence of a section. Under a call signature, given the text, also the
+ * sentences after it in its paragraph. Null for other units.
  */
-export function definedLabels(units: readonly Unit[]): (string | null)[] {
-  return units.map((u, i) => {
+export function definedLabels(units: readonly Unit[], text?: string): (string | null)[] {
+  const out: (string | null)[] = [];
+  // The signature whose first paragraph the previous unit belongs to, if any.
+  let signature: string | null = null;
+  units.forEach((u, i) => {
     const before = units[i - 1];
-    if (!before || !isLabel(before) || u.kind === 'heading' || u.kind === 'table-row' || isLabel(u)) return null;
-    return before.text;
+    let defines: string | null = null;
+    let under: string | null = null;
+    if (!before || u.kind === 'heading' || u.kind === 'table-row' || isLabel(u)) defines = null;
+    else if (isLabel(before)) {
+      defines = before.text;
+      if (isSignature(before)) under = before.text;
+    }
+    // Given the text, the rest of a signature's first paragraph defines it too (decision 0145): "Run the command
+    // described by args.  Wait for command to complete, then return a CompletedProcess instance." is one description of
+    // run(). Only a signature's: a term line's or a heading's later sentences are as often about something else
+    // (decision 0141 took every label's, and lake-varen's q02 lost two points).
+    else if (
+      signature !== null &&
+      text !== undefined &&
+      u.kind === 'sentence' &&
+      before.kind === 'sentence' &&
+      !paragraphBreak(text, before.end, u.start)
+    ) {
+      defines = signature;
+      under = signature;
+    }
+    out.push(defines);
+    signature = under;
   });
+  return out;
 }
 
 /** Stems of content words with their positions among the content words, for proximity. */

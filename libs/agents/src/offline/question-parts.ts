@@ -28,6 +28,16 @@ const PREPOSITION = 'for|in|by|to|from|at|on|of|with|since|until|after|before';
 const LEADING_PREPOSITION = new RegExp(`^(?:${PREPOSITION})\\s+(?=(?:${WH})\\b)`, 'i');
 const OPENS_QUESTION = new RegExp(`^(?:(?:${PREPOSITION})\\s+)?(?:${WH}|${AUX})\\b`, 'i');
 const MAX_FOCUS_WORDS = 12;
+/**
+ * "In asyncio, what is …", "For a release, which …": a phrase before the question word, ended by a comma, says where the
+ * question is asked, not what it asks about (decision 0145); the subject is looked for after it.
+ */
+const LEADING_SETTING = new RegExp(`^(?:${PREPOSITION})\\s+[^,]{1,60},\\s*(?=(?:${WH})\\b)`, 'i');
+/**
+ * "What is the difference between X and Y when one of the tasks raises an exception": the subject ends where a
+ * subordinate clause begins (decision 0145); the clause is the case the question asks about, not its subject.
+ */
+const SUBORDINATE = /^(?:when|whenever|if|unless|while|because|although|once)$/i;
 
 export interface QuestionParts {
   /** Each clause as a question of its own, pronouns resolved; one entry when the question asks one thing. */
@@ -84,6 +94,7 @@ function subjectOf(clause: string): string | null {
   const body = clause
     .trim()
     .replace(/[?.!]+$/, '')
+    .replace(LEADING_SETTING, '')
     .replace(LEADING_PREPOSITION, '');
   if (!LEADING_WH.test(body)) return null;
   let rest = body.replace(LEADING_WH, '');
@@ -114,6 +125,8 @@ function subjectOf(clause: string): string | null {
     else return null;
   } else return null;
   words = words.filter((w) => w.length > 0);
+  const subordinate = words.findIndex((w, i) => i > 0 && SUBORDINATE.test(w));
+  if (subordinate > 0) words = words.slice(0, subordinate);
   if (words.length === 0 || words.length > MAX_FOCUS_WORDS) return null;
   // A subject that is only a pronoun ("how does it work") names nothing, nor does the asker ("how do I …").
   if (words.length === 1 && ASKER.test(words[0])) return instrumentOf(body);

@@ -15,6 +15,14 @@ interface CorpusRow {
 const HEADLINE_OPTIONS = 'StartSel="", StopSel="", MaxWords=35, MinWords=15, MaxFragments=2, FragmentDelimiter=" … "';
 // ts_rank_cd normalization 1 (divide by 1 + log(length)): a passage that is a whole chapter does not win on size.
 const RANK_NORMALIZATION = 1;
+/**
+ * A passage's rank is scaled by its share of the query's rarity (decision 0145): the idf, among the passages in scope,
+ * of the query words it holds over that of all the query's words, at this weight (score × (1 − w + w × share)). So a
+ * passage naming "pickle" beats one saying "file" and "load" twenty times, while `ts_rank_cd` (the words close
+ * together, the title's weigh most) still orders passages of equal rarity: replacing it by an idf sum (0141) let a small
+ * corpus's rare words decide alone, where every page shares the subject's words.
+ */
+const RARITY_WEIGHT = 1;
 /** A document's score: its best passage, plus this share of each of its next-best (up to SUPPORTING_PASSAGES). */
 const SUPPORT_WEIGHT = 0.25;
 const SUPPORTING_PASSAGES = 2;
@@ -51,8 +59,8 @@ export function withNameParts(query: string): string {
  * from the best passage. A query with web-search syntax (quotes, `-word`) is read as one (`websearch_to_tsquery`), and
  * falls back to any of its words when nothing matches. Any other query — a natural-language question rarely has every
  * word in one paragraph — matches passages holding any of its lexemes, ranked so that passages holding more of them,
- * closer together, come first; a passage holding all of them counts double, and so does a document that holds all of
- * them somewhere (what whole-document search found). Always filtered by tenant (and collection when given).
+ * closer together, and the rarer ones (a share of the query's idf, decision 0145) come first; a passage holding all of
+ * them counts double, and so does a document that holds all of them somewhere (what whole-document search found). Always filtered by tenant (and collection when given).
  */
 /** The query's long options, space-separated without their dashes ("--amend --no-edit" → "amend no-edit"), or ''. */
 export function longOptions(query: string): string {
@@ -106,6 +114,31 @@ export class CorpusSearchProvider implements SearchProvider {
            CROSS JOIN LATERAL phraseto_tsquery('english', o) t
           WHERE o <> '' AND t::text <> '') AS opt
       ),
+      -- Each distinct lexeme of the query as a one-word tsquery (quoted, its backslashes and quotes escaped, as tsquery
+      -- input reads them), with its rarity among the passages in scope (BM25's idf): ln(1 + (N - df + 0.5) / (df + 0.5)).
+      terms AS (
+        SELECT DISTINCT (chr(39) || replace(replace(l, chr(92), chr(92) || chr(92)), chr(39), chr(39) || chr(39)) || chr(39))::tsquery AS term
+        FROM unnest(tsvector_to_array(to_tsvector('english', ${text}::text))) l
+      ),
+      scope AS (
+        SELECT count(*)::float8 AS n
+        FROM document_passages p
+        JOIN collections c ON c.id = p.collection_id AND c.tenant_id = p.tenant_id
+        WHERE p.tenant_id = ${tenantId}::uuid AND (${collection}::text IS NULL OR c.name = ${collection}::text)
+      ),
+      weights AS MATERIALIZED (
+        SELECT t.term, ln(1 + (scope.n - d.df + 0.5) / (d.df + 0.5))::float8 AS idf
+        FROM terms t
+        CROSS JOIN scope
+        CROSS JOIN LATERAL (
+          SELECT count(*)::float8 AS df
+          FROM document_passages p
+          JOIN collections c ON c.id = p.collection_id AND c.tenant_id = p.tenant_id
+          WHERE p.tenant_id = ${tenantId}::uuid AND (${collection}::text IS NULL OR c.name = ${collection}::text)
+            AND p.search_vector @@ t.term
+        ) d
+      ),
+      rarity AS MATERIALIZED (SELECT nullif(sum(idf), 0) AS total FROM weights),
       passages AS (
         SELECT p.document_id, p.body, c.name AS collection,
                row_number() OVER (PARTITION BY p.document_id ORDER BY r.score DESC, p.position) AS k,
@@ -113,10 +146,13 @@ export class CorpusSearchProvider implements SearchProvider {
         FROM document_passages p
         JOIN collections c ON c.id = p.collection_id AND c.tenant_id = p.tenant_id
         CROSS JOIN q
+        CROSS JOIN rarity
         CROSS JOIN LATERAL (
           SELECT (ts_rank_cd(p.search_vector, q.query, ${RANK_NORMALIZATION}::int)
                   * CASE WHEN ${anyTerm}::boolean AND p.search_vector @@ q.every THEN ${ALL_WORDS_FACTOR}::float8 ELSE 1 END
-                  * CASE WHEN q.opt IS NOT NULL AND p.search_vector @@ q.opt THEN ${OPTION_FACTOR}::float8 ELSE 1 END)::float8 AS score
+                  * CASE WHEN q.opt IS NOT NULL AND p.search_vector @@ q.opt THEN ${OPTION_FACTOR}::float8 ELSE 1 END
+                  * (1 - ${RARITY_WEIGHT}::float8 + ${RARITY_WEIGHT}::float8
+                     * coalesce((SELECT sum(w.idf) FROM weights w WHERE p.search_vector @@ w.term) / rarity.total, 1)))::float8 AS score
         ) r
         WHERE p.tenant_id = ${tenantId}::uuid
           AND (${collection}::text IS NULL OR c.name = ${collection}::text)

@@ -160,4 +160,34 @@ describe('CorpusSearchProvider (real Postgres)', () => {
     );
     expect(urls(await corpus.search({ tenantId: tenant, query: 'commit -tutorial', limit: 5 }))).toEqual(['corpus://git/git-commit.txt']);
   });
+
+  it('weighs a word by its rarity in the corpus: the one page naming the rare word beats pages holding more common ones (0145)', async () => {
+    const tenant = newTenant();
+    // Common words are common: six pages each holding "file", "load" and "safe" together, one page on pickle.
+    const common = ['zipfile', 'stat', 'tempfile', 'shutil', 'fileinput', 'filecmp'];
+    await writeTree(`${folder.dir}/rare`, {
+      'pickle.txt': 'pickle --- Python object serialization\n\nThe pickle module is not secure: only load data you trust.',
+      ...Object.fromEntries(
+        common.map((name) => [`${name}.txt`, `${name} --- file handling\n\nOpen the file to load it; the ${name} reader is safe.`]),
+      ),
+    });
+    await ingestPaths(prisma, { tenantId: tenant, collection: 'rare', paths: [`${folder.dir}/rare`] });
+    // ts_rank_cd alone ranked the pages holding three of the question's words together above the one holding two.
+    const hits = await corpus.search({ tenantId: tenant, query: 'Is it safe to load pickle files that I download?', limit: 5 });
+    expect(urls(hits)[0]).toBe('corpus://rare/pickle.txt');
+    expect(hits).toHaveLength(5);
+  });
+
+  it('gives equal passages equal scores, in path order, the same on every search', async () => {
+    const tenant = newTenant();
+    await writeTree(`${folder.dir}/ties`, {
+      'jam-b.txt': 'Jam cellar\n\nQuince marmalade, second jar.',
+      'jam-a.txt': 'Jam shelf\n\nQuince marmalade, first jar.',
+    });
+    await ingestPaths(prisma, { tenantId: tenant, collection: 'ties', paths: [`${folder.dir}/ties`] });
+    const first = await corpus.search({ tenantId: tenant, query: 'quince marmalade', limit: 5 });
+    expect(urls(first)).toEqual(['corpus://ties/jam-a.txt', 'corpus://ties/jam-b.txt']);
+    expect(first[0]!.score).toBe(first[1]!.score);
+    expect(await corpus.search({ tenantId: tenant, query: 'quince marmalade', limit: 5 })).toEqual(first);
+  });
 });

@@ -164,7 +164,7 @@ export function evidenceCuratorOffline(input: EvidenceCuratorInput): EvidenceCur
   if (candidates.length === 0) return { fragments: [] };
 
   const contexts = passageContexts(source, units);
-  const defined = definedLabels(units);
+  const defined = definedLabels(units, source);
   const scorer = new PassageScorer(
     candidates.map((c) => ({ text: c.unit.text, context: contexts[c.position]!, defines: defined[c.position] })),
   );

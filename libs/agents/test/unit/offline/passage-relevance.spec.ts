@@ -74,6 +74,32 @@ describe('passage relevance', () => {
     expect(at('This leaves')).toBeNull();
     expect(at('Resets the index')).toBe('--hard');
     expect(at('Some further text')).toBeNull();
+    // Given the text too: a term line's later sentences are not its definition, only a signature's are (0145).
+    expect(definedLabels(units, MANUAL)).toEqual(defined);
+  });
+
+  it('takes a call signature for a label however long it is, its whole first paragraph for its definition (0141, 0145)', () => {
+    const text = [
+      'Using the subprocess Module',
+      'The recommended approach to invoking subprocesses is to use the run function for all use cases it can handle.',
+      'run(args, *, stdin=None, input=None, stdout=None, stderr=None,\\\n    capture_output=False, shell=False, cwd=None, timeout=None, \\\n    check=False, encoding=None, errors=None, text=None, env=None)',
+      '   Run the command described by args.  Wait for command to complete, then\n   return a CompletedProcess instance.',
+      '   If capture_output is true, stdout and stderr will be captured.',
+    ].join('\n\n');
+    const units = splitUnits(text);
+    const contexts = passageContexts(text, units);
+    const defined = definedLabels(units);
+    const at = (start: string) => units.findIndex((u) => u.text.startsWith(start));
+    expect(defined[at('Run the command')]).toMatch(/^run\(args, \*/);
+    expect(contexts[at('Wait for command')]).toMatch(/^run\(args, \*[^]*\nRun the command described by args\.$/);
+    // A sentence that ends like one is no signature, short or long.
+    expect(defined[at('The recommended approach')]).toBe('Using the subprocess Module');
+    // Given the text, the rest of the signature's first paragraph defines it too; the next paragraph does not.
+    expect(defined[at('Wait for command')]).toBeNull();
+    const withText = definedLabels(units, text);
+    expect(withText[at('Run the command')]).toMatch(/^run\(args, \*/);
+    expect(withText[at('Wait for command')]).toMatch(/^run\(args, \*/);
+    expect(withText[at('If capture_output')]).toBeNull();
   });
 
   it('ranks the definition of a term the question names above sentences that only repeat the question’s other words', () => {
@@ -114,6 +140,7 @@ describe('passage relevance', () => {
       { start, end },
     ]);
     expect(first).toEqual({ context: '--hard', defines: '--hard', heading: null, headingIsTitle: false });
+    // A term line's later sentences define nothing (only a signature's first paragraph is its definition, 0145).
     expect(second).toEqual({ context: '--hard\nResets the index and working tree.', defines: null, heading: null, headingIsTitle: false });
   });
 

@@ -52,4 +52,16 @@ describe('questionParts', () => {
     );
     expect(asWritten('water table', 'Nothing here matches.')).toBe('water table');
   });
+
+  it('passes over a setting before the question word and ends the subject at a subordinate clause (decision 0145)', () => {
+    // Was "the tasks raises" (a key phrase of the whole question): no subject was found after "In asyncio,".
+    expect(
+      questionParts(
+        'In asyncio, what is the difference between asyncio.gather() and asyncio.TaskGroup when one of the tasks raises an exception?',
+      ).focus,
+    ).toBe('the difference between asyncio.gather() and asyncio.TaskGroup');
+    expect(questionParts('What is the deadline for the form when the office is closed?').focus).toBe('the deadline for the form');
+    // A preposition right before the question word is no setting: "For how long …" as before.
+    expect(questionParts('For how long can git reflog still find a lost commit?').focus).not.toMatch(/^For\b/);
+  });
 });
