@@ -63,9 +63,10 @@ function keepWordLayouts(font: FontkitFont): FontkitFont {
   return font;
 }
 
-/** A copy of the run whose positions are new objects (of fontkit's class), the rest shared. */
+/** A copy of the run (fontkit's class: `advanceWidth` is a getter over the positions) with positions of its own. */
 function ownPositions(run: GlyphRun): GlyphRun {
   const copy = Object.assign(Object.create(Object.getPrototypeOf(run) as object) as GlyphRun, run);
-  copy.positions = run.positions.map((p) => Object.assign(Object.create(Object.getPrototypeOf(p) as object) as object, p));
+  // fontkit's positions are four numbers and no methods; pdfkit reads and scales those numbers.
+  copy.positions = run.positions.map((p) => ({ ...p }));
   return copy;
 }
