@@ -32,9 +32,8 @@ import { Redis } from 'ioredis';
 import { Client } from 'pg';
 import { SERVICE_NAMES, stepKey, type StepRef } from '@dossier/contracts';
 import { Socket } from 'node:net';
-import { createHash } from 'node:crypto';
 import { StepCommitRepository, type TransitionWrite } from '@dossier/db';
-import { BullMqServer, drainAwareScript, StepQueues } from '@dossier/queue';
+import { BullMqServer, redisScriptNames, StepQueues } from '@dossier/queue';
 import { startChildService, waitFor, type TestDatabase } from '@dossier/testing';
 import {
   prepareDatabase,
@@ -143,13 +142,7 @@ const bytesFrom = (port: number): number => socketBytesRead.get(port) ?? 0;
  */
 const redisCommands = new Map<string, number>();
 function countRedisCommands(): void {
-  const byHash = new Map<string, string>();
-  const sha1 = (text: string): string => createHash('sha1').update(text).digest('hex');
-  // eslint-disable-next-line @typescript-eslint/no-require-imports -- BullMQ's built scripts (no typed export)
-  const scripts = require('bullmq/dist/cjs/scripts/index.js') as Record<string, { name: string; content: string }>;
-  for (const { name, content } of Object.values(scripts)) byHash.set(sha1(content), name);
-  for (const command of ['moveToActive', 'moveToFinished'] as const)
-    byHash.set(sha1(drainAwareScript(command)), `${command} (drain-aware)`);
+  const byHash = redisScriptNames();
   type Sent = { name: string; args: unknown[] };
   const proto = Redis.prototype as unknown as { sendCommand: (this: Redis, command: Sent, ...rest: unknown[]) => unknown };
   const sendCommand = proto.sendCommand;

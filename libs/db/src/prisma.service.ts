@@ -1,4 +1,4 @@
-import { Injectable, type OnModuleDestroy } from '@nestjs/common';
+import { Injectable, type OnApplicationShutdown } from '@nestjs/common';
 import { PrismaPg } from '@prisma/adapter-pg';
 import { Prisma, PrismaClient } from './generated/prisma/client';
 import { BindablePool } from './sql/bindable-pool';
@@ -27,7 +27,7 @@ function adapterOn(pool: BindablePool): PrismaPg {
  * database that is down fails that query with a classified (retryable) error instead of a half-booted app.
  */
 @Injectable()
-export class PrismaService extends PrismaClient implements OnModuleDestroy {
+export class PrismaService extends PrismaClient implements OnApplicationShutdown {
   /** The driver's pool under Prisma: the step engine sends its own statements on it (docs/decisions/0104). */
   readonly pool: BindablePool;
 
@@ -43,7 +43,11 @@ export class PrismaService extends PrismaClient implements OnModuleDestroy {
     if (!this.pool.ended) await this.pool.end();
   }
 
-  async onModuleDestroy(): Promise<void> {
+  /**
+   * The last of Nest's shutdown hooks, not `onModuleDestroy`: the step transports drain and the conductor finishes its tick
+   * in `beforeApplicationShutdown`, after every `onModuleDestroy`, and their statements need the pool (decision 0148).
+   */
+  async onApplicationShutdown(): Promise<void> {
     await this.$disconnect();
   }
 }

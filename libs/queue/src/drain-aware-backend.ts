@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { createRedisBackend, type BackendFactory, type RedisClient, type RedisQueueBackend, type WorkerOptions } from 'bullmq';
 // BullMQ's built script (its includes expanded), the text its own connection defines as `moveToActive:<version>`.
 // eslint-disable-next-line @typescript-eslint/no-require-imports
@@ -126,4 +127,18 @@ function variantOn(client: RedisClient, command: Variant): string {
     client.defineCommand(name, { numberOfKeys: script.keys, lua });
   }
   return name;
+}
+
+/**
+ * Every Lua script a worker may send, by the SHA1 that `EVALSHA` carries: BullMQ's scripts by their own names and the
+ * drain-aware variants as "<command> (drain-aware)". For counting Redis commands by name (the step bench, its spec).
+ */
+export function redisScriptNames(): ReadonlyMap<string, string> {
+  const sha1 = (text: string): string => createHash('sha1').update(text).digest('hex');
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- BullMQ's built scripts (no typed export)
+  const scripts = require('bullmq/dist/cjs/scripts/index.js') as Record<string, { name: string; content: string }>;
+  const byHash = new Map<string, string>();
+  for (const { name, content } of Object.values(scripts)) byHash.set(sha1(content), name);
+  for (const command of Object.keys(VARIANTS) as Variant[]) byHash.set(sha1(drainAwareScript(command)), `${command} (drain-aware)`);
+  return byHash;
 }

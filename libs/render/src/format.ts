@@ -35,9 +35,15 @@ export function shortHash(contentHash: string): string {
   return /^[0-9a-fA-F]{12,}$/.test(hex) ? hex.slice(0, 12).toLowerCase() : contentHash;
 }
 
-/** `web · official`, from whichever of origin and authority the source has. */
+/**
+ * `web · official`, from whichever of origin and authority the source has. An authority the classifier could not tell
+ * (`unknown`) is left out: "corpus · unknown" beside ten of sixteen sources reads as a defect of the source, not as what
+ * it is, the absence of a telling host or word (the JSON keeps the class).
+ */
 export function sourceProvenance(source: ReportJson['sources'][string]): string {
-  return [source.origin, source.authority].filter((p): p is NonNullable<typeof p> => p !== undefined).join(' · ');
+  return [source.origin, source.authority === 'unknown' ? undefined : source.authority]
+    .filter((p): p is NonNullable<typeof p> => p !== undefined)
+    .join(' · ');
 }
 
 export function groupThousands(n: number): string {

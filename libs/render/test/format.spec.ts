@@ -1,4 +1,4 @@
-import { formatDate, formatDateTime, formatDuration, groupThousands, metricItems, shortHash } from '../src/format';
+import { formatDate, formatDateTime, formatDuration, groupThousands, metricItems, shortHash, sourceProvenance } from '../src/format';
 import { naturalCompare } from '../src/natural-order';
 
 describe('formatting', () => {
@@ -15,6 +15,13 @@ describe('formatting', () => {
     expect(shortHash('0123456789abcdef')).toBe('0123456789ab');
     expect(shortHash('not-a-hash')).toBe('not-a-hash');
     expect(shortHash('sha256:abc')).toBe('sha256:abc');
+  });
+
+  it("names a source's origin and authority, and leaves out an authority no rule could tell", () => {
+    const source = { number: 1, url: 'corpus://examples/a.md', title: 'A', fetchedAt: '2025-02-20', contentHash: 'feedc0ffee12' } as const;
+    expect(sourceProvenance({ ...source, origin: 'corpus', authority: 'academic' })).toBe('corpus · academic');
+    expect(sourceProvenance({ ...source, origin: 'corpus', authority: 'unknown' })).toBe('corpus');
+    expect(sourceProvenance({ ...source, authority: 'official' })).toBe('official');
   });
 
   it('formats counts and durations without locale data', () => {

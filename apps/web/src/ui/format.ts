@@ -6,6 +6,15 @@ export const formatDateTime = (iso: string | null | undefined): string => (iso ?
 export const formatDate = (iso: string | null | undefined): string => (iso ? dateOnly.format(new Date(iso)) : '—');
 export const formatInt = (n: number): string => integer.format(n);
 
+/**
+ * A source's origin, authority and fetch date as the report files print them (libs/render's sourceProvenance): an
+ * authority no rule could tell (`unknown`) is left out rather than shown as a property of the source.
+ */
+export function sourceMeta(source: { origin?: string | null; authority?: string | null; fetchedAt?: string | null }): string {
+  const authority = source.authority && source.authority !== 'unknown' ? source.authority : null;
+  return [source.origin ?? 'source', authority, `fetched ${formatDate(source.fetchedAt)}`].filter(Boolean).join(' · ');
+}
+
 export function formatUsd(n: number): string {
   if (n === 0) return '$0';
   return n < 0.01 ? `$${n.toFixed(4)}` : `$${n.toFixed(2)}`;

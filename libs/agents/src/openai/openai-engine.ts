@@ -99,6 +99,9 @@ interface Window extends RoleWindow {
   tokenRatio: number;
 }
 
+/** Our count of a prompt in the server's tokens, as far as this window knows the ratio. */
+const windowTokens = (tokens: number, window: Window): number => Math.ceil(tokens * window.tokenRatio);
+
 export interface OpenAIEngineOptions {
   config: OpenAIConfig;
   /** Shared by every worker that talks to this provider (a RedisRateLimiter keyed by the base URL). */
@@ -165,7 +168,7 @@ export class OpenAIEngine implements Engine {
       return draftSectionInBatches(role, input, batchTokens, (r, i) => this.fitted(r, i, hooks, mayRefit));
     }
     const built = this.build(role, input);
-    const prompt = Math.ceil(built.tokens * window.tokenRatio);
+    const prompt = windowTokens(built.tokens, window);
     if (!promptFits(prompt, window.contextTokens, window.maxOutputTokens)) {
       const split = role.split?.(input);
       if (split) {
@@ -187,7 +190,7 @@ export class OpenAIEngine implements Engine {
     } catch (err) {
       if (!(err instanceof ContextOverflowSignal)) throw err;
       const now = this.window(role.name);
-      if (!mayRefit) throw this.tooSmall(role.name, Math.ceil(built.tokens * now.tokenRatio), now);
+      if (!mayRefit) throw this.tooSmall(role.name, windowTokens(built.tokens, now), now);
       return this.fitted(role, input, hooks, false);
     }
   }
@@ -348,7 +351,7 @@ export class OpenAIEngine implements Engine {
     // Sized to the window (decision 0040); one refusal for size makes the request smaller once, then the call is refitted.
     let shrunk = false;
     let window = this.window(role.name);
-    let maxTokens = outputRoom(Math.ceil(promptTokens * window.tokenRatio), window.contextTokens, window.maxOutputTokens);
+    let maxTokens = outputRoom(windowTokens(promptTokens, window), window.contextTokens, window.maxOutputTokens);
     if (maxTokens === null) throw new ContextOverflowSignal();
     for (let attempt = 0; ; attempt++) {
       const mode = this.modes.get(cfg.model) ?? config.structuredOutput;
@@ -420,7 +423,7 @@ export class OpenAIEngine implements Engine {
           if (overflow.promptTokens !== undefined && overflow.promptTokens > promptTokens * window.tokenRatio)
             this.ratios.set(cfg.model, overflow.promptTokens / promptTokens);
           window = this.window(role.name);
-          const room = outputRoom(Math.ceil(promptTokens * window.tokenRatio), window.contextTokens, window.maxOutputTokens);
+          const room = outputRoom(windowTokens(promptTokens, window), window.contextTokens, window.maxOutputTokens);
           if (shrunk || room === null) throw new ContextOverflowSignal();
           shrunk = true;
           maxTokens = room;

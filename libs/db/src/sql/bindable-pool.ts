@@ -73,8 +73,8 @@ export class BindablePool extends pg.Pool {
 
   /**
    * pg-pool's `end()` neither serves nor fails the callers queued for a connection: they waited forever. A step whose
-   * statement was queued when an app closed (Nest ends this pool in `onModuleDestroy`, before the step transports drain
-   * in `beforeApplicationShutdown`) never finished, and the worker draining it never closed: CI's shard 2 hung at
+   * statement was queued when an app closed (Nest ended this pool in `onModuleDestroy`, before the step transports drained
+   * in `beforeApplicationShutdown`; since 0148 it ends last) never finished, and the worker draining it never closed: CI's shard 2 hung at
    * gateway roles.spec with a run's retrieve shards `running` and no connection (docs/decisions/0139). They fail now, as
    * a caller arriving after `end()` does.
    */

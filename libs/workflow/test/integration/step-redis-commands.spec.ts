@@ -1,6 +1,5 @@
-import { createHash } from 'node:crypto';
 import { Redis } from 'ioredis';
-import { drainAwareScript } from '@dossier/queue';
+import { redisScriptNames } from '@dossier/queue';
 import type { TestDatabase } from '@dossier/testing';
 import { prepareDatabase, startEngine, TENANT, uniquePrefix, type TestEngine } from '../fixtures/engine';
 import { completedSteps, waitForStatus } from '../fixtures/run-queries';
@@ -22,13 +21,7 @@ describe('Redis commands per step (real Redis and Postgres, engine in this proce
   beforeAll(async () => {
     db = await prepareDatabase();
     process.env['TEST_SCRIPT'] = JSON.stringify({ queries: 3, sources: 2, sections: 2, gains: [0.9, 0.8] });
-    const byHash = new Map<string, string>();
-    const sha1 = (text: string): string => createHash('sha1').update(text).digest('hex');
-    // eslint-disable-next-line @typescript-eslint/no-require-imports -- BullMQ's built scripts (no typed export)
-    const scripts = require('bullmq/dist/cjs/scripts/index.js') as Record<string, { name: string; content: string }>;
-    for (const { name, content } of Object.values(scripts)) byHash.set(sha1(content), name);
-    for (const command of ['moveToActive', 'moveToFinished'] as const)
-      byHash.set(sha1(drainAwareScript(command)), `${command} (drain-aware)`);
+    const byHash = redisScriptNames();
     proto.sendCommand = function (this: Redis, command: Command, ...rest: unknown[]) {
       const name =
         command.name === 'evalsha' || command.name === 'eval' ? (byHash.get(String(command.args[0])) ?? command.name) : command.name;

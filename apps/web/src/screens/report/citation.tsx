@@ -1,6 +1,6 @@
 import { useId, useState } from 'react';
 import type { ReportJson } from '../../api/types';
-import { formatDate } from '../../ui/format';
+import { sourceMeta } from '../../ui/format';
 import { isWebUrl as isWeb, useOpenSource } from './source-viewer';
 
 type Source = ReportJson['sources'][string];
@@ -65,9 +65,7 @@ export function Citation({ data }: { data: CitationData }) {
                 source.title
               )}
             </span>
-            <span className="tooltip-meta">
-              {source.authority ?? 'unknown'} · {source.origin ?? 'source'} · fetched {formatDate(source.fetchedAt)}
-            </span>
+            <span className="tooltip-meta">{sourceMeta(source)}</span>
           </span>
         </span>
       )}

@@ -4,7 +4,7 @@ import type { ReportJson, RunVerification, RunView } from '../../api/types';
 import { useSession } from '../../auth';
 import { Link, paths } from '../../router';
 import { Alert, Loading, PageTitle } from '../../ui/common';
-import { formatDate, formatDuration, formatInt, formatUsd } from '../../ui/format';
+import { formatDate, formatDuration, formatInt, formatUsd, sourceMeta } from '../../ui/format';
 import { RunNotFound } from '../live-run/not-found';
 import { Citation, citationsOf } from './citation';
 import { FollowUpPanel } from './follow-up-panel';
@@ -301,9 +301,7 @@ export function ReportBody({ report, runId, verification: v, access, nav, tools 
                         {s.title}
                       </button>
                     </span>
-                    <span className="source-meta">
-                      {s.authority ?? 'unknown'} · {s.origin ?? 'source'} · fetched {formatDate(s.fetchedAt)}
-                    </span>
+                    <span className="source-meta">{sourceMeta(s)}</span>
                     {isWebUrl(s.url) ? (
                       <a className="source-url" href={s.url} rel="noreferrer noopener" target="_blank">
                         {s.url}

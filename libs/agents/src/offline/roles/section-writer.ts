@@ -293,11 +293,15 @@ export function sectionWriterOffline(input: SectionWriterInput): SectionWriterOu
 
   // The section's excerpt that ends right before another of the same source (nothing but white space between them).
   const endingAt = new Map<string, string>();
+  const located = new Map<string, { sourceId: string; start: number }>();
   for (const e of input.evidence)
-    if (e.sourceId !== undefined && e.start !== undefined) endingAt.set(`${e.sourceId}:${e.start + e.excerpt.length}`, e.id);
+    if (e.sourceId !== undefined && e.start !== undefined) {
+      endingAt.set(`${e.sourceId}:${e.start + e.excerpt.length}`, e.id);
+      located.set(e.id, { sourceId: e.sourceId, start: e.start });
+    }
   const adjacentBefore = (id: string): string | undefined => {
-    const e = input.evidence.find((x) => x.id === id);
-    if (e?.sourceId === undefined || e.start === undefined) return undefined;
+    const e = located.get(id);
+    if (e === undefined) return undefined;
     for (let gap = 0; gap <= 4 && gap <= e.start; gap++) {
       const before = endingAt.get(`${e.sourceId}:${e.start - gap}`);
       if (before !== undefined && before !== id) return before;
