@@ -87,9 +87,16 @@ export function pointsAtSeveral(opening: string): boolean {
   return /\b(?:two|three|four|both|these|those|they|their|them|all|each|neither|either|none)\b/i.test(opening);
 }
 
-const SIDE_POINTER_OPENING = new RegExp(String.raw`^${SIDE_POINTER}\s*,?\s+`, 'i');
+// A restating connective ("Put simply, the lake is more than six metres lower at its worst …", "In other words, …"): it
+// says the statement after it restates the sentence before, which a reader of the report may not be shown; the statement
+// itself stands on its own, so it is shown without the connective, as a side pointer's is (the demo's "How large"
+// section opened a paragraph with "Put simply," after a sentence of another source).
+const RESTATING = String.raw`(?:put simply|simply put|to put it simply|in other words|in short|in plain terms|that is to say)`;
 
-/** The side pointer a sentence opens with ("On this basis"), or null. */
+// The connective's comma is required: "In short supply, …" is no restatement.
+const SIDE_POINTER_OPENING = new RegExp(String.raw`^(?:${SIDE_POINTER}\s*,?\s+|${RESTATING}\s*,\s*)`, 'i');
+
+/** The side pointer or restating connective a sentence opens with ("On this basis", "Put simply"), or null. */
 export function sidePointer(sentence: string): string | null {
   const m = SIDE_POINTER_OPENING.exec(sentence.trim());
   return m === null ? null : m[0].replace(/[\s,]+$/, '');

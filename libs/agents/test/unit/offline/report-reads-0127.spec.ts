@@ -88,9 +88,11 @@ describe('one theme per paragraph', () => {
 
   it('places a source’s only sentence with the paragraph of its theme; one of no theme closes the paragraph before it', () => {
     // Left out, it would lose a key point as often as not (velora-recall q02's "The count covers only fires …").
+    // "Put simply," is left out of the displayed sentence: it restates a sentence the report does not show before it.
+    const shown = worst.map((s) => s.replace(/^Put simply, the/, 'The'));
     expect(write(title, evidence)).toEqual([
       [...area, shore],
-      [...worst, growers, fish],
+      [...shown, growers, fish],
     ]);
   });
 

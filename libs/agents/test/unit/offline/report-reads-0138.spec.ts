@@ -100,4 +100,12 @@ describe('a side pointer', () => {
     expect(sidePointer(s)).toBe('On this basis');
     expect(withoutSidePointer(s)).toBe('The number of fishing licences fell from 1,410 in 2015 to 480 in 2023.');
   });
+
+  it('includes a restating connective with its comma: the statement after it is shown alone', () => {
+    const s = 'Put simply, the lake is more than six metres lower at its worst than it was before the decline.';
+    expect(sidePointer(s)).toBe('Put simply');
+    expect(withoutSidePointer(s)).toBe('The lake is more than six metres lower at its worst than it was before the decline.');
+    expect(withoutSidePointer('In other words, it fell further than the authority says.')).toBeNull(); // still points back
+    expect(sidePointer('In short supply, the canal water went to the largest farms first.')).toBeNull();
+  });
 });
