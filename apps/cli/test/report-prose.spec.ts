@@ -16,6 +16,15 @@ import { cliRunner, type CliResult } from './cli-harness';
  * sentence is shown without its marker while its evidence excerpt stays the verbatim slice of its snapshot.
  */
 
+// A shell session as a log keeps it: its output lines ("bearing NW  strain 412  corroded") are no code one by one.
+const SESSION = [
+  '$ bridgectl bearings --bridge orrin',
+  'bearing NW  strain 412  corroded',
+  'bearing NE  strain 398  corroded',
+  '$ bridgectl status --bridge orrin',
+  'closed since 2024-04-04  [...]',
+];
+
 const CORPUS: Record<string, string> = {
   'encyclopedia-orrin-bridge.md': [
     '# Orrin Bridge',
@@ -66,6 +75,11 @@ const CORPUS: Record<string, string> = {
     'The inspection photographs of the closed Orrin Bridge are copied with this command:',
     '',
     '$ bridgectl photos --bridge orrin --since 2024-04-04 --out ./closure',
+    '',
+    // A shell session: prompts with the lines they printed, none of which looks like code alone (decision 0146).
+    'The bearing strain of the closed Orrin Bridge is read by the load sensors in a session like this one:',
+    '',
+    ...SESSION,
     '',
     'The Orrin Bridge stays closed until the corroded bearings are replaced, the inspectors wrote.',
   ].join('\n'),
@@ -162,8 +176,11 @@ describe('boilerplate and fragments never reach a report (offline, end to end)',
     // The code: the sensors' command under the sentence introducing it, cited, verbatim from the cited excerpt.
     const withCode = sentences.filter((s) => s.code);
     expect(withCode.map((s) => s.code)).toContain('$ bridgectl read --sensor all --bridge orrin --since 2024-04-04');
+    // A shell session with its output is one block under its lead-in, never a sentence (decision 0146: git-manual's
+    // gitignore session was quoted as the sentence "*.[oa] $ cat Documentation/.gitignore # ignore generated html files, …").
+    expect(withCode.map((s) => s.code)).toContain(SESSION.join('\n'));
     for (const s of withCode) {
-      expect(s.text).toMatch(/with this command:$/);
+      expect(s.text).toMatch(/(?:with this command|in a session like this one):$/);
       expect(s.evidenceIds.length).toBeGreaterThan(0);
       expect(s.evidenceIds.some((id) => report.evidence[id]!.excerpt.includes(s.code!))).toBe(true);
     }

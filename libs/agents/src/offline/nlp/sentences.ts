@@ -346,7 +346,22 @@ function codeBlock(paragraph: string): boolean {
     .split('\n')
     .map((l) => l.trim())
     .filter((l) => l.length > 0);
-  return lines.length > 0 && lines.every((l) => isCode(l));
+  return lines.length > 0 && (lines.every((l) => isCode(l)) || shellSession(lines));
+}
+
+/** A "$ " prompt and the command after it: "$ git status", "$ cat .git/info/exclude". */
+const SHELL_PROMPT = /^\$\s+[\p{L}./~_-]/u;
+/** A line that reads as a sentence: a capitalised word, three more words, a sentence's end. */
+const PROSE_LINE = /^["'\u201c(]?\p{Lu}[\p{Ll}'\u2019]*(?:\s+\S+){3,}[.!?]["'\u201d\u2019)\]]*$/u;
+
+/**
+ * A shell session kept as written (decision 0146): a prompt's command first, then what it printed and further commands,
+ * no line of it reading as a sentence. Its output lines are no code one by one ("[...]", "*.[oa]", "!foo.html",
+ * "arch/foo/kernel/vmlinux.lds.S"), so the paragraph was read as prose and git-manual's gitignore example reached a
+ * report as the sentence "*.[oa] $ cat Documentation/.gitignore # ignore generated html files, …".
+ */
+function shellSession(lines: readonly string[]): boolean {
+  return lines.length >= 2 && SHELL_PROMPT.test(lines[0]!) && !lines.some((l) => PROSE_LINE.test(l));
 }
 
 function indentOf(line: Line): number {

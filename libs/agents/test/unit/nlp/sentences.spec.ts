@@ -378,3 +378,48 @@ describe('codeIntroduced shows a literal block from the margin (decision 0137)',
     expect(codeIntroduced('For example:', [excerpt])).toBe('@dataclass\nclass C:\n    mylist: list[int] = field(default_factory=list)');
   });
 });
+
+describe('a shell session is one code unit (decision 0146)', () => {
+  // git-manual's gitignore(5) example, as the page's <pre> block is extracted: prompts, their output, comments.
+  const session = [
+    'The pattern "foo/*" matches "foo/test.json", but not "foo/bar/hello.c".',
+    '',
+    '    $ git status',
+    '    [...]',
+    '    # Untracked files:',
+    '    [...]',
+    '    #       Documentation/foo.html',
+    '    $ cat .git/info/exclude',
+    '    # ignore objects and archives, anywhere in the tree.',
+    '    *.[oa]',
+    '    $ cat Documentation/.gitignore',
+    '    # ignore generated html files,',
+    '    *.html',
+    '    # except foo.html which is maintained by hand',
+    '    !foo.html',
+    '    $ git status',
+    '    [...]',
+    '',
+    'Another example:',
+  ].join('\n');
+
+  it('holds its prompts and their output lines, though no output line looks like code alone', () => {
+    const units = splitUnits(session);
+    expect(units.map((u) => u.kind)).toEqual(['sentence', 'code', 'sentence']);
+    expect(units[1]!.text).toMatch(/^\$ git status\n[\s\S]*\*\.\[oa\]\n[\s\S]*!foo\.html\n {4}\$ git status\n {4}\[\.\.\.\]$/);
+  });
+
+  it('is under the sentence introducing it, which codeIntroduced shows it under, from the margin', () => {
+    const excerpt = 'The files are listed with this session:\n\n$ ls arch/foo/kernel/vm*\narch/foo/kernel/vmlinux.lds.S';
+    expect(splitUnits(excerpt).map((u) => u.kind)).toEqual(['sentence', 'code']);
+    expect(codeIntroduced('The files are listed with this session:', [excerpt])).toBe(
+      '$ ls arch/foo/kernel/vm*\narch/foo/kernel/vmlinux.lds.S',
+    );
+  });
+
+  it('is not a paragraph with a line reading as a sentence, nor a dollar figure', () => {
+    const mixed = '$ git gc\nThe command packs loose objects into a single pack file.';
+    expect(splitUnits(mixed).map((u) => u.kind)).toEqual(['sentence']);
+    expect(splitUnits('$ 5 million was spent on the repair\nin 2024, the council said.').map((u) => u.kind)).toEqual(['sentence']);
+  });
+});

@@ -3,6 +3,7 @@ import { insertOutline, ResearchRepository, type ClaimRow, type EvidenceRow, typ
 import { InterviewAnswer } from '@dossier/contracts';
 import { OnStep, type StepContext, type StepHandler, type StepOutcome } from '@dossier/workflow';
 import { contestedClaimIds, runDisputes } from '../frame/disagreements';
+import { pointersBesideAntecedents } from './pointer-sections';
 
 /** A section's claims, at most, whatever engine drew the outline: the offline architect's own limit. */
 export const CLAIMS_PER_SECTION = MAX_CLAIMS_PER_SECTION;
@@ -102,10 +103,12 @@ export class OutlineHandler implements StepHandler<'outline'> {
         .sort((a, b) => a.i - b.i)
         .map((x) => x.id),
     }));
+    // A claim whose excerpt points back stands in the section of what it points at, or the writer leaves it out (0146).
+    const placed = pointersBesideAntecedents(sections, allClaims, evidence);
     return {
-      result: { sections: sections.length },
+      result: { sections: placed.length },
       write: async (tx) => {
-        await insertOutline(tx, tenantId, runId, revision, sections);
+        await insertOutline(tx, tenantId, runId, revision, placed);
       },
     };
   }
