@@ -26,7 +26,9 @@ const FLOORS: Record<string, { keyPointRecall: number; sourceRecall: number }> =
   // 0.72 again with 0137 (q01 1.00: "its default value of 128:" is a lead-in over its literal block; q02 0.17: the
   // check_output sentence that matched "check + CalledProcessError" is no longer among the run's excerpts, not traced
   // further; the real one, "If check is true …", never was).
-  'python-stdlib': { keyPointRecall: 0.72, sourceRecall: 1 },
+  // 0.89 (q02 0.67: "Wait for command to complete, then return a CompletedProcess instance." defines run()'s signature,
+  // the second sentence of its first paragraph) with 0145.
+  'python-stdlib': { keyPointRecall: 0.88, sourceRecall: 1 },
   // Measured 0.93 (q01 1.00, q02 1.00, q03 0.80) and 1.00 on its first measurement, before any rule was tuned on it (0092);
   // the same with 0111.
   'velora-recall': { keyPointRecall: 0.9, sourceRecall: 1 },
