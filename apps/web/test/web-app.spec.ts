@@ -18,6 +18,7 @@ import {
   VIEWPORTS,
   type WebStack,
 } from './web-harness';
+import { sourceMeta } from '../src/ui/format';
 
 /**
  * The web app in a real headless Chromium against a real gateway, workers and the offline engine: every
@@ -138,7 +139,9 @@ describe('web app (Chromium against the gateway, the workers and the offline eng
     );
     expect(shown).toBe(snapshot!.text.slice(evidence.start, evidence.end));
     expect(await tooltip.textContent()).toContain(source.title);
-    expect(await tooltip.textContent()).toContain(source.authority);
+    // The tooltip's provenance line is the one the report page uses (origin · authority · fetched),
+    // without an authority the sources did not name.
+    expect(await tooltip.textContent()).toContain(sourceMeta(source));
     await check(page, '06-report-citation');
     // Focus shows it too (keyboard users), Escape hides it.
     await page.mouse.move(0, 0);

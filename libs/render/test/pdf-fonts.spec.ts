@@ -47,7 +47,10 @@ describe('the PDF fonts, shared by the documents of a process (decision 0147)', 
     // A module registry of its own: the fonts parsed afresh, no word kept.
     const fresh: Buffer[] = [];
     await jest.isolateModulesAsync(async () => {
-      const isolated = (await import('../src')) as typeof import('../src');
+      // requireActual inside isolateModules loads from the isolated registry; a dynamic
+      // import('../src') would need a file extension under the base config's nodenext.
+      const isolated = jest.requireActual<{ renderPdf: typeof renderPdf }>('../src');
+      expect(isolated.renderPdf).not.toBe(renderPdf);
       fresh.push(await isolated.renderPdf(fixtureReport()), await isolated.renderPdf(otherReport()));
     });
     expect((await renderPdf(fixtureReport())).equals(fresh[0]!)).toBe(true);
