@@ -91,7 +91,7 @@ export function createDossierMcpServer(client: DossierClient, info: { version: s
     },
     async ({ question, options, waitSeconds }, extra) => {
       const run = await client.start(question, options ?? {});
-      return runState(client, await followRun(client, run.id, (waitSeconds ?? DEFAULT_WAIT_S) * 1000, channel(extra)));
+      return runState(client, await followRun(client, run.id, (waitSeconds ?? DEFAULT_WAIT_S) * 1000, channel(extra), { fromStart: true }));
     },
   );
 

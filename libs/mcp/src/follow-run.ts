@@ -20,9 +20,18 @@ export function settled(run: RunView): boolean {
  * is the event's sequence number, so it only grows). Returns the run as it is then. A gate already decided is
  * seen again in the replayed log: whether the run waits is read from the run itself, not from the event.
  */
-export async function followRun(client: DossierClient, runId: string, waitMs: number, channel: ProgressChannel): Promise<RunView> {
+export async function followRun(
+  client: DossierClient,
+  runId: string,
+  waitMs: number,
+  channel: ProgressChannel,
+  options: { fromStart?: boolean } = {},
+): Promise<RunView> {
   const now = await client.run(runId);
-  if (waitMs <= 0 || settled(now)) return now;
+  if (waitMs <= 0) return now;
+  // A run just started may reach its plan gate (or fail) before it is first read: its caller is still owed the
+  // lines of how it got there, which the replayed log holds. Any other call settled at once has nothing to wait for.
+  if (settled(now) && !options.fromStart) return now;
   const stop = new AbortController();
   const timer = setTimeout(() => stop.abort(), waitMs);
   const signal = AbortSignal.any([stop.signal, channel.signal]);
