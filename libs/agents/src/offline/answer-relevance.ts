@@ -1,3 +1,5 @@
+import { intentTerms } from './nlp/intent-terms';
+import { variantStems } from './nlp/match-terms';
 import { extractQuantities } from './nlp/quantities';
 import { statementStems } from './nlp/statement-terms';
 import { stem } from './nlp/tokens';
@@ -108,7 +110,7 @@ export function relevanceModel(statements: readonly string[]): RelevanceModel {
   const stemsOf = new Map<string, Set<string>>();
   const termsOf = (s: string) => {
     let t = stemsOf.get(s);
-    if (!t) stemsOf.set(s, (t = new Set([...statementStems(s), ...camelParts(s)])));
+    if (!t) stemsOf.set(s, (t = new Set([...statementStems(s), ...camelParts(s), ...variantStems(s)])));
     return t;
   };
   const df = new Map<string, number>();
@@ -132,7 +134,12 @@ export function relevanceModel(statements: readonly string[]): RelevanceModel {
     const own = termsOf(statement);
     const defined = around.defines ? termsOf(around.defines) : null;
     const context = around.context ? termsOf(around.context) : null;
-    const credit = (t: string) => (own.has(t) ? 1 : defined?.has(t) ? DEFINES_CREDIT : context?.has(t) ? CONTEXT_CREDIT : 0);
+    // A word stating the question's intent ("safe") is answered by the words such answers are written in ("secure",
+    // "untrusted"), in the statement itself (decision 0149).
+    const intents = intentTerms(terms.map(({ t }) => t));
+    const answersIntent = (t: string) => intents.get(t)?.some((a) => own.has(a)) ?? false;
+    const credit = (t: string) =>
+      own.has(t) || answersIntent(t) ? 1 : defined?.has(t) ? DEFINES_CREDIT : context?.has(t) ? CONTEXT_CREDIT : 0;
     return terms.reduce((sum, { t, w }) => sum + credit(t) * w, 0) / total;
   };
   return {

@@ -1,4 +1,6 @@
 import { Bm25Index } from './nlp/bm25';
+import { intentTerms } from './nlp/intent-terms';
+import { matchStems } from './nlp/match-terms';
 import { splitUnits, type Unit } from './nlp/sentences';
 import { contentStems, contentWords, stem, tokenize, STOPWORDS } from './nlp/tokens';
 
@@ -15,7 +17,11 @@ import { contentStems, contentWords, stem, tokenize, STOPWORDS } from './nlp/tok
  * - a proximity bonus for each phrase of the question (two content words next to each other in the question, "root
  *   logger", "untracked files") that the sentence holds within PROXIMITY_WINDOW words, weighted by the words' rarity;
  * - expansion from the source's own vocabulary: the words the question's best sentences share and the question does
- *   not use, searched again at EXPANSION_WEIGHT (pseudo-relevance feedback).
+ *   not use, searched again at EXPANSION_WEIGHT (pseudo-relevance feedback);
+ * - for a question word that states an intent ("safe", "efficiently"), the words an answer to it is written in
+ *   ("secure", "untrusted", "performance"), searched at INTENT_WEIGHT; a sentence holding one counts as holding the
+ *   question's word (decision 0149).
+ * Terms are matchStems: stems, with a hyphenated compound also joined and an "un" word also without its prefix.
  */
 
 /** Weight of the passage context's BM25 against the sentence's own. */
@@ -32,6 +38,8 @@ const LABEL_LOOKBACK = 12;
 const EXPANSION_SENTENCES = 5;
 const EXPANSION_TERMS = 4;
 const EXPANSION_WEIGHT = 0.3;
+/** Weight of the words that answer an intent of the question (nlp/intent-terms). */
+const INTENT_WEIGHT = 0.6;
 const SENTENCE_END = /[.!?;…]["'”’»)\]]*$/;
 
 export interface PassageHit {
@@ -111,7 +119,7 @@ export function excerptContexts(
  * of the report is not named by one; the heading above it is used instead.
  */
 const GENERIC_HEADING =
-  /^(?:abstract|about|background|contents|table of contents|description|details|discussion|examples?|faq|further reading|introduction|key (?:facts|findings|points)|methods?|name|notes?|options|overview|references|results|see also|sources|summary|synopsis|conclusions?)$/i;
+  /^(?:abstract|about|background|contents|table of contents|description|details|discussion|examples?|faq|further reading|introduction|key (?:facts|findings|points)|methods?|name|notes?|options|overview|references|results|see also|sources|summary|synopsis|conclusions?|source code(?::.*)?)$/i;
 
 /**
  * A heading that states a case of the section above it ("When `importModuleDynamically` is `vm.constants.…`", "If the
@@ -225,9 +233,11 @@ function near(a: number[] | undefined, b: number[] | undefined): boolean {
 }
 
 export class PassageScorer {
-  private readonly sentences = new Bm25Index<string>();
-  private readonly contexts = new Bm25Index<string>();
+  private readonly sentences = new Bm25Index<string>(matchStems);
+  private readonly contexts = new Bm25Index<string>(matchStems);
   private readonly positions: Map<string, number[]>[];
+  /** Each unit's terms, its own and its context's (matchStems). */
+  private readonly terms: { own: Set<string>; context: Set<string> }[];
 
   constructor(private readonly units: readonly { text: string; context: string; defines?: string | null }[]) {
     units.forEach((u, i) => {
@@ -235,11 +245,12 @@ export class PassageScorer {
       this.contexts.add(String(i), u.context);
     });
     this.positions = units.map((u) => positions(u.text));
+    this.terms = units.map((u) => ({ own: new Set(matchStems(u.text)), context: new Set(matchStems(u.context)) }));
   }
 
   /** Every unit with a positive score for the query, in no particular order. */
   score(query: string): PassageHit[] {
-    const terms = [...new Set(contentStems(query))];
+    const terms = [...new Set(matchStems(query))];
     const phrases = queryPhrases(query);
     const byIndex = new Map<number, { score: number; matched: Set<string> }>();
     const entry = (i: number) => {
@@ -249,10 +260,18 @@ export class PassageScorer {
     };
     for (const hit of this.sentences.search(query)) entry(Number(hit.id)).score += hit.score;
     for (const hit of this.contexts.search(query)) entry(Number(hit.id)).score += CONTEXT_WEIGHT * hit.score;
+    // An intent's answer words count as the question's word they answer, in the sentence itself only.
+    for (const [asked, answers] of intentTerms(terms)) {
+      for (const hit of this.sentences.searchTerms(answers)) {
+        const e = entry(Number(hit.id));
+        e.score += INTENT_WEIGHT * hit.score;
+        e.matched.add(asked);
+      }
+    }
     for (const [i, e] of byIndex) {
       const own = this.positions[i]!;
-      const ctx = this.units[i]!.context.length > 0 ? new Set(contentStems(this.units[i]!.context)) : null;
-      for (const t of terms) if (own.has(t) || ctx?.has(t)) e.matched.add(t);
+      const { own: ownTerms, context } = this.terms[i]!;
+      for (const t of terms) if (ownTerms.has(t) || context.has(t)) e.matched.add(t);
       for (const [a, b] of phrases) {
         if (near(own.get(a), own.get(b))) e.score += (PROXIMITY_WEIGHT * (this.sentences.idf(a) + this.sentences.idf(b))) / 2;
       }
@@ -260,7 +279,7 @@ export class PassageScorer {
     // A definition: the first sentence under a label that names a question term answers what that term does.
     this.units.forEach((u, i) => {
       if (!u.defines) return;
-      const named = new Set(contentStems(u.defines));
+      const named = new Set(matchStems(u.defines));
       const hits = terms.filter((t) => named.has(t));
       if (hits.length === 0) return;
       const e = entry(i);

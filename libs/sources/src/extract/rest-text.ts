@@ -122,6 +122,8 @@ function restProse(text: string): string {
       .replace(/\s?\[(?:#[\w-]*|\d+|\*|[A-Za-z][\w.-]*)\]_(?!\w)/g, '')
       // Strong and emphasis, at the boundaries reST requires (so `*args` and `**kwargs` stay as written).
       .replace(/(?<=^|[\s([{<'"/:-])(\*\*?)(?=[^\s*])([^*\n]*?[^\s*\\])\1(?=$|[\s)\]}>'"/:.,;!?-])/g, '$2')
+      // Strong emphasis over a line break, joined above: the words keep their line break.
+      .replace(/(?<=^|[\s([{<'"/:-])\*\*(?=[^\s*])([^*]*?\n[^*]*?[^\s*\\])\*\*(?=$|[\s)\]}>'"/:.,;!?-])/g, '$1')
       // Substitution references (`|version|`).
       .replace(/(?<=^|[\s([{'"])\|([^\s|](?:[^|\n]*[^\s|])?)\|(?:__?)?(?=$|[\s)\]}'".,;:!?/-])/g, '$1')
       // An escaped space joins (":class:`int`\\ s"); other escapes keep their character.
@@ -261,7 +263,9 @@ export function restToText(text: string): string {
     // Inline markup may run over a line break (":ref:`Using gather() to run things\n<gather-example>`"): a line with an
     // odd number of backquotes takes the paragraph's next lines until the markup closes.
     let prose = footnote ? (footnote[1] ?? '') + (footnote[2] ?? '') : line;
-    for (let more = 0; more < 3 && (prose.match(/`/g)?.length ?? 0) % 2 === 1; more++) {
+    // So may strong emphasis ("**execute\n   arbitrary code during unpickling**"): a line with an odd number of "**".
+    const open = (p: string) => (p.match(/`/g)?.length ?? 0) % 2 === 1 || (p.match(/\*\*/g)?.length ?? 0) % 2 === 1;
+    for (let more = 0; more < 3 && open(prose); more++) {
       const following = lines[i + 1];
       if (following === undefined || following.trim() === '' || EXPLICIT.test(following) || ADORNMENT.test(following)) break;
       prose += `\n${following}`;

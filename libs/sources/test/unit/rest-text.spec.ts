@@ -60,6 +60,21 @@ describe('reStructuredText as a reader sees it', () => {
     expect(restInline(':class:`int`\\ s and :c:func:`PyObject_Call`')).toBe('ints and PyObject_Call');
   });
 
+  it('takes strong emphasis that runs over a line break out of the paragraph (decision 0149)', () => {
+    const text = [
+      '   It is possible to construct malicious pickle data which will **execute',
+      '   arbitrary code during unpickling**. Never unpickle it.',
+    ].join('\n');
+    expect(restToText(text)).toBe(
+      [
+        '   It is possible to construct malicious pickle data which will execute',
+        '   arbitrary code during unpickling. Never unpickle it.',
+      ].join('\n'),
+    );
+    // A lone "**" of a keyword-arguments parameter is not emphasis, on one line or two.
+    expect(restToText('Pass **kwargs on to the\ncallable as they are.')).toBe('Pass **kwargs on to the\ncallable as they are.');
+  });
+
   it('leaves directives, options, comments and targets out, keeps signatures, notes, versions and code', () => {
     expect(restToText(RST)).toBe(
       [

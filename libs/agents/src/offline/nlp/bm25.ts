@@ -21,6 +21,9 @@ export class Bm25Index<T extends string> {
   private totalLength = 0;
   private nextOrder = 0;
 
+  /** `terms` turns a text into the terms it is indexed and searched by: stemmed content words unless told otherwise. */
+  constructor(private readonly terms: (text: string) => string[] = contentStems) {}
+
   get size(): number {
     return this.docs.size;
   }
@@ -29,7 +32,7 @@ export class Bm25Index<T extends string> {
   add(id: T, text: string): void {
     this.remove(id);
     const terms = new Map<string, number>();
-    const stems = contentStems(text);
+    const stems = this.terms(text);
     for (const s of stems) terms.set(s, (terms.get(s) ?? 0) + 1);
     for (const term of terms.keys()) this.documentFrequency.set(term, (this.documentFrequency.get(term) ?? 0) + 1);
     this.docs.set(id, { terms, length: stems.length, order: this.nextOrder++ });
@@ -55,7 +58,12 @@ export class Bm25Index<T extends string> {
 
   /** Documents with a positive score, best first; ties keep insertion order. */
   search(query: string, limit: number = Number.POSITIVE_INFINITY): Bm25Hit<T>[] {
-    const queryTerms = [...new Set(contentStems(query))];
+    return this.searchTerms(this.terms(query), limit);
+  }
+
+  /** As search, for terms already made (stems). */
+  searchTerms(terms: readonly string[], limit: number = Number.POSITIVE_INFINITY): Bm25Hit<T>[] {
+    const queryTerms = [...new Set(terms)];
     if (queryTerms.length === 0 || this.docs.size === 0) return [];
     const averageLength = this.totalLength / this.docs.size || 1;
     const hits: (Bm25Hit<T> & { order: number })[] = [];

@@ -311,7 +311,14 @@ function isPlainHeading(line: Line, next: Line | undefined, atParagraphStart: bo
   // A line holding the end of a sentence ("Put obj into the queue.  If the optional argument block is True") or a bracket
   // it does not close ("Derived from BrokenExecutor (formerly") is the start of a wrapped paragraph: read as a heading,
   // it cut the sentence after it at the line break, which then opened mid-parenthesis (decision 0132).
-  if (/\p{Ll}[.!?]["'\u201d\u2019)\]]*\s+["'\u201c\u2018(]?\p{Lu}/u.test(c) || unclosedBracket(c)) return false;
+  // A reference manual opens sentences with a parameter's name in lower case ("Retrieve a file in binary transfer mode.
+  // cmd should be an appropriate"): after two spaces, the convention of such text for a sentence break, any letter starts one.
+  if (
+    /\p{Ll}[.!?]["'\u201d\u2019)\]]*\s+["'\u201c\u2018(]?\p{Lu}/u.test(c) ||
+    /\p{Ll}{2}[.!?]["'\u201d\u2019)\]]* {2,}\p{L}/u.test(c) ||
+    unclosedBracket(c)
+  )
+    return false;
   // A wrapped sentence continues in lower case on the next line, or with a bracketed aside ("(the default) and …"); a
   // heading is followed by a new start.
   return next.content.length === 0 || !/^[([]?\p{Ll}/u.test(next.content);

@@ -142,6 +142,20 @@ describe('splitSentences', () => {
     expect(units.filter((u) => u.kind === 'heading').map((u) => u.text)).toEqual(['# Usage']);
   });
 
+  it('reads no heading into a wrapped line whose sentence ends two spaces before a lower-case parameter name (decision 0149)', () => {
+    const text = [
+      'FTP.retrbinary(cmd, callback)',
+      '',
+      '   Retrieve a file in binary transfer mode.  cmd should be an appropriate',
+      "   RETR command: 'RETR filename'. The callback is called for each block.",
+    ].join('\n');
+    const units = splitUnits(text);
+    expect(units.filter((u) => u.kind === 'heading').map((u) => u.text)).toEqual(['FTP.retrbinary(cmd, callback)']);
+    expect(units[1]!.text).toMatch(
+      /^Retrieve a file in binary transfer mode\. {2}cmd should be an appropriate\s+RETR command: 'RETR filename'\.$/,
+    );
+  });
+
   it('makes markdown headings and short title lines units of their own', () => {
     const input =
       '# The Golden Gate\nBackground\nThe bridge opened in 1937. It is red.\n\nHistory of the Bridge\nConstruction began in 1933.';

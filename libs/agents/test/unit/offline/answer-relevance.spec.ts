@@ -30,6 +30,19 @@ describe('answer relevance', () => {
     expect(defines).toBeGreaterThan(context);
   });
 
+  it('credits a question word that states an intent when the statement is written in its answer words (decision 0149)', () => {
+    const statements = ['The pickle module is not secure.', 'Write the pickled representation of obj to the open file.', 'Other text.'];
+    const model = relevanceModel(statements);
+    const question = 'Is it safe to load pickle files?';
+    expect(model.coverage(question, 'The pickle module is not secure.')).toBeGreaterThan(
+      model.coverage(question, 'The pickle module is documented.'),
+    );
+    // "Only unpickle data you trust": "unpickle" is found by "pickle".
+    expect(model.coverage(question, 'Only unpickle data you trust.')).toBeGreaterThan(
+      model.coverage(question, 'Only read data you trust.'),
+    );
+  });
+
   it("counts the words of a camelCase name as the statement's terms, as a snake_case name's are (decision 0131)", () => {
     const statements = [
       'If this option is not specified, the expiration time is taken from the configuration setting gc.reflogExpire, which in turn defaults to 90 days.',

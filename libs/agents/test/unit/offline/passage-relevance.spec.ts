@@ -35,7 +35,40 @@ function ranked(text: string, query: string): string[] {
     .map((h) => candidates[h.index]!.text);
 }
 
+// A manual page whose warning answers "is it safe?" without one word of the question but the module's name.
+const PICKLE = [
+  '# pickle - Python object serialization',
+  'The pickle module implements binary protocols for serializing and de-serializing a Python object structure.',
+  'The pickle module is not secure. Only unpickle data you trust.',
+  'It is possible to construct malicious pickle data which will execute arbitrary code during unpickling.',
+  'Read the pickled representation of an object from the open file object file and return it.',
+  'To load pickle files from a file object, use the load function with the file opened in binary mode.',
+].join('\n\n');
+
 describe('passage relevance', () => {
+  it('ranks the sentences that answer an intent of the question ("safe": "not secure", "malicious") higher (decision 0149)', () => {
+    const safe = ranked(PICKLE, 'Is it safe to load pickle files that I download or receive from users?');
+    const load = ranked(PICKLE, 'How do I load pickle files that I download or receive from users?');
+    const secure = 'The pickle module is not secure.';
+    const malicious = 'It is possible to construct malicious pickle data which will execute arbitrary code during unpickling.';
+    const other = 'The pickle module implements binary protocols for serializing and de-serializing a Python object structure.';
+    // With the intent, the warning outranks the sentences that share only the module's name with the question; without it, not.
+    expect(safe.indexOf(secure)).toBeLessThan(safe.indexOf(other));
+    expect(safe.indexOf(malicious)).toBeLessThan(safe.indexOf(other));
+    expect(load.indexOf(secure)).toBeGreaterThan(load.indexOf(other) === -1 ? -2 : load.indexOf(other));
+  });
+
+  it('finds "subcommands" for a question that writes "sub-commands" (decision 0149)', () => {
+    const text = [
+      'Many programs split their functionality into a number of subcommands, for example git.',
+      'Parsers print help messages with the usage of each argument.',
+    ].join('\n\n');
+    const hits = new PassageScorer(splitUnits(text).map((u) => ({ text: u.text, context: '' }))).score(
+      'How do I add sub-commands with argparse?',
+    );
+    expect(hits.map((h) => h.index)).toEqual([0]);
+  });
+
   it('gives a sentence the label it stands under and, within its paragraph, the sentence before it', () => {
     const { units, contexts } = scorer(MANUAL);
     const at = (start: string) => contexts[units.findIndex((u) => u.text.startsWith(start))];
@@ -161,6 +194,12 @@ describe('passage relevance', () => {
     expect(summary!.heading).toBe('Routine Vacuuming');
     // The document's title names the whole document, not the passage (decision 0102).
     expect([wrap!.headingIsTitle, notes!.headingIsTitle, summary!.headingIsTitle]).toEqual([false, false, true]);
+  });
+
+  it('names no section by a source-code line (decision 0149)', () => {
+    expect(headingTitle('Source code: Lib/pickle.py')).toBeNull();
+    expect(headingTitle('Source code')).toBeNull();
+    expect(headingTitle('Restricting globals')).toBe('Restricting globals');
   });
 
   it('keeps code names whole in a heading, and passes over a heading that is a condition for the one above (decision 0098)', () => {

@@ -1,0 +1,38 @@
+import { contentWords, stem, STOPWORDS } from './tokens';
+
+/*
+ * The terms a text is found by when ranking it against a question (decision 0149): its content stems, and two forms a
+ * reader takes for the same word that the stemmer does not join.
+ * - A hyphenated compound is also its joined word: "sub-commands" meets "subcommands" (argparse writes both).
+ * - A word with the prefix "un" is also the word without it: "Only unpickle data you trust" is about pickle data,
+ *   "unsafe" about safety. For relevance only: whether a sentence asserts or denies is decided elsewhere (contradiction,
+ *   entailment), on contentStems, which keep the prefix.
+ */
+
+/** The remainder after "un" must be at least this long: "unit", "union", "under" are no negations of "it", "ion", "der". */
+const UN_REMAINDER_MIN = 4;
+const COMPOUND = /(\p{L}+)-(\p{L}+)/gu;
+
+/** The stems a text is also found by: its "un" words without the prefix, its hyphenated compounds joined. */
+export function variantStems(text: string, words: readonly string[] = contentWords(text)): string[] {
+  const out: string[] = [];
+  for (const w of words) {
+    if (w.startsWith('un') && w.length - 2 >= UN_REMAINDER_MIN && /^[a-z]+$/.test(w)) {
+      const rest = w.slice(2);
+      if (!STOPWORDS.has(rest)) out.push(stem(rest));
+    }
+  }
+  for (const m of text.toLowerCase().matchAll(COMPOUND)) {
+    const [, a, b] = m as unknown as [string, string, string];
+    if (a.length >= 2 && b.length >= 2 && !STOPWORDS.has(a) && !STOPWORDS.has(b)) out.push(stem(a + b));
+  }
+  return out;
+}
+
+/** contentStems (in order, with repeats) followed by variantStems. */
+export function matchStems(text: string): string[] {
+  const words = contentWords(text);
+  const stems = words.map(stem);
+  const extra = variantStems(text, words);
+  return extra.length === 0 ? stems : [...stems, ...extra];
+}

@@ -1,0 +1,30 @@
+import { intentTerms } from '../../../src/offline/nlp/intent-terms';
+import { matchStems, variantStems } from '../../../src/offline/nlp/match-terms';
+import { contentStems, stem } from '../../../src/offline/nlp/tokens';
+
+describe('the terms a text is found by (decision 0149)', () => {
+  it('finds an "un" word by the word without its prefix, and a hyphenated compound by its joined word', () => {
+    expect(variantStems('Only unpickle data you trust.')).toEqual([stem('pickle')]);
+    expect(variantStems('an unsafe default')).toEqual([stem('safe')]);
+    expect(variantStems('add sub-commands to a parser')).toEqual([stem('subcommands')]);
+    expect(matchStems('Only unpickle data you trust.')).toEqual([...contentStems('Only unpickle data you trust.'), stem('pickle')]);
+  });
+
+  it('takes no prefix off a word that is no negation, and joins no compound with a function word', () => {
+    // "unit", "union" and "under" leave fewer than four letters; "unless" leaves a stopword.
+    expect(variantStems('a unit of the union under review unless told')).toEqual([]);
+    expect(variantStems('a built-in and an up-to-date list')).toEqual([]);
+    expect(variantStems('a thread-safe queue')).toEqual([stem('threadsafe')]);
+    expect(variantStems('nothing to see here')).toEqual([]);
+  });
+
+  it('answers a question word that states an intent with the words answers are written in, one way only', () => {
+    const safe = intentTerms([stem('safe'), stem('pickle')]);
+    expect([...safe.keys()]).toEqual([stem('safe')]);
+    expect(safe.get(stem('safe'))).toEqual(expect.arrayContaining([stem('secure'), stem('untrusted'), stem('malicious')]));
+    expect(safe.get(stem('safe'))).not.toContain(stem('safe'));
+    expect(intentTerms([stem('efficiently')]).get(stem('efficiently'))).toEqual(expect.arrayContaining([stem('performance')]));
+    // An answer word is no question word: a question that says "risk" or "performance" is not widened.
+    expect(intentTerms([stem('risk'), stem('performance'), stem('cost')]).size).toBe(0);
+  });
+});
