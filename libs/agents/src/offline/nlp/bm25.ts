@@ -1,4 +1,4 @@
-import { contentStems } from './tokens';
+import { contentStems, contentWords } from './tokens';
 
 /*
  * Okapi BM25 over stemmed content words (k1 1.2, b 0.75, the non-negative idf of Lucene), for ranking
@@ -21,7 +21,11 @@ export class Bm25Index<T extends string> {
   private totalLength = 0;
   private nextOrder = 0;
 
-  /** `terms` turns a text into the terms it is indexed and searched by: stemmed content words unless told otherwise. */
+  /**
+   * `terms` turns a text into the terms it is indexed and searched by: stemmed content words unless told otherwise; a
+   * text's length is its number of content words, whatever other forms of them `terms` adds (nlp/match-terms: a word
+   * found two ways is one word, not a longer sentence).
+   */
   constructor(private readonly terms: (text: string) => string[] = contentStems) {}
 
   get size(): number {
@@ -35,8 +39,9 @@ export class Bm25Index<T extends string> {
     const stems = this.terms(text);
     for (const s of stems) terms.set(s, (terms.get(s) ?? 0) + 1);
     for (const term of terms.keys()) this.documentFrequency.set(term, (this.documentFrequency.get(term) ?? 0) + 1);
-    this.docs.set(id, { terms, length: stems.length, order: this.nextOrder++ });
-    this.totalLength += stems.length;
+    const length = this.terms === contentStems ? stems.length : contentWords(text).length;
+    this.docs.set(id, { terms, length, order: this.nextOrder++ });
+    this.totalLength += length;
   }
 
   private remove(id: T): void {
