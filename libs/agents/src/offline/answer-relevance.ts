@@ -65,6 +65,11 @@ export interface RelevanceModel {
 
 /** A question term found only in the statement's context (the label it stands under, the sentence before) counts this much. */
 const CONTEXT_CREDIT = 0.5;
+/**
+ * A question word that states an intent ("safe"), answered by a word such answers are written in ("not secure"), counts
+ * this much (decision 0149: at 0.5 python q07 lost a point and velora q05 did not get its back; at 0 python q15 lost all five).
+ */
+const INTENT_CREDIT = 1;
 /** A question term in the label a statement defines ("--amend" above "Replace the tip of …") counts this much. */
 const DEFINES_CREDIT = 1;
 /**
@@ -139,7 +144,7 @@ export function relevanceModel(statements: readonly string[]): RelevanceModel {
     const intents = intentTerms(terms.map(({ t }) => t));
     const answersIntent = (t: string) => intents.get(t)?.some((a) => own.has(a)) ?? false;
     const credit = (t: string) =>
-      own.has(t) || answersIntent(t) ? 1 : defined?.has(t) ? DEFINES_CREDIT : context?.has(t) ? CONTEXT_CREDIT : 0;
+      own.has(t) ? 1 : answersIntent(t) ? INTENT_CREDIT : defined?.has(t) ? DEFINES_CREDIT : context?.has(t) ? CONTEXT_CREDIT : 0;
     return terms.reduce((sum, { t, w }) => sum + credit(t) * w, 0) / total;
   };
   return {

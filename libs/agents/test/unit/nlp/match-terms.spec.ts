@@ -10,6 +10,12 @@ describe('the terms a text is found by (decision 0149)', () => {
     expect(matchStems('Only unpickle data you trust.')).toEqual([...contentStems('Only unpickle data you trust.'), stem('pickle')]);
   });
 
+  it('finds a camel-case name by its words, as the outline reads it (decision 0131)', () => {
+    expect(variantStems('asyncio.TaskGroup and gc.reflogExpire')).toEqual(['task', 'group', 'reflog', 'expir'].map((w) => stem(w)));
+    // One capitalised word, or capitals alone, is no camel-case name.
+    expect(variantStems('Python and HTTP and Lake Varen')).toEqual([]);
+  });
+
   it('takes no prefix off a word that is no negation, and joins no compound with a function word', () => {
     // "unit", "union" and "under" leave fewer than four letters; "unless" leaves a stopword.
     expect(variantStems('a unit of the union under review unless told')).toEqual([]);
