@@ -7,8 +7,10 @@ import { contentWords, stem, STOPWORDS } from './tokens';
  * - A word with the prefix "un" is also the word without it: "Only unpickle data you trust" is about pickle data,
  *   "unsafe" about safety. For relevance only: whether a sentence asserts or denies is decided elsewhere (contradiction,
  *   entailment), on contentStems, which keep the prefix.
- * - A name in camel case is also its words: "asyncio.TaskGroup" meets "the remaining tasks in the group", as the outline's
- *   relevance already reads it (decision 0131).
+ * - A question's name in camel case is also its words: "asyncio.TaskGroup" meets "the remaining tasks in the group", as
+ *   the outline's relevance already reads names (decision 0131). The question's only (camelStems, added by the passage
+ *   scorer to a query): a page's every "ValueError" and "CalledProcessError" read as "error" outranked subprocess.run's
+ *   own sentences for a question that says "raise an error".
  */
 
 /** The remainder after "un" must be at least this long: "unit", "union", "under" are no negations of "it", "ion", "der". */
@@ -17,7 +19,7 @@ const COMPOUND = /(\p{L}+)-(\p{L}+)/gu;
 /** Two or more capitalised parts, with or without a lower-case head: "TaskGroup", "reflogExpire", "BaseExceptionGroup". */
 const CAMEL = /\b[a-z]*(?:[A-Z][a-z]+){2,}\b|\b[a-z]+[A-Z][a-z]+\b/g;
 
-/** The stems a text is also found by: its "un" words without the prefix, its hyphenated compounds joined, its camel-case names' words. */
+/** The stems a text is also found by: its "un" words without the prefix, its hyphenated compounds joined. */
 export function variantStems(text: string, words: readonly string[] = contentWords(text)): string[] {
   const out: string[] = [];
   for (const w of words) {
@@ -30,6 +32,12 @@ export function variantStems(text: string, words: readonly string[] = contentWor
     const [, a, b] = m as unknown as [string, string, string];
     if (a.length >= 2 && b.length >= 2 && !STOPWORDS.has(a) && !STOPWORDS.has(b)) out.push(stem(a + b));
   }
+  return out;
+}
+
+/** The words of the camel-case names in a text, as stems: "TaskGroup" → task, group. */
+export function camelStems(text: string): string[] {
+  const out: string[] = [];
   for (const m of text.matchAll(CAMEL)) {
     for (const part of m[0].split(/(?=[A-Z])/)) {
       const w = part.toLowerCase();

@@ -1,5 +1,5 @@
 import { intentTerms } from '../../../src/offline/nlp/intent-terms';
-import { matchStems, variantStems } from '../../../src/offline/nlp/match-terms';
+import { camelStems, matchStems, variantStems } from '../../../src/offline/nlp/match-terms';
 import { contentStems, stem } from '../../../src/offline/nlp/tokens';
 
 describe('the terms a text is found by (decision 0149)', () => {
@@ -11,9 +11,11 @@ describe('the terms a text is found by (decision 0149)', () => {
   });
 
   it('finds a camel-case name by its words, as the outline reads it (decision 0131)', () => {
-    expect(variantStems('asyncio.TaskGroup and gc.reflogExpire')).toEqual(['task', 'group', 'reflog', 'expir'].map((w) => stem(w)));
+    expect(camelStems('asyncio.TaskGroup and gc.reflogExpire')).toEqual(['task', 'group', 'reflog', 'expir'].map((w) => stem(w)));
     // One capitalised word, or capitals alone, is no camel-case name.
-    expect(variantStems('Python and HTTP and Lake Varen')).toEqual([]);
+    expect(camelStems('Python and HTTP and Lake Varen')).toEqual([]);
+    // A page's names are not split: every "ValueError" would read as "error".
+    expect(variantStems('A ValueError is raised.')).toEqual([]);
   });
 
   it('takes no prefix off a word that is no negation, and joins no compound with a function word', () => {
