@@ -183,7 +183,11 @@ export class OpenAIEngine implements Engine {
           costUsd: first.costUsd + second.costUsd,
         };
       }
-      if (outputRoom(prompt, window.contextTokens, window.maxOutputTokens) === null) throw this.tooSmall(role.name, prompt, window);
+      if (outputRoom(prompt, window.contextTokens, window.maxOutputTokens) === null) {
+        const smaller = role.fit?.(input);
+        if (smaller) return this.fitted(role, smaller, hooks, mayRefit);
+        throw this.tooSmall(role.name, prompt, window);
+      }
     }
     try {
       return await this.completeOnce(role, built, hooks);

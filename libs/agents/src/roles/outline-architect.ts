@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { buildPrompt, listWithIds } from '../prompt/build-prompt';
+import { relevanceModel } from '../offline/answer-relevance';
 import { clip } from '../offline/topics';
 import { unknownIdIssues } from './grounding';
 import type { RoleDefinition, ReferenceCheck } from './role';
@@ -128,12 +129,38 @@ export function sourceHeadings(input: OutlineArchitectInput): string {
     .join('\n');
 }
 
+/** The outline fitted to a window keeps at least this many claims besides the memos' (decision 0150). */
+export const MIN_FITTED_CLAIMS = 12;
+/** Each fitting step leaves out this share of the claims it may drop (at least one). */
+const FIT_STEP = 0.2;
+
+/**
+ * The input without the claims that answer the question least (the memos' claims stay, and at least MIN_FITTED_CLAIMS
+ * others): for a model whose window cannot hold every claim of the run, an outline of the best of them rather than no
+ * report (decision 0150). Relevance as the offline outline scores it: the question's terms a claim covers, weighted by
+ * rarity, its best over the question and the sub-questions; ties go to the claim with more sources, then the earlier.
+ */
+function fit(input: OutlineArchitectInput): OutlineArchitectInput | null {
+  const inMemos = new Set((input.memos ?? []).flatMap((m) => m.claimIds));
+  const free = input.claims.filter((c) => !inMemos.has(c.id));
+  const drop = Math.min(free.length - MIN_FITTED_CLAIMS, Math.max(1, Math.floor(free.length * FIT_STEP)));
+  if (drop <= 0) return null;
+  const model = relevanceModel(input.claims.map((c) => c.statement));
+  const asked = [input.question, ...input.questions.map((q) => q.text)];
+  const ranked = free
+    .map((c, i) => ({ id: c.id, i, score: Math.max(...asked.map((q) => model.score(q, c.statement))), sources: c.sourceIds?.length ?? 0 }))
+    .sort((a, b) => b.score - a.score || b.sources - a.sources || a.i - b.i);
+  const left = new Set(ranked.slice(ranked.length - drop).map((r) => r.id));
+  return { ...input, claims: input.claims.filter((c) => !left.has(c.id)) };
+}
+
 export const outlineArchitectDefinition: RoleDefinition<OutlineArchitectInput, OutlineArchitectOutput, 'outlineArchitect'> = {
   name: 'outlineArchitect',
   temperature: 0.3,
   input: OutlineArchitectInput,
   output: OutlineArchitectOutput,
   check,
+  fit,
   prompt: (input) =>
     buildPrompt({
       persona: 'Outline Architect',

@@ -44,6 +44,12 @@ export interface RoleDefinition<I, O, Name extends string = string> {
    * model's window, and the verifier's caller asks again in halves when an answer has the wrong shape (decision 0040).
    */
   split?(input: I): InputSplit<I, O> | null;
+  /**
+   * Roles whose input cannot be split but can do without some of it (the outline, over fewer claims): the input with its
+   * least needed part left out, or null when nothing more can go. A model engine fits a request too large for its
+   * model's window with it, step by step, before it gives up with a ContextWindowError (decision 0150).
+   */
+  fit?(input: I): I | null;
 }
 
 /** An input in two parts, and how their outputs make one. */

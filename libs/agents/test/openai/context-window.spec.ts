@@ -5,7 +5,8 @@ import { ContextWindowError } from '../../src/errors';
 import { openAIConfigFromEnv } from '../../src/openai/openai-config';
 import { contextOverflow, outputRoom } from '../../src/openai/request-size';
 import { countMessageTokens } from '../../src/openai/tokens';
-import { counterEvidence, coverageAssessor, director, evidenceCurator, verifier } from '../../src/roles';
+import { counterEvidence, coverageAssessor, director, evidenceCurator, outlineArchitect, verifier } from '../../src/roles';
+import { MIN_FITTED_CLAIMS } from '../../src/roles/outline-architect';
 import { MemoryAgentStore } from '../fixtures/memory-agent-store';
 import { memoryHooks, offlineAnswer, startFakeLlm, testEngine } from '../fixtures/fake-llm';
 import { CLAIMS, QUESTIONS, ROLE_INPUTS } from '../fixtures/role-inputs';
@@ -136,6 +137,40 @@ describe('context windows: requests sized against a server that enforces its win
     for (const f of done.output.fragments) expect(text.slice(f.start, f.end)).toBe(f.excerpt);
     // The later parts' fragments are found there, not only in the first part.
     expect(Math.max(...done.output.fragments.map((f) => f.start))).toBeGreaterThan(text.length / 2);
+  });
+
+  it('an outline over more claims than the window holds: the claims that answer the question least are left out until it fits (0150)', async () => {
+    server = await startFakeLlm({ contextTokens: 2048 });
+    const base = ROLE_INPUTS.outlineArchitect;
+    // Forty claims off the question (the Golden Gate Bridge) and the fixture's claims, which answer it.
+    const filler = Array.from({ length: 40 }, (_, i) => ({
+      id: `X${i + 1}`,
+      statement: `The ferry timetable for route ${i + 1} lists departures from the harbour at seven, nine and eleven in the summer season.`,
+      questionId: null,
+    }));
+    const input = { ...base, claims: [...filler.slice(0, 20), ...base.claims, ...filler.slice(20)] };
+    const done = await testEngine(server, { OPENAI_CONTEXT_TOKENS: '2048' }).complete(outlineArchitect, input, memoryHooks());
+    expect(server.counts).toMatchObject({ chatRequests: 1, sizeRefusals: 0 });
+    const sent = server.requests[0]!.body.messages.map((m) => m.content ?? '').join('\n');
+    expect(promptOf(server, 0) + server.requests[0]!.body.max_tokens!).toBeLessThanOrEqual(2048);
+    // Every claim that answers the question was kept; some of the timetable's were left out.
+    for (const c of base.claims) expect(sent).toContain(c.statement);
+    expect(filler.filter((c) => sent.includes(c.statement)).length).toBeLessThan(filler.length);
+    const used = done.output.sections.flatMap((s) => s.claimIds);
+    expect(used.length).toBeGreaterThan(0);
+    for (const id of used) expect(input.claims.map((c) => c.id)).toContain(id);
+  });
+
+  it('an outline that still does not fit with the fewest claims it may keep: a typed error naming the setting (0150)', async () => {
+    server = await startFakeLlm();
+    const base = ROLE_INPUTS.outlineArchitect;
+    expect(base.claims.length).toBeLessThanOrEqual(MIN_FITTED_CLAIMS);
+    const err = await testEngine(server, { OPENAI_CONTEXT_TOKENS: '600' })
+      .complete(outlineArchitect, base, memoryHooks())
+      .catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ContextWindowError);
+    expect((err as Error).message).toMatch(/outlineArchitect request .* raise OPENAI_CONTEXT_TOKENS/);
+    expect(server.counts.chatRequests).toBe(0);
   });
 
   it('a window too small for any prompt: a typed error naming the setting, before a single request', async () => {
