@@ -1,6 +1,6 @@
 import { Bm25Index } from './nlp/bm25';
 import { intentTerms } from './nlp/intent-terms';
-import { camelStems, matchStems } from './nlp/match-terms';
+import { matchStems, queryStems } from './nlp/match-terms';
 import { splitUnits, type Unit } from './nlp/sentences';
 import { contentStems, contentWords, stem, tokenize, STOPWORDS } from './nlp/tokens';
 
@@ -21,8 +21,8 @@ import { contentStems, contentWords, stem, tokenize, STOPWORDS } from './nlp/tok
  * - for a question word that states an intent ("safe", "efficiently"), the words an answer to it is written in
  *   ("secure", "untrusted", "performance"), searched at INTENT_WEIGHT; a sentence holding one counts as holding the
  *   question's word (decision 0149).
- * Terms are matchStems: stems, with a hyphenated compound also joined and an "un" word also without its prefix; a
- * query's camel-case names also count as their words.
+ * A page's terms are matchStems (stems; an "un" word also without its prefix), a question's queryStems (stems; a
+ * hyphenated compound also joined, a camel-case name also as its words).
  */
 
 /** Weight of the passage context's BM25 against the sentence's own. */
@@ -251,7 +251,7 @@ export class PassageScorer {
 
   /** Every unit with a positive score for the query, in no particular order. */
   score(query: string): PassageHit[] {
-    const terms = [...new Set([...matchStems(query), ...camelStems(query)])];
+    const terms = [...new Set(queryStems(query))];
     const phrases = queryPhrases(query);
     const byIndex = new Map<number, { score: number; matched: Set<string> }>();
     const entry = (i: number) => {

@@ -1,16 +1,19 @@
 import { contentWords, stem, STOPWORDS } from './tokens';
 
 /*
- * The terms a text is found by when ranking it against a question (decision 0149): its content stems, and two forms a
+ * The terms a text is found by when ranking it against a question (decision 0149): its content stems, and forms a
  * reader takes for the same word that the stemmer does not join.
- * - A hyphenated compound is also its joined word: "sub-commands" meets "subcommands" (argparse writes both).
- * - A word with the prefix "un" is also the word without it: "Only unpickle data you trust" is about pickle data,
- *   "unsafe" about safety. For relevance only: whether a sentence asserts or denies is decided elsewhere (contradiction,
- *   entailment), on contentStems, which keep the prefix.
+ * - A page's word with the prefix "un" is also the word without it: "Only unpickle data you trust" is about pickle data,
+ *   "unsafe" about safety (matchStems, the page's side). For relevance only: whether a sentence asserts or denies is
+ *   decided elsewhere (contradiction, entailment), on contentStems, which keep the prefix.
+ * - A question's hyphenated compound is also its joined word: "sub-commands" meets a page's "subcommands" (argparse
+ *   writes both) (queryStems).
  * - A question's name in camel case is also its words: "asyncio.TaskGroup" meets "the remaining tasks in the group", as
- *   the outline's relevance already reads names (decision 0131). The question's only (camelStems, added by the passage
- *   scorer to a query): a page's every "ValueError" and "CalledProcessError" read as "error" outranked subprocess.run's
- *   own sentences for a question that says "raise an error".
+ *   the outline's relevance already reads names (decision 0131) (queryStems).
+ * Each form on one side only, so a word written the same way on both sides is not counted twice: with the compound
+ * joined on both, a page's "re-include" matched a question's "re-include" three times ("re", "include", "reinclude") and
+ * outranked git-manual q06's other answers; with camel case split on both, a page's every "ValueError" read as "error"
+ * and displaced subprocess.run's own sentences for a question that says "raise an error".
  */
 
 /** The remainder after "un" must be at least this long: "unit", "union", "under" are no negations of "it", "ion", "der". */
@@ -19,8 +22,8 @@ const COMPOUND = /(\p{L}+)-(\p{L}+)/gu;
 /** Two or more capitalised parts, with or without a lower-case head: "TaskGroup", "reflogExpire", "BaseExceptionGroup". */
 const CAMEL = /\b[a-z]*(?:[A-Z][a-z]+){2,}\b|\b[a-z]+[A-Z][a-z]+\b/g;
 
-/** The stems a text is also found by: its "un" words without the prefix, its hyphenated compounds joined. */
-export function variantStems(text: string, words: readonly string[] = contentWords(text)): string[] {
+/** The stems a page's text is also found by: its "un" words without the prefix. */
+export function variantStems(words: readonly string[]): string[] {
   const out: string[] = [];
   for (const w of words) {
     if (w.startsWith('un') && w.length - 2 >= UN_REMAINDER_MIN && /^[a-z]+$/.test(w)) {
@@ -28,6 +31,25 @@ export function variantStems(text: string, words: readonly string[] = contentWor
       if (!STOPWORDS.has(rest)) out.push(stem(rest));
     }
   }
+  return out;
+}
+
+/** A page's terms: contentStems (in order, with repeats) followed by variantStems. */
+export function matchStems(text: string): string[] {
+  const words = contentWords(text);
+  const stems = words.map(stem);
+  const extra = variantStems(words);
+  return extra.length === 0 ? stems : [...stems, ...extra];
+}
+
+/** A question's terms: contentStems, its hyphenated compounds joined and its camel-case names' words. */
+export function queryStems(text: string): string[] {
+  return [...contentWords(text).map(stem), ...compoundStems(text), ...camelStems(text)];
+}
+
+/** Hyphenated compounds joined, as stems: "sub-commands" → subcommand; none with a function word ("built-in"). */
+export function compoundStems(text: string): string[] {
+  const out: string[] = [];
   for (const m of text.toLowerCase().matchAll(COMPOUND)) {
     const [, a, b] = m as unknown as [string, string, string];
     if (a.length >= 2 && b.length >= 2 && !STOPWORDS.has(a) && !STOPWORDS.has(b)) out.push(stem(a + b));
@@ -45,12 +67,4 @@ export function camelStems(text: string): string[] {
     }
   }
   return out;
-}
-
-/** contentStems (in order, with repeats) followed by variantStems. */
-export function matchStems(text: string): string[] {
-  const words = contentWords(text);
-  const stems = words.map(stem);
-  const extra = variantStems(text, words);
-  return extra.length === 0 ? stems : [...stems, ...extra];
 }

@@ -1,29 +1,37 @@
 import { intentTerms } from '../../../src/offline/nlp/intent-terms';
-import { camelStems, matchStems, variantStems } from '../../../src/offline/nlp/match-terms';
+import { camelStems, compoundStems, matchStems, queryStems, variantStems } from '../../../src/offline/nlp/match-terms';
+import { contentWords } from '../../../src/offline/nlp/tokens';
 import { contentStems, stem } from '../../../src/offline/nlp/tokens';
 
 describe('the terms a text is found by (decision 0149)', () => {
-  it('finds an "un" word by the word without its prefix, and a hyphenated compound by its joined word', () => {
-    expect(variantStems('Only unpickle data you trust.')).toEqual([stem('pickle')]);
-    expect(variantStems('an unsafe default')).toEqual([stem('safe')]);
-    expect(variantStems('add sub-commands to a parser')).toEqual([stem('subcommands')]);
+  it('finds a page\'s "un" word by the word without its prefix, and a question\'s hyphenated compound by its joined word', () => {
+    const v = (text: string) => variantStems(contentWords(text));
+    expect(v('Only unpickle data you trust.')).toEqual([stem('pickle')]);
+    expect(v('an unsafe default')).toEqual([stem('safe')]);
     expect(matchStems('Only unpickle data you trust.')).toEqual([...contentStems('Only unpickle data you trust.'), stem('pickle')]);
+    expect(compoundStems('add sub-commands to a parser')).toEqual([stem('subcommands')]);
+    expect(queryStems('add sub-commands to asyncio.TaskGroup')).toEqual([
+      ...contentStems('add sub-commands to asyncio.TaskGroup'),
+      stem('subcommands'),
+      stem('task'),
+      stem('group'),
+    ]);
+    // Each form on one side only: a page's compound and camel-case name stay as written (decision 0149).
+    expect(matchStems('sub-commands of a ValueError')).toEqual(contentStems('sub-commands of a ValueError'));
   });
 
   it('finds a camel-case name by its words, as the outline reads it (decision 0131)', () => {
     expect(camelStems('asyncio.TaskGroup and gc.reflogExpire')).toEqual(['task', 'group', 'reflog', 'expir'].map((w) => stem(w)));
     // One capitalised word, or capitals alone, is no camel-case name.
     expect(camelStems('Python and HTTP and Lake Varen')).toEqual([]);
-    // A page's names are not split: every "ValueError" would read as "error".
-    expect(variantStems('A ValueError is raised.')).toEqual([]);
   });
 
   it('takes no prefix off a word that is no negation, and joins no compound with a function word', () => {
     // "unit", "union" and "under" leave fewer than four letters; "unless" leaves a stopword.
-    expect(variantStems('a unit of the union under review unless told')).toEqual([]);
-    expect(variantStems('a built-in and an up-to-date list')).toEqual([]);
-    expect(variantStems('a thread-safe queue')).toEqual([stem('threadsafe')]);
-    expect(variantStems('nothing to see here')).toEqual([]);
+    expect(variantStems(contentWords('a unit of the union under review unless told'))).toEqual([]);
+    expect(compoundStems('a built-in and an up-to-date list')).toEqual([]);
+    expect(compoundStems('a thread-safe queue')).toEqual([stem('threadsafe')]);
+    expect(compoundStems('nothing to see here')).toEqual([]);
   });
 
   it('answers a question word that states an intent with the words answers are written in, one way only', () => {
