@@ -1,5 +1,5 @@
 import { intentTerms } from './nlp/intent-terms';
-import { variantStems } from './nlp/match-terms';
+import { compoundStems, variantStems } from './nlp/match-terms';
 import { extractQuantities } from './nlp/quantities';
 import { statementStems } from './nlp/statement-terms';
 import { contentWords, stem } from './nlp/tokens';
@@ -115,7 +115,7 @@ export function relevanceModel(statements: readonly string[]): RelevanceModel {
   const stemsOf = new Map<string, Set<string>>();
   const termsOf = (s: string) => {
     let t = stemsOf.get(s);
-    if (!t) stemsOf.set(s, (t = new Set([...statementStems(s), ...camelParts(s), ...variantStems(contentWords(s))])));
+    if (!t) stemsOf.set(s, (t = new Set([...statementStems(s), ...camelParts(s), ...variantStems(contentWords(s)), ...compoundStems(s)])));
     return t;
   };
   const df = new Map<string, number>();
