@@ -122,16 +122,21 @@ export function relevanceModel(statements: readonly string[]): RelevanceModel {
   for (const s of statements) for (const t of termsOf(s)) df.set(t, (df.get(t) ?? 0) + 1);
   const n = Math.max(1, statements.length);
   const weight = (t: string) => Math.log(1 + n / (df.get(t) ?? 0.5));
-  const namedOf = new Map<string, Set<string>>();
+  // A question's weighted terms and the words that answer its intents, once per question: the outline scores every
+  // claim against the same few questions.
+  const questionOf = new Map<string, { terms: { t: string; w: number }[]; intents: Map<string, readonly string[]> }>();
   const questionTerms = (q: string) => {
-    let named = namedOf.get(q);
-    if (!named) namedOf.set(q, (named = namedStems(q)));
-    const names = named;
-    return [...termsOf(q)].filter((t) => !FILLER_STEMS.has(t)).map((t) => ({ t, w: weight(t) * (names.has(t) ? NAMED_BOOST : 1) }));
+    let entry = questionOf.get(q);
+    if (!entry) {
+      const names = namedStems(q);
+      const terms = [...termsOf(q)].filter((t) => !FILLER_STEMS.has(t)).map((t) => ({ t, w: weight(t) * (names.has(t) ? NAMED_BOOST : 1) }));
+      questionOf.set(q, (entry = { terms, intents: intentTerms(terms.map(({ t }) => t)) }));
+    }
+    return entry;
   };
 
   const coverage = (question: string, statement: string, around: Surroundings = {}, counts: (t: string) => boolean = () => true) => {
-    const all = questionTerms(question);
+    const { terms: all, intents } = questionTerms(question);
     const kept = all.filter(({ t }) => counts(t));
     const terms = kept.length > 0 ? kept : all;
     const total = terms.reduce((sum, { w }) => sum + w, 0);
@@ -141,7 +146,6 @@ export function relevanceModel(statements: readonly string[]): RelevanceModel {
     const context = around.context ? termsOf(around.context) : null;
     // A word stating the question's intent ("safe") is answered by the words such answers are written in ("secure",
     // "untrusted"), in the statement itself (decision 0149).
-    const intents = intentTerms(terms.map(({ t }) => t));
     const answersIntent = (t: string) => intents.get(t)?.some((a) => own.has(a)) ?? false;
     const credit = (t: string) =>
       own.has(t) ? 1 : answersIntent(t) ? INTENT_CREDIT : defined?.has(t) ? DEFINES_CREDIT : context?.has(t) ? CONTEXT_CREDIT : 0;

@@ -228,17 +228,18 @@ export function queryPhrases(query: string): [string, string][] {
   return pairs;
 }
 
+const wordCount = (text: string): number => contentWords(text).length;
+
 function near(a: number[] | undefined, b: number[] | undefined): boolean {
   if (!a || !b) return false;
   return a.some((x) => b.some((y) => Math.abs(x - y) <= PROXIMITY_WINDOW));
 }
 
 export class PassageScorer {
-  private readonly sentences = new Bm25Index<string>(matchStems);
-  private readonly contexts = new Bm25Index<string>(matchStems);
+  // A sentence's length is its number of words, not of the forms matchStems makes of them.
+  private readonly sentences = new Bm25Index<string>(matchStems, wordCount);
+  private readonly contexts = new Bm25Index<string>(matchStems, wordCount);
   private readonly positions: Map<string, number[]>[];
-  /** Each unit's terms, its own and its context's (matchStems). */
-  private readonly terms: { own: Set<string>; context: Set<string> }[];
 
   constructor(private readonly units: readonly { text: string; context: string; defines?: string | null }[]) {
     units.forEach((u, i) => {
@@ -246,7 +247,6 @@ export class PassageScorer {
       this.contexts.add(String(i), u.context);
     });
     this.positions = units.map((u) => positions(u.text));
-    this.terms = units.map((u) => ({ own: new Set(matchStems(u.text)), context: new Set(matchStems(u.context)) }));
   }
 
   /** Every unit with a positive score for the query, in no particular order. */
@@ -271,8 +271,8 @@ export class PassageScorer {
     }
     for (const [i, e] of byIndex) {
       const own = this.positions[i]!;
-      const { own: ownTerms, context } = this.terms[i]!;
-      for (const t of terms) if (ownTerms.has(t) || context.has(t)) e.matched.add(t);
+      const id = String(i);
+      for (const t of terms) if (this.sentences.hasTerm(id, t) || this.contexts.hasTerm(id, t)) e.matched.add(t);
       for (const [a, b] of phrases) {
         if (near(own.get(a), own.get(b))) e.score += (PROXIMITY_WEIGHT * (this.sentences.idf(a) + this.sentences.idf(b))) / 2;
       }

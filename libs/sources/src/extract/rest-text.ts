@@ -114,16 +114,22 @@ function roleText(role: string, content: string): string {
   return text;
 }
 
+// Inline markup starts and ends only at the boundaries reST requires, so `*args` and `**kwargs` stay as written.
+const MARKUP_START = String.raw`(?<=^|[\s([{<'"/:-])`;
+const MARKUP_END = String.raw`(?=$|[\s)\]}>'"/:.,;!?-])`;
+/** Emphasis or strong on one line. */
+const EMPHASIS = new RegExp(String.raw`${MARKUP_START}(\*\*?)(?=[^\s*])([^*\n]*?[^\s*\\])\1${MARKUP_END}`, 'g');
+/** Strong emphasis over a line break, joined above: the words keep their line break. */
+const STRONG_OVER_LINES = new RegExp(String.raw`${MARKUP_START}\*\*(?=[^\s*])([^*]*?\n[^*]*?[^\s*\\])\*\*${MARKUP_END}`, 'g');
+
 /** Inline markup outside roles and literals: emphasis, strong, substitutions, footnote references, escapes. */
 function restProse(text: string): string {
   return (
     text
       // Footnote and citation references (`[#]_`, `[1]_`, `[CIT2002]_`) with the space before them.
       .replace(/\s?\[(?:#[\w-]*|\d+|\*|[A-Za-z][\w.-]*)\]_(?!\w)/g, '')
-      // Strong and emphasis, at the boundaries reST requires (so `*args` and `**kwargs` stay as written).
-      .replace(/(?<=^|[\s([{<'"/:-])(\*\*?)(?=[^\s*])([^*\n]*?[^\s*\\])\1(?=$|[\s)\]}>'"/:.,;!?-])/g, '$2')
-      // Strong emphasis over a line break, joined above: the words keep their line break.
-      .replace(/(?<=^|[\s([{<'"/:-])\*\*(?=[^\s*])([^*]*?\n[^*]*?[^\s*\\])\*\*(?=$|[\s)\]}>'"/:.,;!?-])/g, '$1')
+      .replace(EMPHASIS, '$2')
+      .replace(STRONG_OVER_LINES, '$1')
       // Substitution references (`|version|`).
       .replace(/(?<=^|[\s([{'"])\|([^\s|](?:[^|\n]*[^\s|])?)\|(?:__?)?(?=$|[\s)\]}'".,;:!?/-])/g, '$1')
       // An escaped space joins (":class:`int`\\ s"); other escapes keep their character.

@@ -1,4 +1,4 @@
-import { contentStems, contentWords } from './tokens';
+import { contentStems } from './tokens';
 
 /*
  * Okapi BM25 over stemmed content words (k1 1.2, b 0.75, the non-negative idf of Lucene), for ranking
@@ -22,11 +22,15 @@ export class Bm25Index<T extends string> {
   private nextOrder = 0;
 
   /**
-   * `terms` turns a text into the terms it is indexed and searched by: stemmed content words unless told otherwise; a
-   * text's length is its number of content words, whatever other forms of them `terms` adds (nlp/match-terms: a word
-   * found two ways is one word, not a longer sentence).
+   * `terms` turns a text into the terms it is indexed and searched by: stemmed content words unless told otherwise.
+   * `length` is a text's length for BM25's normalisation: its number of terms unless told otherwise. A `terms` that
+   * adds other forms of a word (nlp/match-terms) passes the number of words, so that a word found two ways is one
+   * word, not a longer sentence.
    */
-  constructor(private readonly terms: (text: string) => string[] = contentStems) {}
+  constructor(
+    private readonly terms: (text: string) => string[] = contentStems,
+    private readonly length: (text: string, terms: readonly string[]) => number = (_, terms) => terms.length,
+  ) {}
 
   get size(): number {
     return this.docs.size;
@@ -39,7 +43,7 @@ export class Bm25Index<T extends string> {
     const stems = this.terms(text);
     for (const s of stems) terms.set(s, (terms.get(s) ?? 0) + 1);
     for (const term of terms.keys()) this.documentFrequency.set(term, (this.documentFrequency.get(term) ?? 0) + 1);
-    const length = this.terms === contentStems ? stems.length : contentWords(text).length;
+    const length = this.length(text, stems);
     this.docs.set(id, { terms, length, order: this.nextOrder++ });
     this.totalLength += length;
   }
@@ -54,6 +58,11 @@ export class Bm25Index<T extends string> {
     }
     this.totalLength -= doc.length;
     this.docs.delete(id);
+  }
+
+  /** Whether a document holds a term (as `terms` made it). */
+  hasTerm(id: T, term: string): boolean {
+    return this.docs.get(id)?.terms.has(term) ?? false;
   }
 
   idf(term: string): number {
