@@ -53,6 +53,8 @@ export interface PassageHit {
 
 /** A question term in the label a sentence opens (its definition: "--amend" above "Replace the tip of …") counts this much of its idf. */
 const DEFINITION_WEIGHT = 0.5;
+/** As DEFINITION_WEIGHT, for an option the question names verbatim, dashes and all. */
+const NAMED_OPTION_WEIGHT = 3;
 
 /** A blank line between two offsets ends a paragraph. */
 function paragraphBreak(text: string, from: number, to: number): boolean {
@@ -70,6 +72,27 @@ const SIGNATURE_MAX_CHARS = 600;
 function isSignature(u: Unit): boolean {
   const text = u.text.trim();
   return u.kind !== 'heading' && u.kind !== 'table-row' && text.length <= SIGNATURE_MAX_CHARS && SIGNATURE.test(text);
+}
+
+/**
+ * A manual's option term line ("--amend", "-u, --include-untracked", "--fixup=[(amend|reword):]<commit>"): the paragraph
+ * under it describes that option, as a signature's describes its function (decision 0151).
+ */
+const OPTION_LABEL = /^-{1,2}[A-Za-z0-9][\w-]*(?:[=[<\s,][^\n]*)?$/;
+
+function isOptionLabel(u: Unit): boolean {
+  return u.kind !== 'heading' && u.kind !== 'table-row' && OPTION_LABEL.test(u.text.trim()) && isLabel(u);
+}
+
+/** The options a term line names ("-u, --include-untracked" → -u, --include-untracked). */
+function optionNames(label: string): string[] {
+  return [...label.matchAll(/(?<![\w-])-{1,2}[A-Za-z0-9][\w-]*/g)].map((m) => m[0]);
+}
+
+/** Whether a question names an option verbatim, dashes and all ("git commit --amend"). */
+function namesOption(query: string, option: string): boolean {
+  const escaped = option.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  return new RegExp(`(?<![\\w-])${escaped}(?![\\w-])`).test(query);
 }
 
 function isLabel(u: Unit): boolean {
@@ -180,12 +203,13 @@ export function definedLabels(units: readonly Unit[], text?: string): (string | 
     if (!before || u.kind === 'heading' || u.kind === 'table-row' || isLabel(u)) defines = null;
     else if (isLabel(before)) {
       defines = before.text;
-      if (isSignature(before)) under = before.text;
+      if (isSignature(before) || isOptionLabel(before)) under = before.text;
     }
     // Given the text, the rest of a signature's first paragraph defines it too (decision 0145): "Run the command
     // described by args.  Wait for command to complete, then return a CompletedProcess instance." is one description of
-    // run(). Only a signature's: a term line's or a heading's later sentences are as often about something else
-    // (decision 0141 took every label's, and lake-varen's q02 lost two points).
+    // run(). So does an option's (0151): the paragraph under "--amend" describes --amend. Only these: another term
+    // line's or a heading's later sentences are as often about something else (decision 0141 took every label's, and
+    // lake-varen's q02 lost two points).
     else if (
       signature !== null &&
       text !== undefined &&
@@ -277,15 +301,18 @@ export class PassageScorer {
         if (near(own.get(a), own.get(b))) e.score += (PROXIMITY_WEIGHT * (this.sentences.idf(a) + this.sentences.idf(b))) / 2;
       }
     }
-    // A definition: the first sentence under a label that names a question term answers what that term does.
+    // A definition: the first sentence under a label that names a question term answers what that term does. An option
+    // the question names verbatim ("git commit --amend") is asked about by name: its description weighs
+    // NAMED_OPTION_WEIGHT times its idf instead (decision 0151).
     this.units.forEach((u, i) => {
       if (!u.defines) return;
       const named = new Set(matchStems(u.defines));
       const hits = terms.filter((t) => named.has(t));
       if (hits.length === 0) return;
+      const verbatim = new Set(optionNames(u.defines).filter((o) => namesOption(query, o)).flatMap((o) => matchStems(o)));
       const e = entry(i);
       for (const t of hits) {
-        e.score += DEFINITION_WEIGHT * this.sentences.idf(t);
+        e.score += (verbatim.has(t) ? NAMED_OPTION_WEIGHT : DEFINITION_WEIGHT) * this.sentences.idf(t);
         e.matched.add(t);
       }
     });
