@@ -80,6 +80,9 @@ function isSignature(u: Unit): boolean {
  */
 const OPTION_LABEL = /^-{1,2}[A-Za-z0-9][\w-]*(?:[=[<\s,][^\n]*)?$/;
 
+/** How many sentences under an option term line describe it at most. */
+const OPTION_DESCRIPTION_UNITS = 8;
+
 function isOptionLabel(u: Unit): boolean {
   return u.kind !== 'heading' && u.kind !== 'table-row' && OPTION_LABEL.test(u.text.trim()) && isLabel(u);
 }
@@ -194,34 +197,35 @@ function headingsAbove(units: readonly Unit[]): { title: string | null; isTitle:
  */
 export function definedLabels(units: readonly Unit[], text?: string): (string | null)[] {
   const out: (string | null)[] = [];
-  // The signature whose first paragraph the previous unit belongs to, if any.
-  let signature: string | null = null;
+  // The signature or option whose description the previous unit belongs to, if any, and how many units of it were read.
+  let open: { label: string; option: boolean; read: number } | null = null;
   units.forEach((u, i) => {
     const before = units[i - 1];
     let defines: string | null = null;
-    let under: string | null = null;
+    let next: typeof open = null;
     if (!before || u.kind === 'heading' || u.kind === 'table-row' || isLabel(u)) defines = null;
     else if (isLabel(before)) {
       defines = before.text;
-      if (isSignature(before) || isOptionLabel(before)) under = before.text;
+      if (isSignature(before) || isOptionLabel(before)) next = { label: before.text, option: isOptionLabel(before), read: 1 };
     }
     // Given the text, the rest of a signature's first paragraph defines it too (decision 0145): "Run the command
     // described by args.  Wait for command to complete, then return a CompletedProcess instance." is one description of
-    // run(). So does an option's (0151): the paragraph under "--amend" describes --amend. Only these: another term
-    // line's or a heading's later sentences are as often about something else (decision 0141 took every label's, and
-    // lake-varen's q02 lost two points).
+    // run(). An option's description runs on to the next label, over paragraphs (0151): under "--abort", "If there
+    // were uncommitted worktree changes present when the merge started, git merge --abort will …" is a paragraph of its
+    // own. Only these: another term line's or a heading's later sentences are as often about something else (decision
+    // 0141 took every label's, and lake-varen's q02 lost two points).
     else if (
-      signature !== null &&
+      open !== null &&
       text !== undefined &&
       u.kind === 'sentence' &&
       before.kind === 'sentence' &&
-      !paragraphBreak(text, before.end, u.start)
+      (open.option ? open.read < OPTION_DESCRIPTION_UNITS : !paragraphBreak(text, before.end, u.start))
     ) {
-      defines = signature;
-      under = signature;
+      defines = open.label;
+      next = { ...open, read: open.read + 1 };
     }
     out.push(defines);
-    signature = under;
+    open = next;
   });
   return out;
 }
@@ -286,7 +290,8 @@ export class PassageScorer {
     for (const hit of this.sentences.searchTerms(terms)) entry(Number(hit.id)).score += hit.score;
     for (const hit of this.contexts.searchTerms(terms)) entry(Number(hit.id)).score += CONTEXT_WEIGHT * hit.score;
     // An intent's answer words count as the question's word they answer, in the sentence itself only.
-    for (const [asked, answers] of intentTerms(terms)) {
+    const intents = intentTerms(terms, query);
+    for (const [asked, answers] of intents) {
       for (const hit of this.sentences.searchTerms(answers)) {
         const e = entry(Number(hit.id));
         e.score += INTENT_WEIGHT * hit.score;
@@ -308,12 +313,19 @@ export class PassageScorer {
       if (!u.defines) return;
       const named = new Set(matchStems(u.defines));
       const hits = terms.filter((t) => named.has(t));
-      if (hits.length === 0) return;
+      // A label holding a word that answers an intent ("--abort" for "back out") names the question's word, at INTENT_WEIGHT.
+      const answered = [...intents].filter(([asked, answers]) => !named.has(asked) && answers.some((a) => named.has(a)));
+      if (hits.length === 0 && answered.length === 0) return;
       const verbatim = new Set(optionNames(u.defines).filter((o) => namesOption(query, o)).flatMap((o) => matchStems(o)));
       const e = entry(i);
       for (const t of hits) {
         e.score += (verbatim.has(t) ? NAMED_OPTION_WEIGHT : DEFINITION_WEIGHT) * this.sentences.idf(t);
         e.matched.add(t);
+      }
+      for (const [asked, answers] of answered) {
+        const idf = Math.max(...answers.filter((a) => named.has(a)).map((a) => this.sentences.idf(a)));
+        e.score += INTENT_WEIGHT * DEFINITION_WEIGHT * idf;
+        e.matched.add(asked);
       }
     });
     const expansion = this.expansion(byIndex, new Set(terms));

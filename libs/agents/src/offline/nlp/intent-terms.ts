@@ -13,6 +13,8 @@ import { stem } from './tokens';
 interface Intent {
   /** Words of a question that ask this. */
   asks: string;
+  /** Phrasal verbs that ask it ("back out"): their first word asks it only when the question says the whole phrase. */
+  phrases?: readonly string[];
   /** Words an answer to it is written in. */
   answers: string;
 }
@@ -27,12 +29,20 @@ const INTENTS: readonly Intent[] = [
     asks: 'efficient efficiently efficiency fast faster quickly slow slower speed',
     answers: 'efficient performance overhead costs complexity constant linear quadratic amortized slow fast',
   },
+  {
+    // "How do I back out of a merge that produced conflicts?" is answered by "git merge --abort" (issue 25's example).
+    asks: 'undo cancel',
+    phrases: ['back out', 'roll back'],
+    answers: 'abort undo revert rollback cancel',
+  },
 ];
+
+const answersOf = (intent: Intent): string[] => [...new Set(intent.answers.split(/\s+/).map(stem))];
 
 const BY_STEM: ReadonlyMap<string, readonly string[]> = (() => {
   const out = new Map<string, string[]>();
   for (const intent of INTENTS) {
-    const answers = [...new Set(intent.answers.split(/\s+/).map(stem))];
+    const answers = answersOf(intent);
     for (const word of intent.asks.split(/\s+/)) {
       const s = stem(word);
       out.set(s, [...new Set([...(out.get(s) ?? []), ...answers.filter((a) => a !== s)])]);
@@ -41,12 +51,27 @@ const BY_STEM: ReadonlyMap<string, readonly string[]> = (() => {
   return out;
 })();
 
+/** Each phrasal verb that asks an intent, as a pattern over a question (any form of its verb), with its first word's stem. */
+const PHRASES: readonly { pattern: RegExp; asked: string; answers: readonly string[] }[] = INTENTS.flatMap((intent) =>
+  (intent.phrases ?? []).map((phrase) => {
+    const [verb, ...rest] = phrase.split(' ');
+    return {
+      pattern: new RegExp(`\\b${verb}(?:s|ed|ing)?\\s+${rest.join('\\s+')}\\b`, 'i'),
+      asked: stem(verb!),
+      answers: answersOf(intent).filter((a) => a !== stem(verb!)),
+    };
+  }),
+);
+
 /** For each stem of a question that states an intent, the stems its answer is written in (not including itself). */
-export function intentTerms(queryStems: Iterable<string>): Map<string, readonly string[]> {
+export function intentTerms(queryStems: Iterable<string>, question?: string): Map<string, readonly string[]> {
   const out = new Map<string, readonly string[]>();
-  for (const s of queryStems) {
+  const stems = new Set(queryStems);
+  for (const s of stems) {
     const answers = BY_STEM.get(s);
     if (answers) out.set(s, answers);
   }
+  if (question !== undefined)
+    for (const p of PHRASES) if (stems.has(p.asked) && p.pattern.test(question)) out.set(p.asked, [...new Set([...(out.get(p.asked) ?? []), ...p.answers])]);
   return out;
 }

@@ -43,4 +43,15 @@ describe('the terms a text is found by (decision 0149)', () => {
     // An answer word is no question word: a question that says "risk" or "performance" is not widened.
     expect(intentTerms([stem('risk'), stem('performance'), stem('cost')]).size).toBe(0);
   });
+
+  it('asks an intent by a phrasal verb only when the question says the whole phrase ("back out", not "give back")', () => {
+    const backOut = 'How do I back out of a merge that produced conflicts?';
+    expect(intentTerms(queryStems(backOut), backOut).get(stem('back'))).toEqual(expect.arrayContaining([stem('abort'), stem('revert')]));
+    const rolledBack = 'Can a release that was rolled back be deployed again?';
+    expect(intentTerms(queryStems(rolledBack), rolledBack).get(stem('roll'))).toContain(stem('abort'));
+    const giveBack = 'Why does json.loads(json.dumps(d)) not give back my dictionary?';
+    expect(intentTerms(queryStems(giveBack), giveBack).size).toBe(0);
+    // Without the question's text, a phrase cannot be seen: the stems alone never ask it.
+    expect(intentTerms(queryStems(backOut)).size).toBe(0);
+  });
 });

@@ -107,8 +107,76 @@ describe('passage relevance', () => {
     expect(at('This leaves')).toBeNull();
     expect(at('Resets the index')).toBe('--hard');
     expect(at('Some further text')).toBeNull();
-    // Given the text too: a term line's later sentences are not its definition, only a signature's are (0145).
-    expect(definedLabels(units, MANUAL)).toEqual(defined);
+    // Given the text too, an option's description runs on over its paragraphs to the next label (0151); a heading's and
+    // another term line's later sentences are not their definition.
+    const withText = definedLabels(units, MANUAL);
+    const atText = (start: string) => withText[units.findIndex((u) => u.text.startsWith(start))];
+    expect(atText('This leaves')).toBe('--soft');
+    expect(atText('Resets the index')).toBe('--hard');
+    const terms = ['Exit codes', 'The first sentence under the heading.', 'A second sentence under it.', 'Mode', 'It names one.', 'And this follows it.'];
+    const termText = terms.join('\n\n');
+    const termUnits = splitUnits(termText);
+    expect(definedLabels(termUnits, termText)).toEqual(definedLabels(termUnits));
+    expect(definedLabels(termUnits, termText).filter((d) => d !== null)).toEqual(['Exit codes', 'Mode']);
+  });
+
+  it('reads an option the question names verbatim, dashes and all, as asked about by name (0151)', () => {
+    // Git's --amend: its description's second paragraph answers "how do I fix the message", and the option's passing
+    // mentions elsewhere share more of the question's words.
+    const text = [
+      '--amend',
+      'Replace the tip of the current branch by creating a new commit.',
+      'The message from the original commit is used as the starting point, instead of an empty message, when no other message is specified.',
+      '--only',
+      'If this option is specified together with --amend, then no paths need to be specified, which can be used to amend the last commit without committing changes that have already been staged.',
+      '--no-edit',
+      'For example, git commit --amend --no-edit amends a commit without changing its commit message.',
+      '--fixup=amend:<commit>',
+      'It creates an amend commit which replaces the log message of the commit with the log message of the amend commit.',
+      '--dry-run',
+      'Do not create a commit, but show a list of paths that are to be committed.',
+      '--no-verify',
+      'This option bypasses the pre-commit and commit-msg hooks.',
+      '--allow-empty',
+      'Usually recording a commit that has the exact same tree as its sole parent commit is a mistake.',
+      '--signoff',
+      'Add a Signed-off-by trailer by the committer at the end of the commit log message.',
+    ].join('\n\n');
+    const units = splitUnits(text);
+    const contexts = passageContexts(text, units);
+    const defined = definedLabels(units, text);
+    const candidates = units.map((u, i) => ({ text: u.text, context: contexts[i]!, defines: defined[i] })).filter((c) => c.text.split(' ').length >= 5);
+    const scores = (question: string) => {
+      const hits = new PassageScorer(candidates).score(question);
+      return (start: string) => hits.find((h) => candidates[h.index]!.text.startsWith(start))?.score ?? 0;
+    };
+    const named = scores('How do I fix the message or content of my last commit with git commit --amend?');
+    // Without its dashes, "amend" is one word of the question, as before.
+    const plain = scores('How do I fix the message or content of my last commit with git commit amend?');
+    for (const passing of ['If this option is specified', 'It creates an amend commit']) {
+      expect(named('The message from the original')).toBeGreaterThan(named(passing));
+      expect(plain('The message from the original')).toBeLessThan(plain(passing));
+    }
+    expect(named('Replace the tip')).toBeGreaterThan(2 * plain('Replace the tip'));
+  });
+
+  it('reads an option whose name answers an intent of the question as naming the question’s word ("--abort" for "back out")', () => {
+    const text = [
+      '--continue',
+      'After a git merge stops due to conflicts you can conclude the merge by running git merge --continue.',
+      '--abort',
+      'Abort the current conflict resolution process, and try to reconstruct the pre-merge state.',
+      '--quit',
+      'Forget about the current merge in progress. Leave the index and the working tree as-is.',
+    ].join('\n\n');
+    const units = splitUnits(text);
+    const contexts = passageContexts(text, units);
+    const defined = definedLabels(units, text);
+    const candidates = units.map((u, i) => ({ text: u.text, context: contexts[i]!, defines: defined[i] })).filter((c) => c.text.split(' ').length >= 5);
+    const hits = new PassageScorer(candidates).score('How do I back out of a merge that produced conflicts?');
+    const of = (start: string) => hits.find((h) => candidates[h.index]!.text.startsWith(start));
+    expect(of('Abort the current')!.matched).toBeGreaterThanOrEqual(2);
+    expect(of('Abort the current')!.score).toBeGreaterThan(of('Forget about')?.score ?? 0);
   });
 
   it('takes a call signature for a label however long it is, its whole first paragraph for its definition (0141, 0145)', () => {
@@ -173,8 +241,8 @@ describe('passage relevance', () => {
       { start, end },
     ]);
     expect(first).toEqual({ context: '--hard', defines: '--hard', heading: null, headingIsTitle: false });
-    // A term line's later sentences define nothing (only a signature's first paragraph is its definition, 0145).
-    expect(second).toEqual({ context: '--hard\nResets the index and working tree.', defines: null, heading: null, headingIsTitle: false });
+    // An option's later sentences define it too (its description runs on to the next label, 0151).
+    expect(second).toEqual({ context: '--hard\nResets the index and working tree.', defines: '--hard', heading: null, headingIsTitle: false });
   });
 
   it('finds the heading an excerpt sits under, passing over generic ones for the heading above them (decision 0089)', () => {
