@@ -129,8 +129,19 @@ export function relevanceModel(statements: readonly string[]): RelevanceModel {
     let entry = questionOf.get(q);
     if (!entry) {
       const names = namedStems(q);
-      const terms = [...termsOf(q)].filter((t) => !FILLER_STEMS.has(t)).map((t) => ({ t, w: weight(t) * (names.has(t) ? NAMED_BOOST : 1) }));
-      questionOf.set(q, (entry = { terms, intents: intentTerms(terms.map(({ t }) => t), q) }));
+      const terms = [...termsOf(q)]
+        .filter((t) => !FILLER_STEMS.has(t))
+        .map((t) => ({ t, w: weight(t) * (names.has(t) ? NAMED_BOOST : 1) }));
+      questionOf.set(
+        q,
+        (entry = {
+          terms,
+          intents: intentTerms(
+            terms.map(({ t }) => t),
+            q,
+          ),
+        }),
+      );
     }
     return entry;
   };

@@ -316,7 +316,11 @@ export class PassageScorer {
       // A label holding a word that answers an intent ("--abort" for "back out") names the question's word, at INTENT_WEIGHT.
       const answered = [...intents].filter(([asked, answers]) => !named.has(asked) && answers.some((a) => named.has(a)));
       if (hits.length === 0 && answered.length === 0) return;
-      const verbatim = new Set(optionNames(u.defines).filter((o) => namesOption(query, o)).flatMap((o) => matchStems(o)));
+      const verbatim = new Set(
+        optionNames(u.defines)
+          .filter((o) => namesOption(query, o))
+          .flatMap((o) => matchStems(o)),
+      );
       const e = entry(i);
       for (const t of hits) {
         e.score += (verbatim.has(t) ? NAMED_OPTION_WEIGHT : DEFINITION_WEIGHT) * this.sentences.idf(t);

@@ -31,7 +31,9 @@ const INTENTS: readonly Intent[] = [
   },
   {
     // "How do I back out of a merge that produced conflicts?" is answered by "git merge --abort" (issue 25's example).
-    asks: 'undo cancel',
+    // Not "undo": "How do I undo the last commit with git reset" is answered in reset's own words, and abort and revert
+    // crowded them out (git-manual q01 lost a key point; decision 0151).
+    asks: 'cancel',
     phrases: ['back out', 'roll back'],
     answers: 'abort undo revert rollback cancel',
   },
@@ -72,6 +74,7 @@ export function intentTerms(queryStems: Iterable<string>, question?: string): Ma
     if (answers) out.set(s, answers);
   }
   if (question !== undefined)
-    for (const p of PHRASES) if (stems.has(p.asked) && p.pattern.test(question)) out.set(p.asked, [...new Set([...(out.get(p.asked) ?? []), ...p.answers])]);
+    for (const p of PHRASES)
+      if (stems.has(p.asked) && p.pattern.test(question)) out.set(p.asked, [...new Set([...(out.get(p.asked) ?? []), ...p.answers])]);
   return out;
 }

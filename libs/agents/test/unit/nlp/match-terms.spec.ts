@@ -51,6 +51,9 @@ describe('the terms a text is found by (decision 0149)', () => {
     expect(intentTerms(queryStems(rolledBack), rolledBack).get(stem('roll'))).toContain(stem('abort'));
     const giveBack = 'Why does json.loads(json.dumps(d)) not give back my dictionary?';
     expect(intentTerms(queryStems(giveBack), giveBack).size).toBe(0);
+    // "undo" asks nothing: a question that says it is answered in its tool's own words (decision 0151).
+    const undo = 'How do I undo the last commit with git reset?';
+    expect(intentTerms(queryStems(undo), undo).size).toBe(0);
     // Without the question's text, a phrase cannot be seen: the stems alone never ask it.
     expect(intentTerms(queryStems(backOut)).size).toBe(0);
   });

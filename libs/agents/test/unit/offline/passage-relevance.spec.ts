@@ -113,7 +113,14 @@ describe('passage relevance', () => {
     const atText = (start: string) => withText[units.findIndex((u) => u.text.startsWith(start))];
     expect(atText('This leaves')).toBe('--soft');
     expect(atText('Resets the index')).toBe('--hard');
-    const terms = ['Exit codes', 'The first sentence under the heading.', 'A second sentence under it.', 'Mode', 'It names one.', 'And this follows it.'];
+    const terms = [
+      'Exit codes',
+      'The first sentence under the heading.',
+      'A second sentence under it.',
+      'Mode',
+      'It names one.',
+      'And this follows it.',
+    ];
     const termText = terms.join('\n\n');
     const termUnits = splitUnits(termText);
     expect(definedLabels(termUnits, termText)).toEqual(definedLabels(termUnits));
@@ -145,7 +152,9 @@ describe('passage relevance', () => {
     const units = splitUnits(text);
     const contexts = passageContexts(text, units);
     const defined = definedLabels(units, text);
-    const candidates = units.map((u, i) => ({ text: u.text, context: contexts[i]!, defines: defined[i] })).filter((c) => c.text.split(' ').length >= 5);
+    const candidates = units
+      .map((u, i) => ({ text: u.text, context: contexts[i]!, defines: defined[i] }))
+      .filter((c) => c.text.split(' ').length >= 5);
     const scores = (question: string) => {
       const hits = new PassageScorer(candidates).score(question);
       return (start: string) => hits.find((h) => candidates[h.index]!.text.startsWith(start))?.score ?? 0;
@@ -166,17 +175,22 @@ describe('passage relevance', () => {
       'After a git merge stops due to conflicts you can conclude the merge by running git merge --continue.',
       '--abort',
       'Abort the current conflict resolution process, and try to reconstruct the pre-merge state.',
+      'If there were uncommitted worktree changes present when the merge started, these changes may not be reconstructed.',
       '--quit',
       'Forget about the current merge in progress. Leave the index and the working tree as-is.',
     ].join('\n\n');
     const units = splitUnits(text);
     const contexts = passageContexts(text, units);
     const defined = definedLabels(units, text);
-    const candidates = units.map((u, i) => ({ text: u.text, context: contexts[i]!, defines: defined[i] })).filter((c) => c.text.split(' ').length >= 5);
+    const candidates = units
+      .map((u, i) => ({ text: u.text, context: contexts[i]!, defines: defined[i] }))
+      .filter((c) => c.text.split(' ').length >= 5);
     const hits = new PassageScorer(candidates).score('How do I back out of a merge that produced conflicts?');
     const of = (start: string) => hits.find((h) => candidates[h.index]!.text.startsWith(start));
     expect(of('Abort the current')!.matched).toBeGreaterThanOrEqual(2);
     expect(of('Abort the current')!.score).toBeGreaterThan(of('Forget about')?.score ?? 0);
+    // The description's later paragraph says "merge" but not "abort": its label answers "back out" for it.
+    expect(of('If there were uncommitted')!.matched).toBe(2);
   });
 
   it('takes a call signature for a label however long it is, its whole first paragraph for its definition (0141, 0145)', () => {
@@ -242,7 +256,12 @@ describe('passage relevance', () => {
     ]);
     expect(first).toEqual({ context: '--hard', defines: '--hard', heading: null, headingIsTitle: false });
     // An option's later sentences define it too (its description runs on to the next label, 0151).
-    expect(second).toEqual({ context: '--hard\nResets the index and working tree.', defines: '--hard', heading: null, headingIsTitle: false });
+    expect(second).toEqual({
+      context: '--hard\nResets the index and working tree.',
+      defines: '--hard',
+      heading: null,
+      headingIsTitle: false,
+    });
   });
 
   it('finds the heading an excerpt sits under, passing over generic ones for the heading above them (decision 0089)', () => {
