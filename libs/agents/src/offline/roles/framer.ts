@@ -42,6 +42,15 @@ function sameFinding(a: string, b: string): boolean {
   for (const t of x) if (y.has(t)) shared++;
   return figures(x) === figures(y) && shared / Math.max(1, Math.min(x.size, y.size)) >= SAME_FINDING;
 }
+/**
+ * An opening that leans on the passage around the sentence: an example of something stated before it ("For example, git
+ * commit --amend --no-edit amends a commit …"), a contrast or an addition to it ("However, …", "Also, …"), a case it
+ * describes ("In this case, …"). In its section the sentence before it gives it sense; quoted alone in the introduction
+ * as a main finding, it does not (decision 0152).
+ */
+const LEANING_OPENER =
+  /^(?:for (?:example|instance)|e\.g\.|however|also|similarly|likewise|in addition|additionally|moreover|furthermore|otherwise|instead|again|in (?:this|that|such a|either|each|both) cases?|in contrast|by contrast|conversely|nevertheless|nonetheless)\b/i;
+
 /** A main finding holds at least this many content words when its section has such a sentence. */
 const MIN_FINDING_WORDS = 4;
 /** Share of the shorter finding's words the longer one holds for the two to be one finding. */
@@ -101,8 +110,9 @@ function offlineFrame(input: FramerInput): FramerOutput {
     // worked ("We construct a monthly water balance …") is context, not a finding (decision 0102).
     const candidates = section.sentences
       .filter((x) => x.evidenceIds.length > 0 && !used.has(x.text) && !/:\s*$/.test(x.text) && !isMethodStatement(x.text))
-      // Quoted apart from its section, a sentence that points back points at nothing (decision 0112).
-      .filter((x) => pointsBack(x.text) === null)
+      // Quoted apart from its section, a sentence that points back points at nothing (decision 0112), and one that opens
+      // with an example or a contrast illustrates or qualifies nothing (0152).
+      .filter((x) => pointsBack(x.text) === null && !LEANING_OPENER.test(x.text.trim()))
       .filter((x) => !findings.some((f) => sameFinding(f.text, x.text)));
     // A finding says something: "The causes of the decline are disputed." shares the question's words and states none.
     const substantial = candidates.filter((x) => statementStems(x.text).size >= MIN_FINDING_WORDS);

@@ -77,12 +77,15 @@ interface Placed extends Sentence {
   source: string;
   at: number;
   index: number;
+  /** Its place in the order written: the outline's order of the claims, the most direct answer first. */
+  rank: number;
 }
 
 /**
  * The section's sentences grouped by source, the sources in the order of their first sentence (the outline's order:
  * the most direct answer's source first), each source's sentences in the source's own order, so a paragraph reads as
- * a passage (issue 25 item 4, decision 0089). A source's sentences make paragraphs of two to four; a source that gave
+ * a passage (issue 25 item 4, decision 0089), and a source's paragraphs in the order of their best claim (0152). A
+ * source's sentences make paragraphs of two to four; a source that gave
  * one sentence has it placed by theme (`themeHome`, decision 0127): with the paragraph it shares a theme with, or with
  * the other such sentences of its theme, or alone. A sentence that points
  * back stays in the paragraph of the sentence before it; one that would open a paragraph or follow another source's
@@ -129,6 +132,11 @@ function paragraphsBySource(
     // A last sentence left alone joins the paragraph before it.
     const last = own[own.length - 1];
     if (own.length > 1 && last!.length === 1) own[own.length - 2]!.push(...own.pop()!);
+    // The source's paragraphs in the outline's order of their best claim (decision 0152): the one holding the most
+    // direct answer opens, each still in the source's own order. In page order, git-commit's --fixup paragraphs opened
+    // the section asking how --amend fixes a commit, and the answer came four paragraphs later.
+    const best = (paragraph: readonly Placed[]) => Math.min(...paragraph.map((p) => p.rank));
+    own.sort((a, b) => best(a) - best(b));
     paragraphs.push(...own);
   }
   // One theme per paragraph (decision 0127): a source's only sentence goes to the paragraph whose theme it shares.
@@ -288,7 +296,7 @@ export function sectionWriterOffline(input: SectionWriterInput): SectionWriterOu
     if (seen.has(key)) return;
     seen.add(key);
     const place = placeOf.get(from) ?? { source: from, at: 0 };
-    written.push({ text: sentence, evidenceIds, source: place.source, at: place.at, index });
+    written.push({ text: sentence, evidenceIds, source: place.source, at: place.at, index, rank: written.length });
   };
 
   // The section's excerpt that ends right before another of the same source (nothing but white space between them).

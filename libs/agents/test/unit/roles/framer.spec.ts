@@ -47,6 +47,27 @@ describe('framer (offline)', () => {
     ]);
   });
 
+  it('states no sentence that opens with an example or a contrast as a main finding (decision 0152)', () => {
+    const sections = [
+      {
+        title: 'How do I fix the message of my last commit with git commit --amend?',
+        sentences: [
+          { text: 'For example, git commit --amend --no-edit amends a commit without changing its commit message.', evidenceIds: ['E1'] },
+          { text: 'However, the message of the last commit can be changed with git commit --amend.', evidenceIds: ['E2'] },
+          { text: 'Replace the tip of the current branch by creating a new commit with --amend.', evidenceIds: ['E3'] },
+        ],
+      },
+    ];
+    const intro = framer.offline({
+      ...base,
+      question: 'How do I fix the message of my last commit with git commit --amend?',
+      sections,
+    }).introduction;
+    expect(intro.filter((s) => s.evidenceIds.length > 0).map((s) => s.text)).toEqual([
+      'Replace the tip of the current branch by creating a new commit with --amend.',
+    ]);
+  });
+
   it('states each main finding once, and quotes section titles that are questions when it lists them', () => {
     const sections = [
       {

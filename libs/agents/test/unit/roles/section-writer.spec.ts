@@ -46,6 +46,28 @@ describe('sectionWriter (offline)', () => {
     expect(out.paragraphs.map((p) => p.sentences.map((s) => s.evidenceIds[0]))).toEqual([['A1', 'A2', 'A3'], ['B1']]);
   });
 
+  it('opens with the paragraph of a source that holds the most direct answer, each paragraph in page order (decision 0152)', () => {
+    const texts = [
+      'The fixup option creates a commit that a later rebase folds into another.',
+      'The fixup commit keeps the log message of the commit it fixes.',
+      'A reword fixup replaces only the log message of that commit.',
+      'An empty log message is an error unless it is allowed.',
+      'The amend option replaces the tip of the current branch by creating a new commit.',
+      'The message of the original commit is the starting point for the new one.',
+      'The new commit has the same parents and author as the current one.',
+      'Amending a published commit rewrites its history.',
+    ];
+    const evidence = texts.map((excerpt, i) => ({ id: `P${i}`, excerpt, sourceId: 'S-commit', start: 100 * (i + 1) }));
+    // The outline's order: the amend sentences answer first.
+    const order = [4, 5, 6, 7, 0, 1, 2, 3];
+    const claims = order.map((i) => ({ id: `C${i}`, statement: texts[i]!, evidenceIds: [`P${i}`] }));
+    const out = sectionWriter.offline({ section: { title: 'How does the amend option fix a commit?', purpose: '' }, claims, evidence });
+    expect(out.paragraphs.map((p) => p.sentences.map((s) => s.evidenceIds[0]))).toEqual([
+      ['P4', 'P5', 'P6', 'P7'],
+      ['P0', 'P1', 'P2', 'P3'],
+    ]);
+  });
+
   it('writes paragraphs of 2–4 sentences', () => {
     for (const p of paragraphs) {
       expect(p.sentences.length).toBeGreaterThanOrEqual(2);
