@@ -1,6 +1,7 @@
 import { splitUnits } from '../../../src/offline/nlp/sentences';
 import {
   PassageScorer,
+  type PassageHit,
   definedLabels,
   excerptContexts,
   headingTitle,
@@ -33,6 +34,21 @@ function ranked(text: string, query: string): string[] {
     .score(query)
     .sort((a, b) => b.score - a.score)
     .map((h) => candidates[h.index]!.text);
+}
+
+/**
+ * As the evidence curator scores a text given whole (definitions over paragraphs too): the hit of the candidate that
+ * starts with the given words, if it scored.
+ */
+function hitsFor(text: string, query: string): (start: string) => PassageHit | undefined {
+  const units = splitUnits(text);
+  const contexts = passageContexts(text, units);
+  const defined = definedLabels(units, text);
+  const candidates = units
+    .map((u, i) => ({ text: u.text, context: contexts[i]!, defines: defined[i] }))
+    .filter((c) => c.text.split(' ').length >= 5);
+  const hits = new PassageScorer(candidates).score(query);
+  return (start) => hits.find((h) => candidates[h.index]!.text.startsWith(start));
 }
 
 // A manual page whose warning answers "is it safe?" without one word of the question but the module's name.
@@ -149,15 +165,9 @@ describe('passage relevance', () => {
       '--signoff',
       'Add a Signed-off-by trailer by the committer at the end of the commit log message.',
     ].join('\n\n');
-    const units = splitUnits(text);
-    const contexts = passageContexts(text, units);
-    const defined = definedLabels(units, text);
-    const candidates = units
-      .map((u, i) => ({ text: u.text, context: contexts[i]!, defines: defined[i] }))
-      .filter((c) => c.text.split(' ').length >= 5);
     const scores = (question: string) => {
-      const hits = new PassageScorer(candidates).score(question);
-      return (start: string) => hits.find((h) => candidates[h.index]!.text.startsWith(start))?.score ?? 0;
+      const of = hitsFor(text, question);
+      return (start: string) => of(start)?.score ?? 0;
     };
     const named = scores('How do I fix the message or content of my last commit with git commit --amend?');
     // Without its dashes, "amend" is one word of the question, as before.
@@ -179,14 +189,7 @@ describe('passage relevance', () => {
       '--quit',
       'Forget about the current merge in progress. Leave the index and the working tree as-is.',
     ].join('\n\n');
-    const units = splitUnits(text);
-    const contexts = passageContexts(text, units);
-    const defined = definedLabels(units, text);
-    const candidates = units
-      .map((u, i) => ({ text: u.text, context: contexts[i]!, defines: defined[i] }))
-      .filter((c) => c.text.split(' ').length >= 5);
-    const hits = new PassageScorer(candidates).score('How do I back out of a merge that produced conflicts?');
-    const of = (start: string) => hits.find((h) => candidates[h.index]!.text.startsWith(start));
+    const of = hitsFor(text, 'How do I back out of a merge that produced conflicts?');
     expect(of('Abort the current')!.matched).toBeGreaterThanOrEqual(2);
     expect(of('Abort the current')!.score).toBeGreaterThan(of('Forget about')?.score ?? 0);
     // The description's later paragraph says "merge" but not "abort": its label answers "back out" for it.
