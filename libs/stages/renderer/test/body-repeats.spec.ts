@@ -41,4 +41,30 @@ describe('an offline body without repeats across sections', () => {
     });
     expect(sections.map((s) => s.paragraphs.map((p) => p.sentences.map((x) => x.evidenceIds[0])))).toEqual([[['E1', 'E2']], [['E4']]]);
   });
+
+  it('drops a sentence pointing back at a dropped repeat, not one after a kept sentence (decision 0152)', () => {
+    const cited = (text: string, id: string) => ({ text, evidenceIds: [id] });
+    const { sections } = withoutBodyRepeats({
+      sections: [
+        {
+          title: 'Encoding',
+          paragraphs: [{ sentences: [cited('The return value of object_pairs_hook will be used instead of the dict.', 'E1')] }],
+        },
+        {
+          title: 'Decoding',
+          paragraphs: [
+            {
+              sentences: [
+                cited('The return value of object_hook will be used instead of the dict.', 'E2'),
+                cited('This feature can be used to implement custom decoders (e.g. JSON-RPC class hinting).', 'E2'),
+                cited('parse_float, if specified, will be called with the string of every JSON float to be decoded.', 'E3'),
+                cited('This can be used to use another datatype or parser for JSON floats.', 'E3'),
+              ],
+            },
+          ],
+        },
+      ],
+    });
+    expect(sections.map((s) => s.paragraphs.map((p) => p.sentences.map((x) => x.evidenceIds[0])))).toEqual([[['E1']], [['E3', 'E3']]]);
+  });
 });

@@ -4,6 +4,7 @@ import {
   headingProblem,
   leakedText,
   NO_HYGIENE,
+  pointsBack,
   scrubbed,
   SeenSentences,
   type HygieneCounts,
@@ -22,6 +23,27 @@ import type { ReportSection } from '@dossier/contracts';
 type Sentence = { text: string; evidenceIds: string[] };
 
 const normal = (t: string) => t.replace(/\s+/g, ' ').trim().toLowerCase();
+
+/**
+ * A paragraph's sentences less those `drop` refuses, and less a sentence pointing back ("This feature can be used to …")
+ * whose sentence before it was dropped: it would point at nothing, or at another sentence (decision 0152; python-stdlib's
+ * q11 kept "This feature …" after its "The return value of object_hook …" was dropped as a repeat). Such a sentence is
+ * counted as a fragment.
+ */
+function keptInOrder(sentences: readonly Sentence[], drop: (s: Sentence) => boolean, onStranded: () => void = () => {}): Sentence[] {
+  const kept: Sentence[] = [];
+  let lostBefore = false;
+  for (const s of sentences) {
+    let keep = !drop(s);
+    if (keep && lostBefore && pointsBack(s.text) !== null) {
+      onStranded();
+      keep = false;
+    }
+    lostBefore = !keep;
+    if (keep) kept.push(s);
+  }
+  return kept;
+}
 
 /** What the last pass needs of the report's inputs (report-builder's ReportInputs). */
 interface Gateable {
@@ -44,14 +66,18 @@ export function gateReportInputs<T extends Gateable>(input: T): GatedInputs<T> {
   let dropped: HygieneCounts = { ...NO_HYGIENE };
   const count = (kind: keyof HygieneCounts) => (dropped = addHygiene(dropped, { [kind]: 1 }));
   const gate = (sentences: readonly Sentence[], seen: SeenSentences | null): Sentence[] =>
-    sentences.filter((s) => {
-      if (!verbatim(s)) {
-        if (leakedText(s.text)) return (count('leaked'), false);
-        if (fragmentOf(s.text)) return (count('fragments'), false);
-      }
-      if (seen?.repeats(s.text) != null) return (count('duplicates'), false);
-      return true;
-    });
+    keptInOrder(
+      sentences,
+      (s) => {
+        if (!verbatim(s)) {
+          if (leakedText(s.text)) return (count('leaked'), true);
+          if (fragmentOf(s.text)) return (count('fragments'), true);
+        }
+        if (seen?.repeats(s.text) != null) return (count('duplicates'), true);
+        return false;
+      },
+      () => count('fragments'),
+    );
   const title = (t: string): string => {
     if (!headingProblem(t)) return t;
     count('leaked');
@@ -84,15 +110,16 @@ export function gateReportInputs<T extends Gateable>(input: T): GatedInputs<T> {
 /**
  * An offline report's body without the sentences that repeat one of an earlier section (decision 0108): the sections
  * are drafted apart, and a manual that repeats a sentence under each function it documents (Node's vm:
- * "Used to specify the how the modules should be loaded …") gave the same sentence to two sections. The first stays.
- * Extractive text is otherwise left as it is; this is the last pass's repeat rule alone.
+ * "Used to specify the how the modules should be loaded …") gave the same sentence to two sections. The first stays,
+ * and a sentence pointing back at a dropped one goes with it. Extractive text is otherwise left as it is; this is the
+ * last pass's repeat rule alone.
  */
 export function withoutBodyRepeats<T extends Pick<Gateable, 'sections'>>(input: T): T {
   const body = new SeenSentences();
   const sections = input.sections.map((s) => ({
     ...s,
     paragraphs: s.paragraphs
-      .map((p) => ({ ...p, sentences: p.sentences.filter((x) => body.repeats(x.text) === null) }))
+      .map((p) => ({ ...p, sentences: keptInOrder(p.sentences, (x) => body.repeats(x.text) !== null) }))
       .filter((p) => p.sentences.length > 0),
   }));
   return { ...input, sections } as T;
