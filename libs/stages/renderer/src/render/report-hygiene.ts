@@ -30,13 +30,13 @@ const normal = (t: string) => t.replace(/\s+/g, ' ').trim().toLowerCase();
  * q11 kept "This feature …" after its "The return value of object_hook …" was dropped as a repeat). Such a sentence is
  * counted as a fragment.
  */
-function keptInOrder(sentences: readonly Sentence[], drop: (s: Sentence) => boolean, onStranded: () => void = () => {}): Sentence[] {
+function keptInOrder(sentences: readonly Sentence[], drop: (s: Sentence) => boolean, onStranded?: () => void): Sentence[] {
   const kept: Sentence[] = [];
   let lostBefore = false;
   for (const s of sentences) {
     let keep = !drop(s);
     if (keep && lostBefore && pointsBack(s.text) !== null) {
-      onStranded();
+      onStranded?.();
       keep = false;
     }
     lostBefore = !keep;
