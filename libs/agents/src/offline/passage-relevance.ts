@@ -87,15 +87,12 @@ function isOptionLabel(u: Unit): boolean {
   return u.kind !== 'heading' && u.kind !== 'table-row' && OPTION_LABEL.test(u.text.trim()) && isLabel(u);
 }
 
-/** The options a term line names ("-u, --include-untracked" → -u, --include-untracked). */
-function optionNames(label: string): string[] {
-  return [...label.matchAll(/(?<![\w-])-{1,2}[A-Za-z0-9][\w-]*/g)].map((m) => m[0]);
-}
+/** An option's name in a term line or a question, dashes and all ("--amend", "-u", "--no-edit"). */
+const OPTION_NAME = /(?<![\w-])-{1,2}[A-Za-z0-9][\w-]*/g;
 
-/** Whether a question names an option verbatim, dashes and all ("git commit --amend"). */
-function namesOption(query: string, option: string): boolean {
-  const escaped = option.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-  return new RegExp(`(?<![\\w-])${escaped}(?![\\w-])`).test(query);
+/** The options a text names ("-u, --include-untracked" → -u, --include-untracked; "git commit --amend" → --amend). */
+function optionNames(text: string): string[] {
+  return [...text.matchAll(OPTION_NAME)].map((m) => m[0]);
 }
 
 function isLabel(u: Unit): boolean {
@@ -206,7 +203,8 @@ export function definedLabels(units: readonly Unit[], text?: string): (string | 
     if (!before || u.kind === 'heading' || u.kind === 'table-row' || isLabel(u)) defines = null;
     else if (isLabel(before)) {
       defines = before.text;
-      if (isSignature(before) || isOptionLabel(before)) next = { label: before.text, option: isOptionLabel(before), read: 1 };
+      const option = isOptionLabel(before);
+      if (option || isSignature(before)) next = { label: before.text, option, read: 1 };
     }
     // Given the text, the rest of a signature's first paragraph defines it too (decision 0145): "Run the command
     // described by args.  Wait for command to complete, then return a CompletedProcess instance." is one description of
@@ -268,6 +266,8 @@ export class PassageScorer {
   private readonly sentences = new Bm25Index<string>(matchStems, wordCount);
   private readonly contexts = new Bm25Index<string>(matchStems, wordCount);
   private readonly positions: Map<string, number[]>[];
+  /** Each unit's label, when it defines one: its terms (matchStems) and the options it names; made once, read per query. */
+  private readonly labels: ({ named: Set<string>; options: string[] } | null)[];
 
   constructor(private readonly units: readonly { text: string; context: string; defines?: string | null }[]) {
     units.forEach((u, i) => {
@@ -275,6 +275,7 @@ export class PassageScorer {
       this.contexts.add(String(i), u.context);
     });
     this.positions = units.map((u) => positions(u.text));
+    this.labels = units.map((u) => (u.defines ? { named: new Set(matchStems(u.defines)), options: optionNames(u.defines) } : null));
   }
 
   /** Every unit with a positive score for the query, in no particular order. */
@@ -309,18 +310,15 @@ export class PassageScorer {
     // A definition: the first sentence under a label that names a question term answers what that term does. An option
     // the question names verbatim ("git commit --amend") is asked about by name: its description weighs
     // NAMED_OPTION_WEIGHT times its idf instead (decision 0151).
-    this.units.forEach((u, i) => {
-      if (!u.defines) return;
-      const named = new Set(matchStems(u.defines));
+    const askedOptions = new Set(optionNames(query));
+    this.labels.forEach((label, i) => {
+      if (label === null) return;
+      const { named, options } = label;
       const hits = terms.filter((t) => named.has(t));
       // A label holding a word that answers an intent ("--abort" for "back out") names the question's word, at INTENT_WEIGHT.
       const answered = [...intents].filter(([asked, answers]) => !named.has(asked) && answers.some((a) => named.has(a)));
       if (hits.length === 0 && answered.length === 0) return;
-      const verbatim = new Set(
-        optionNames(u.defines)
-          .filter((o) => namesOption(query, o))
-          .flatMap((o) => matchStems(o)),
-      );
+      const verbatim = new Set(options.filter((o) => askedOptions.has(o)).flatMap((o) => matchStems(o)));
       const e = entry(i);
       for (const t of hits) {
         e.score += (verbatim.has(t) ? NAMED_OPTION_WEIGHT : DEFINITION_WEIGHT) * this.sentences.idf(t);

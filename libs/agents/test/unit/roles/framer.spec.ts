@@ -7,6 +7,12 @@ describe('framer (offline)', () => {
   const out = framer.offline(base);
 
   const framing = (xs: { evidenceIds: string[] }[]) => xs.filter((s) => s.evidenceIds.length === 0);
+  /** The introduction's cited sentences (its main findings) for a question and its sections. */
+  const findings = (question: string, sections: { title: string; sentences: { text: string; evidenceIds: string[] }[] }[]) =>
+    framer
+      .offline({ ...base, question, sections })
+      .introduction.filter((s) => s.evidenceIds.length > 0)
+      .map((s) => s.text);
 
   it('introduces the question, then states the main findings, each cited, then the outline and the limits', () => {
     expect(out.introduction[0]!.text).toContain(base.question);
@@ -41,8 +47,7 @@ describe('framer (offline)', () => {
         ],
       },
     ];
-    const intro = framer.offline({ ...base, question: 'What caused the decline of the lake?', sections }).introduction;
-    expect(intro.filter((s) => s.evidenceIds.length > 0).map((s) => s.text)).toEqual([
+    expect(findings('What caused the decline of the lake?', sections)).toEqual([
       'Irrigation abstraction explains about 60% of the decline of the lake since 2015.',
     ]);
   });
@@ -58,12 +63,7 @@ describe('framer (offline)', () => {
         ],
       },
     ];
-    const intro = framer.offline({
-      ...base,
-      question: 'How do I fix the message of my last commit with git commit --amend?',
-      sections,
-    }).introduction;
-    expect(intro.filter((s) => s.evidenceIds.length > 0).map((s) => s.text)).toEqual([
+    expect(findings('How do I fix the message of my last commit with git commit --amend?', sections)).toEqual([
       'Replace the tip of the current branch by creating a new commit with --amend.',
     ]);
   });
