@@ -6,7 +6,7 @@
 # `npm run bench -- steps` runs the step part alone (measure it in isolation); `npm run bench -- model` the model part;
 # both take `--cpu-prof` (where the CPU went, by category: tools/bench/cpu-profile.ts) and `--json FILE` (steps: the figures);
 # `npm run bench -- interviews` one run in interviews mode, its interviews' wall time beside the slowest and tokens per
-# turn (decision 0024); `npm run bench -- hostile` /healthz latency under hostile imports and uploads (issue 30); `npm run bench -- vectors` the embedded vector store (LanceDB) at 100k points (decision 0033).
+# turn (decision 0024); `npm run bench -- connections` Postgres connections with 200 model-bound steps in flight (issue 31); `npm run bench -- hostile` /healthz latency under hostile imports and uploads (issue 30); `npm run bench -- vectors` the embedded vector store (LanceDB) at 100k points (decision 0033).
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/env.sh"
 cd "$_repo_root"
@@ -19,6 +19,12 @@ fi
 if [ "${1:-}" = vectors ]; then
   # Not in the default run: at 100,000 points the index build alone takes minutes (decision 0033).
   LOG_LEVEL=warn node --enable-source-maps -r ./tools/ts-register.cjs tools/bench/vector-stores.ts
+  exit 0
+fi
+if [ "${1:-}" = connections ]; then
+  # Postgres connections with 200 model-bound steps in flight across two worker processes (issue 31): the engine's own
+  # test at the issue's size; it prints the most it counted beside the pools' bound.
+  CONNECTION_STEPS=200 LOG_LEVEL=warn OTEL_SDK_DISABLED=true npx jest --forceExit libs/workflow/test/integration/step-connections.spec.ts
   exit 0
 fi
 if [ "${1:-}" = hostile ]; then
