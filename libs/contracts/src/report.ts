@@ -14,6 +14,12 @@ export const ReportSentence = z.strictObject({
    * a code block under the sentence, never as prose (decision 0102). Absent for every other sentence.
    */
   code: z.string().min(1).max(20_000).optional(),
+  /**
+   * The term its cited passage describes in its source — an option, a sub-command, a function, a setting ("-u,
+   * --include-untracked", "apply [--index] [-q|--quiet] [<stash>]") — shown before the sentence, which does not name it
+   * (decision 0153). Absent when the passage stands under no term.
+   */
+  term: z.string().min(1).max(300).optional(),
 });
 export const ReportParagraph = z.strictObject({ sentences: z.array(ReportSentence) });
 export const ReportSectionKind = z.enum(['body', 'framing', 'contradictions', 'method']);

@@ -24,12 +24,21 @@ interface Sentence {
   kind: Kind;
 }
 
+/**
+ * The report's sentences outside its method section, each matched as the reader reads it: after the term it is shown
+ * under ("-u, --include-untracked: When used with …", decision 0153), which says what the sentence is about.
+ */
 function sentencesOf(report: ReportJson): Sentence[] {
   return report.sections
     .filter((s) => s.kind !== 'method')
     .flatMap((s) =>
       s.paragraphs.flatMap((p) =>
-        p.sentences.map((t) => ({ text: t.text, normalized: normalize(t.text), evidenceIds: t.evidenceIds, kind: s.kind })),
+        p.sentences.map((t) => ({
+          text: t.text,
+          normalized: normalize(t.term ? `${t.term}: ${t.text}` : t.text),
+          evidenceIds: t.evidenceIds,
+          kind: s.kind,
+        })),
       ),
     );
 }

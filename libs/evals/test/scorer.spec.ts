@@ -63,6 +63,22 @@ describe('scoring one report', () => {
     expect(score).toMatchObject({ citedSentences: 2, guardSupported: 1, citationSupport: 0.5, judgeSupport: null, trapHits: 0 });
   });
 
+  it('reads a sentence after the term it is shown under, as the reader does (decision 0153)', async () => {
+    const question: EvalQuestion = {
+      id: 'q',
+      question: 'How do I stash untracked files?',
+      keyPoints: [{ fact: '-u stashes untracked files', phrasings: ['include-untracked + untracked files'], source: 'git-stash.md' }],
+      traps: [],
+      sources: ['git-stash.md'],
+    };
+    const report = reportOf(question.question, [
+      span('When used with the push and save commands, all untracked files are also stashed.', 'git-stash.md'),
+    ]);
+    expect((await scoreQuestion(question, report)).keyPointRecall).toBe(0);
+    report.sections[0]!.paragraphs[0]!.sentences[0]!.term = '-u, --include-untracked';
+    expect((await scoreQuestion(question, report)).keyPointRecall).toBe(1);
+  });
+
   it('a path that merely ends with the same letters is not the source ("data.md" is not "a.md")', async () => {
     const score = await scoreQuestion(QUESTION, reportOf(QUESTION.question, [span('The water level fell by 4.2 metres.', 'data.md')]));
     expect(score.sources[0]).toEqual({ path: 'a.md', cited: false });

@@ -19,6 +19,7 @@ p { margin: 0 0 1rem; }
 .meta { color: var(--muted); font-size: .875rem; margin: 0 0 2rem; }
 .meta span + span::before { content: " · "; }
 .meta code { font-size: .85em; }
+code.term { font-weight: 600; font-size: .92em; }
 a { color: var(--accent); }
 a.cite { font-size: .72em; vertical-align: super; line-height: 0; text-decoration: none; margin-left: .1em; white-space: nowrap; }
 a.cite:hover, a.cite:focus { text-decoration: underline; }

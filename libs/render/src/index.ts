@@ -7,6 +7,7 @@ export { renderHtml, REPORT_CSP } from './render-html';
 export { renderPdf } from './render-pdf';
 export { PDF_FONTS } from './pdf-fonts';
 export { renderAll, type RenderedReport } from './render-all';
+export { paragraphBlocks, type ParagraphBlock } from './paragraph-blocks';
 export { escapeHtml } from './escape-html';
 export { escapeMarkdown, markdownUrl } from './escape-markdown';
 export { linkableUrl, LINKABLE_SCHEMES } from './safe-url';

@@ -4,6 +4,7 @@ import { cssClassToken, escapeHtml } from './escape-html';
 import { formatDate, formatDateTime, metricItems, shortHash, sourceProvenance } from './format';
 import { REPORT_CSS } from './html-styles';
 import type { RenderOptions } from './render-options';
+import { paragraphBlocks } from './paragraph-blocks';
 import { linkableUrl } from './safe-url';
 import { validateReport } from './validate-report';
 
@@ -69,16 +70,13 @@ function sectionHtml(section: ReportJson['sections'][number], index: CitationInd
   ];
   for (const paragraph of section.paragraphs) {
     if (paragraph.sentences.length === 0) continue;
-    // A sentence that introduces code ends its paragraph; the code follows as a block (decision 0102).
-    let run: string[] = [];
-    for (const sentence of paragraph.sentences) {
-      run.push(`${escapeHtml(sentence.text.trim())}${index.citationsOf(sentence).map(citeHtml).join('')}`);
-      if (sentence.code) {
-        lines.push(`<p>${run.join(' ')}</p>`, `<pre class="code"><code>${escapeHtml(sentence.code)}</code></pre>`);
-        run = [];
-      }
+    // Blocks: a term leads the sentences describing it; code follows the sentence that introduces it (0102, 0153).
+    for (const block of paragraphBlocks(paragraph.sentences)) {
+      const run = block.sentences.map((s) => `${escapeHtml(s.text.trim())}${index.citationsOf(s).map(citeHtml).join('')}`);
+      const term = block.term ? `<code class="term">${escapeHtml(block.term)}</code>: ` : '';
+      lines.push(`<p>${term}${run.join(' ')}</p>`);
+      if (block.code) lines.push(`<pre class="code"><code>${escapeHtml(block.code)}</code></pre>`);
     }
-    if (run.length > 0) lines.push(`<p>${run.join(' ')}</p>`);
   }
   lines.push('</section>');
   return lines.join('\n');

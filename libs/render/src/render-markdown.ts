@@ -3,6 +3,7 @@ import { indexCitations, type Citation, type CitationIndex } from './citations';
 import { escapeMarkdown, escapeMarkdownLines, markdownUrl } from './escape-markdown';
 import { formatDate, formatDateTime, metricItems, shortHash, sourceProvenance } from './format';
 import type { RenderOptions } from './render-options';
+import { paragraphBlocks } from './paragraph-blocks';
 import { linkableUrl } from './safe-url';
 import { validateReport } from './validate-report';
 
@@ -36,21 +37,15 @@ export function renderValidatedMarkdown(report: ReportJson, options: RenderOptio
   for (const section of report.sections) {
     blocks.push(`## ${escapeMarkdown(section.title)}`);
     for (const paragraph of section.paragraphs) {
-      // A sentence that introduces code ends its paragraph's text; the code follows as a fenced block (decision 0102).
-      let run: string[] = [];
-      const flush = () => {
-        const text = run.filter((s) => s.length > 0).join(' ');
-        if (text) blocks.push(text);
-        run = [];
-      };
-      for (const sentence of paragraph.sentences) {
-        run.push(`${escapeMarkdown(sentence.text)}${citationMarks(index.citationsOf(sentence))}`);
-        if (sentence.code) {
-          flush();
-          blocks.push(fenced(sentence.code));
-        }
+      // Blocks: a term leads the sentences describing it; code follows the sentence that introduces it (0102, 0153).
+      for (const block of paragraphBlocks(paragraph.sentences)) {
+        const text = block.sentences
+          .map((sentence) => `${escapeMarkdown(sentence.text)}${citationMarks(index.citationsOf(sentence))}`)
+          .filter((s) => s.length > 0)
+          .join(' ');
+        if (text) blocks.push(block.term ? `${inlineCode(block.term)}: ${text}` : text);
+        if (block.code) blocks.push(fenced(block.code));
       }
-      flush();
     }
   }
   if (report.interviews && report.interviews.length > 0) {
@@ -71,6 +66,17 @@ export function renderValidatedMarkdown(report: ReportJson, options: RenderOptio
   }
   blocks.push('---', `Run metrics: ${metricItems(report.metrics).map(escapeMarkdown).join(' · ')}`);
   return `${blocks.join('\n\n')}\n`;
+}
+
+/**
+ * A term as inline code: delimited by more backticks than any run in it, padded when it starts or ends with one, so a
+ * term from a source can neither close its code span nor add markup.
+ */
+function inlineCode(term: string): string {
+  const text = term.replace(/\s+/g, ' ');
+  const ticks = '`'.repeat(Math.max(0, ...(text.match(/`+/g) ?? []).map((m) => m.length)) + 1);
+  const pad = text.startsWith('`') || text.endsWith('`') ? ' ' : '';
+  return `${ticks}${pad}${text}${pad}${ticks}`;
 }
 
 // `[1][3]` is literal text in CommonMark: no reference definitions are ever written, so it cannot link.

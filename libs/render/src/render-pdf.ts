@@ -3,6 +3,7 @@ import type { ReportJson } from '@dossier/contracts';
 import { indexCitations, type CitationIndex } from './citations';
 import { formatDate, formatDateTime, groupThousands, metricItems, shortHash, sourceProvenance } from './format';
 import { pdfFont, type PdfFont } from './pdf-fonts';
+import { paragraphBlocks } from './paragraph-blocks';
 import type { RenderOptions } from './render-options';
 import { validateReport } from './validate-report';
 
@@ -159,11 +160,12 @@ function heading(doc: Doc, text: string, destination?: string): void {
 function sectionBlock(doc: Doc, section: Section, index: CitationIndex): void {
   heading(doc, oneLine(section.title));
   for (const paragraph of section.paragraphs) {
-    let parts: { text: string; goTo?: string }[] = [];
+    let parts: { text: string; goTo?: string; bold?: boolean }[] = [];
     const flush = () => {
       if (parts.length === 0) return;
-      doc.font('regular').fontSize(10.5);
+      doc.fontSize(10.5);
       parts.forEach((part, i) => {
+        doc.font(part.bold ? 'bold' : 'regular');
         doc.fillColor(part.goTo ? ACCENT : INK).text(part.text, {
           continued: i < parts.length - 1,
           lineGap: 2.5,
@@ -173,24 +175,28 @@ function sectionBlock(doc: Doc, section: Section, index: CitationIndex): void {
       doc.moveDown(0.6);
       parts = [];
     };
-    for (const sentence of paragraph.sentences) {
-      const text = oneLine(sentence.text);
-      if (!text) continue;
-      parts.push({ text: `${parts.length > 0 ? ' ' : ''}${text}` });
-      for (const c of index.citationsOf(sentence)) parts.push({ text: `[${c.number}]`, goTo: `src-${c.number}` });
-      // The code a sentence introduces, under it, line by line (decision 0102).
-      if (sentence.code) {
-        flush();
+    // Blocks: a term leads the sentences describing it; code follows the sentence that introduces it (0102, 0153).
+    for (const block of paragraphBlocks(paragraph.sentences)) {
+      if (block.term) parts.push({ text: `${oneLine(block.term)}: `, bold: true });
+      let first = true;
+      for (const sentence of block.sentences) {
+        const text = oneLine(sentence.text);
+        if (!text) continue;
+        parts.push({ text: `${first ? '' : ' '}${text}` });
+        first = false;
+        for (const c of index.citationsOf(sentence)) parts.push({ text: `[${c.number}]`, goTo: `src-${c.number}` });
+      }
+      flush();
+      if (block.code) {
         doc
           .font('regular')
           .fontSize(9.5)
           .fillColor(INK)
-          .text(sentence.code, doc.page.margins.left + 14, doc.y, { lineGap: 1.5 });
+          .text(block.code, doc.page.margins.left + 14, doc.y, { lineGap: 1.5 });
         doc.x = doc.page.margins.left;
         doc.moveDown(0.6);
       }
     }
-    flush();
   }
 }
 

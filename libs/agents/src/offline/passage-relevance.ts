@@ -69,7 +69,7 @@ function paragraphBreak(text: string, from: number, to: number): boolean {
 const SIGNATURE = /^[A-Za-z_][\w.]*\((?:[^()]|\([^()]*\))*\)(?:\s*->\s*[^\n]+)?$/;
 const SIGNATURE_MAX_CHARS = 600;
 
-function isSignature(u: Unit): boolean {
+export function isSignature(u: Unit): boolean {
   const text = u.text.trim();
   return u.kind !== 'heading' && u.kind !== 'table-row' && text.length <= SIGNATURE_MAX_CHARS && SIGNATURE.test(text);
 }
@@ -83,7 +83,7 @@ const OPTION_LABEL = /^-{1,2}[A-Za-z0-9][\w-]*(?:[=[<\s,][^\n]*)?$/;
 /** How many sentences under an option term line describe it at most. */
 const OPTION_DESCRIPTION_UNITS = 8;
 
-function isOptionLabel(u: Unit): boolean {
+export function isOptionLabel(u: Unit): boolean {
   return u.kind !== 'heading' && u.kind !== 'table-row' && OPTION_LABEL.test(u.text.trim()) && isLabel(u);
 }
 
@@ -95,7 +95,7 @@ function optionNames(text: string): string[] {
   return [...text.matchAll(OPTION_NAME)].map((m) => m[0]);
 }
 
-function isLabel(u: Unit): boolean {
+export function isLabel(u: Unit): boolean {
   if (u.kind === 'heading' || u.kind === 'table-row' || isSignature(u)) return true;
   return tokenize(u.text).length <= LABEL_MAX_WORDS && !SENTENCE_END.test(u.text.trim());
 }

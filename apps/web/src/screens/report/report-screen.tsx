@@ -7,6 +7,7 @@ import { Alert, Loading, PageTitle } from '../../ui/common';
 import { formatDate, formatDuration, formatInt, formatUsd, sourceMeta } from '../../ui/format';
 import { RunNotFound } from '../live-run/not-found';
 import { Citation, citationsOf } from './citation';
+import { paragraphBlocks } from './paragraph-blocks';
 import { FollowUpPanel } from './follow-up-panel';
 import { SharePanel } from './share-panel';
 import { isWebUrl, OpenSourceContext, ReportAccessContext, SourceViewer, type ReportAccess, type SourceRequest } from './source-viewer';
@@ -153,18 +154,32 @@ export function ReportBody({ report, runId, verification: v, access, nav, tools 
             {report.sections.map((section) => (
               <section key={section.id} className={`report-section kind-${section.kind}`} aria-labelledby={`sec-${section.id}`}>
                 <h2 id={`sec-${section.id}`}>{section.title}</h2>
-                {section.paragraphs.map((p, pi) => (
-                  <p key={pi}>
-                    {p.sentences.map((s, si) => (
-                      <span key={si} className="sentence">
-                        {s.text}
-                        {citationsOf(report, s.evidenceIds).map((c) => (
-                          <Citation key={c.number} data={c} />
-                        ))}{' '}
-                      </span>
-                    ))}
-                  </p>
-                ))}
+                {section.paragraphs.flatMap((p, pi) =>
+                  paragraphBlocks(p.sentences).flatMap((block, bi) => [
+                    <p key={`${pi}.${bi}`}>
+                      {block.term && (
+                        <>
+                          <code className="term">{block.term}</code>:{' '}
+                        </>
+                      )}
+                      {block.sentences.map((s, si) => (
+                        <span key={si} className="sentence">
+                          {s.text}
+                          {citationsOf(report, s.evidenceIds).map((c) => (
+                            <Citation key={c.number} data={c} />
+                          ))}{' '}
+                        </span>
+                      ))}
+                    </p>,
+                    ...(block.code
+                      ? [
+                          <pre key={`${pi}.${bi}.code`} className="code">
+                            <code>{block.code}</code>
+                          </pre>,
+                        ]
+                      : []),
+                  ]),
+                )}
               </section>
             ))}
 

@@ -1,6 +1,6 @@
 import type { ReportJson, ReportSection } from '@dossier/contracts';
 import type { ClaimRow, ContradictionRow, EvidenceRow, SourceRecordRow, VerifiedSection } from '@dossier/db';
-import { addHygiene, codeIntroduced, mergeShortSections, quoted, type HygieneCounts } from '@dossier/agents';
+import { addHygiene, codeIntroduced, describedTerms, mergeShortSections, quoted, type HygieneCounts } from '@dossier/agents';
 import { gateReportInputs, remainingHygiene, withoutBodyRepeats } from './report-hygiene';
 
 export interface ReportInputs {
@@ -27,7 +27,8 @@ export interface ReportInputs {
   claims: ClaimRow[];
   contradictions: ContradictionRow[];
   evidence: EvidenceRow[];
-  snapshots: { id: string; url: string; title: string; contentHash: string; fetchedAt: Date }[];
+  /** The cited sources; with its text, a source's terms are shown beside the sentences that quote their descriptions (0153). */
+  snapshots: { id: string; url: string; title: string; contentHash: string; fetchedAt: Date; text?: string }[];
   records: SourceRecordRow[];
   openQuestions: string[];
   /** Applied interventions, described for the method section (in the order they were applied). */
@@ -207,6 +208,28 @@ function modelOutputText(m: NonNullable<ReportJson['metrics']['modelOutput']>): 
 }
 
 /**
+ * The term a sentence's cited passages describe in their source (decision 0153): the one every cited passage stands
+ * under, or null. Each source's text is read once, for all its cited passages.
+ */
+function sentenceTerms(
+  evidence: readonly EvidenceRow[],
+  snapshots: ReadonlyMap<string, { text?: string }>,
+): (s: Sentence) => string | null {
+  const bySnapshot = new Map<string, EvidenceRow[]>();
+  for (const e of evidence) bySnapshot.set(e.snapshotId, [...(bySnapshot.get(e.snapshotId) ?? []), e]);
+  const terms = new Map<string, string | null>();
+  for (const [snapshotId, rows] of bySnapshot) {
+    const text = snapshots.get(snapshotId)?.text;
+    if (text === undefined) continue;
+    describedTerms(text, rows).forEach((term, i) => terms.set(rows[i]!.id, term));
+  }
+  return (s) => {
+    const found = s.evidenceIds.map((id) => terms.get(id) ?? null);
+    return found.length > 0 && found.every((t) => t !== null && t === found[0]) ? found[0]! : null;
+  };
+}
+
+/**
  * Builds report.json from the run's verified content. Database ids never reach the report: evidence,
  * claims and sources get short ids (E1, C1, S1) in order of first citation, so the same content always
  * gives the same report, and sources are numbered once each, in citation order.
@@ -245,11 +268,13 @@ export function buildReport(raw: ReportInputs): ReportJson {
       s.text,
       s.evidenceIds.flatMap((id) => evidenceById.get(id)?.excerpt ?? []),
     );
+  const termOf = sentenceTerms(input.evidence, snapshotById);
   const paragraph = (sentences: Sentence[]) => ({
     sentences: sentences
       .map((s) => {
         const code = codeOf(s);
-        return { text: s.text, evidenceIds: cite(s.evidenceIds), ...(code ? { code } : {}) };
+        const term = termOf(s);
+        return { text: s.text, evidenceIds: cite(s.evidenceIds), ...(code ? { code } : {}), ...(term ? { term } : {}) };
       })
       .filter((s) => s.text.trim()),
   });

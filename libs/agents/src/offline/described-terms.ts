@@ -1,0 +1,90 @@
+import { isLabel, isOptionLabel, isSignature } from './passage-relevance';
+import { splitUnits, type Unit } from './nlp/sentences';
+
+/*
+ * The term a quoted sentence describes, for the report to show beside it (decision 0153). A manual describes an option,
+ * a sub-command or a function under a term line of its own: "When used with the push and save commands, all untracked
+ * files are also stashed and then cleaned up with git clean." stands under "-u" / "--include-untracked", and "Like pop,
+ * but do not remove the state from the stash list." under "apply [--index] [-q|--quiet] [<stash>]". Quoted without
+ * it, the sentence does not say what it is about. The curator reads these labels to score a sentence (0039, 0151); the
+ * report shows them.
+ *
+ * Only labels shaped like a term of a manual or a reference count: an option term line, a call signature, a
+ * sub-command's synopsis, a dotted configuration key. A heading names a section, and a short line without a full stop
+ * in prose (a byline, "Kessmark Regional Water Authority, Hydrometry Section") is no term of what follows it.
+ */
+
+/**
+ * A sub-command's synopsis: a word, then only bracketed, angled or option tokens ("pop [--index] [-q|--quiet] [<stash>]",
+ * "push [-k|--[no-]keep-index] [(-m|--message) <message>] …", brackets nested).
+ */
+function isSynopsis(text: string): boolean {
+  const m = /^[a-z][\w-]*\s+(\S.*)$/.exec(text);
+  return m !== null && m[1]!.length <= 400 && m[1]!.split(/\s+/).every((t) => /[[\]<>{}|…]|^-{1,2}[\w[]|^--$/.test(t));
+}
+/** A value's or a strategy's term line: one lower-case word on its own ("ort", "octopus", "maxlen"). */
+const IDENTIFIER = /^[a-z][\w-]+$/;
+/** A placeholder's term line ("<pathspec>…", "<commit>"). */
+const PLACEHOLDER = /^<[\w-]+>(?:…|\.\.\.)?$/;
+/** A dotted configuration key ("stash.showIncludeUntracked", "merge.conflictStyle"). */
+const CONFIG_KEY = /^[A-Za-z][\w-]*(?:\.[A-Za-z<][\w<>-]*)+$/;
+/** A reference's class or exception entry ("class json.JSONEncoder(*, skipkeys=False, …)"). */
+const DECLARATION = /^(?:class|exception)\s+(?=[A-Za-z_])/;
+/** A signature longer than this is shown by its name ("subprocess.run()"): its parameters are not what a reader needs. */
+const SIGNATURE_SHOWN_CHARS = 60;
+/**
+ * A term's description runs on to the next label (as an option's does for the curator, decision 0151), over this many
+ * units at most: git's manual gives each paragraph of a description a paragraph of its own.
+ */
+const DESCRIPTION_UNITS = 8;
+/** Term lines of one entry ("-u", "--include-untracked", "--no-include-untracked"): at most this many shown. */
+const MAX_TERM_LINES = 4;
+
+/** A long synopsis up to the token that passes SIGNATURE_SHOWN_CHARS, then "…": its sub-command and first options. */
+function clipAtToken(text: string): string {
+  if (text.length <= SIGNATURE_SHOWN_CHARS) return text;
+  const cut = text.lastIndexOf(' ', SIGNATURE_SHOWN_CHARS);
+  return `${text.slice(0, cut > 0 ? cut : SIGNATURE_SHOWN_CHARS)} …`;
+}
+
+function asSignature(u: Unit): Unit {
+  return { ...u, text: u.text.trim().replace(DECLARATION, '') };
+}
+
+/** How a term line is shown, or null when the label is not a term (a heading, a byline, a caption). */
+function termShown(u: Unit): string | null {
+  const text = u.text.trim();
+  // A synopsis's "|" ("[-q|--quiet]") makes it read as a table row.
+  if (isSynopsis(text)) return clipAtToken(text);
+  if (u.kind === 'heading' || u.kind === 'table-row' || !isLabel(u)) return null;
+  if (isOptionLabel(u) || PLACEHOLDER.test(text) || IDENTIFIER.test(text) || (CONFIG_KEY.test(text) && !/^www\./i.test(text))) return text;
+  const signature = asSignature(u);
+  if (isSignature(signature)) {
+    const shown = signature.text.trim();
+    return shown.length <= SIGNATURE_SHOWN_CHARS ? shown : `${shown.slice(0, shown.indexOf('('))}()`;
+  }
+  return null;
+}
+
+/**
+ * For each excerpt of a text (by its offsets), the term its first sentence describes, as the report shows it; null when
+ * it stands under none. An option's term lines are shown together ("-u, --include-untracked, --no-include-untracked").
+ */
+export function describedTerms(text: string, excerpts: readonly { start: number; end: number }[]): (string | null)[] {
+  if (excerpts.length === 0) return [];
+  const units = splitUnits(text);
+  return excerpts.map((e) => {
+    const i = units.findIndex((u) => u.end > e.start && u.start < e.end);
+    if (i < 0) return null;
+    // The nearest label above, with nothing but its description between: a heading, or a label that is no term, ends it.
+    let j = i - 1;
+    for (let read = 0; j >= 0 && read < DESCRIPTION_UNITS && !isLabel(units[j]!); j--) read++;
+    if (j < 0 || !isLabel(units[j]!)) return null;
+    const first = termShown(units[j]!);
+    if (first === null || !isOptionLabel(units[j]!)) return first;
+    // The option's other term lines stand right above it, each a line of its own.
+    const lines = [first];
+    for (let k = j - 1; k >= 0 && isOptionLabel(units[k]!) && lines.length < MAX_TERM_LINES; k--) lines.unshift(units[k]!.text.trim());
+    return lines.join(', ');
+  });
+}
