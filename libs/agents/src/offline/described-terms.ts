@@ -56,6 +56,8 @@ function termShown(u: Unit): string | null {
   const text = u.text.trim();
   // A synopsis's "|" ("[-q|--quiet]") makes it read as a table row.
   if (isSynopsis(text)) return clipAtToken(text);
+  // So does an option's ("--fixup=[(amend|reword):]<commit>").
+  if (u.kind === 'table-row' && isOptionLabel({ ...u, kind: 'sentence' })) return text;
   if (u.kind === 'heading' || u.kind === 'table-row' || !isLabel(u)) return null;
   if (isOptionLabel(u) || PLACEHOLDER.test(text) || IDENTIFIER.test(text) || (CONFIG_KEY.test(text) && !/^www\./i.test(text))) return text;
   const signature = asSignature(u);

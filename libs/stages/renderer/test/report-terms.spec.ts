@@ -99,6 +99,28 @@ describe('a sentence under the term it describes (decision 0153)', () => {
     expect(textless.sections.find((s) => s.kind === 'body')!.paragraphs[0]!.sentences[0]!.term).toBeUndefined();
   });
 
+  it("two paragraphs in a row quoting one term's description are one, the term shown once", () => {
+    const report = buildReport({
+      ...inputs([]),
+      sections: [
+        {
+          sectionId: 's1',
+          title: 'Stashing untracked files',
+          paragraphs: [
+            { sentences: [quoting('e-prose'), quoting('e-u')] },
+            { sentences: [quoting('e-show')] },
+            { sentences: [quoting('e-apply')] },
+          ],
+        },
+      ],
+    });
+    const body = report.sections.find((s) => s.kind === 'body')!;
+    expect(body.paragraphs.map((p) => p.sentences.map((s) => s.term ?? null))).toEqual([
+      [null, '-u, --include-untracked', '-u, --include-untracked'],
+      ['apply [--index] [-q|--quiet] [<`stash`>]'],
+    ]);
+  });
+
   it('markdown and html lead each term’s sentences with it, in blocks of their own, the term escaped', () => {
     const report = buildReport(inputs(['e-u', 'e-show', 'e-apply', 'e-prose'].map(quoting)));
     const md = renderMarkdown(report, { evidenceAppendix: false });

@@ -20,6 +20,8 @@ const MANUAL = [
   '--no-include-untracked',
   'When used with the push and save commands, all untracked files are also stashed and then cleaned up with git clean.',
   'When used with the show command, show the untracked files in the stash entry as part of the diff.',
+  '--fixup=[(amend|reword):]<commit>',
+  'Create a new commit which "fixes up" <commit> when applied with git rebase --autosquash.',
   'CONFIGURATION',
   'stash.showIncludeUntracked',
   'If this is set to true, the git stash show command will show the untracked files of a stash entry.',
@@ -55,6 +57,8 @@ describe('the term a quoted sentence describes (decision 0153)', () => {
     expect(termOf('All ignored and untracked files')).toBe('-a, --all');
     expect(termOf('When used with the push and save commands')).toBe('-u, --include-untracked, --no-include-untracked');
     expect(termOf('When used with the show command')).toBe('-u, --include-untracked, --no-include-untracked');
+    // Its "|" makes the splitter read the line as a table row.
+    expect(termOf('Create a new commit which')).toBe('--fixup=[(amend|reword):]<commit>');
   });
 
   it('a configuration key, a strategy named by one word, a long signature by its name', () => {

@@ -230,6 +230,21 @@ function sentenceTerms(
 }
 
 /**
+ * Two paragraphs in a row that quote one term's description are one entry (decision 0153): the section writer cut the
+ * description where its source starts a paragraph, and the reader would see the term twice, one block under the other.
+ */
+function joinedUnderTerms<P extends { sentences: { term?: string; code?: string }[] }>(paragraphs: P[]): P[] {
+  const out: P[] = [];
+  for (const p of paragraphs) {
+    const last = out.at(-1)?.sentences.at(-1);
+    if (last?.term !== undefined && last.code === undefined && p.sentences[0]?.term === last.term) {
+      out[out.length - 1] = { ...out.at(-1)!, sentences: [...out.at(-1)!.sentences, ...p.sentences] };
+    } else out.push(p);
+  }
+  return out;
+}
+
+/**
  * Builds report.json from the run's verified content. Database ids never reach the report: evidence,
  * claims and sources get short ids (E1, C1, S1) in order of first citation, so the same content always
  * gives the same report, and sources are numbered once each, in citation order.
@@ -286,9 +301,11 @@ export function buildReport(raw: ReportInputs): ReportJson {
   // an interview's section keeps its analyst's heading.
   const memoTitles = new Set((input.interviews ?? []).flatMap((i) => [i.sectionTitle, `${i.sectionTitle.slice(0, 399)}…`]));
   mergeShortSections(input.sections, (s) => memoTitles.has(s.title)).forEach((s, i) => {
-    const paragraphs = s.paragraphs
-      .map((p) => paragraph(p.sentences))
-      .filter((p) => p.sentences.every((x) => x.evidenceIds.length > 0) && p.sentences.length > 0);
+    const paragraphs = joinedUnderTerms(
+      s.paragraphs
+        .map((p) => paragraph(p.sentences))
+        .filter((p) => p.sentences.every((x) => x.evidenceIds.length > 0) && p.sentences.length > 0),
+    );
     if (paragraphs.length > 0) sections.push({ id: `section-${i + 1}`, title: s.title, kind: 'body', paragraphs });
   });
 
