@@ -59,13 +59,16 @@ export function opposedStatements(a: string, b: string): boolean {
 }
 
 /**
- * Whether two opposed statements are a disagreement between sources (decision 0098): some source of one side is not
- * the other side's only source. Two statements of one document ("Otherwise, all tests are run." / "Whether or not to
- * run only tests.") are not. When either side's sources are unknown (empty), they count as distinct.
+ * Whether two opposed statements are a disagreement between sources (decision 0098): some source states one side and
+ * not the other. Two statements of one document ("Otherwise, all tests are run." / "Whether or not to run only
+ * tests.") are not, nor two that the same sources each state both of (0153: git's config and gc pages each give
+ * "gc.reflogExpire … defaults to 90 days" and "gc.reflogExpireUnreachable … defaults to 30 days"; each source holds
+ * both, so they describe two things, not a dispute). When either side's sources are unknown (empty), they count as
+ * distinct.
  */
 export function fromDistinctSources(a: readonly string[], b: readonly string[]): boolean {
   if (a.length === 0 || b.length === 0) return true;
-  return a.some((x) => b.some((y) => x !== y));
+  return a.some((x) => !b.includes(x)) || b.some((y) => !a.includes(y));
 }
 
 /**

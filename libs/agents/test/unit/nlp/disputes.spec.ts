@@ -104,11 +104,14 @@ describe('false disputes of documentation corpora (decision 0098)', () => {
     expect(opposingPairs([a, b], [[], ['S1']])).toEqual([[0, 1]]);
   });
 
-  it('fromDistinctSources: at least one source on each side other than the other side’s only one', () => {
+  it('fromDistinctSources: some source states one side and not the other', () => {
     expect(fromDistinctSources(['S1'], ['S1'])).toBe(false);
     expect(fromDistinctSources(['S1'], ['S2'])).toBe(true);
     expect(fromDistinctSources(['S1', 'S1'], ['S1'])).toBe(false);
     expect(fromDistinctSources(['S1', 'S2'], ['S1'])).toBe(true);
     expect(fromDistinctSources([], ['S1'])).toBe(true);
+    // Two sources, each stating both sides: each holds both, so they are two things described, not a dispute (0153).
+    expect(fromDistinctSources(['S1', 'S2'], ['S2', 'S1'])).toBe(false);
+    expect(fromDistinctSources(['S1', 'S2'], ['S2', 'S3'])).toBe(true);
   });
 });
