@@ -89,6 +89,32 @@ function instrumentOf(body: string): string | null {
   return words.length > 0 && words.length <= MAX_INSTRUMENT_WORDS ? named : null;
 }
 
+// Where the object of an asker's verb ends: a comma, a preposition, a conjunction, a participle that qualifies it.
+const OBJECT_END = new RegExp(`^(?:${PREPOSITION}|into|between|including|using|via|and|or|but|so|when|if|while|without|instead)$`, 'i');
+const OWNED_BY_ASKER = /^(?:my|our|your)$/i;
+const MAX_OBJECT_WORDS = 6;
+
+/**
+ * What an asker's question without a tool is about: the object of its verb ("How do I get the submodules, including
+ * nested ones" → "the submodules", "How do I search git history for …" → "git history"); null when the object is the
+ * asker's own ("my work": it names nothing a source documents) or not found. The question's key phrase stood in for it,
+ * and "what state are they checked out in?" became "What state are including nested ones checked out in?" (0153).
+ */
+function objectOf(afterAux: string): string | null {
+  const words = afterAux.split(/\s+/).filter((w) => w.length > 0);
+  if (!ASKER.test(words[0] ?? '')) return null;
+  let i = 1;
+  while (i < words.length && /ly$/i.test(words[i]!)) i++;
+  const object: string[] = [];
+  for (const w of words.slice(i + 1)) {
+    if (OBJECT_END.test(w)) break;
+    object.push(w.replace(/[,;:]$/, ''));
+    if (/[,;:]$/.test(w)) break;
+  }
+  if (object.length === 0 || object.length > MAX_OBJECT_WORDS || OWNED_BY_ASKER.test(object[0]!)) return null;
+  return object.join(' ');
+}
+
 /** The subject a clause asks about, or null when none is found by its shape. */
 function subjectOf(clause: string): string | null {
   const body = clause
@@ -129,7 +155,7 @@ function subjectOf(clause: string): string | null {
   if (subordinate > 0) words = words.slice(0, subordinate);
   if (words.length === 0 || words.length > MAX_FOCUS_WORDS) return null;
   // A subject that is only a pronoun ("how does it work") names nothing, nor does the asker ("how do I …").
-  if (words.length === 1 && ASKER.test(words[0])) return instrumentOf(body);
+  if (words.length === 1 && ASKER.test(words[0])) return instrumentOf(body) ?? objectOf(rest.replace(DO_AUX, ''));
   if (words.length === 1 && /^(?:it|they|them|this|these)$/i.test(words[0])) return null;
   return words.join(' ');
 }

@@ -9,6 +9,24 @@ describe('questionParts', () => {
     });
   });
 
+  it("an asker's question naming no tool is about its verb's object, never the asker's own things (0153)", () => {
+    expect(
+      questionParts(
+        'I cloned a repository and its submodule folders are empty. How do I get the submodules, including nested ones, and what state are they checked out in?',
+      ),
+    ).toEqual({
+      clauses: [
+        'I cloned a repository and its submodule folders are empty. How do I get the submodules, including nested ones?',
+        'What state are the submodules checked out in?',
+      ],
+      focus: 'the submodules',
+    });
+    expect(questionParts('Why should I use decimal.Decimal instead of float for money?').focus).toBe('decimal.Decimal');
+    expect(questionParts('How do I efficiently keep only the last N items of a stream in Python?').focus).toBe('only the last N items');
+    // "my work" names nothing a source documents: the key phrase stands in, as before.
+    expect(questionParts('How do I stash my work including new untracked files?').focus).not.toMatch(/my work/);
+  });
+
   it('never takes the asker for the subject: "how do I … with X" is about X', () => {
     expect(questionParts('How can I rotate the nginx logs with logrotate, and how do I test it without waiting a day?')).toEqual({
       clauses: ['How can I rotate the nginx logs with logrotate?', 'How do I test logrotate without waiting a day?'],
