@@ -68,6 +68,12 @@ function termShown(u: Unit): string | null {
   return null;
 }
 
+/** Whether the next label after unit `i`, within a description's length, is a term: unit `i` stands inside a list. */
+function insideList(units: readonly Unit[], i: number): boolean {
+  for (let k = i + 1; k < units.length && k <= i + DESCRIPTION_UNITS; k++) if (isLabel(units[k]!)) return termShown(units[k]!) !== null;
+  return false;
+}
+
 /**
  * For each excerpt of a text (by its offsets), the term its first sentence describes, as the report shows it; null when
  * it stands under none. An option's term lines are shown together ("-u, --include-untracked, --no-include-untracked").
@@ -82,6 +88,10 @@ export function describedTerms(text: string, excerpts: readonly { start: number;
     let j = i - 1;
     for (let read = 0; j >= 0 && read < DESCRIPTION_UNITS && !isLabel(units[j]!); j--) read++;
     if (j < 0 || !isLabel(units[j]!)) return null;
+    // Past the description's first paragraph, the paragraph must be inside the list: the next label after it is another
+    // entry's term. After a list's last entry, a paragraph about the whole list ("With the strategies that use 3-way
+    // merge …" after "subtree") is no description of that entry.
+    if (/\n[ \t]*\n/.test(text.slice(units[j + 1]!.end, units[i]!.start)) && !insideList(units, i)) return null;
     const first = termShown(units[j]!);
     if (first === null || !isOptionLabel(units[j]!)) return first;
     // The option's other term lines stand right above it, each a line of its own.

@@ -20,6 +20,8 @@ const MANUAL = [
   '--no-include-untracked',
   'When used with the push and save commands, all untracked files are also stashed and then cleaned up with git clean.',
   'When used with the show command, show the untracked files in the stash entry as part of the diff.',
+  '--only-untracked',
+  'Show only the untracked files in the stash entry as part of the diff.',
   '--fixup=[(amend|reword):]<commit>',
   'Create a new commit which "fixes up" <commit> when applied with git rebase --autosquash.',
   'CONFIGURATION',
@@ -28,6 +30,11 @@ const MANUAL = [
   'MERGE STRATEGIES',
   'ort',
   'This is the default merge strategy when pulling or merging one branch.',
+  'subtree',
+  'This is a modified ort strategy.',
+  'With the strategies that use 3-way merge (including the default, ort), a change reverted on one branch is present in the result.',
+  'Some people find this behavior confusing.',
+  'DEFAULT BEHAVIOR',
   'json.dumps(obj, *, skipkeys=False, ensure_ascii=True, check_circular=True, allow_nan=True, cls=None, indent=None)',
   'Serialize obj to a JSON formatted str using this conversion table.',
   'Kessmark Regional Water Authority, Hydrometry Section',
@@ -65,6 +72,11 @@ describe('the term a quoted sentence describes (decision 0153)', () => {
     expect(termOf('If this is set to true')).toBe('stash.showIncludeUntracked');
     expect(termOf('This is the default merge strategy')).toBe('ort');
     expect(termOf('Serialize obj to a JSON formatted str')).toBe('json.dumps()');
+  });
+
+  it("a paragraph after a list's last entry is about the list, not that entry", () => {
+    expect(termOf('This is a modified ort strategy.')).toBe('subtree');
+    expect(termOf('With the strategies that use 3-way merge')).toBeNull();
   });
 
   it('no term under a heading or a byline, nor for a sentence the excerpt does not start in', () => {
