@@ -40,11 +40,14 @@ const DESCRIPTION_UNITS = 8;
 /** Term lines of one entry ("-u", "--include-untracked", "--no-include-untracked"): at most this many shown. */
 const MAX_TERM_LINES = 4;
 
-/** A long synopsis up to the token that passes SIGNATURE_SHOWN_CHARS, then "…": its sub-command and first options. */
-function clipAtToken(text: string): string {
-  if (text.length <= SIGNATURE_SHOWN_CHARS) return text;
-  const cut = text.lastIndexOf(' ', SIGNATURE_SHOWN_CHARS);
-  return `${text.slice(0, cut > 0 ? cut : SIGNATURE_SHOWN_CHARS)} …`;
+/** The most a shown term holds (report.json's bound on `term`), "…" included. */
+const MAX_TERM_CHARS = 300;
+
+/** A text up to the token that passes `max` characters, then "…": a long synopsis's sub-command and first options. */
+function clipAtToken(text: string, max = SIGNATURE_SHOWN_CHARS): string {
+  if (text.length <= max) return text;
+  const cut = text.lastIndexOf(' ', max - 2);
+  return `${text.slice(0, cut > 0 ? cut : max - 2)} …`;
 }
 
 function asSignature(u: Unit): Unit {
@@ -93,10 +96,10 @@ export function describedTerms(text: string, excerpts: readonly { start: number;
     // merge …" after "subtree") is no description of that entry.
     if (/\n[ \t]*\n/.test(text.slice(units[j + 1]!.end, units[i]!.start)) && !insideList(units, i)) return null;
     const first = termShown(units[j]!);
-    if (first === null || !isOptionLabel(units[j]!)) return first;
+    if (first === null || !isOptionLabel(units[j]!)) return first === null ? null : clipAtToken(first, MAX_TERM_CHARS);
     // The option's other term lines stand right above it, each a line of its own.
     const lines = [first];
     for (let k = j - 1; k >= 0 && isOptionLabel(units[k]!) && lines.length < MAX_TERM_LINES; k--) lines.unshift(units[k]!.text.trim());
-    return lines.join(', ');
+    return clipAtToken(lines.join(', '), MAX_TERM_CHARS);
   });
 }

@@ -74,6 +74,13 @@ describe('the term a quoted sentence describes (decision 0153)', () => {
     expect(termOf('Serialize obj to a JSON formatted str')).toBe('json.dumps()');
   });
 
+  it('a term is never longer than report.json allows (300 characters)', () => {
+    const page = ['OPTIONS', `--${'x'.repeat(400)}`, 'Does something to everything.'].join('\n\n');
+    const [term] = describedTerms(page, [{ start: page.indexOf('Does'), end: page.length }]);
+    expect(term!.length).toBeLessThanOrEqual(300);
+    expect(term!.startsWith('--xxx')).toBe(true);
+  });
+
   it("a paragraph after a list's last entry is about the list, not that entry", () => {
     expect(termOf('This is a modified ort strategy.')).toBe('subtree');
     expect(termOf('With the strategies that use 3-way merge')).toBeNull();
