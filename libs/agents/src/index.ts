@@ -98,7 +98,7 @@ export {
   type FragmentKind,
 } from './offline/nlp/prose-faults';
 export { excerptContexts } from './offline/passage-relevance';
-export { describedTerms } from './offline/described-terms';
+export { commonTerm, describedTerms, differentTerms, passageTerms, type SourcePassage } from './offline/described-terms';
 export { namedByQuestion, pagesNamedMostPrecisely } from './offline/page-names';
 export { attributed, documentVoice, isFirstPerson, isMethodStatement } from './offline/nlp/first-person';
 export { codeIntroduced, isLeadIn } from './offline/nlp/lists';

@@ -36,6 +36,8 @@ export const ReportEvidence = z.strictObject({
   start: z.int().min(0),
   end: z.int().min(0),
   claimIds: z.array(z.string()),
+  /** The term the passage stands under in its source (decision 0153): what it describes. Absent when under none. */
+  term: z.string().min(1).max(300).optional(),
 });
 export const ReportClaim = z.strictObject({ text: z.string(), status: EpistemicStatus, evidenceIds: z.array(z.string()) });
 export const ReportContradiction = z.strictObject({

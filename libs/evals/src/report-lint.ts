@@ -1,4 +1,6 @@
 import {
+  commonTerm,
+  differentTerms,
   fromDistinctSources,
   HTML_ELEMENT,
   leakedText,
@@ -127,10 +129,17 @@ export function lintReport(report: ReportJson): ReportLint {
   const sourcesOf = (c: { evidenceIds: string[] } | undefined) => [
     ...new Set((c?.evidenceIds ?? []).flatMap((id) => report.evidence[id]?.sourceId ?? [])),
   ];
-  const between = ([a, b]: readonly [string, string]) => fromDistinctSources(sourcesOf(report.claims[a]), sourcesOf(report.claims[b]));
+  // And about one thing: two claims describing different terms of a manual are none (decision 0154).
+  const termOf = (c: { evidenceIds: string[] } | undefined) =>
+    commonTerm(c?.evidenceIds ?? [], new Map((c?.evidenceIds ?? []).map((id) => [id, report.evidence[id]?.term ?? null])));
+  const between = ([a, b]: readonly [string, string]) =>
+    fromDistinctSources(sourcesOf(report.claims[a]), sourcesOf(report.claims[b])) &&
+    !differentTerms(termOf(report.claims[a]), termOf(report.claims[b]));
   const sides = [
     ...report.contradictions.filter((c) => between(c.claimIds)).flatMap((c) => c.claimIds.flatMap((id) => report.claims[id]?.text ?? [])),
-    ...opposingPairs(claimTexts, claims.map(sourcesOf)).flatMap(([a, b]) => [claimTexts[a]!, claimTexts[b]!]),
+    ...opposingPairs(claimTexts, claims.map(sourcesOf))
+      .filter(([a, b]) => !differentTerms(termOf(claims[a]), termOf(claims[b])))
+      .flatMap(([a, b]) => [claimTexts[a]!, claimTexts[b]!]),
   ];
   const flat = (t: string) => t.replace(/\s+/g, ' ').trim();
   const inItsExcerpt = (s: { text: string; evidenceIds: string[] }) =>

@@ -221,6 +221,29 @@ describe('report lint', () => {
     expect(kinds(report(sections, { claims: { ...claims, C2: { ...claims.C2, evidenceIds: ['E2'] } } }))).toEqual(['dispute-in-body']);
   });
 
+  it('two claims describing different terms of a manual are no dispute: a body sentence stating one is not counted (0154)', () => {
+    const body: Section = {
+      id: 'section-1',
+      title: 'Defaults',
+      kind: 'body',
+      paragraphs: [{ sentences: [...FILLER, 'Entries older than this time are removed; defaults to 90 days.'].map(cited) }],
+    };
+    const claims = {
+      C1: { text: 'Entries older than this time are removed; defaults to 90 days.', status: 'contested' as const, evidenceIds: ['E1'] },
+      C2: { text: 'Entries older than this time are removed; defaults to 30 days.', status: 'contested' as const, evidenceIds: ['E2'] },
+    };
+    const withTerms = (a?: string, b?: string): ReportJson => {
+      const r = report([body], { claims, contradictions: [{ claimIds: ['C1', 'C2'], kind: 'number', note: '' }] });
+      if (a) r.evidence['E1'] = { ...r.evidence['E1']!, term: a };
+      if (b) r.evidence['E2'] = { ...r.evidence['E2']!, term: b };
+      return r;
+    };
+    expect(kinds(withTerms())).toEqual(['dispute-in-body']);
+    expect(kinds(withTerms('gc.reflogExpire', 'gc.reflogExpire'))).toEqual(['dispute-in-body']);
+    expect(kinds(withTerms('gc.reflogExpire'))).toEqual(['dispute-in-body']);
+    expect(kinds(withTerms('gc.reflogExpire', 'gc.reflogExpireUnreachable'))).toEqual([]);
+  });
+
   it('catches a disagreements section holding anything but disagreements', () => {
     const r = report([
       { id: 'section-1', title: 'Size', kind: 'body', paragraphs: [{ sentences: FILLER.map(cited) }] },

@@ -103,3 +103,43 @@ export function describedTerms(text: string, excerpts: readonly { start: number;
     return clipAtToken(lines.join(', '), MAX_TERM_CHARS);
   });
 }
+
+/** A passage of a source, by its offsets: an evidence row. */
+export interface SourcePassage {
+  id: string;
+  snapshotId: string;
+  start: number;
+  end: number;
+}
+
+/**
+ * The term each passage stands under (`describedTerms`), by passage id; a passage whose source text is not given is
+ * left out. Each source's text is split once, for all its passages.
+ */
+export function passageTerms(
+  passages: readonly SourcePassage[],
+  texts: ReadonlyMap<string, string | undefined>,
+): Map<string, string | null> {
+  const bySource = new Map<string, SourcePassage[]>();
+  for (const p of passages) bySource.set(p.snapshotId, [...(bySource.get(p.snapshotId) ?? []), p]);
+  const out = new Map<string, string | null>();
+  for (const [snapshotId, rows] of bySource) {
+    const text = texts.get(snapshotId);
+    if (text !== undefined) describedTerms(text, rows).forEach((term, i) => out.set(rows[i]!.id, term));
+  }
+  return out;
+}
+
+/** The term every one of the passages stands under, or null (none, several, or one not known). */
+export function commonTerm(passageIds: readonly string[], terms: ReadonlyMap<string, string | null>): string | null {
+  const found = passageIds.map((id) => terms.get(id) ?? null);
+  return found.length > 0 && found.every((t) => t !== null && t === found[0]) ? found[0]! : null;
+}
+
+/**
+ * Whether two statements describe different terms: each stands under a term, and they differ ("--include=<path-pattern>"
+ * and "-n, --non-matching"). Such statements are about two things, so they cannot disagree (decision 0154).
+ */
+export function differentTerms(a: string | null | undefined, b: string | null | undefined): boolean {
+  return typeof a === 'string' && typeof b === 'string' && a !== b;
+}

@@ -90,6 +90,13 @@ describe('a sentence under the term it describes (decision 0153)', () => {
       'apply [--index] [-q|--quiet] [<`stash`>]',
       null,
     ]);
+    // Each cited passage carries its term too, for tools that read claims and evidence (the report lint, decision 0154).
+    expect(Object.values(report.evidence).map((e) => e.term ?? null)).toEqual([
+      '-u, --include-untracked',
+      '-u, --include-untracked',
+      'apply [--index] [-q|--quiet] [<`stash`>]',
+      null,
+    ]);
   });
 
   it('no term when the cited passages stand under different terms, or the source text is not at hand', () => {

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { ResearchRepository, OutlineSectionRow } from '@dossier/db';
 import { documentVoice, MAX_CONTESTED } from '@dossier/agents';
 import { StageStateError } from '@dossier/errors';
-import { contestedClaimIds, reservedReasons, runDisputes } from './frame/disagreements';
+import { claimTerms, contestedClaimIds, reservedReasons, runDisputes } from './frame/disagreements';
 
 /** The section at `position` of the approved outline, its claims and their evidence, in outline order. */
 export async function sectionMaterial(research: ResearchRepository, tenantId: string, runId: string, position: number) {
@@ -70,16 +70,18 @@ async function contestedFrom(
   all: Awaited<ReturnType<ResearchRepository['claims']>>,
   everything: Awaited<ReturnType<ResearchRepository['evidence']>>,
 ): Promise<RunContested> {
-  // Disputes the contradiction step did not pair count too (decision 0087).
-  const ids = contestedClaimIds(runDisputes(contradictions, all), all);
-  // Who wrote each source, for the first-person sentences of its excerpts (decision 0102).
   const snapshots = await research.snapshots(tenantId, [...new Set(everything.map((e) => e.snapshotId))]);
+  // Disputes the contradiction step did not pair count too (decision 0087); two claims about different terms are none (0154).
+  const terms = claimTerms(all, everything, snapshots);
+  const ids = contestedClaimIds(runDisputes(contradictions, all, terms), all);
+  // Who wrote each source, for the first-person sentences of its excerpts (decision 0102).
   const voices = new Map(snapshots.map((s) => [s.id, documentVoice(s.text)]));
   // The reasons "Where the sources disagree" gives are its own: the body does not state them (decision 0105).
   const reasons = reservedReasons(
     contradictions,
     all,
     everything.map((e) => ({ id: e.id, excerpt: e.excerpt, voice: voices.get(e.snapshotId) ?? null })),
+    terms,
   );
   const contested = [
     ...reasons,

@@ -1,6 +1,8 @@
 import { explainsDifference } from '@dossier/agents';
 import type { ClaimRow } from '@dossier/db';
-import { reservedReasons, runDisputes, selectDisagreements } from '../src/frame/disagreements';
+import { claimTerms, reservedReasons, runDisputes, selectDisagreements } from '../src/frame/disagreements';
+
+const thirtyOr = (days: string) => `git reflog expire removes entries older than this time; defaults to ${days} days.`;
 
 /*
  * The run's disputes (decisions 0087, 0098): recorded contradictions and pairs found when writing, only between
@@ -26,6 +28,52 @@ describe('runDisputes', () => {
   it('a side another source also states still opposes the other', () => {
     const claims = [claim('A', eighteen, ['S1', 'S2']), claim('B', twentySeven, ['S1'])];
     expect(runDisputes([], claims)).toEqual([{ claimAId: 'A', claimBId: 'B' }]);
+  });
+
+  it('two claims describing different terms of a manual are no dispute, recorded or found; one term or none is no evidence (0154)', () => {
+    const ninety = 'git reflog expire removes reflog entries older than this time; defaults to 90 days.';
+    const thirty = 'git reflog expire removes reflog entries older than this time; defaults to 30 days.';
+    const claims = [claim('A', ninety, ['S1']), claim('B', thirty, ['S2'])];
+    const terms = (a: string | null, b: string | null) =>
+      new Map([
+        ['A', a],
+        ['B', b],
+      ]);
+    expect(runDisputes([], claims, terms('gc.reflogExpire', 'gc.reflogExpireUnreachable'))).toEqual([]);
+    expect(runDisputes([{ claimAId: 'A', claimBId: 'B' }], claims, terms('gc.reflogExpire', 'gc.reflogExpireUnreachable'))).toEqual([]);
+    expect(runDisputes([], claims, terms('gc.reflogExpire', 'gc.reflogExpire'))).toEqual([{ claimAId: 'A', claimBId: 'B' }]);
+    expect(runDisputes([], claims, terms('gc.reflogExpire', null))).toEqual([{ claimAId: 'A', claimBId: 'B' }]);
+    expect(runDisputes([], claims)).toEqual([{ claimAId: 'A', claimBId: 'B' }]);
+  });
+
+  it("claimTerms: the term all of a claim's passages stand under in their sources", () => {
+    const page = [
+      'CONFIGURATION',
+      'gc.reflogExpire',
+      thirtyOr('90'),
+      'gc.reflogExpireUnreachable',
+      thirtyOr('30'),
+      'NOTES',
+      'Plain prose here.',
+    ].join('\n\n');
+    const at = (id: string, text: string) => ({ id, snapshotId: 'P', start: page.indexOf(text), end: page.indexOf(text) + text.length });
+    const evidence = [at('e90', thirtyOr('90')), at('e30', thirtyOr('30')), at('eProse', 'Plain prose here.')];
+    const terms = claimTerms(
+      [
+        { id: 'A', evidenceIds: ['e90'] },
+        { id: 'B', evidenceIds: ['e30'] },
+        { id: 'C', evidenceIds: ['e90', 'e30'] },
+        { id: 'D', evidenceIds: ['eProse'] },
+      ],
+      evidence,
+      [{ id: 'P', text: page }],
+    );
+    expect([...terms]).toEqual([
+      ['A', 'gc.reflogExpire'],
+      ['B', 'gc.reflogExpireUnreachable'],
+      ['C', null],
+      ['D', null],
+    ]);
   });
 
   it('a conditional negation and different API names are no dispute, from two sources too', () => {

@@ -1,6 +1,6 @@
 import type { ReportJson, ReportSection } from '@dossier/contracts';
 import type { ClaimRow, ContradictionRow, EvidenceRow, SourceRecordRow, VerifiedSection } from '@dossier/db';
-import { addHygiene, codeIntroduced, describedTerms, mergeShortSections, quoted, type HygieneCounts } from '@dossier/agents';
+import { addHygiene, codeIntroduced, commonTerm, mergeShortSections, passageTerms, quoted, type HygieneCounts } from '@dossier/agents';
 import { gateReportInputs, remainingHygiene, withoutBodyRepeats } from './report-hygiene';
 
 export interface ReportInputs {
@@ -208,28 +208,6 @@ function modelOutputText(m: NonNullable<ReportJson['metrics']['modelOutput']>): 
 }
 
 /**
- * The term a sentence's cited passages describe in their source (decision 0153): the one every cited passage stands
- * under, or null. Each source's text is read once, for all its cited passages.
- */
-function sentenceTerms(
-  evidence: readonly EvidenceRow[],
-  snapshots: ReadonlyMap<string, { text?: string }>,
-): (s: Sentence) => string | null {
-  const bySnapshot = new Map<string, EvidenceRow[]>();
-  for (const e of evidence) bySnapshot.set(e.snapshotId, [...(bySnapshot.get(e.snapshotId) ?? []), e]);
-  const terms = new Map<string, string | null>();
-  for (const [snapshotId, rows] of bySnapshot) {
-    const text = snapshots.get(snapshotId)?.text;
-    if (text === undefined) continue;
-    describedTerms(text, rows).forEach((term, i) => terms.set(rows[i]!.id, term));
-  }
-  return (s) => {
-    const found = s.evidenceIds.map((id) => terms.get(id) ?? null);
-    return found.length > 0 && found.every((t) => t !== null && t === found[0]) ? found[0]! : null;
-  };
-}
-
-/**
  * Two paragraphs in a row that quote one term's description are one entry (decision 0153): the section writer cut the
  * description where its source starts a paragraph, and the reader would see the term twice, one block under the other.
  */
@@ -283,7 +261,9 @@ export function buildReport(raw: ReportInputs): ReportJson {
       s.text,
       s.evidenceIds.flatMap((id) => evidenceById.get(id)?.excerpt ?? []),
     );
-  const termOf = sentenceTerms(input.evidence, snapshotById);
+  // The term each cited passage stands under in its source, and so each sentence quoting it (decision 0153).
+  const terms = passageTerms(input.evidence, new Map(input.snapshots.map((x) => [x.id, x.text])));
+  const termOf = (s: Sentence) => commonTerm(s.evidenceIds, terms);
   const paragraph = (sentences: Sentence[]) => ({
     sentences: sentences
       .map((s) => {
@@ -398,12 +378,14 @@ export function buildReport(raw: ReportInputs): ReportJson {
   const evidence: ReportJson['evidence'] = {};
   for (const [dbId, eid] of eIds) {
     const e = evidenceById.get(dbId)!;
+    const term = terms.get(dbId);
     evidence[eid] = {
       sourceId: sIds.get(e.snapshotId)!,
       excerpt: e.excerpt,
       start: e.start,
       end: e.end,
       claimIds: input.claims.filter((c) => c.evidenceIds.includes(dbId) && cIds.has(c.id)).map((c) => cIds.get(c.id)!),
+      ...(term ? { term } : {}),
     };
   }
   const sources: ReportJson['sources'] = {};

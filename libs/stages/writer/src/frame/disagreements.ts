@@ -1,10 +1,12 @@
 import {
   attributed,
+  commonTerm,
   contentStems,
   describeDifference,
   explainsDifference,
   fromDistinctSources,
   opposingPairs,
+  passageTerms,
   pointsBack,
   quotedWithSpeaker,
   readerSentence,
@@ -12,6 +14,8 @@ import {
   statesStatement,
   stem,
   tokenize,
+  differentTerms,
+  type SourcePassage,
 } from '@dossier/agents';
 import type { ClaimRow, ContradictionRow } from '@dossier/db';
 
@@ -100,6 +104,22 @@ export function contestedClaimIds(contradictions: readonly ClaimPair[], claims: 
   );
 }
 
+/** The term each claim's passages all stand under in their sources, by claim id (decision 0154; `claimTerms`). */
+export type ClaimTerms = ReadonlyMap<string, string | null>;
+
+/**
+ * The term each claim describes: the one all its passages stand under in their sources (`commonTerm`), from the
+ * sources' texts. A claim whose passages stand under none, or under several, has none.
+ */
+export function claimTerms(
+  claims: readonly Pick<ClaimRow, 'id' | 'evidenceIds'>[],
+  evidence: readonly SourcePassage[],
+  snapshots: readonly { id: string; text: string }[],
+): ClaimTerms {
+  const terms = passageTerms(evidence, new Map(snapshots.map((s) => [s.id, s.text])));
+  return new Map(claims.map((c) => [c.id, commonTerm(c.evidenceIds, terms)]));
+}
+
 /** Two claims that disagree: a contradiction the run recorded, or a pair found when writing. */
 export type ClaimPair = Pick<ContradictionRow, 'claimAId' | 'claimBId'>;
 
@@ -113,16 +133,21 @@ export type ClaimPair = Pick<ContradictionRow, 'claimAId' | 'claimBId'>;
 export function runDisputes(
   contradictions: readonly ClaimPair[],
   claims: readonly Pick<ClaimRow, 'id' | 'statement' | 'sourceIds'>[],
+  terms?: ClaimTerms,
 ): ClaimPair[] {
   const sourcesOf = new Map(claims.map((c) => [c.id, c.sourceIds]));
-  const between = (p: ClaimPair) => fromDistinctSources(sourcesOf.get(p.claimAId) ?? [], sourcesOf.get(p.claimBId) ?? []);
+  // Between sources (0098), and about one thing: two claims describing different terms of a manual (an option and a
+  // setting) say nothing against each other (decision 0154).
+  const between = (p: ClaimPair) =>
+    fromDistinctSources(sourcesOf.get(p.claimAId) ?? [], sourcesOf.get(p.claimBId) ?? []) &&
+    !differentTerms(terms?.get(p.claimAId), terms?.get(p.claimBId));
   const paired = new Set(contradictions.flatMap((c) => [`${c.claimAId} ${c.claimBId}`, `${c.claimBId} ${c.claimAId}`]));
   const unpaired = opposingPairs(
     claims.map((c) => c.statement),
     claims.map((c) => c.sourceIds),
   )
     .map(([a, b]) => ({ claimAId: claims[a]!.id, claimBId: claims[b]!.id }))
-    .filter((p) => !paired.has(`${p.claimAId} ${p.claimBId}`));
+    .filter((p) => !paired.has(`${p.claimAId} ${p.claimBId}`) && between(p));
   return [...contradictions.filter(between), ...unpaired];
 }
 
@@ -271,6 +296,9 @@ export function reservedReasons(
   contradictions: readonly ClaimPair[],
   claims: readonly ClaimRow[],
   evidence: readonly EvidenceText[],
+  terms?: ClaimTerms,
 ): string[] {
-  return selectDisagreements(runDisputes(contradictions, claims), claims, evidence, []).flatMap((d) => (d.reason ? [d.reason.text] : []));
+  return selectDisagreements(runDisputes(contradictions, claims, terms), claims, evidence, []).flatMap((d) =>
+    d.reason ? [d.reason.text] : [],
+  );
 }

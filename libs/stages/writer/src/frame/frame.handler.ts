@@ -14,7 +14,7 @@ import {
 } from '@dossier/agents';
 import { insertFrame, InterventionRepository, ResearchRepository, type Prisma } from '@dossier/db';
 import { OnStep, type StepContext, type StepHandler, type StepOutcome } from '@dossier/workflow';
-import { runDisputes, selectDisagreements } from './disagreements';
+import { claimTerms, runDisputes, selectDisagreements } from './disagreements';
 import { Redrafter, type Redraft } from './redraft';
 
 /** The framer is given at most this many disputes to name as open (its input's limit). */
@@ -100,7 +100,7 @@ export class FrameHandler implements StepHandler<'frame'> {
     const snapshots = await this.research.snapshots(tenantId, [...new Set(evidence.map((e) => e.snapshotId))]);
     const voices = new Map(snapshots.map((s) => [s.id, documentVoice(s.text)]));
     const disputes = selectDisagreements(
-      runDisputes(contradictions, claims),
+      runDisputes(contradictions, claims, claimTerms(claims, evidence, snapshots)),
       claims,
       evidence.map((e) => ({ id: e.id, excerpt: e.excerpt, voice: voices.get(e.snapshotId) ?? null })),
       body,

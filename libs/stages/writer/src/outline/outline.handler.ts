@@ -2,7 +2,7 @@ import { AgentRunner, excerptContexts, MAX_CLAIMS_PER_SECTION, outlineArchitect,
 import { insertOutline, ResearchRepository, type ClaimRow, type EvidenceRow, type InterviewTurnRow } from '@dossier/db';
 import { InterviewAnswer } from '@dossier/contracts';
 import { OnStep, type StepContext, type StepHandler, type StepOutcome } from '@dossier/workflow';
-import { contestedClaimIds, runDisputes } from '../frame/disagreements';
+import { claimTerms, contestedClaimIds, runDisputes } from '../frame/disagreements';
 import { pointersBesideAntecedents } from './pointer-sections';
 
 /** A section's claims, at most, whatever engine drew the outline: the offline architect's own limit. */
@@ -30,7 +30,9 @@ export class OutlineHandler implements StepHandler<'outline'> {
     // Both sides of a contradiction (and their restatements) are presented together in "Where the sources
     // disagree", never as two findings side by side in the body: not in a survey section, not in an interview's.
     // The disputes the contradiction step did not pair count too (decision 0087).
-    const contested = contestedClaimIds(runDisputes(contradictions, allClaims), allClaims);
+    // Two claims about different terms of a manual are no dispute (0154): read from the sources' texts, loaded once here.
+    const snapshots = await this.research.snapshots(tenantId, [...new Set(evidence.map((e) => e.snapshotId))]);
+    const contested = contestedClaimIds(runDisputes(contradictions, allClaims, claimTerms(allClaims, evidence, snapshots)), allClaims);
     const uncontested = allClaims.filter((c) => !contested.has(c.id));
     const memos = await this.interviewSections(tenantId, runId, turns, uncontested);
     // Interviews mode has no plan questions and no survey claims: the architect arranges the memos (and applies a
@@ -51,7 +53,7 @@ export class OutlineHandler implements StepHandler<'outline'> {
     const questionOf = new Map(evidence.map((e) => [e.id, rootOf(e.questionId)]));
     // An interview's questions are its memo's, not sub-questions of the plan.
     const interviewQuestions = new Set(turns.map((t) => t.questionId));
-    const { contexts: contextOf, titles } = await this.evidenceContexts(tenantId, evidence);
+    const { contexts: contextOf, titles } = this.evidenceContexts(evidence, snapshots);
     // The pages the question names (decision 0131): the most precisely named, so git(1) is not one for "git reflog".
     const named = pagesNamedMostPrecisely([...new Set(titles.values())], ctx.run.question);
     const namedSnapshots = new Set([...titles].flatMap(([id, title]) => (named.has(title) ? [id] : [])));
@@ -117,16 +119,15 @@ export class OutlineHandler implements StepHandler<'outline'> {
    * What each evidence fragment stands under in its source (the label above it, the sentence before it), for the
    * offline architect to score a claim as the curator scored its sentence (docs/decisions/0039); and each source's title.
    */
-  private async evidenceContexts(
-    tenantId: string,
+  private evidenceContexts(
     evidence: readonly EvidenceRow[],
-  ): Promise<{
+    snapshots: readonly { id: string; title: string; text: string }[],
+  ): {
     contexts: Map<string, { context: string; defines: string | null; heading: string | null; headingIsTitle: boolean }>;
     titles: Map<string, string>;
-  }> {
+  } {
     const bySnapshot = new Map<string, EvidenceRow[]>();
     for (const e of evidence) bySnapshot.set(e.snapshotId, [...(bySnapshot.get(e.snapshotId) ?? []), e]);
-    const snapshots = await this.research.snapshots(tenantId, [...bySnapshot.keys()]);
     const out = new Map<string, { context: string; defines: string | null; heading: string | null; headingIsTitle: boolean }>();
     const titles = new Map<string, string>();
     for (const snapshot of snapshots) {
