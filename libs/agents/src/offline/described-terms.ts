@@ -22,6 +22,13 @@ function isSynopsis(text: string): boolean {
   const m = /^[a-z][\w-]*\s+(\S.*)$/.exec(text);
   return m !== null && m[1]!.length <= 400 && m[1]!.split(/\s+/).every((t) => /[[\]<>{}|…]|^-{1,2}[\w[]|^--$/.test(t));
 }
+/** A constant's term line ("OP_ALL", "GIT_DIR"): capitals joined by an underscore. */
+const CONSTANT = /^[A-Z][A-Z0-9]*_[A-Z0-9_]+$/;
+/**
+ * A reference's version note ("Changed in version 3.3:", "New in version 3.4."): part of the entry it stands in, not a
+ * label ending it.
+ */
+const VERSION_NOTE = /^(?:new in|changed in|deprecated (?:since|in)) version\b/i;
 /** A value's or a strategy's term line: one lower-case word on its own ("ort", "octopus", "maxlen"). */
 const IDENTIFIER = /^[a-z][\w-]+$/;
 /** A placeholder's term line ("<pathspec>…", "<commit>"). */
@@ -61,8 +68,18 @@ function termShown(u: Unit): string | null {
   if (isSynopsis(text)) return clipAtToken(text);
   // So does an option's ("--fixup=[(amend|reword):]<commit>").
   if (u.kind === 'table-row' && isOptionLabel({ ...u, kind: 'sentence' })) return text;
+  // A constant in capitals on its own line reads as a heading to the splitter ("OP_ALL"); a signature as code.
+  if (u.kind === 'heading' && CONSTANT.test(text)) return text;
+  if (u.kind === 'code') return ends(u) ? termShown({ ...u, kind: 'sentence' }) : null;
   if (u.kind === 'heading' || u.kind === 'table-row' || !isLabel(u)) return null;
-  if (isOptionLabel(u) || PLACEHOLDER.test(text) || IDENTIFIER.test(text) || (CONFIG_KEY.test(text) && !/^www\./i.test(text))) return text;
+  if (
+    isOptionLabel(u) ||
+    PLACEHOLDER.test(text) ||
+    IDENTIFIER.test(text) ||
+    CONSTANT.test(text) ||
+    (CONFIG_KEY.test(text) && !/^www\./i.test(text))
+  )
+    return text;
   const signature = asSignature(u);
   if (isSignature(signature)) {
     const shown = signature.text.trim();
@@ -73,8 +90,19 @@ function termShown(u: Unit): string | null {
 
 /** Whether the next label after unit `i`, within a description's length, is a term: unit `i` stands inside a list. */
 function insideList(units: readonly Unit[], i: number): boolean {
-  for (let k = i + 1; k < units.length && k <= i + DESCRIPTION_UNITS; k++) if (isLabel(units[k]!)) return termShown(units[k]!) !== null;
+  for (let k = i + 1; k < units.length && k <= i + DESCRIPTION_UNITS; k++) if (ends(units[k]!)) return termShown(units[k]!) !== null;
   return false;
+}
+
+/**
+ * A label that ends a description: any but a version note or a lead-in. Program text is part of a description (its example), but
+ * for a signature on a line of its own, which reStructuredText's indentation makes a code unit ("assertLogs(logger=None,
+ * level=None)").
+ */
+function ends(u: Unit): boolean {
+  if (u.kind === 'code') return isSignature(asSignature({ ...u, kind: 'sentence' }));
+  // A lead-in ("It has two attributes:", "Example:") introduces more of the same description.
+  return isLabel(u) && !VERSION_NOTE.test(u.text.trim()) && !/:$/.test(u.text.trim());
 }
 
 /**
@@ -89,8 +117,8 @@ export function describedTerms(text: string, excerpts: readonly { start: number;
     if (i < 0) return null;
     // The nearest label above, with nothing but its description between: a heading, or a label that is no term, ends it.
     let j = i - 1;
-    for (let read = 0; j >= 0 && read < DESCRIPTION_UNITS && !isLabel(units[j]!); j--) read++;
-    if (j < 0 || !isLabel(units[j]!)) return null;
+    for (let read = 0; j >= 0 && read < DESCRIPTION_UNITS && !ends(units[j]!); j--) read++;
+    if (j < 0 || !ends(units[j]!)) return null;
     // Past the description's first paragraph, the paragraph must be inside the list: the next label after it is another
     // entry's term. After a list's last entry, a paragraph about the whole list ("With the strategies that use 3-way
     // merge …" after "subtree") is no description of that entry.

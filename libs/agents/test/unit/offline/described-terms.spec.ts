@@ -86,6 +86,31 @@ describe('the term a quoted sentence describes (decision 0153)', () => {
     expect(termOf('With the strategies that use 3-way merge')).toBeNull();
   });
 
+  it("a reference's constant, and an entry's version notes inside its description (python's rst)", () => {
+    const page = [
+      'Constants',
+      'OP_ALL',
+      '   Enables workarounds for various bugs present in other SSL implementations.',
+      '   This option is set by default.',
+      'assertLogs(logger=None, level=None)',
+      '   A context manager to test that at least one message is logged.',
+      '   Changed in version 3.3:',
+      '      Added the msg keyword argument.',
+      '   If given, logger should be a logging.Logger object.  The default is the root logger, which will catch all messages.',
+      '   It has two attributes:',
+      '   records',
+      '      A list of logging.LogRecord objects.',
+      '   New in version 3.4.',
+      'assertNoLogs(logger=None, level=None)',
+      '   A context manager to test that no messages are logged.',
+    ].join('\n\n');
+    const at = (s: string) => describedTerms(page, [{ start: page.indexOf(s), end: page.indexOf(s) + s.length }])[0];
+    expect(at('This option is set by default.')).toBe('OP_ALL');
+    expect(at('Added the msg keyword argument.')).toBe('assertLogs(logger=None, level=None)');
+    expect(at('The default is the root logger')).toBe('assertLogs(logger=None, level=None)');
+    expect(at('A list of logging.LogRecord objects.')).toBe('records');
+  });
+
   it('no term under a heading or a byline, nor for a sentence the excerpt does not start in', () => {
     expect(termOf('Use git stash when you want')).toBeNull();
     expect(termOf('The level of the lake fell')).toBeNull();
