@@ -130,8 +130,8 @@ export function lintReport(report: ReportJson): ReportLint {
     ...new Set((c?.evidenceIds ?? []).flatMap((id) => report.evidence[id]?.sourceId ?? [])),
   ];
   // And about one thing: two claims describing different terms of a manual are none (decision 0154).
-  const termOf = (c: { evidenceIds: string[] } | undefined) =>
-    commonTerm(c?.evidenceIds ?? [], new Map((c?.evidenceIds ?? []).map((id) => [id, report.evidence[id]?.term ?? null])));
+  const evidenceTerms = new Map(Object.entries(report.evidence).map(([id, e]) => [id, e.term ?? null]));
+  const termOf = (c: { evidenceIds: string[] } | undefined) => commonTerm(c?.evidenceIds ?? [], evidenceTerms);
   const between = ([a, b]: readonly [string, string]) =>
     fromDistinctSources(sourcesOf(report.claims[a]), sourcesOf(report.claims[b])) &&
     !differentTerms(termOf(report.claims[a]), termOf(report.claims[b]));
