@@ -169,7 +169,7 @@ export async function startModelBench(latencyMs: number, progress: (line: string
     await model.stop();
     await qdrant.close();
     await prisma.$disconnect();
-    await db.drop();
+    if (!process.env.BENCH_KEEP_DB) await db.drop();
   };
   try {
     const prefix = uniquePrefix('model');

@@ -9,6 +9,14 @@ import { int, url } from './fields';
 export const DatabaseEnv = z.object({
   DATABASE_URL: url(/^postgres(ql)?:$/).describe('Postgres connection URL (postgres:// or postgresql://)'),
   DATABASE_POOL_MAX: int(10, 1).describe("Largest number of connections in a process's Postgres pool"),
+  /**
+   * A connection the pool closes is a cold Postgres backend when it is opened again: the next step paid 20-100 ms for
+   * the connection and its catalog lookups (docs/decisions/0155). Kept: this many, and the rest for DATABASE_POOL_IDLE_MS.
+   */
+  DATABASE_POOL_MIN: int(2, 0).describe('Connections a process keeps open when idle (at most DATABASE_POOL_MAX)'),
+  DATABASE_POOL_IDLE_MS: int(60_000, 0).describe(
+    'How long a connection above DATABASE_POOL_MIN stays open unused before the pool closes it (0: never)',
+  ),
 });
 
 export const RedisEnv = z.object({

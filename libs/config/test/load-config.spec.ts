@@ -21,6 +21,8 @@ describe('loadConfig', () => {
     expect(loadConfig(WorkerEnv, { ...VALID })).toEqual({
       ...VALID,
       DATABASE_POOL_MAX: 10,
+      DATABASE_POOL_MIN: 2,
+      DATABASE_POOL_IDLE_MS: 60_000,
       LOG_LEVEL: 'info',
       WORKER_CONCURRENCY: 8,
       STEP_LOCK_MS: 30_000,

@@ -11,6 +11,27 @@ export type { Db } from './db';
 export interface DbOptions {
   url: string;
   poolMax?: number;
+  /** Connections kept open when idle (at most `poolMax`); default 2. */
+  poolMin?: number;
+  /** How long a connection above `poolMin` stays open unused; 0: never closed. Default 60 s. */
+  poolIdleMs?: number;
+}
+
+/**
+ * The pool's size and how it keeps idle connections. pg's default closes a connection after 10 s unused, and a step
+ * after a pause (a run's next stage on a service that waited on the model meanwhile) paid for a new connection and a
+ * cold backend's catalog lookups: 20-100 ms before its first statement (docs/decisions/0155).
+ */
+export function poolSettings(options: DbOptions): { max: number; min: number; idleTimeoutMillis: number; allowExitOnIdle: true } {
+  const max = options.poolMax ?? 10;
+  return {
+    max,
+    min: Math.min(options.poolMin ?? 2, max),
+    idleTimeoutMillis: options.poolIdleMs ?? 60_000,
+    // Kept connections must not keep a process alive that has nothing else to do (a CLI command that forgot to close):
+    // idle ones are unreferenced, as pg's 10 s timer used to end them.
+    allowExitOnIdle: true,
+  };
 }
 
 export function createPrismaClient(options: DbOptions): PrismaClient {
@@ -32,7 +53,7 @@ export class PrismaService extends PrismaClient implements OnApplicationShutdown
   readonly pool: BindablePool;
 
   constructor(options: DbOptions) {
-    const pool = new BindablePool({ connectionString: options.url, max: options.poolMax ?? 10 });
+    const pool = new BindablePool({ connectionString: options.url, ...poolSettings(options) });
     super({ adapter: adapterOn(pool) });
     this.pool = pool;
     registerPooledClient(this, pool);

@@ -8,6 +8,8 @@ export function engineSettingsFromEnv(env: WorkerEnv, consume: readonly ServiceN
   return {
     databaseUrl: env.DATABASE_URL,
     databasePoolMax: env.DATABASE_POOL_MAX,
+    databasePoolMin: env.DATABASE_POOL_MIN,
+    databasePoolIdleMs: env.DATABASE_POOL_IDLE_MS,
     redisUrl: env.REDIS_URL,
     queuePrefix: env.QUEUE_PREFIX ?? defaultQueuePrefix(env.DATABASE_URL),
     consume,

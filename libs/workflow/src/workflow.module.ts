@@ -23,6 +23,9 @@ import type { ModelEndpoint } from './hosting/model-endpoint';
 export interface EngineSettings {
   databaseUrl: string;
   databasePoolMax: number;
+  /** Kept open when idle, and how long the others stay (DbOptions); the database module's defaults when unset. */
+  databasePoolMin?: number;
+  databasePoolIdleMs?: number;
   redisUrl: string;
   queuePrefix: string;
   /** Services whose queues this process works on; empty for producer-only processes (conductor, gateway, CLI client). */
@@ -67,7 +70,7 @@ export class WorkflowModule {
       module: WorkflowModule,
       global: true,
       imports: [
-        DbModule.forRoot({ url: s.databaseUrl, poolMax: s.databasePoolMax }),
+        DbModule.forRoot({ url: s.databaseUrl, poolMax: s.databasePoolMax, poolMin: s.databasePoolMin, poolIdleMs: s.databasePoolIdleMs }),
         QueueModule.forRoot({
           redisUrl: s.redisUrl,
           prefix: s.queuePrefix,
