@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 /**
  * A PROTOCOL DOUBLE of Qdrant for tests, NOT Qdrant: a small HTTP server answering the subset of Qdrant's
  * REST API that QdrantVectorStore uses, in Qdrant's request and response shapes (collections get/create/
- * delete, payload index create, points upsert/query/count/delete with `must`+`match` filters, cosine
+ * delete, payload index create, points upsert/query/query batch/count/delete with `must`+`match` filters, cosine
  * distance, 404/409/400 errors). It lets the real client and adapter run in CI; the same contract suite
  * runs against a real Qdrant when QDRANT_URL is set.
  */
@@ -43,6 +43,29 @@ function unit(v: number[]): number[] {
 
 function matches(p: Point, filter: Filter | undefined): boolean {
   return (filter?.must ?? []).every((c) => p.payload[c.key] === c.match.value);
+}
+
+/** One query request (`points/query`, or one search of `points/query/batch`): its answer, or the refusal's message. */
+function query(col: Collection, body: Record<string, unknown>): { points: unknown[] } | string {
+  const vector = body['query'] as number[];
+  if (!Array.isArray(vector) || vector.length !== col.size)
+    return `Wrong input: Vector dimension error: expected dim: ${col.size}, got ${vector?.length}`;
+  const q = unit(vector);
+  const threshold = body['score_threshold'] as number | undefined;
+  const hits = [...col.points.values()]
+    .filter((p) => matches(p, body['filter'] as Filter | undefined))
+    .map((p) => ({ p, score: p.vector.reduce((s, x, i) => s + x * q[i]!, 0) }))
+    .filter((h) => threshold === undefined || h.score >= threshold)
+    .sort((a, b) => b.score - a.score)
+    .slice(0, Number(body['limit'] ?? 10));
+  return {
+    points: hits.map(({ p, score }) => ({
+      id: p.id,
+      version: p.version,
+      score,
+      ...(body['with_payload'] ? { payload: p.payload } : {}),
+    })),
+  };
 }
 
 export async function startQdrantDouble(): Promise<QdrantDouble> {
@@ -111,25 +134,16 @@ export async function startQdrantDouble(): Promise<QdrantDouble> {
       return done(res);
     }
     if (rest === 'points/query' && req.method === 'POST') {
-      const query = body['query'] as number[];
-      if (!Array.isArray(query) || query.length !== col.size)
-        return error(res, 400, `Wrong input: Vector dimension error: expected dim: ${col.size}, got ${query?.length}`);
-      const q = unit(query);
-      const threshold = body['score_threshold'] as number | undefined;
-      const hits = [...col.points.values()]
-        .filter((p) => matches(p, body['filter'] as Filter | undefined))
-        .map((p) => ({ p, score: p.vector.reduce((s, x, i) => s + x * q[i]!, 0) }))
-        .filter((h) => threshold === undefined || h.score >= threshold)
-        .sort((a, b) => b.score - a.score)
-        .slice(0, Number(body['limit'] ?? 10));
-      return ok(res, {
-        points: hits.map(({ p, score }) => ({
-          id: p.id,
-          version: p.version,
-          score,
-          ...(body['with_payload'] ? { payload: p.payload } : {}),
-        })),
-      });
+      const answer = query(col, body);
+      return typeof answer === 'string' ? error(res, 400, answer) : ok(res, answer);
+    }
+    // Qdrant's batch of queries: one answer per search, in order; one bad search refuses the whole request.
+    if (rest === 'points/query/batch' && req.method === 'POST') {
+      const searches = body['searches'];
+      if (!Array.isArray(searches)) return error(res, 400, 'Format error in JSON body: missing field `searches`');
+      const answers = searches.map((s: Record<string, unknown>) => query(col, s));
+      const refused = answers.find((a): a is string => typeof a === 'string');
+      return refused ? error(res, 400, refused) : ok(res, answers);
     }
     if (rest === 'points/count' && req.method === 'POST') {
       return ok(res, { count: [...col.points.values()].filter((p) => matches(p, body['filter'] as Filter | undefined)).length });

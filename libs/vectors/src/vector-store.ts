@@ -40,6 +40,12 @@ export interface VectorSearchOptions {
   minScore?: number;
 }
 
+/** One search of a batch (`VectorStore.searchMany`). */
+export interface VectorQuery {
+  vector: Float32Array | number[];
+  opts: VectorSearchOptions;
+}
+
 /**
  * The vector store port. Implementations: LanceVectorStore (embedded, one machine, any number of processes) and
  * QdrantVectorStore (a server, several machines). Both must pass test/vector-store.contract.ts.
@@ -51,6 +57,12 @@ export interface VectorStore {
   upsert(collection: string, points: VectorPoint[]): Promise<void>;
   /** Cosine nearest neighbours within the filter, best first. */
   search(collection: string, vector: Float32Array | number[], opts: VectorSearchOptions): Promise<VectorHit[]>;
+  /**
+   * Several searches of one collection, each answered as `search` answers it, in the queries' order. Every query is
+   * checked before any is sent. A server that takes batches (Qdrant) gets one request for all of them, so a step's
+   * searches cost one round trip, not one each (docs/decisions/0156).
+   */
+  searchMany(collection: string, queries: readonly VectorQuery[]): Promise<VectorHit[][]>;
   /** Deletes every point matching the filter; returns how many were deleted. */
   delete(collection: string, filter: VectorFilter): Promise<number>;
   count(collection: string, filter?: VectorFilter): Promise<number>;

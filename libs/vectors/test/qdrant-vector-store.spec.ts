@@ -49,6 +49,49 @@ describe('QdrantVectorStore specifics (over the double)', () => {
     await store.close();
   });
 
+  it('sends searchMany as query batches of searchBatchSize, and their answers come back in the queries\' order', async () => {
+    const store = new QdrantVectorStore({ url: double.url, searchBatchSize: 2 });
+    await store.ensureCollection('search_batches', 2);
+    await store.upsert(
+      'search_batches',
+      Array.from({ length: 6 }, (_, i) => ({ id: pointId(`s${i}`), vector: [1, i], payload: { tenantId: 't', kind: 'evidence' } })),
+    );
+    const queries = Array.from({ length: 5 }, (_, i) => ({ vector: [1, i], opts: { filter: { tenantId: 't' }, limit: 1 } }));
+    const before = double.requests().length;
+    const hits = await store.searchMany('search_batches', queries);
+    const sent = double.requests().slice(before);
+    expect(sent).toEqual(Array.from({ length: 3 }, () => 'POST /collections/search_batches/points/query/batch'));
+    expect(hits.map((h) => h[0]!.id)).toEqual([0, 1, 2, 3, 4].map((i) => pointId(`s${i}`)));
+    await store.close();
+  });
+
+  it('a batch answer that does not match the searches one to one is an outage to retry, not a wrong match', async () => {
+    // A server that answers the collection and then one result for any batch: not what Qdrant does.
+    const { createServer } = await import('node:http');
+    const server = createServer((req, res) => {
+      res.setHeader('content-type', 'application/json');
+      if (req.method === 'GET') {
+        res.end(JSON.stringify({ status: 'ok', time: 0, result: { config: { params: { vectors: { size: 2, distance: 'Cosine' } } } } }));
+      } else {
+        req.resume();
+        req.on('end', () => res.end(JSON.stringify({ status: 'ok', time: 0, result: [{ points: [] }] })));
+      }
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const { port } = server.address() as { port: number };
+      const store = new QdrantVectorStore({ url: `http://127.0.0.1:${port}` });
+      const query = { vector: [1, 0], opts: { filter: { tenantId: 't' }, limit: 1 } };
+      await expect(store.searchMany('odd', [query, query, query])).rejects.toMatchObject({
+        name: 'DependencyUnavailableError',
+        message: expect.stringMatching(/answered 1 results for 3 searches/),
+      });
+    } finally {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
+  });
+
   it('splits large upserts into batches', async () => {
     const store = new QdrantVectorStore({ url: double.url, batchSize: 10 });
     await store.ensureCollection('batches', 2);

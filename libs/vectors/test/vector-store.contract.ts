@@ -193,6 +193,38 @@ export function describeVectorStoreContract(
         expect(err.message).toMatch(new RegExp(`\\b${DIM}\\b`));
         expect(err.message).toMatch(/\b3\b/);
       });
+
+      it('searchMany answers each query as search does, in the queries\' order', async () => {
+        const queries = [
+          { vector: [1, 0, 0, 0], opts: { filter: { tenantId: 't1' }, limit: 2 } },
+          { vector: [0, 1, 0, 0], opts: { filter: { tenantId: 't1', kind: 'evidence' }, limit: 10, minScore: 0.5 } },
+          { vector: [-1, 0, 0, 0], opts: { filter: { tenantId: 't1' }, limit: 1 } },
+          { vector: [1, 0, 0, 0], opts: { filter: { tenantId: 't2' }, limit: 5 } },
+          { vector: [0.5, 0.5, 0.2, 0], opts: { filter: { tenantId: 't1', kind: 'claim' }, limit: 5 } },
+        ];
+        const many = await store.searchMany(col, queries);
+        const one = await Promise.all(queries.map((q) => store.search(col, q.vector, q.opts)));
+        expect(many).toEqual(one);
+        expect(many.map((hits) => hits.map((h) => h.id))).toEqual([
+          [pointId('same'), pointId('near')],
+          [pointId('far'), pointId('mid')],
+          [pointId('opposite')],
+          [],
+          [],
+        ]);
+        expect(await store.searchMany(col, [])).toEqual([]);
+      });
+
+      it('searchMany refuses the whole batch for one bad query: no tenant, or the wrong dimension', async () => {
+        const good = { vector: [1, 0, 0, 0], opts: { filter: { tenantId: 't1' }, limit: 1 } };
+        const noTenant = await errorOf(
+          store.searchMany(col, [good, { vector: [1, 0, 0, 0], opts: { filter: {} as { tenantId: string }, limit: 1 } }]),
+        );
+        expect(noTenant.code).toBe('validation_failed');
+        expect(noTenant.message).toMatch(/query\[1\]/);
+        const wrongDimension = await errorOf(store.searchMany(col, [good, good, { vector: [1, 0, 0], opts: good.opts }]));
+        expect(wrongDimension.code).toBe('vector_dimension_mismatch');
+      });
     });
 
     describe('dimension mismatch on upsert', () => {

@@ -3,6 +3,7 @@ import { resolve } from 'node:path';
 import { connect, type Connection, type Table } from '@lancedb/lancedb';
 import { ValidationError, WriteConflictError } from '@dossier/errors';
 import { VectorDimensionMismatchError, VectorStoreClosedError, VectorStoreIoError } from '../errors';
+import { atOnce } from '../at-once';
 import { toUnitVector } from '../vector-math';
 import {
   canonicalPointId,
@@ -17,6 +18,7 @@ import {
   type VectorHit,
   type VectorPayload,
   type VectorPoint,
+  type VectorQuery,
   type VectorSearchOptions,
   type VectorStore,
 } from '../vector-store';
@@ -113,6 +115,23 @@ export class LanceVectorStore implements VectorStore {
       .map((row) => toHit(row, collection))
       .filter((hit) => minScore === undefined || hit.score >= minScore)
       .sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  }
+
+  /**
+   * LanceDB searches in this process: no request to save, so the searches run a few at once, each as `search`. Every
+   * query is checked first, as Qdrant's batch does, so a bad one fails the batch before any runs.
+   */
+  async searchMany(collection: string, queries: readonly VectorQuery[]): Promise<VectorHit[][]> {
+    this.assertOpen();
+    if (!Array.isArray(queries)) throw new ValidationError('searchMany() takes an array of queries');
+    if (queries.length === 0) return [];
+    const c = await this.collection(collection);
+    queries.forEach((q, i) => {
+      parseOrThrow(VectorSearchOptionsSchema, q?.opts, `query[${i}] options`);
+      if (q.vector === undefined) throw new ValidationError(`query[${i}] has no vector`);
+      toUnitVector(q.vector, collection, c.dimension);
+    });
+    return atOnce(queries, (q) => this.search(collection, q.vector, q.opts));
   }
 
   async delete(collection: string, filter: VectorFilter): Promise<number> {

@@ -15,6 +15,7 @@ import {
   type VectorHit,
   type VectorPayload,
   type VectorPoint,
+  type VectorQuery,
   type VectorSearchOptions,
   type VectorStore,
 } from '../vector-store';
@@ -24,6 +25,8 @@ export interface QdrantVectorStoreOptions {
   apiKey?: string;
   /** Points per upsert request: large batches are split so no request exceeds Qdrant's body limit. */
   batchSize?: number;
+  /** Searches per batch request (`searchMany`): split like upserts, for the same limit. */
+  searchBatchSize?: number;
   timeoutMs?: number;
 }
 
@@ -41,6 +44,17 @@ function toQdrantFilter(filter: VectorFilter): QdrantFilter {
   if (filter.runId !== undefined) must.push({ key: 'runId', match: { value: filter.runId } });
   if (filter.kind !== undefined) must.push({ key: 'kind', match: { value: filter.kind } });
   return { must };
+}
+
+/** A query point as Qdrant answers it (`query` and `query/batch`). */
+type QdrantScoredPoint = { id: string | number; score: number; payload?: Record<string, unknown> | null };
+
+/** Qdrant's points as hits: best first, ties by id, none below `minScore` (Qdrant's threshold is applied again here). */
+function toHits(points: readonly QdrantScoredPoint[], minScore: number | undefined): VectorHit[] {
+  return points
+    .map((p) => ({ id: canonicalPointId(String(p.id)), score: p.score, payload: (p.payload ?? {}) as VectorPayload }))
+    .filter((h) => minScore === undefined || h.score >= minScore)
+    .sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
 }
 
 function statusOf(err: unknown): number | undefined {
@@ -64,6 +78,7 @@ export class QdrantVectorStore implements VectorStore {
   private readonly client: QdrantClient;
   private readonly dimensions = new Map<string, number>();
   private readonly batchSize: number;
+  private readonly searchBatchSize: number;
   private closed = false;
 
   constructor(private readonly options: QdrantVectorStoreOptions) {
@@ -75,6 +90,7 @@ export class QdrantVectorStore implements VectorStore {
       timeout: options.timeoutMs ?? 30_000,
     });
     this.batchSize = options.batchSize ?? 256;
+    this.searchBatchSize = options.searchBatchSize ?? 64;
   }
 
   async ensureCollection(name: string, dimension: number): Promise<void> {
@@ -120,22 +136,46 @@ export class QdrantVectorStore implements VectorStore {
 
   async search(collection: string, vector: Float32Array | number[], opts: VectorSearchOptions): Promise<VectorHit[]> {
     this.assertOpen();
-    const { filter, limit, minScore } = parseOrThrow(VectorSearchOptionsSchema, opts, 'search options');
     const dimension = await this.requireDimension(collection);
-    const query = Array.from(toUnitVector(vector, collection, dimension));
-    const result = await this.call(collection, () =>
-      this.client.query(collection, {
-        query,
-        filter: toQdrantFilter(filter),
-        limit,
-        with_payload: true,
-        ...(minScore !== undefined ? { score_threshold: minScore } : {}),
-      }),
-    );
-    return result.points
-      .map((p) => ({ id: canonicalPointId(String(p.id)), score: p.score, payload: (p.payload ?? {}) as VectorPayload }))
-      .filter((h) => minScore === undefined || h.score >= minScore)
-      .sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+    const { request, minScore } = this.queryRequest(collection, dimension, vector, opts, 'search options');
+    const result = await this.call(collection, () => this.client.query(collection, request));
+    return toHits(result.points, minScore);
+  }
+
+  /** One `query/batch` request per `searchBatchSize` searches (decision 0156); every query checked before the first is sent. */
+  async searchMany(collection: string, queries: readonly VectorQuery[]): Promise<VectorHit[][]> {
+    this.assertOpen();
+    if (!Array.isArray(queries)) throw new ValidationError('searchMany() takes an array of queries');
+    if (queries.length === 0) return [];
+    const dimension = await this.requireDimension(collection);
+    const checked = queries.map((q, i) => this.queryRequest(collection, dimension, q?.vector, q?.opts, `query[${i}] options`));
+    const hits: VectorHit[][] = [];
+    for (let i = 0; i < checked.length; i += this.searchBatchSize) {
+      const batch = checked.slice(i, i + this.searchBatchSize);
+      const answers = await this.call(collection, () => this.client.queryBatch(collection, { searches: batch.map((c) => c.request) }));
+      // One answer per search, in order, is Qdrant's contract; anything else cannot be matched to the queries.
+      if (!Array.isArray(answers) || answers.length !== batch.length) {
+        throw new DependencyUnavailableError(
+          `Qdrant at ${this.options.url} answered ${Array.isArray(answers) ? answers.length : 'no list of'} results for ${batch.length} searches on collection "${collection}"`,
+        );
+      }
+      answers.forEach((answer, k) => hits.push(toHits(answer.points, batch[k]!.minScore)));
+    }
+    return hits;
+  }
+
+  /** A search as Qdrant's query request, its options and vector checked (a vector of the wrong dimension names both). */
+  private queryRequest(collection: string, dimension: number, vector: Float32Array | number[] | undefined, opts: unknown, what: string) {
+    const { filter, limit, minScore } = parseOrThrow(VectorSearchOptionsSchema, opts, what);
+    if (vector === undefined) throw new ValidationError(`${what.replace(/ options$/, '')} has no vector`);
+    const request = {
+      query: Array.from(toUnitVector(vector, collection, dimension)),
+      filter: toQdrantFilter(filter),
+      limit,
+      with_payload: true,
+      ...(minScore !== undefined ? { score_threshold: minScore } : {}),
+    };
+    return { request, minScore };
   }
 
   /** Qdrant's delete does not say how many it removed: counted first (a write racing the delete may skew it). */

@@ -1,6 +1,5 @@
 import { guardSentence } from '@dossier/agents';
 import { pointId, type Embedder, type VectorStore } from '@dossier/vectors';
-import { atOnce } from '../searches-at-once';
 
 /** Evidence this similar (cosine of their embeddings) from two sources may be one statement twice. */
 export const DUPLICATE_SIMILARITY = 0.9;
@@ -58,12 +57,13 @@ export async function groupDuplicateEvidence(
     parent.set(other, lead);
     parent.set(lead, lead);
   };
-  const neighbours = await atOnce([...fresh.keys()], (i) =>
-    store.search(collection, vectors[i]!, {
-      filter: { ...scope, kind: 'evidence' },
-      limit: NEIGHBOURS + 1,
-      minScore: DUPLICATE_SIMILARITY,
-    }),
+  // One batch: a request to a server that takes them, not one per passage (decision 0156).
+  const neighbours = await store.searchMany(
+    collection,
+    fresh.map((_, i) => ({
+      vector: vectors[i]!,
+      opts: { filter: { ...scope, kind: 'evidence' }, limit: NEIGHBOURS + 1, minScore: DUPLICATE_SIMILARITY },
+    })),
   );
   for (const [i, e] of fresh.entries()) {
     for (const hit of neighbours[i]!) {

@@ -1,5 +1,4 @@
-import { pointId, type Embedder, type VectorStore } from '@dossier/vectors';
-import { atOnce } from '../searches-at-once';
+import { pointId, type Embedder, type VectorHit, type VectorQuery, type VectorStore } from '@dossier/vectors';
 
 /** Neighbours searched per claim and per evidence item. */
 const NEIGHBOURS = 8;
@@ -50,7 +49,8 @@ export async function contradictionCandidates(
   const passageVectors = new Map(
     (passageIds.length > 0 ? await embedder.embed(passageIds.map((id) => excerpts.get(id)!)) : []).map((v, k) => [passageIds[k]!, v]),
   );
-  // Every search of the new claims at once (a few in flight), then their hits in the claims' order.
+  // Every search of the new claims in one batch per collection (one request each to a server that takes batches,
+  // decision 0156), then their hits in the claims' order.
   const searches = claims.flatMap((claim, i) =>
     fresh.has(claim.id)
       ? [
@@ -63,9 +63,10 @@ export async function contradictionCandidates(
         ]
       : [],
   );
-  const found = await atOnce(searches, (s) =>
-    store.search(s.collection, s.vector, { filter: { ...scope, kind: s.kind }, limit: NEIGHBOURS + 1, minScore: MIN_SIMILARITY }),
-  );
+  const found = await searchEach(store, searches, (s) => ({
+    vector: s.vector,
+    opts: { filter: { ...scope, kind: s.kind }, limit: NEIGHBOURS + 1, minScore: MIN_SIMILARITY },
+  }));
   for (const [k, s] of searches.entries()) {
     for (const hit of found[k]!) {
       if (s.kind === 'claim') {
@@ -79,4 +80,25 @@ export async function contradictionCandidates(
   const statement = new Map(claims.map((c) => [c.id, c.statement]));
   const key = ([a, b]: [string, string]) => `${statement.get(a)}\u0000${statement.get(b)}`;
   return [...pairs.values()].sort((x, y) => key(x).localeCompare(key(y)));
+}
+
+/** The hits of searches over several collections, in the searches' order: one `searchMany` per collection, together. */
+async function searchEach<S extends { collection: string }>(
+  store: VectorStore,
+  searches: readonly S[],
+  query: (search: S) => VectorQuery,
+): Promise<VectorHit[][]> {
+  const byCollection = new Map<string, number[]>();
+  searches.forEach((s, k) => byCollection.set(s.collection, [...(byCollection.get(s.collection) ?? []), k]));
+  const found = new Array<VectorHit[]>(searches.length);
+  await Promise.all(
+    [...byCollection].map(async ([collection, ks]) => {
+      const hits = await store.searchMany(
+        collection,
+        ks.map((k) => query(searches[k]!)),
+      );
+      ks.forEach((k, j) => (found[k] = hits[j]!));
+    }),
+  );
+  return found;
 }

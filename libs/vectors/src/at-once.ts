@@ -1,11 +1,10 @@
-/** How many vector searches one step has in flight at once. */
+/** How many vector searches a store without batches has in flight at once (`searchMany` on LanceDB). */
 export const SEARCHES_AT_ONCE = 8;
 
 /**
  * `fn` of every item, up to `limit` at once, the results in the items' order. A step's vector searches were awaited one
- * after the other — a claim's neighbours, then each of its passages', for every claim — so a step paid one round trip
- * to the vector store per search on the run's critical path (decision 0134); the results are used in the same order
- * as before, so what the step decides does not change.
+ * after the other, one round trip each on the run's critical path (decision 0134); a store that takes batches answers
+ * them in one request instead (`searchMany`, decision 0156).
  */
 export async function atOnce<T, R>(items: readonly T[], fn: (item: T) => Promise<R>, limit = SEARCHES_AT_ONCE): Promise<R[]> {
   const results = new Array<R>(items.length);
