@@ -103,6 +103,7 @@ export { namedByQuestion, pagesNamedMostPrecisely } from './offline/page-names';
 export { attributed, documentVoice, isFirstPerson, isMethodStatement } from './offline/nlp/first-person';
 export { codeIntroduced, isLeadIn } from './offline/nlp/lists';
 export { statesStatement } from './offline/nlp/states-statement';
+export { keptAnalyses } from './offline/nlp/kept-analyses';
 export { fromDistinctSources, opposedStatements, opposingPairs } from './offline/nlp/disputes';
 export { explainsDifference, describeDifference, namePoint } from './offline/nlp/dispute-reason';
 

@@ -1,3 +1,4 @@
+import { keptAnalyses } from './kept-analyses';
 import { statementStems } from './statement-terms';
 
 /** Share of a statement's content words a sentence must hold to state it (with every figure the statement gives). */
@@ -14,6 +15,12 @@ function figures(text: string): Set<string> {
   return new Set((text.match(/\d+(?:[.,]\d+)*/g) ?? []).map((n) => n.replace(/,(?=\d{3}\b)/g, '')));
 }
 
+/** A text's content stems and figures, kept per text (decision 0157): a statement is checked against many sentences. */
+const analysed = keptAnalyses((text: string): { stems: ReadonlySet<string>; figures: ReadonlySet<string> } => ({
+  stems: statementStems(text),
+  figures: figures(text),
+}));
+
 /**
  * Whether a sentence states a statement: it holds most of the statement's content words and every figure it gives.
  * A longer sentence can state a claim it does not equal ("The level fell by 6.1 metres between 2015 and 2024, from a
@@ -21,12 +28,12 @@ function figures(text: string): Set<string> {
  * figure state another position. Used to keep the positions of a dispute out of the body (decision 0037).
  */
 export function statesStatement(sentence: string, statement: string): boolean {
-  const own = statementStems(statement);
+  const own = analysed(statement).stems;
   if (own.size === 0) return false;
-  const inSentence = figures(sentence);
-  const given = [...figures(statement)];
+  const inSentence = analysed(sentence).figures;
+  const given = [...analysed(statement).figures];
   if (!given.every((n) => inSentence.has(n))) return false;
-  const words = statementStems(sentence);
+  const words = analysed(sentence).stems;
   const shared = [...own].filter((w) => words.has(w)).length;
   const measured = given.some((n) => !YEAR.test(n));
   return shared / own.size >= (measured ? STATES_SHARE_WITH_FIGURE : STATES_SHARE);

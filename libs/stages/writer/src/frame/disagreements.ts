@@ -5,6 +5,7 @@ import {
   describeDifference,
   explainsDifference,
   fromDistinctSources,
+  keptAnalyses,
   opposingPairs,
   passageTerms,
   pointsBack,
@@ -51,15 +52,14 @@ interface EvidenceText {
   voice?: string | null;
 }
 
-function tokens(text: string): Set<string> {
-  return new Set(tokenize(text).map(stem));
-}
+/** A text's stems, kept per text (decision 0157): every claim of a run is compared with every side of its disputes. */
+const tokens = keptAnalyses((text: string): ReadonlySet<string> => new Set(tokenize(text).map(stem)));
 
 /** Two claims state the same position: nearly the same words and every figure the same. */
 export function samePosition(a: string, b: string): boolean {
   const x = tokens(a);
   const y = tokens(b);
-  const figures = (s: Set<string>) =>
+  const figures = (s: ReadonlySet<string>) =>
     [...s]
       .filter((t) => /\d/.test(t))
       .sort()
