@@ -49,7 +49,7 @@ describe('QdrantVectorStore specifics (over the double)', () => {
     await store.close();
   });
 
-  it('sends searchMany as query batches of searchBatchSize, and their answers come back in the queries\' order', async () => {
+  it("sends searchMany as query batches of searchBatchSize, and their answers come back in the queries' order", async () => {
     const store = new QdrantVectorStore({ url: double.url, searchBatchSize: 2 });
     await store.ensureCollection('search_batches', 2);
     await store.upsert(

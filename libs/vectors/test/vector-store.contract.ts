@@ -194,7 +194,7 @@ export function describeVectorStoreContract(
         expect(err.message).toMatch(/\b3\b/);
       });
 
-      it('searchMany answers each query as search does, in the queries\' order', async () => {
+      it("searchMany answers each query as search does, in the queries' order", async () => {
         const queries = [
           { vector: [1, 0, 0, 0], opts: { filter: { tenantId: 't1' }, limit: 2 } },
           { vector: [0, 1, 0, 0], opts: { filter: { tenantId: 't1', kind: 'evidence' }, limit: 10, minScore: 0.5 } },
