@@ -137,7 +137,7 @@ export class QdrantVectorStore implements VectorStore {
   async search(collection: string, vector: Float32Array | number[], opts: VectorSearchOptions): Promise<VectorHit[]> {
     this.assertOpen();
     const dimension = await this.requireDimension(collection);
-    const { request, minScore } = this.queryRequest(collection, dimension, vector, opts, 'search options');
+    const { request, minScore } = this.queryRequest(collection, dimension, vector, opts, 'search');
     const result = await this.call(collection, () => this.client.query(collection, request));
     return toHits(result.points, minScore);
   }
@@ -148,7 +148,7 @@ export class QdrantVectorStore implements VectorStore {
     if (!Array.isArray(queries)) throw new ValidationError('searchMany() takes an array of queries');
     if (queries.length === 0) return [];
     const dimension = await this.requireDimension(collection);
-    const checked = queries.map((q, i) => this.queryRequest(collection, dimension, q?.vector, q?.opts, `query[${i}] options`));
+    const checked = queries.map((q, i) => this.queryRequest(collection, dimension, q?.vector, q?.opts, `query[${i}]`));
     const hits: VectorHit[][] = [];
     for (let i = 0; i < checked.length; i += this.searchBatchSize) {
       const batch = checked.slice(i, i + this.searchBatchSize);
@@ -164,10 +164,13 @@ export class QdrantVectorStore implements VectorStore {
     return hits;
   }
 
-  /** A search as Qdrant's query request, its options and vector checked (a vector of the wrong dimension names both). */
-  private queryRequest(collection: string, dimension: number, vector: Float32Array | number[] | undefined, opts: unknown, what: string) {
-    const { filter, limit, minScore } = parseOrThrow(VectorSearchOptionsSchema, opts, what);
-    if (vector === undefined) throw new ValidationError(`${what.replace(/ options$/, '')} has no vector`);
+  /**
+   * A search as Qdrant's query request, its options and vector checked (a vector of the wrong dimension names both);
+   * `label` names the search in a refusal ("search options", "query[2] has no vector").
+   */
+  private queryRequest(collection: string, dimension: number, vector: Float32Array | number[] | undefined, opts: unknown, label: string) {
+    const { filter, limit, minScore } = parseOrThrow(VectorSearchOptionsSchema, opts, `${label} options`);
+    if (vector === undefined) throw new ValidationError(`${label} has no vector`);
     const request = {
       query: Array.from(toUnitVector(vector, collection, dimension)),
       filter: toQdrantFilter(filter),
