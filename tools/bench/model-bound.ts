@@ -19,6 +19,8 @@
  * bench prints where their CPU went while the single runs ran (boot and warm-up left out), all services together and
  * per service, per step of those runs, with the repository's own functions by inclusive time.
  * `--json FILE`: the figures (tools/bench/model-report.ts).
+ * `BENCH_KEEP_DB=1`: the bench's database is left in place, to read a run's steps, outbox and llm_calls afterwards
+ * (decision 0155 timed each step from them).
  */
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
