@@ -91,6 +91,60 @@ describe('recordings: record, replay, search cache, retention', () => {
     expect(await withRecordingScope(replay, () => recorded(search('q'), Hits, liveSearch(['live'])))).toEqual(['second']);
   });
 
+  it('the calls a step makes at once are linked in one statement, each with its own answer; a call asked twice keeps the last', async () => {
+    const t = await tenant();
+    const run = randomUUID();
+    // Every statement the store sends through this client (outside a pool, raw statements go through Prisma).
+    const raw = jest.spyOn(prisma, '$queryRawUnsafe');
+    const answers = await withRecordingScope(scope(t, run, 'retrieve.0.2'), () =>
+      Promise.all([
+        recorded(search('one'), Hits, liveSearch(['1'])),
+        recorded(search('two'), Hits, liveSearch(['2'])),
+        recorded(search('three'), Hits, liveSearch(['1'])),
+        recorded(search('one'), Hits, liveSearch(['1 again'])),
+      ]),
+    );
+    const linkStatements = raw.mock.calls.filter(([text]) => text.includes('INSERT INTO run_recordings')).length;
+    raw.mockRestore();
+    expect(answers).toEqual([['1'], ['2'], ['1'], ['1 again']]);
+    expect(linkStatements).toBe(1);
+    const calls = await prisma.runRecording.findMany({ where: { runId: run }, orderBy: { call: 'asc' } });
+    const stored = new Map((await prisma.recordedAnswer.findMany({ where: { tenantId: t } })).map((a) => [a.hash, a.body]));
+    expect(calls.map((c) => [c.step, c.call, stored.get(c.answerHash)])).toEqual([
+      ['retrieve.0.2', 'tavily search "one"', ['1 again']],
+      ['retrieve.0.2', 'tavily search "three"', ['1']],
+      ['retrieve.0.2', 'tavily search "two"', ['2']],
+    ]);
+    // '1' is one answer row, named by two calls' links (one of them replaced since).
+    expect(stored.size).toBe(3);
+    const replay = scope(t, randomUUID(), 'retrieve.0.2', { replay: { of: run } });
+    expect(await withRecordingScope(replay, () => recorded(search('one'), Hits, liveSearch(['live'])))).toEqual(['1 again']);
+  });
+
+  it("steps recording at once keep their own links; a batch that cannot be written fails each of its calls, not another step's", async () => {
+    const t = await tenant();
+    const [a, b] = [randomUUID(), randomUUID()];
+    await Promise.all([
+      withRecordingScope(scope(t, a, 'retrieve.0.0'), () => recorded(search('same'), Hits, liveSearch(['from a']))),
+      withRecordingScope(scope(t, b, 'retrieve.0.1'), () => recorded(search('same'), Hits, liveSearch(['from b']))),
+    ]);
+    const rows = await prisma.runRecording.findMany({ where: { tenantId: t }, orderBy: { step: 'asc' } });
+    expect(rows.map((r) => [r.runId, r.step])).toEqual([
+      [a, 'retrieve.0.0'],
+      [b, 'retrieve.0.1'],
+    ]);
+    expect(new Set(rows.map((r) => r.answerHash)).size).toBe(2);
+    // A step whose run id is not a uuid cannot be stored: both of its calls fail, the other step's call is recorded.
+    const broken = scope(t, 'not-a-run-id', 'retrieve.0.4');
+    const results = await Promise.allSettled([
+      withRecordingScope(broken, () => recorded(search('x'), Hits, liveSearch(['x']))),
+      withRecordingScope(broken, () => recorded(search('y'), Hits, liveSearch(['y']))),
+      withRecordingScope(scope(t, a, 'retrieve.0.5'), () => recorded(search('z'), Hits, liveSearch(['z']))),
+    ]);
+    expect(results.map((r) => r.status)).toEqual(['rejected', 'rejected', 'fulfilled']);
+    expect(await prisma.runRecording.count({ where: { runId: a, step: 'retrieve.0.5' } })).toBe(1);
+  });
+
   it('replay --from: steps before the node replay, its first step and every later one go live', async () => {
     const t = await tenant();
     const original = randomUUID();

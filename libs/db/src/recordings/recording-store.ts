@@ -2,7 +2,8 @@ import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import { TenantPolicy, type RecordedKind } from '@dossier/contracts';
 import { describeError, ReplayAnswerMissingError, ReplayedFailureError } from '@dossier/errors';
-import type { Db, Prisma } from '../prisma.service';
+import type { Db } from '../prisma.service';
+import { fixedStatement, queryRows } from '../sql/query-rows';
 import { currentRecordingScope, type RecordingScope } from './recording-scope';
 
 /** One external call: its kind, what identifies its request, and a name for people (errors, exports). */
@@ -77,40 +78,82 @@ function policyOf(scope: RecordingScope): Promise<{ retentionMs: number; searchC
   return known;
 }
 
-/** Links the run's step to the answer (once per step and request), then stores the answer if the tenant lacks it. */
-async function link(scope: RecordingScope, call: RecordedCall, requestHash: string, answer: unknown): Promise<void> {
+/** One link of a batch: a call of the scope's step and the canonical JSON of the answer it consumed. */
+interface PendingLink {
+  kind: RecordedKind;
+  requestHash: string;
+  call: string;
+  answerHash: string;
+  json: string;
+}
+
+/**
+ * The links (and answers) of a batch in one statement (docs/decisions/0158): the calls upserted, then the answers the
+ * tenant lacks inserted, both in the statement's one transaction. The last answer wins on a call linked again: a step
+ * that failed and ran again consumed, in the attempt that completed, the later answer. The answers' text goes to
+ * Postgres as the canonical JSON already hashed, cast to jsonb there.
+ */
+const LINK = fixedStatement(`WITH linked AS (
+  INSERT INTO run_recordings (id, tenant_id, run_id, step, kind, request_hash, call, answer_hash, expires_at)
+  SELECT gen_random_uuid(), $1::uuid, $2::uuid, $3, l.kind, l.request_hash, l.call, l.answer_hash, $4::timestamptz
+    FROM unnest($5::text[], $6::text[], $7::text[], $8::text[]) AS l(kind, request_hash, call, answer_hash)
+  ON CONFLICT (run_id, step, kind, request_hash) DO UPDATE SET answer_hash = EXCLUDED.answer_hash, expires_at = EXCLUDED.expires_at
+)
+INSERT INTO recorded_answers (tenant_id, hash, kind, body, bytes)
+SELECT $1::uuid, a.hash, a.kind, a.json::jsonb, a.bytes
+  FROM unnest($9::text[], $10::text[], $11::text[], $12::int[]) AS a(hash, kind, json, bytes)
+ON CONFLICT DO NOTHING`);
+
+/** Per scope: the links asked for in this turn, written together when the turn's callbacks have run. */
+const pendingLinks = new WeakMap<RecordingScope, { links: PendingLink[]; written: Promise<void> }>();
+
+/**
+ * Links the run's step to the answer (once per step and request) and stores the answer if the tenant lacks it. The
+ * links a step asks for together — a retrieve shard's documents, each its own recorded call, whose answers arrive in
+ * one turn — go in one statement instead of two each (decision 0158): the batch is written on the next tick, after
+ * the promise callbacks queued now have run, and every caller awaits that one write (and sees its error).
+ */
+function link(scope: RecordingScope, call: RecordedCall, requestHash: string, answer: unknown): Promise<void> {
   const json = canonicalJson(answer);
-  const answerHash = sha256(json);
+  const entry: PendingLink = { kind: call.kind, requestHash, call: call.name.slice(0, 500), answerHash: sha256(json), json };
+  let batch = pendingLinks.get(scope);
+  if (!batch) {
+    const links: PendingLink[] = [];
+    const written = new Promise<void>((resolve, reject) => {
+      process.nextTick(() => {
+        pendingLinks.delete(scope);
+        writeLinks(scope, links).then(resolve, reject);
+      });
+    });
+    batch = { links, written };
+    pendingLinks.set(scope, batch);
+  }
+  batch.links.push(entry);
+  return batch.written;
+}
+
+async function writeLinks(scope: RecordingScope, pending: readonly PendingLink[]): Promise<void> {
+  // One row per call (the last answer asked for wins, as when each was its own upsert) and per answer.
+  const links = [...new Map(pending.map((l) => [`${l.kind} ${l.requestHash}`, l])).values()];
+  const answers = [...new Map(pending.map((l) => [l.answerHash, l])).values()];
   const { retentionMs } = await policyOf(scope);
-  // The link first, then the answer: a purge between the two sees the link and keeps the answer, and a purge before
-  // the link leaves no answer row, which the insert below then writes.
-  // The last answer wins: a step that failed and ran again consumed, in the attempt that completed, the later answer.
-  const expiresAt = new Date(Date.now() + retentionMs);
-  await scope.db.runRecording.upsert({
-    where: { runId_step_kind_requestHash: { runId: scope.runId, step: scope.step, kind: call.kind, requestHash } },
-    create: {
-      tenantId: scope.tenantId,
-      runId: scope.runId,
-      step: scope.step,
-      kind: call.kind,
-      requestHash,
-      call: call.name.slice(0, 500),
-      answerHash,
+  const expiresAt = new Date(Date.now() + retentionMs).toISOString();
+  await queryRows(scope.db, {
+    fixed: LINK,
+    values: [
+      scope.tenantId,
+      scope.runId,
+      scope.step,
       expiresAt,
-    },
-    update: { answerHash, expiresAt },
-  });
-  await scope.db.recordedAnswer.createMany({
-    data: [
-      {
-        tenantId: scope.tenantId,
-        hash: answerHash,
-        kind: call.kind,
-        body: JSON.parse(json) as Prisma.InputJsonValue,
-        bytes: Buffer.byteLength(json),
-      },
+      links.map((l) => l.kind),
+      links.map((l) => l.requestHash),
+      links.map((l) => l.call),
+      links.map((l) => l.answerHash),
+      answers.map((a) => a.answerHash),
+      answers.map((a) => a.kind),
+      answers.map((a) => a.json),
+      answers.map((a) => Buffer.byteLength(a.json)),
     ],
-    skipDuplicates: true,
   });
 }
 
