@@ -47,6 +47,7 @@ export type StepJobFor<R extends NodeRows, N extends NodeNameOf<R>> = N extends 
       iteration: number;
       trace?: Record<string, string> | undefined;
       links?: Record<string, string>[] | undefined;
+      runCreatedAt?: number | undefined;
       node: N;
       shard: R[N]['fanout'] extends true ? number : 0;
     }

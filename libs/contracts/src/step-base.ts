@@ -19,4 +19,9 @@ export const STEP_BASE = {
   iteration: z.int().min(0).max(10_000),
   trace: TraceCarrier,
   links: TraceLinks,
+  /**
+   * When the run was created (ms since the epoch): the job's place in its queue, the steps of older runs first
+   * (docs/decisions/0159). Absent on jobs enqueued by an earlier version.
+   */
+  runCreatedAt: z.int().min(0).optional(),
 };

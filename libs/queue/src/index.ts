@@ -9,5 +9,6 @@ export * from './bullmq-server';
 export * from './drain-aware-backend';
 export * from './queue.module';
 export * from './redis-connection';
+export * from './run-order';
 export * from './tokens';
 export * from './worker-liveness';

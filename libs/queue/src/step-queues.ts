@@ -15,6 +15,7 @@ import {
 } from '@dossier/contracts';
 import { InvalidStepPayloadError } from '@dossier/errors';
 import { QUEUE_OPTIONS, RETENTION, type QueueOptions } from './queue-options';
+import { runPriority } from './run-order';
 import { REDIS } from './tokens';
 
 export type StepJobState = JobState | 'unknown';
@@ -86,12 +87,14 @@ export class StepQueues implements OnModuleInit, OnApplicationShutdown {
       byQueue.set(service, [...(byQueue.get(service) ?? []), parsed.data]);
     }
     for (const [service, group] of byQueue) {
+      const now = Date.now();
       await this.queue(service).addBulk(
         group.map((data) => ({
           name: data.node,
           data,
           opts: {
             jobId: stepKey(data),
+            ...priorityOpt(runPriority(data.runCreatedAt, now)),
             attempts: this.options.attempts,
             backoff: { type: 'classified', delay: this.options.backoffMs },
             ...RETENTION,
@@ -152,4 +155,9 @@ export class StepQueues implements OnModuleInit, OnApplicationShutdown {
     // The shared connection is ours (queues only borrow it): close it last.
     await this.redis.quit().catch(() => this.redis.disconnect());
   }
+}
+
+/** BullMQ's `priority` option, absent for a job that has none (`runPriority`). */
+function priorityOpt(priority: number | undefined): { priority?: number } {
+  return priority === undefined ? {} : { priority };
 }

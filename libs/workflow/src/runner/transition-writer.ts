@@ -33,7 +33,10 @@ import { route, type Decision, type RouterEvent, type RouterState } from '../gra
  * budget, host) over what its start statement read (ids, options, graph version: unchanged since the run was created;
  * docs/decisions/0133); a move from outside a step passes the row it locked.
  */
-export type TransitionRun = Pick<RunRow, 'id' | 'tenantId' | 'status' | 'hostedBy' | 'options' | 'workflowVersion' | 'budgetExhausted'>;
+export type TransitionRun = Pick<
+  RunRow,
+  'id' | 'tenantId' | 'status' | 'hostedBy' | 'options' | 'workflowVersion' | 'budgetExhausted' | 'createdAt'
+>;
 
 /**
  * Writes a routing decision inside the caller's transaction (which holds the run lock): the next steps
@@ -108,6 +111,8 @@ export class TransitionWriter {
         payload: {
           tenantId: run.tenantId,
           ...ref,
+          // The job's place in its queue: the steps of older runs first (docs/decisions/0159).
+          runCreatedAt: run.createdAt.getTime(),
           ...(trace ? { trace } : {}),
           ...(links && links.length > 0 ? { links } : {}),
         } as Prisma.InputJsonValue,

@@ -1,0 +1,70 @@
+import { randomUUID } from 'node:crypto';
+import { Worker } from 'bullmq';
+import { Redis } from 'ioredis';
+import type { StepJob } from '@dossier/contracts';
+import { StepQueues } from '../src/step-queues';
+import type { QueueOptions } from '../src/queue-options';
+
+const REDIS_URL = process.env['REDIS_URL'] ?? 'redis://127.0.0.1:6379';
+
+/**
+ * Decision 0159 on a real queue: a worker taking one job at a time serves the steps of the oldest run first, whatever
+ * order they were added in, and a job that does not say when its run was created before them all.
+ */
+describe('step jobs are served oldest run first (real Redis, BullMQ worker)', () => {
+  const prefix = `t-order-${process.pid}-${Math.random().toString(36).slice(2, 8)}`;
+  const options: QueueOptions = {
+    redisUrl: REDIS_URL,
+    prefix,
+    consume: [],
+    concurrency: 1,
+    lockDurationMs: 2000,
+    stalledIntervalMs: 1000,
+    attempts: 1,
+    backoffMs: 100,
+  };
+  const redis = new Redis(REDIS_URL, { maxRetriesPerRequest: null });
+  const workerRedis = new Redis(REDIS_URL, { maxRetriesPerRequest: null });
+  const queues = new StepQueues(options, redis);
+
+  afterAll(async () => {
+    await queues.queue('extractor').obliterate({ force: true });
+    await queues.onApplicationShutdown();
+    redis.disconnect();
+    workerRedis.disconnect();
+  });
+
+  const extract = (runId: string, shard: number, runCreatedAt?: number): StepJob => ({
+    tenantId: '00000000-0000-4000-8000-000000000001',
+    runId,
+    node: 'extract',
+    iteration: 0,
+    shard,
+    ...(runCreatedAt === undefined ? {} : { runCreatedAt }),
+  });
+
+  it('takes the older run’s steps first, then the newer run’s in the order they were added', async () => {
+    const now = Date.now();
+    const [older, newer, unknown] = [randomUUID(), randomUUID(), randomUUID()];
+    // The newer run's shards are added first, as when its fan-out was decided before the older run's next step.
+    await queues.enqueueMany([extract(newer, 0, now - 1_000), extract(newer, 1, now - 1_000)]);
+    await queues.enqueueMany([extract(older, 0, now - 60_000), extract(older, 1, now - 60_000)]);
+    await queues.enqueue(extract(unknown, 0));
+    expect(await queues.state({ runId: older, node: 'extract', iteration: 0, shard: 0 })).toBe('prioritized');
+
+    const served: string[] = [];
+    const done = new Promise<void>((resolve) => {
+      const worker = new Worker(
+        'extractor',
+        async (job) => {
+          const data = job.data as StepJob;
+          served.push(`${data.runId === older ? 'older' : data.runId === newer ? 'newer' : 'unknown'}.${data.shard}`);
+          if (served.length === 5) void worker.close().then(resolve);
+        },
+        { connection: workerRedis, prefix, concurrency: 1 },
+      );
+    });
+    await done;
+    expect(served).toEqual(['unknown.0', 'older.0', 'older.1', 'newer.0', 'newer.1']);
+  });
+});
