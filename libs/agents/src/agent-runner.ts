@@ -246,8 +246,13 @@ export class AgentRunner {
       },
       afterRequest: async (ticket, record) => {
         recordLlmUsage(record);
-        if (record.answer && hash) await answers.record(call(hash), record.answer);
-        await ledger.settle(ctx.tenantId, ticket.id, record);
+        // Two independent writes, sent together: a process that dies between them is covered either way. Without the
+        // link, the step's next attempt finds its own answer in llm_calls and links it (recordedAnswer above); without
+        // the settle, the reservation goes stale and the next attempt asks again, as if neither had been written.
+        await Promise.all([
+          record.answer && hash ? answers.record(call(hash), record.answer) : undefined,
+          ledger.settle(ctx.tenantId, ticket.id, record),
+        ]);
       },
     };
   }

@@ -129,6 +129,22 @@ describe('agents with no database: roles and engines over in-memory ports', () =
     expect(server.counts.chatRequests).toBe(3);
   });
 
+  it('an answer is settled in llm_calls even when recording it fails; the failure reaches the step', async () => {
+    const online = run({ engine: 'openai' });
+    const answers = new MemoryExternalAnswers();
+    // The recording's write fails after the settle has been sent beside it (both go at once).
+    answers.record = async () => {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      throw new Error('recording store unavailable');
+    };
+    await expect(
+      worker({}, sink(), answers).run(director, { question: QUESTION }, { tenantId, runId: online, stepKey: `${online}.scope.0.0` }),
+    ).rejects.toThrow('recording store unavailable');
+    expect(store.calls.filter((c) => c.runId === online)).toEqual([
+      expect.objectContaining({ engine: 'openai', outcome: 'ok', tokensOut: server.counts.completionTokens }),
+    ]);
+  });
+
   it("the run's recording is the runner's own port: its answers are recorded there and replayed from it; a runner without one is untouched", async () => {
     const recording = new MemoryExternalAnswers();
     const first = run({ engine: 'openai' });
