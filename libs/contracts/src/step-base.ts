@@ -21,7 +21,9 @@ export const STEP_BASE = {
   links: TraceLinks,
   /**
    * When the run was created (ms since the epoch): the job's place in its queue, the steps of older runs first
-   * (docs/decisions/0159). Absent on jobs enqueued by an earlier version.
+   * (docs/decisions/0159). Written in the outbox's payload; `StepQueues` turns it into the BullMQ job's priority and
+   * leaves it out of the queued data, which a worker of the previous version (strict) would refuse during a roll.
+   * Absent on outbox rows written by an earlier version.
    */
   runCreatedAt: z.int().min(0).optional(),
 };

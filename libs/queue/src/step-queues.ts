@@ -89,12 +89,14 @@ export class StepQueues implements OnModuleInit, OnApplicationShutdown {
     for (const [service, group] of byQueue) {
       const now = Date.now();
       await this.queue(service).addBulk(
-        group.map((data) => ({
+        group.map(({ runCreatedAt, ...data }) => ({
           name: data.node,
+          // The run's creation time rides as the job's priority, not in its data: a worker of the previous version,
+          // still running during a roll, parses job data strictly and would refuse the key (decision 0159).
           data,
           opts: {
             jobId: stepKey(data),
-            ...priorityOpt(runPriority(data.runCreatedAt, now)),
+            ...priorityOpt(runPriority(runCreatedAt, now)),
             attempts: this.options.attempts,
             backoff: { type: 'classified', delay: this.options.backoffMs },
             ...RETENTION,

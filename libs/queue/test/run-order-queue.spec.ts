@@ -58,6 +58,8 @@ describe('step jobs are served oldest run first (real Redis, BullMQ worker)', ()
         'extractor',
         async (job) => {
           const data = job.data as StepJob;
+          // The creation time became the priority; the queued data is what a worker of the previous version reads.
+          expect(Object.keys(data).sort()).toEqual(['iteration', 'node', 'runId', 'shard', 'tenantId']);
           served.push(`${data.runId === older ? 'older' : data.runId === newer ? 'newer' : 'unknown'}.${data.shard}`);
           if (served.length === 5) void worker.close().then(resolve);
         },
