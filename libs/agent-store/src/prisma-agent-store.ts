@@ -9,12 +9,20 @@ import type {
   SettledCall,
   SpendDecision,
 } from '@dossier/agents';
-import { answeredCalls, insertLlmCall, PrismaService, reserveLlmCall, runBudgetSettings, settleLlmCall, spendByOutcome } from '@dossier/db';
+import {
+  answeredCalls,
+  insertLlmCall,
+  PrismaService,
+  reserveLlmCall,
+  reserveUnderRunLock,
+  runBudgetSettings,
+  settleLlmCall,
+} from '@dossier/db';
 
 /**
  * The agents' persistence ports over Postgres: calls and reservations are llm_calls rows, a run's settings come
  * from research_runs, and reservations of one run are serialised across processes by a transaction-scoped
- * advisory lock. Budget rules are not here: the ledger passes them in as `decide`.
+ * advisory lock (`reserveUnderRunLock`). Budget rules are not here: the ledger passes them in as `decide`.
  */
 @Injectable()
 export class PrismaAgentStore implements AgentStore {
@@ -41,22 +49,15 @@ export class PrismaAgentStore implements AgentStore {
     staleBefore: Date,
     decide: (spend: RunSpend) => SpendDecision,
   ): Promise<{ id: string } | Exclude<SpendDecision, 'reserve'>> {
-    return this.prisma.$transaction(async (tx) => {
-      await tx.$queryRaw`SELECT pg_advisory_xact_lock(hashtext('dossier.budget'), hashtext(${pending.runId}))::text AS locked`;
-      const rows = await spendByOutcome(tx, pending.tenantId, pending.runId, staleBefore);
-      const sum = (inFlight: boolean) =>
+    return reserveUnderRunLock(this.prisma, { ...pending, requestHash: pending.requestHash ?? null }, staleBefore, (rows) => {
+      const side = (inFlight: boolean) =>
         rows
-          .filter((r) => (r.outcome === 'pending') === inFlight)
-          .reduce(
-            (acc, r) => ({
-              tokens: acc.tokens + (r._sum.tokensIn ?? 0) + (r._sum.tokensOut ?? 0),
-              costUsd: acc.costUsd + (r._sum.costUsd ?? 0),
-            }),
-            { tokens: 0, costUsd: 0 },
-          );
-      const decided = decide({ spent: sum(false), inFlight: sum(true), anyInFlight: rows.some((r) => r.outcome === 'pending') });
-      if (decided !== 'reserve') return decided;
-      return reserveLlmCall(tx, reservation(pending));
+          .filter((r) => r.inFlight === inFlight)
+          .reduce((acc, r) => ({ tokens: acc.tokens + r.tokens, costUsd: acc.costUsd + r.costUsd }), {
+            tokens: 0,
+            costUsd: 0,
+          });
+      return decide({ spent: side(false), inFlight: side(true), anyInFlight: rows.some((r) => r.inFlight) });
     });
   }
 

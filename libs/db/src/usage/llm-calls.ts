@@ -29,15 +29,3 @@ export function answeredCalls(
     take: q.limit,
   });
 }
-
-/**
- * A run's model spend by outcome (`pending` is in flight): tokens and cost of its calls to a model (not the offline
- * engine's), leaving out reservations older than `staleBefore` (their process died before settling them).
- */
-export function spendByOutcome(tx: Db, tenantId: string, runId: string, staleBefore: Date) {
-  return tx.llmCall.groupBy({
-    by: ['outcome'],
-    where: { tenantId, runId, engine: { not: 'offline' }, NOT: { outcome: 'pending', createdAt: { lt: staleBefore } } },
-    _sum: { tokensIn: true, tokensOut: true, costUsd: true },
-  });
-}
