@@ -96,7 +96,7 @@ export class StepQueues implements OnModuleInit, OnApplicationShutdown {
           data,
           opts: {
             jobId: stepKey(data),
-            ...priorityOpt(runPriority(runCreatedAt, now)),
+            ...priorityOpt(runPriority(data.runId, runCreatedAt, now)),
             attempts: this.options.attempts,
             backoff: { type: 'classified', delay: this.options.backoffMs },
             ...RETENTION,

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Worker } from 'bullmq';
 import { Redis } from 'ioredis';
 import type { StepJob } from '@dossier/contracts';
+import { runPriority } from '../src/run-order';
 import { StepQueues } from '../src/step-queues';
 import type { QueueOptions } from '../src/queue-options';
 
@@ -9,7 +10,8 @@ const REDIS_URL = process.env['REDIS_URL'] ?? 'redis://127.0.0.1:6379';
 
 /**
  * Decision 0159 on a real queue: a worker taking one job at a time serves the steps of the oldest run first, whatever
- * order they were added in, and a job that does not say when its run was created before them all.
+ * order they were added in, and a job that does not say when its run was created before them all; runs created in the
+ * same millisecond one after the other, not in lockstep (0161).
  */
 describe('step jobs are served oldest run first (real Redis, BullMQ worker)', () => {
   const prefix = `t-order-${process.pid}-${Math.random().toString(36).slice(2, 8)}`;
@@ -43,6 +45,25 @@ describe('step jobs are served oldest run first (real Redis, BullMQ worker)', ()
     ...(runCreatedAt === undefined ? {} : { runCreatedAt }),
   });
 
+  /** Serves `count` jobs with one worker taking one at a time: each as `name(runId).shard`, in the order served. */
+  async function serve(count: number, name: (runId: string) => string): Promise<string[]> {
+    const served: string[] = [];
+    await new Promise<void>((resolve) => {
+      const worker = new Worker(
+        'extractor',
+        async (job) => {
+          const data = job.data as StepJob;
+          // The creation time became the priority; the queued data is what a worker of the previous version reads.
+          expect(Object.keys(data).sort()).toEqual(['iteration', 'node', 'runId', 'shard', 'tenantId']);
+          served.push(`${name(data.runId)}.${data.shard}`);
+          if (served.length === count) void worker.close().then(resolve);
+        },
+        { connection: workerRedis, prefix, concurrency: 1 },
+      );
+    });
+    return served;
+  }
+
   it('takes the older run’s steps first, then the newer run’s in the order they were added', async () => {
     const now = Date.now();
     const [older, newer, unknown] = [randomUUID(), randomUUID(), randomUUID()];
@@ -52,21 +73,20 @@ describe('step jobs are served oldest run first (real Redis, BullMQ worker)', ()
     await queues.enqueue(extract(unknown, 0));
     expect(await queues.state({ runId: older, node: 'extract', iteration: 0, shard: 0 })).toBe('prioritized');
 
-    const served: string[] = [];
-    const done = new Promise<void>((resolve) => {
-      const worker = new Worker(
-        'extractor',
-        async (job) => {
-          const data = job.data as StepJob;
-          // The creation time became the priority; the queued data is what a worker of the previous version reads.
-          expect(Object.keys(data).sort()).toEqual(['iteration', 'node', 'runId', 'shard', 'tenantId']);
-          served.push(`${data.runId === older ? 'older' : data.runId === newer ? 'newer' : 'unknown'}.${data.shard}`);
-          if (served.length === 5) void worker.close().then(resolve);
-        },
-        { connection: workerRedis, prefix, concurrency: 1 },
-      );
-    });
-    await done;
+    const served = await serve(5, (runId) => (runId === older ? 'older' : runId === newer ? 'newer' : 'unknown'));
     expect(served).toEqual(['unknown.0', 'older.0', 'older.1', 'newer.0', 'newer.1']);
+  });
+
+  it('runs created in the same millisecond are served one after the other, not their shards in turn', async () => {
+    const created = Date.now() - 5_000;
+    const a = randomUUID();
+    // Two ids that hash apart (one pair in 128 shares a priority, and is served in the order added).
+    const b = Array.from({ length: 50 }, () => randomUUID()).find((id) => runPriority(id, created) !== runPriority(a, created));
+    if (!b) throw new Error('fifty run ids of one millisecond all share one priority');
+    const [first, second] = runPriority(a, created)! < runPriority(b, created)! ? [a, b] : [b, a];
+    // Added in turn, as two fan-outs decided at the same moment are.
+    for (let shard = 0; shard < 3; shard++) await queues.enqueueMany([extract(second, shard, created), extract(first, shard, created)]);
+    const served = await serve(6, (runId) => (runId === first ? 'first' : 'second'));
+    expect(served).toEqual(['first.0', 'first.1', 'first.2', 'second.0', 'second.1', 'second.2']);
   });
 });
