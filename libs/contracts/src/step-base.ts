@@ -20,8 +20,9 @@ export const STEP_BASE = {
   trace: TraceCarrier,
   links: TraceLinks,
   /**
-   * When the run was created (ms since the epoch): the job's place in its queue, the steps of older runs first
-   * (docs/decisions/0159). Written in the outbox's payload; `StepQueues` turns it into the BullMQ job's priority and
+   * The run's place in the queues (ms since the epoch): when it was created, or later for a tenant's run started
+   * while others of that tenant are in progress (research_runs.queue_at, docs/decisions/0162); the steps of older runs
+   * first (0159). Written in the outbox's payload; `StepQueues` turns it into the BullMQ job's priority and
    * leaves it out of the queued data, which a worker of the previous version (strict) would refuse during a roll.
    * Absent on outbox rows written by an earlier version.
    */

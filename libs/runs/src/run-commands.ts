@@ -111,10 +111,13 @@ export class RunCommands {
     if (input.maxRunsInProgress !== undefined) await this.assertRunsInProgressBelow(this.prisma, input.tenantId, input.maxRunsInProgress);
     const { run, rows } = await this.prisma.$transaction(async (tx) => {
       if (input.maxRunsInProgress !== undefined) await this.assertRunsInProgressBelow(tx, input.tenantId, input.maxRunsInProgress, true);
+      const createdAt = new Date();
       const created = await this.runs.create(tx, {
         tenantId: input.tenantId,
         question,
         status: 'running',
+        createdAt,
+        queueAt: await this.runs.queuePlace(tx, input.tenantId, createdAt),
         options: options as Prisma.InputJsonValue,
         workflowVersion: this.workflows.current,
         idempotencyKey: input.idempotencyKey ?? null,

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import type { RunStatus } from '@dossier/contracts';
+import { TERMINAL_RUN_STATUSES, type RunStatus } from '@dossier/contracts';
 import { Prisma, PrismaService, type Db } from '../prisma.service';
 
 export type RunRow = Prisma.ResearchRunGetPayload<object>;
@@ -24,6 +24,7 @@ const RUN_COLUMN_NAMES: Record<keyof RunRow, string> = {
   requestHash: 'request_hash',
   deadlineAt: 'deadline_at',
   createdAt: 'created_at',
+  queueAt: 'queue_at',
   updatedAt: 'updated_at',
   completedAt: 'completed_at',
   eventSeq: 'event_seq',
@@ -51,6 +52,7 @@ const STEP_RUN_FIELDS = [
   'options',
   'workflowVersion',
   'createdAt',
+  'queueAt',
   'stopReason',
   'budgetExhausted',
   'embeddingsFallback',
@@ -69,12 +71,34 @@ export const RUN_STATE_FIELDS = ['status', 'budgetExhausted', 'hostedBy'] as con
 export type RunStateRow = Pick<RunRow, (typeof RUN_STATE_FIELDS)[number]>;
 export const RUN_STATE_COLUMNS = runColumns(RUN_STATE_FIELDS);
 
+/**
+ * How far apart one tenant's runs in progress are placed in the step queues (docs/decisions/0162): about a run's share
+ * of the services while others wait, so a batch is served as if it had been submitted one run a minute.
+ */
+export const QUEUE_SPACING_MS = 60_000;
+
 @Injectable()
 export class RunRepository {
   constructor(private readonly prisma: PrismaService) {}
 
   create(tx: Db, data: Prisma.ResearchRunUncheckedCreateInput): Promise<RunRow> {
     return tx.researchRun.create({ data });
+  }
+
+  /**
+   * A new run's place in the step queues (docs/decisions/0162): its creation time `at`, or QUEUE_SPACING after the
+   * tenant's latest place among its runs in progress, whichever is later. A tenant's batch is placed a minute apart,
+   * run by run, so another tenant's run started during the batch goes ahead of the batch's later runs instead of behind
+   * them all; a tenant with nothing in progress is placed at its creation. Two starts of one tenant at the same moment
+   * may get the same place (no lock is taken for it): their steps are then ordered by run id, as runs of one second
+   * are (0161).
+   */
+  async queuePlace(tx: Db, tenantId: string, at: Date): Promise<Date> {
+    const [row] = await tx.$queryRaw<{ last: Date | null }[]>`
+      SELECT max(queue_at) AS last FROM research_runs
+       WHERE tenant_id = ${tenantId}::uuid AND status NOT IN (${Prisma.join(TERMINAL_RUN_STATUSES)})`;
+    const next = row?.last ? row.last.getTime() + QUEUE_SPACING_MS : -Infinity;
+    return next > at.getTime() ? new Date(next) : at;
   }
 
   find(tenantId: string, runId: string, db: Db = this.prisma): Promise<RunRow | null> {

@@ -35,7 +35,7 @@ import { route, type Decision, type RouterEvent, type RouterState } from '../gra
  */
 export type TransitionRun = Pick<
   RunRow,
-  'id' | 'tenantId' | 'status' | 'hostedBy' | 'options' | 'workflowVersion' | 'budgetExhausted' | 'createdAt'
+  'id' | 'tenantId' | 'status' | 'hostedBy' | 'options' | 'workflowVersion' | 'budgetExhausted' | 'createdAt' | 'queueAt'
 >;
 
 /**
@@ -111,8 +111,9 @@ export class TransitionWriter {
         payload: {
           tenantId: run.tenantId,
           ...ref,
-          // The job's place in its queue: the steps of older runs first (docs/decisions/0159).
-          runCreatedAt: run.createdAt.getTime(),
+          // The job's place in its queue: the steps of older runs first (docs/decisions/0159), each tenant's runs in
+          // progress a minute apart (0162). The field keeps its name: a conductor of the previous version relays it.
+          runCreatedAt: (run.queueAt ?? run.createdAt).getTime(),
           ...(trace ? { trace } : {}),
           ...(links && links.length > 0 ? { links } : {}),
         } as Prisma.InputJsonValue,

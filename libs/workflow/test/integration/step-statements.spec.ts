@@ -119,7 +119,7 @@ describe('statements per step (real Redis and Postgres, engine in this process)'
     // statement only what can have changed since (state the router and the transition read), not the whole row again.
     const [started, , locked] = columnsPerStep.get(`${run.id}.questions.0.0`) ?? [];
     expect(started).toEqual(
-      expect.arrayContaining(['id', 'tenantId', 'question', 'status', 'options', 'workflowVersion', 'createdAt', 'stepAttempt']),
+      expect.arrayContaining(['id', 'tenantId', 'question', 'status', 'options', 'workflowVersion', 'createdAt', 'queueAt', 'stepAttempt']),
     );
     expect(started?.filter((c) => ['updatedAt', 'completedAt', 'eventSeq', 'idempotencyKey', 'requestHash'].includes(c))).toEqual([]);
     expect([...(locked ?? [])].sort()).toEqual(
