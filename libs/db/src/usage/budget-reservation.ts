@@ -1,19 +1,12 @@
-import type { PrismaService } from '../prisma.service';
+import type { Prisma, PrismaService } from '../prisma.service';
 import { fixedStatement, holdWritesThisTurn, queryRows } from '../sql/query-rows';
 import { sqlTransaction } from '../sql/sql-transaction';
 
 /** A reservation's row: an llm_calls row with outcome `pending`, its estimate as its figures. */
-export interface PendingLlmCall {
-  tenantId: string;
-  runId: string;
-  stepKey: string;
-  role: string;
-  engine: string;
-  model: string;
-  tokensIn: number;
-  costUsd: number;
-  requestHash: string | null;
-}
+export type PendingLlmCall = Pick<
+  Prisma.LlmCallGetPayload<object>,
+  'tenantId' | 'runId' | 'stepKey' | 'role' | 'engine' | 'model' | 'tokensIn' | 'costUsd' | 'requestHash'
+>;
 
 /** A run's model spend on one side: settled calls (`inFlight` false) or reservations in flight. */
 export interface SpendRow {
