@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Worker } from 'bullmq';
 import { Redis } from 'ioredis';
 import type { StepJob } from '@dossier/contracts';
-import { runPriority } from '../src/run-order';
+import { CYCLE_MS, runPriority } from '../src/run-order';
 import { StepQueues } from '../src/step-queues';
 import type { QueueOptions } from '../src/queue-options';
 
@@ -78,7 +78,9 @@ describe('step jobs are served oldest run first (real Redis, BullMQ worker)', ()
   });
 
   it('runs created in the same millisecond are served one after the other, not their shards in turn', async () => {
-    const created = Date.now() - 5_000;
+    // Five seconds ago, or the start of the priorities' cycle if it began since (both runs in one cycle either way).
+    const now = Date.now();
+    const created = Math.max(now - 5_000, now - (now % CYCLE_MS));
     const a = randomUUID();
     // Two ids that hash apart (one pair in 128 shares a priority, and is served in the order added).
     const b = Array.from({ length: 50 }, () => randomUUID()).find((id) => runPriority(id, created) !== runPriority(a, created));
