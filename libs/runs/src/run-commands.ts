@@ -110,7 +110,10 @@ export class RunCommands {
     // all) answered part of a 40-request burst with 503s on a loaded machine.
     if (input.maxRunsInProgress !== undefined) await this.assertRunsInProgressBelow(this.prisma, input.tenantId, input.maxRunsInProgress);
     const { run, rows } = await this.prisma.$transaction(async (tx) => {
-      if (input.maxRunsInProgress !== undefined) await this.assertRunsInProgressBelow(tx, input.tenantId, input.maxRunsInProgress, true);
+      // One tenant's starts take turns: the limit's count and the new run's place (decision 0162) see every start of
+      // the tenant committed before this one; without the lock, a batch started at once would share one place.
+      await this.runs.lockTenantStarts(tx, input.tenantId);
+      if (input.maxRunsInProgress !== undefined) await this.assertRunsInProgressBelow(tx, input.tenantId, input.maxRunsInProgress);
       const createdAt = new Date();
       const created = await this.runs.create(tx, {
         tenantId: input.tenantId,
@@ -373,13 +376,12 @@ export class RunCommands {
   }
 
   /**
-   * The tenant's runs not finished stay within `max`: counted under a per-tenant advisory lock held to the end of the
-   * caller's transaction (`locked`), so concurrent starts of one tenant take turns and cannot both pass at `max - 1`;
-   * unlocked, a quick refusal that admits nothing.
+   * The tenant's runs not finished stay within `max`: counted under the tenant's lock held to the end of the caller's
+   * transaction (`lockTenantStarts`: taken here when `locked`, by `start` before it calls this), so concurrent starts of
+   * one tenant take turns and cannot both pass at `max - 1`; unlocked, a quick refusal that admits nothing.
    */
   private async assertRunsInProgressBelow(tx: Prisma.TransactionClient, tenantId: string, max: number, locked = false): Promise<void> {
-    if (locked)
-      await tx.$queryRaw`SELECT 1 AS locked FROM pg_advisory_xact_lock(hashtext('dossier.runs-in-progress'), hashtext(${tenantId}))`;
+    if (locked) await this.runs.lockTenantStarts(tx, tenantId);
     const [row] = await tx.$queryRaw<{ n: bigint }[]>`
       SELECT count(*) AS n FROM research_runs WHERE tenant_id = ${tenantId}::uuid AND status = ANY(${[...IN_PROGRESS]}::text[])`;
     const current = Number(row?.n ?? 0);

@@ -86,12 +86,19 @@ export class RunRepository {
   }
 
   /**
+   * One tenant's run starts take turns, to the end of the caller's transaction: the runs-in-progress limit's count and
+   * a new run's place (`queuePlace`) see every start of the tenant committed before this one (docs/decisions/0162).
+   */
+  async lockTenantStarts(tx: Db, tenantId: string): Promise<void> {
+    await tx.$queryRaw`SELECT 1 AS locked FROM pg_advisory_xact_lock(hashtext('dossier.runs-in-progress'), hashtext(${tenantId}))`;
+  }
+
+  /**
    * A new run's place in the step queues (docs/decisions/0162): its creation time `at`, or QUEUE_SPACING after the
    * tenant's latest place among its runs in progress, whichever is later. A tenant's batch is placed a minute apart,
    * run by run, so another tenant's run started during the batch goes ahead of the batch's later runs instead of behind
-   * them all; a tenant with nothing in progress is placed at its creation. Two starts of one tenant at the same moment
-   * may get the same place (no lock is taken for it): their steps are then ordered by run id, as runs of one second
-   * are (0161).
+   * them all; a tenant with nothing in progress is placed at its creation. Called under `lockTenantStarts`, so two
+   * starts of one tenant at the same moment are placed one after the other.
    */
   async queuePlace(tx: Db, tenantId: string, at: Date): Promise<Date> {
     const [row] = await tx.$queryRaw<{ last: Date | null }[]>`

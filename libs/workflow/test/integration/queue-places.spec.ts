@@ -57,6 +57,14 @@ describe('queue places: one tenant’s batch does not hold back another tenant�
     for (const p of payloads) expect(Number(p.at)).toBe(expected.get(p.run_id));
   });
 
+  it('a batch started all at once is placed a minute apart too: the tenant’s starts take turns', async () => {
+    const THIRD = '00000000-0000-4000-8000-000000000003';
+    await sql(db.url, `INSERT INTO tenants (id, name) VALUES ('${THIRD}', 'third')`);
+    const runs = await Promise.all(Array.from({ length: 5 }, (_, i) => start(THIRD, `at once ${i}`)));
+    const places = (await Promise.all(runs.map((r) => place(r.id)))).map((p) => p.queue).sort((x, y) => x - y);
+    expect(places.slice(1).map((p, i) => p - places[i]!)).toEqual([1, 2, 3, 4].map(() => QUEUE_SPACING_MS));
+  });
+
   it('a tenant whose runs have all ended is placed at its start again', async () => {
     await sql(db.url, `UPDATE research_runs SET status = 'completed' WHERE tenant_id = '${OTHER}'`);
     const again = await place((await start(OTHER, 'after the others ended')).id);
