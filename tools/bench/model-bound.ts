@@ -7,7 +7,8 @@
  * - one run alone: its wall time over the critical path of its dependent model calls (runCriticalPath, from
  *   llm_calls and the outbox's step graph), and the start skew of each fan-out's shards (node_executions);
  * - throughput: a batch of runs submitted at once, with one process per service and then two, in runs per minute
- *   (first submission to last completion). The services are restarted for it with a low worker concurrency
+ *   (first submission to last completion), and between the first completion and the last (the pace once the first
+ *   run is through, without the one run's fill that a small batch weighs heavily: decision 0161). The services are restarted for it with a low worker concurrency
  *   (BENCH_MODEL_CONCURRENCY, default 1) and the batch is large enough (BENCH_MODEL_BATCH, default 8) that the
  *   workers' slots, each waiting on the model, bound it, not the runs' own critical paths (decision 0134: 4 runs at
  *   the shipped concurrency of 8 took 16.5 s against 12.5 s for one alone, so a second process had nothing to add);
@@ -99,12 +100,30 @@ function oneRun(bench: ModelBench, label: string): Promise<string> {
   return completedRun(bench, RUN_OPTIONS, label);
 }
 
-/** A batch of runs submitted together: runs per minute from the first submission to the last completion. */
-async function throughput(bench: ModelBench, label: string): Promise<{ runsPerMinute: number; seconds: number }> {
+/**
+ * A batch of runs submitted together: runs per minute from the first submission to the last completion, and between
+ * the first completion and the last (the pace once the first run is through; `steadyRunsPerMinute`).
+ */
+async function throughput(
+  bench: ModelBench,
+  label: string,
+): Promise<{ runsPerMinute: number; seconds: number; completedSeconds: number[]; steadyRunsPerMinute?: number }> {
   const started = performance.now();
-  await Promise.all(Array.from({ length: BATCH }, (_, i) => oneRun(bench, `${label} ${i}`)));
+  const completed: number[] = [];
+  await Promise.all(
+    Array.from({ length: BATCH }, (_, i) =>
+      oneRun(bench, `${label} ${i}`).then(() => completed.push((performance.now() - started) / 1000)),
+    ),
+  );
   const seconds = (performance.now() - started) / 1000;
-  return { runsPerMinute: (BATCH / seconds) * 60, seconds };
+  completed.sort((a, b) => a - b);
+  const span = completed[completed.length - 1]! - completed[0]!;
+  return {
+    runsPerMinute: (BATCH / seconds) * 60,
+    seconds,
+    completedSeconds: completed,
+    ...(BATCH > 1 && span > 0 ? { steadyRunsPerMinute: ((BATCH - 1) / span) * 60 } : {}),
+  };
 }
 
 function printPath(p: RunCriticalPath, runId: string): void {
@@ -319,6 +338,7 @@ async function throughputs(bench: ModelBench, load: number[]): Promise<Throughpu
       { processesPerService: 2, ...two, serverDelayP50: pct(twoDelays, 50), serverDelayP90: pct(twoDelays, 90) },
     ],
     gain: two.runsPerMinute / one.runsPerMinute,
+    ...(one.steadyRunsPerMinute && two.steadyRunsPerMinute ? { steadyGain: two.steadyRunsPerMinute / one.steadyRunsPerMinute } : {}),
   };
   console.log(formatThroughput(t, LATENCY_MS));
   return t;

@@ -25,6 +25,13 @@ export const Batch = z.object({
   processesPerService: z.number().int().positive(),
   seconds: z.number().positive(),
   runsPerMinute: z.number().positive(),
+  /** When each run of the batch completed, in seconds from the batch's submission, in order. */
+  completedSeconds: z.array(z.number().nonnegative()).optional(),
+  /**
+   * Runs per minute between the first and the last completion ((runs − 1) / that time): the batch's pace once the
+   * first run is through, without the fill that every batch pays once (one run's way through the services).
+   */
+  steadyRunsPerMinute: z.number().positive().optional(),
   /** The model server's own delay beyond its simulated latency, p50 / p90 (its CPU: a bound on the bench). */
   serverDelayP50: z.number(),
   serverDelayP90: z.number(),
@@ -41,6 +48,8 @@ export const Throughput = z.object({
   batches: z.array(Batch).length(2),
   /** Runs per minute with two processes per service over one. */
   gain: z.number().positive(),
+  /** The same for the steady pace (`steadyRunsPerMinute`); absent for a batch of one run. */
+  steadyGain: z.number().positive().optional(),
 });
 export type Throughput = z.infer<typeof Throughput>;
 
@@ -71,13 +80,17 @@ export type ModelBenchReport = z.infer<typeof ModelBenchReport>;
 export function formatThroughput(t: Throughput, latencyMs: number): string {
   return [
     `\nThroughput (${t.runs} runs submitted at once; worker concurrency ${t.workerConcurrency} per service process; ${latencyMs} ms per model request; one run alone on these services: ${t.aloneSeconds.toFixed(1)} s)`,
-    '| processes per service | seconds | runs per minute | model server delay beyond latency p50 / p90 ms |',
-    '|---|---|---|---|',
+    '| processes per service | seconds | runs per minute | model server delay beyond latency p50 / p90 ms | runs per minute, first to last completion |',
+    '|---|---|---|---|---|',
     ...t.batches.map(
       (b) =>
-        `| ${b.processesPerService} | ${b.seconds.toFixed(1)} | ${b.runsPerMinute.toFixed(2)} | ${b.serverDelayP50} / ${b.serverDelayP90} |`,
+        `| ${b.processesPerService} | ${b.seconds.toFixed(1)} | ${b.runsPerMinute.toFixed(2)} | ${b.serverDelayP50} / ${b.serverDelayP90} | ${b.steadyRunsPerMinute?.toFixed(2) ?? '-'} |`,
+    ),
+    ...t.batches.map(
+      (b) => `completed (s), ${b.processesPerService} per service: ${b.completedSeconds?.map((c) => c.toFixed(1)).join(', ') ?? '-'}`,
     ),
     `2 vs 1: ${t.gain.toFixed(2)}x (goal ≥ 1.7x)`,
+    ...(t.steadyGain ? [`2 vs 1 from the first completion to the last (the batch's fill left out): ${t.steadyGain.toFixed(2)}x`] : []),
   ].join('\n');
 }
 

@@ -6,10 +6,27 @@ const throughput: Throughput = {
   workerConcurrency: 1,
   aloneSeconds: 14.2,
   batches: [
-    { processesPerService: 1, seconds: 40.5, runsPerMinute: 11.85, serverDelayP50: 3, serverDelayP90: 9 },
-    { processesPerService: 2, seconds: 22.1, runsPerMinute: 21.72, serverDelayP50: 4, serverDelayP90: 12 },
+    {
+      processesPerService: 1,
+      seconds: 40.5,
+      runsPerMinute: 11.85,
+      completedSeconds: [12, 16, 20, 24, 28, 32, 36, 40.5],
+      steadyRunsPerMinute: (7 / 28.5) * 60,
+      serverDelayP50: 3,
+      serverDelayP90: 9,
+    },
+    {
+      processesPerService: 2,
+      seconds: 22.1,
+      runsPerMinute: 21.72,
+      completedSeconds: [10, 11.5, 13, 14.5, 16, 17.5, 19, 22.1],
+      steadyRunsPerMinute: (7 / 12.1) * 60,
+      serverDelayP50: 4,
+      serverDelayP90: 12,
+    },
   ],
   gain: 21.72 / 11.85,
+  steadyGain: 28.5 / 12.1,
 };
 
 const report = {
@@ -50,12 +67,27 @@ describe('npm run bench -- model: its figures', () => {
     const text = formatThroughput(throughput, 500);
     expect(text).toContain('8 runs submitted at once; worker concurrency 1 per service process; 500 ms per model request');
     expect(text).toContain('one run alone on these services: 14.2 s');
-    const rows = [...text.matchAll(/^\| (\d) \| ([\d.]+) \| ([\d.]+) \| (\d+) \/ (\d+) \|$/gm)].map((m) => m.slice(1).map(Number));
+    const rows = [...text.matchAll(/^\| (\d) \| ([\d.]+) \| ([\d.]+) \| (\d+) \/ (\d+) \| ([\d.]+) \|$/gm)].map((m) =>
+      m.slice(1).map(Number),
+    );
     expect(rows).toEqual([
-      [1, 40.5, 11.85, 3, 9],
-      [2, 22.1, 21.72, 4, 12],
+      [1, 40.5, 11.85, 3, 9, 14.74],
+      [2, 22.1, 21.72, 4, 12, 34.71],
     ]);
+    expect(text).toContain('completed (s), 2 per service: 10.0, 11.5, 13.0, 14.5, 16.0, 17.5, 19.0, 22.1');
     expect(Number(/2 vs 1: ([\d.]+)x/.exec(text)?.[1])).toBeCloseTo(throughput.gain, 2);
+    expect(Number(/2 vs 1 from the first completion to the last \(the batch's fill left out\): ([\d.]+)x/.exec(text)?.[1])).toBeCloseTo(
+      throughput.steadyGain!,
+      2,
+    );
+    // A report of an earlier bench (no completions, no steady pace) still parses and prints.
+    const earlier: Throughput = {
+      ...throughput,
+      batches: throughput.batches.map(({ completedSeconds: _c, steadyRunsPerMinute: _s, ...b }) => b) as Throughput['batches'],
+      steadyGain: undefined,
+    };
+    expect(ModelBenchReport.parse({ ...report, throughput: earlier }).throughput?.steadyGain).toBeUndefined();
+    expect(formatThroughput(earlier, 500)).not.toContain('first completion to the last');
     expect(formatNodeWork(report.singles.byNode)).toContain('| retrieve | 11 | 300 | 420 | 3300 |');
   });
 });
