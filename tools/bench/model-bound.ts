@@ -8,11 +8,12 @@
  *   llm_calls and the outbox's step graph), and the start skew of each fan-out's shards (node_executions);
  * - throughput: a batch of runs submitted at once, with one process per service and then two, in runs per minute
  *   (first submission to last completion), and between the first completion and the last (the pace once the first
- *   run is through, without the one run's fill that a small batch weighs heavily: decision 0161). The services are restarted for it with a low worker concurrency
- *   (BENCH_MODEL_CONCURRENCY, default 1) and the batch is large enough (BENCH_MODEL_BATCH, default 8) that the
- *   workers' slots, each waiting on the model, bound it, not the runs' own critical paths (decision 0134: 4 runs at
- *   the shipped concurrency of 8 took 16.5 s against 12.5 s for one alone, so a second process had nothing to add);
- *   one run alone on the same services is printed beside it as the batch's floor.
+ *   run is through, without the one run's fill that a small batch weighs heavily: decision 0161). The services are
+ *   restarted for it with a low worker concurrency (BENCH_MODEL_CONCURRENCY, default 1) and the batch is large
+ *   enough (BENCH_MODEL_BATCH, default 8) that the workers' slots, each waiting on the model, bound it, not the runs'
+ *   own critical paths (decision 0134: 4 runs at the shipped concurrency of 8 took 16.5 s against 12.5 s for one
+ *   alone, so a second process had nothing to add); one run alone on the same services is printed beside it as the
+ *   batch's floor.
  *
  * Token use per report (by role, and per verified sentence) is read from the same runs' report.json.
  *

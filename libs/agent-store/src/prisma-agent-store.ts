@@ -7,6 +7,7 @@ import type {
   RunSettings,
   RunSpend,
   SettledCall,
+  Spend,
   SpendDecision,
 } from '@dossier/agents';
 import {
@@ -50,13 +51,11 @@ export class PrismaAgentStore implements AgentStore {
     decide: (spend: RunSpend) => SpendDecision,
   ): Promise<{ id: string } | Exclude<SpendDecision, 'reserve'>> {
     return reserveUnderRunLock(this.prisma, { ...pending, requestHash: pending.requestHash ?? null }, staleBefore, (rows) => {
-      const side = (inFlight: boolean) =>
-        rows
-          .filter((r) => r.inFlight === inFlight)
-          .reduce((acc, r) => ({ tokens: acc.tokens + r.tokens, costUsd: acc.costUsd + r.costUsd }), {
-            tokens: 0,
-            costUsd: 0,
-          });
+      // The read groups by side: at most one row for settled calls and one for reservations in flight.
+      const side = (inFlight: boolean): Spend => {
+        const row = rows.find((r) => r.inFlight === inFlight);
+        return { tokens: row?.tokens ?? 0, costUsd: row?.costUsd ?? 0 };
+      };
       return decide({ spent: side(false), inFlight: side(true), anyInFlight: rows.some((r) => r.inFlight) });
     });
   }
