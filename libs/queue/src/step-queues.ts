@@ -88,21 +88,23 @@ export class StepQueues implements OnModuleInit, OnApplicationShutdown {
     }
     for (const [service, group] of byQueue) {
       const now = Date.now();
-      await this.queue(service).addBulk(
-        group.map(({ runCreatedAt, ...data }) => ({
-          name: data.node,
-          // The run's creation time rides as the job's priority, not in its data: a worker of the previous version,
-          // still running during a roll, parses job data strictly and would refuse the key (decision 0159).
-          data,
-          opts: {
-            jobId: stepKey(data),
-            ...priorityOpt(runPriority(data.runId, runCreatedAt, now)),
-            attempts: this.options.attempts,
-            backoff: { type: 'classified', delay: this.options.backoffMs },
-            ...RETENTION,
-          },
-        })),
-      );
+      const bulk = group.map(({ runCreatedAt, ...data }) => ({
+        name: data.node,
+        // The run's creation time rides as the job's priority, not in its data: a worker of the previous version,
+        // still running during a roll, parses job data strictly and would refuse the key (decision 0159).
+        data,
+        opts: {
+          jobId: stepKey(data),
+          ...priorityOpt(runPriority(data.runId, runCreatedAt, now)),
+          attempts: this.options.attempts,
+          backoff: { type: 'classified', delay: this.options.backoffMs },
+          ...RETENTION,
+        },
+      }));
+      // Most steps decide one step: added alone, without the MULTI that addBulk wraps around its jobs (0163).
+      const [only] = bulk;
+      if (bulk.length === 1 && only) await this.queue(service).add(only.name, only.data, only.opts);
+      else await this.queue(service).addBulk(bulk);
     }
   }
 
