@@ -6,7 +6,7 @@
 # `npm run bench -- steps` runs the step part alone (measure it in isolation); `npm run bench -- model` the model part;
 # both take `--cpu-prof` (where the CPU went, by category: tools/bench/cpu-profile.ts) and `--json FILE` (steps: the figures);
 # `npm run bench -- interviews` one run in interviews mode, its interviews' wall time beside the slowest and tokens per
-# turn (decision 0024); `npm run bench -- connections` Postgres connections with 200 model-bound steps in flight (issue 31); `npm run bench -- hostile` /healthz latency under hostile imports and uploads (issue 30); `npm run bench -- vectors` the embedded vector store (LanceDB) at 100k points (decision 0033).
+# turn (decision 0024); `npm run bench -- designs` a durable step's round trips alone, in the engine's design and in Postgres alone (decision 0163); `npm run bench -- connections` Postgres connections with 200 model-bound steps in flight (issue 31); `npm run bench -- hostile` /healthz latency under hostile imports and uploads (issue 30); `npm run bench -- vectors` the embedded vector store (LanceDB) at 100k points (decision 0033).
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/env.sh"
 cd "$_repo_root"
@@ -36,11 +36,17 @@ if [ "${1:-}" = interviews ]; then
   LOG_LEVEL=warn OTEL_SDK_DISABLED=true node --enable-source-maps -r ./tools/ts-register.cjs tools/bench/interviews.ts
   exit 0
 fi
+if [ "${1:-}" = designs ]; then
+  # What a durable step costs by design alone, the engine's (BullMQ) and a transport in Postgres alone (decision 0163).
+  LOG_LEVEL=warn node --enable-source-maps -r ./tools/ts-register.cjs tools/bench/step-designs.ts "${@:2}"
+  exit 0
+fi
 if [ "${1:-}" = steps ]; then
   LOG_LEVEL=warn OTEL_SDK_DISABLED=true node --enable-source-maps -r ./tools/ts-register.cjs tools/bench/step-overhead.ts "${@:2}"
   exit 0
 fi
 LOG_LEVEL=warn OTEL_SDK_DISABLED=true node --enable-source-maps -r ./tools/ts-register.cjs tools/bench/step-overhead.ts
+LOG_LEVEL=warn node --enable-source-maps -r ./tools/ts-register.cjs tools/bench/step-designs.ts
 LOG_LEVEL=warn OTEL_SDK_DISABLED=true node --enable-source-maps -r ./tools/ts-register.cjs tools/bench/event-latency.ts
 LOG_LEVEL=warn OTEL_SDK_DISABLED=true node --enable-source-maps -r ./tools/ts-register.cjs tools/bench/report-scaling.ts
 LOG_LEVEL=warn node --enable-source-maps -r ./tools/ts-register.cjs tools/bench/sentence-splitter.ts

@@ -35,14 +35,16 @@ describe('enqueueing steps (real Redis)', () => {
     redis.disconnect();
   });
 
-  const step = (runId: string, node: StepJob['node'], shard = 0, runCreatedAt?: number): StepJob => ({
-    tenantId,
-    runId,
-    node,
-    iteration: 0,
-    shard,
-    ...(runCreatedAt === undefined ? {} : { runCreatedAt }),
-  });
+  // A fan-out node's shard is any index, another node's is 0: the union the job type spells out, built here for both.
+  const step = (runId: string, node: StepJob['node'], shard = 0, runCreatedAt?: number): StepJob =>
+    ({
+      tenantId,
+      runId,
+      node,
+      iteration: 0,
+      shard,
+      ...(runCreatedAt === undefined ? {} : { runCreatedAt }),
+    }) as StepJob;
 
   /** What the queue holds of a step's job: the options the engine relies on. */
   async function stored(job: StepJob, service: 'extractor' | 'claims' | 'planner') {
@@ -87,7 +89,8 @@ describe('enqueueing steps (real Redis)', () => {
   it('a malformed job in a call sends none of its jobs', async () => {
     const runId = randomUUID();
     const good = step(runId, 'claims');
-    const bad = { ...step(runId, 'extract'), shard: -1 };
+    // A negative shard: what a caller's bug or a tampered row could hand it, typed as a job so the check is the run-time one.
+    const bad = { ...step(runId, 'extract'), shard: -1 } as unknown as StepJob;
     await expect(queues.enqueueMany([good, bad])).rejects.toBeInstanceOf(InvalidStepPayloadError);
     expect(await stored(good, 'claims')).toBeUndefined();
   });
