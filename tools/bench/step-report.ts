@@ -26,9 +26,14 @@ export const EngineFigures = z.object({
   overhead: Percentiles,
   /** Dequeue → the first step it decided dequeued. */
   hop: Percentiles,
-  /** This process's CPU (user + system, `process.cpuUsage`) over the window, per step: the engine and its handlers. */
+  /**
+   * This process's CPU (user + system, `process.cpuUsage`) over the window, per step: the engine and its handlers. Since
+   * 0163 without the runs' starts (before, each run's start, about 14 ms of CPU, was spread over its steps).
+   */
   cpuMicrosPerStep: z.number().nonnegative(),
-  /** The window's wall time per step. */
+  /** CPU of one run's start (`RunCommands.start`, the step queues paused meanwhile); absent in reports before 0163. */
+  runStartCpuMicros: z.number().nonnegative().optional(),
+  /** The window's wall time per step (the starts' wall taken out since 0163). */
   wallMicrosPerStep: z.number().nonnegative(),
   /** Socket writes (system calls) per step over the window, by destination; the bench's own wait queries taken out. */
   socketWritesPerStep: z.object({ postgres: z.number().nonnegative(), redis: z.number().nonnegative() }),

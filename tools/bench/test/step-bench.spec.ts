@@ -41,6 +41,8 @@ describe('npm run bench -- steps (tiny size)', () => {
       // Two runs of an empty workflow with fan-outs: dozens of steps, each costing some CPU.
       expect(c.engine.steps).toBeGreaterThan(20);
       expect(c.engine.cpuMicrosPerStep).toBeGreaterThan(0);
+      // The runs' starts are measured apart (the queues paused meanwhile) and taken out of the steps' CPU.
+      expect(c.engine.runStartCpuMicros).toBeGreaterThan(0);
       // Every step starts on Postgres and enqueues or completes on Redis; the bench's own wait stays a few queries per run.
       expect(c.engine.socketWritesPerStep.postgres).toBeGreaterThanOrEqual(1);
       expect(c.engine.socketWritesPerStep.redis).toBeGreaterThanOrEqual(1);
@@ -60,6 +62,7 @@ describe('npm run bench -- steps (tiny size)', () => {
       expect(row('bare Postgres: one-row INSERT committed')).toEqual(p(c.floors.commit));
       expect(row('bare BullMQ: dequeue → next enqueued')).toEqual(p(c.floors.enqueue));
       expect(section).toContain(`engine CPU per step: ${c.engine.cpuMicrosPerStep} µs`);
+      expect(section).toContain(`the runs' starts taken out: ${c.engine.runStartCpuMicros} µs each`);
       expect(section).toContain(`socket writes per step: ${c.engine.socketWritesPerStep.postgres} to Postgres`);
     }
 
