@@ -4,9 +4,7 @@ import { Redis } from 'ioredis';
 import type { StepJob } from '@dossier/contracts';
 import { CYCLE_MS, runPriority } from '../src/run-order';
 import { StepQueues } from '../src/step-queues';
-import type { QueueOptions } from '../src/queue-options';
-
-const REDIS_URL = process.env['REDIS_URL'] ?? 'redis://127.0.0.1:6379';
+import { REDIS_URL, testQueueOptions } from './queue-fixture';
 
 /**
  * Decision 0159 on a real queue: a worker taking one job at a time serves the steps of the oldest run first, whatever
@@ -14,17 +12,8 @@ const REDIS_URL = process.env['REDIS_URL'] ?? 'redis://127.0.0.1:6379';
  * same millisecond one after the other, not in lockstep (0161).
  */
 describe('step jobs are served oldest run first (real Redis, BullMQ worker)', () => {
-  const prefix = `t-order-${process.pid}-${Math.random().toString(36).slice(2, 8)}`;
-  const options: QueueOptions = {
-    redisUrl: REDIS_URL,
-    prefix,
-    consume: [],
-    concurrency: 1,
-    lockDurationMs: 2000,
-    stalledIntervalMs: 1000,
-    attempts: 1,
-    backoffMs: 100,
-  };
+  const options = testQueueOptions('order');
+  const { prefix } = options;
   const redis = new Redis(REDIS_URL, { maxRetriesPerRequest: null });
   const workerRedis = new Redis(REDIS_URL, { maxRetriesPerRequest: null });
   const queues = new StepQueues(options, redis);

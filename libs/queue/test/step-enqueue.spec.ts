@@ -4,9 +4,7 @@ import { stepKey, type StepJob } from '@dossier/contracts';
 import { InvalidStepPayloadError } from '@dossier/errors';
 import { runPriority } from '../src/run-order';
 import { StepQueues } from '../src/step-queues';
-import type { QueueOptions } from '../src/queue-options';
-
-const REDIS_URL = process.env['REDIS_URL'] ?? 'redis://127.0.0.1:6379';
+import { REDIS_URL, testQueueOptions } from './queue-fixture';
 
 /**
  * `StepQueues.enqueueMany` on a real Redis: a queue's one job is added alone and several with addBulk (0163), and both
@@ -14,17 +12,7 @@ const REDIS_URL = process.env['REDIS_URL'] ?? 'redis://127.0.0.1:6379';
  * the whole call before anything is sent.
  */
 describe('enqueueing steps (real Redis)', () => {
-  const prefix = `t-enqueue-${process.pid}-${Math.random().toString(36).slice(2, 8)}`;
-  const options: QueueOptions = {
-    redisUrl: REDIS_URL,
-    prefix,
-    consume: [],
-    concurrency: 1,
-    lockDurationMs: 2000,
-    stalledIntervalMs: 1000,
-    attempts: 3,
-    backoffMs: 250,
-  };
+  const options = testQueueOptions('enqueue', { attempts: 3, backoffMs: 250 });
   const redis = new Redis(REDIS_URL, { maxRetriesPerRequest: null });
   const queues = new StepQueues(options, redis);
   const tenantId = '00000000-0000-4000-8000-000000000001';
