@@ -9,9 +9,9 @@ import { loadavg } from 'node:os';
 import { PrismaService, RunEventRepository } from '@dossier/db';
 import { client, startGateway } from '../../apps/gateway/test/gateway-harness';
 import { readSse } from '../../apps/gateway/test/sse-client';
+import { micros } from './hop-marks';
 
 const EVENTS = Number(process.env['BENCH_EVENTS'] ?? 200);
-const micros = (): number => Math.round(performance.now() * 1000);
 
 function pct(values: number[], p: number): number {
   const sorted = [...values].sort((a, b) => a - b);

@@ -23,10 +23,12 @@ import { availableParallelism, loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
 import { Queue, Worker, type Job } from 'bullmq';
 import { Redis } from 'ioredis';
-import { Client } from 'pg';
+import { Client, type PoolClient } from 'pg';
+import { corkSocket } from '@dossier/db';
 import { drainAwareBackend } from '@dossier/queue';
 import { uniquePrefix } from '@dossier/testing';
 import { percentiles } from './step-report';
+import { HopMarks, hopsPerChain, micros } from './hop-marks';
 import { DesignBenchReport, type DesignFigures } from './design-report';
 
 const CHAINS = Number(process.env['BENCH_CHAINS'] ?? 12);
@@ -63,13 +65,8 @@ async function emptyDatabase(): Promise<BenchDatabase> {
   return { url: url.toString(), drop: () => admin(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`) };
 }
 
-const micros = (): number => Math.round(performance.now() * 1000);
-/** Hops not counted at the start of each chain. */
-const warmUp = (n: number): number => Math.min(20, Math.floor(n / 4));
-const hopsPerChain = (chains: number): number => Math.max(8, Math.floor(HOPS / chains));
-
 const DDL = `
-  CREATE TABLE IF NOT EXISTS design_steps (id text PRIMARY KEY, state text NOT NULL, attempts int NOT NULL, owner text);
+  CREATE TABLE IF NOT EXISTS design_steps (id text PRIMARY KEY, state text NOT NULL, attempts int NOT NULL);
   CREATE TABLE IF NOT EXISTS design_outputs (id bigserial PRIMARY KEY, step text NOT NULL, v int NOT NULL);
   CREATE TABLE IF NOT EXISTS design_decided (step text PRIMARY KEY, cause text NOT NULL, payload jsonb NOT NULL);
   CREATE TABLE IF NOT EXISTS design_queue (
@@ -85,49 +82,36 @@ async function pipelined(db: BenchDatabase): Promise<Client> {
 }
 
 /** Sends `statements` in one socket write (Node's cork, released on the next turn, as the engine's hold) and awaits all. */
-async function inOneWrite(client: Client, statements: readonly [string, unknown[]][]): Promise<unknown[][]> {
-  const stream = (client as unknown as { connection: { stream: { cork(): void; uncork(): void } } }).connection.stream;
-  stream.cork();
-  setImmediate(() => stream.uncork());
-  const results = await Promise.all(statements.map(([text, values]) => client.query(text, values)));
-  return results.map((r) => r.rows as unknown[]);
+async function inOneWrite(client: Client, statements: readonly [string, unknown[]][]): Promise<void> {
+  setImmediate(corkSocket(client as PoolClient));
+  await Promise.all(statements.map(([text, values]) => client.query(text, values)));
 }
 
-/** Per-hop marks of one design's window: when each hop was dequeued and when the hop it decided was enqueued. */
-class Marks {
-  readonly started = new Map<string, number>();
-  readonly enqueued = new Map<string, number>();
-
-  figures(chains: number, cpu: NodeJS.CpuUsage, wallMs: number, id: (c: number, n: number) => string): DesignFigures['hops'] {
-    const perChain = hopsPerChain(chains);
-    const overhead: number[] = [];
-    const hop: number[] = [];
-    for (let c = 0; c < chains; c++) {
-      for (let n = warmUp(perChain); n < perChain; n++) {
-        const start = this.started.get(id(c, n));
-        const next = this.enqueued.get(id(c, n + 1));
-        const nextStart = this.started.get(id(c, n + 1));
-        if (start === undefined || next === undefined || nextStart === undefined) throw new Error(`hop ${id(c, n)} was not recorded`);
-        overhead.push(next - start);
-        hop.push(nextStart - start);
-      }
-    }
-    const all = chains * perChain;
-    return {
-      overhead: percentiles(overhead),
-      hop: percentiles(hop),
-      cpuMicrosPerHop: Math.round((cpu.user + cpu.system) / all),
-      wallMicrosPerHop: Math.round((wallMs * 1000) / all),
-    };
-  }
+/** A design's figures from its window's marks, CPU and wall time (CPU and wall over every hop, warm-up included). */
+function hopFigures(
+  marks: HopMarks,
+  chains: number,
+  cpu: NodeJS.CpuUsage,
+  wallMs: number,
+  id: (c: number, n: number) => string,
+): DesignFigures['hops'] {
+  const perChain = hopsPerChain(HOPS, chains);
+  const { overhead, hop } = marks.intervals(chains, perChain, id);
+  const all = chains * perChain;
+  return {
+    overhead: percentiles(overhead),
+    hop: percentiles(hop),
+    cpuMicrosPerHop: Math.round((cpu.user + cpu.system) / all),
+    wallMicrosPerHop: Math.round((wallMs * 1000) / all),
+  };
 }
 
 /** The engine's design without the engine: BullMQ between steps, three Postgres round trips in each. */
 async function bullmqDesign(db: BenchDatabase, chains: number): Promise<DesignFigures['hops']> {
   const prefix = uniquePrefix('design');
-  const perChain = hopsPerChain(chains);
+  const perChain = hopsPerChain(HOPS, chains);
   const id = (c: number, n: number): string => `${prefix}.${c}.${n}`;
-  const marks = new Marks();
+  const marks = new HopMarks();
   const producer = new Redis(REDIS_URL, { maxRetriesPerRequest: null });
   const queues = [0, 1].map((q) => new Queue(`design-${q}`, { connection: producer, prefix }));
   const clients = await Promise.all(Array.from({ length: chains }, () => pipelined(db)));
@@ -185,16 +169,16 @@ async function bullmqDesign(db: BenchDatabase, chains: number): Promise<DesignFi
   await Promise.all(queues.map((q) => q.close()));
   await Promise.all([producer, ...workerConnections].map((r) => r.quit()));
   await Promise.all(clients.map((c) => c.end()));
-  return marks.figures(chains, cpu, wall, id);
+  return hopFigures(marks, chains, cpu, wall, id);
 }
 
 /** A transport in Postgres alone: the step is a row, claimed with SKIP LOCKED, completed with its successor in one write. */
 async function postgresDesign(db: BenchDatabase, chains: number): Promise<DesignFigures['hops']> {
-  const perChain = hopsPerChain(chains);
+  const perChain = hopsPerChain(HOPS, chains);
   const tag = uniquePrefix('p').replace(/[^a-z0-9]/gi, '');
   const id = (c: number, n: number): string => `${tag}.${c}.${n}`;
   const channel = (q: number): string => `design_${tag}_${q}`.toLowerCase();
-  const marks = new Marks();
+  const marks = new HopMarks();
   const slotsPerQueue = Math.max(4, chains);
   let open = chains;
   let stopping = false;
@@ -275,7 +259,7 @@ async function postgresDesign(db: BenchDatabase, chains: number): Promise<Design
   for (const q of [0, 1]) for (const wake of idle[q]!.splice(0)) wake();
   await Promise.all(slots);
   await Promise.all([seed.end(), listener.end()]);
-  return marks.figures(chains, cpu, wall, id);
+  return hopFigures(marks, chains, cpu, wall, id);
 }
 
 async function main(): Promise<void> {

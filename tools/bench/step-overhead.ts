@@ -47,6 +47,7 @@ import {
 } from '../../libs/workflow/test/fixtures/engine';
 import { waitForStatus } from '../../libs/workflow/test/fixtures/run-queries';
 import { formatSummary, summariseProfile, type CpuProfile } from './cpu-profile';
+import { HopMarks, hopsPerChain, micros, warmUp } from './hop-marks';
 import {
   percentiles,
   StepBenchReport,
@@ -65,9 +66,6 @@ const { values: args } = parseArgs({
   options: { json: { type: 'string' }, 'cpu-prof': { type: 'boolean', default: false }, 'cpu-prof-dir': { type: 'string' } },
 });
 const PROFILE_DIR = args['cpu-prof'] ? path.resolve(args['cpu-prof-dir'] ?? 'out/bench/profiles') : undefined;
-
-/** Microseconds on the process's monotonic clock: every interval below is measured in this one process. */
-const micros = (): number => Math.round(performance.now() * 1000);
 
 /**
  * Records, per step key, when the BullMQ transport was handed the job and when the step was first enqueued. The engine
@@ -331,17 +329,13 @@ async function engineWindow(
   }
 }
 
-/** Skipped at the start of each chain / connection: connections, JIT. */
-const warmUp = (n: number): number => Math.min(20, Math.floor(n / 4));
-
 /** `chains` bare BullMQ chains at once, HOPS hops in all: a processor that only adds the next job of its chain. */
 async function bareBullmq(chains: number): Promise<{ overhead: number[]; hop: number[] }> {
   const prefix = uniquePrefix('bare');
-  const perChain = Math.max(8, Math.floor(HOPS / chains));
+  const perChain = hopsPerChain(HOPS, chains);
   const connection = new Redis(REDIS_URL, { maxRetriesPerRequest: null });
   const queue = new Queue('bare', { connection, prefix });
-  const started = new Map<string, number>();
-  const enqueued = new Map<string, number>();
+  const marks = new HopMarks();
   let open = chains;
   let done!: () => void;
   const finished = new Promise<void>((r) => (done = r));
@@ -351,13 +345,13 @@ async function bareBullmq(chains: number): Promise<{ overhead: number[]; hop: nu
     'bare',
     async (job: Job<{ c: number; n: number }>) => {
       const { c, n } = job.data;
-      started.set(id(c, n), micros());
+      marks.started.set(id(c, n), micros());
       if (n >= perChain) {
         if (--open === 0) done();
         return;
       }
       await queue.add('hop', { c, n: n + 1 }, { jobId: id(c, n + 1), removeOnComplete: { count: HOPS * 2 } });
-      enqueued.set(id(c, n + 1), micros());
+      marks.enqueued.set(id(c, n + 1), micros());
     },
     { connection: workerConnection, prefix, concurrency: Math.max(4, chains) },
   );
@@ -367,14 +361,7 @@ async function bareBullmq(chains: number): Promise<{ overhead: number[]; hop: nu
   await finished;
   // Closing waits for the processors still running: the last enqueue times are recorded after their add returns.
   await worker.close();
-  const overhead: number[] = [];
-  const hop: number[] = [];
-  for (let c = 0; c < chains; c++) {
-    for (let n = warmUp(perChain); n < perChain; n++) {
-      overhead.push(enqueued.get(id(c, n + 1))! - started.get(id(c, n))!);
-      hop.push(started.get(id(c, n + 1))! - started.get(id(c, n))!);
-    }
-  }
+  const { overhead, hop } = marks.intervals(chains, perChain, id);
   await queue.obliterate({ force: true });
   await queue.close();
   await workerConnection.quit();
