@@ -10,6 +10,7 @@ import { PrismaService, RunEventRepository } from '@dossier/db';
 import { client, startGateway } from '../../apps/gateway/test/gateway-harness';
 import { readSse } from '../../apps/gateway/test/sse-client';
 import { micros } from './hop-marks';
+import { runBench } from './run-bench';
 
 const EVENTS = Number(process.env['BENCH_EVENTS'] ?? 200);
 
@@ -74,10 +75,4 @@ async function main(): Promise<void> {
   }
 }
 
-main().then(
-  () => process.exit(0),
-  (err: unknown) => {
-    console.error(err);
-    process.exit(1);
-  },
-);
+runBench(main);

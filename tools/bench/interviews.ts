@@ -10,6 +10,7 @@ import type { RunOptionsInput } from '@dossier/contracts';
 import { sql, type TestDatabase } from '@dossier/testing';
 import { interviewTimings, type CallRow, type InterviewTimings, type TurnRow } from './interview-timing';
 import { COLLECTION, completedRun, progressLog, startModelBench } from './model-services';
+import { runBench } from './run-bench';
 
 const LATENCY_MS = Number(process.env['BENCH_MODEL_LATENCY_MS'] ?? 500);
 const ANALYSTS = Number(process.env['BENCH_INTERVIEW_ANALYSTS'] ?? 4);
@@ -127,10 +128,4 @@ async function main(): Promise<void> {
   }
 }
 
-main().then(
-  () => process.exit(0),
-  (err: unknown) => {
-    console.error(err);
-    process.exit(1);
-  },
-);
+runBench(main);

@@ -44,6 +44,7 @@ import {
 } from './model-services';
 import { formatSummary, inclusiveTimes, mergeProfiles, readProfile, summariseProfile, windowProfile } from './cpu-profile';
 import { formatNodeWork, formatThroughput, ModelBenchReport, type NodeWork, type SingleRun, type Throughput } from './model-report';
+import { runBench } from './run-bench';
 
 const { values: args } = parseArgs({
   options: { 'cpu-prof': { type: 'boolean', default: false }, 'cpu-prof-dir': { type: 'string' }, json: { type: 'string' } },
@@ -368,10 +369,4 @@ function printTokens(reports: ReportJson[]): void {
   );
 }
 
-main().then(
-  () => process.exit(0),
-  (err: unknown) => {
-    console.error(err);
-    process.exit(1);
-  },
-);
+runBench(main);

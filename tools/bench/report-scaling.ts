@@ -8,6 +8,7 @@ import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, 
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createTestDatabase, startChildService, uniquePrefix } from '@dossier/testing';
+import { runBench } from './run-bench';
 
 const SIZES = (process.env['BENCH_SIZES'] ?? '100,1000,5000').split(',').map(Number);
 const PG_DOCS = '/usr/share/doc/postgresql-doc-15/html';
@@ -95,10 +96,4 @@ async function main(): Promise<void> {
   }
 }
 
-main().then(
-  () => process.exit(0),
-  (err: unknown) => {
-    console.error(err);
-    process.exit(1);
-  },
-);
+runBench(main);

@@ -30,6 +30,7 @@ import { uniquePrefix } from '@dossier/testing';
 import { percentiles } from './step-report';
 import { HopMarks, hopsPerChain, micros } from './hop-marks';
 import { DesignBenchReport, type DesignFigures } from './design-report';
+import { runBench } from './run-bench';
 
 const CHAINS = Number(process.env['BENCH_CHAINS'] ?? 12);
 const HOPS = Number(process.env['BENCH_HOPS'] ?? 600);
@@ -303,10 +304,4 @@ async function main(): Promise<void> {
   if (args.json) writeFileSync(args.json, JSON.stringify(report, null, 2));
 }
 
-main().then(
-  () => process.exit(0),
-  (err: unknown) => {
-    console.error(err);
-    process.exit(1);
-  },
-);
+runBench(main);

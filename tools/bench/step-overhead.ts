@@ -57,6 +57,7 @@ import {
   type Percentiles,
   type Window,
 } from './step-report';
+import { runBench } from './run-bench';
 
 const RUNS = Number(process.env['BENCH_RUNS'] ?? 12);
 const HOPS = Number(process.env['BENCH_HOPS'] ?? 600);
@@ -561,10 +562,4 @@ async function main(): Promise<void> {
   if (args.json) writeFileSync(args.json, JSON.stringify(report, null, 2));
 }
 
-main().then(
-  () => process.exit(0),
-  (err: unknown) => {
-    console.error(err);
-    process.exit(1);
-  },
-);
+runBench(main);
