@@ -155,6 +155,41 @@ const PG_PORT = Number(new URL(process.env['TEST_ADMIN_DATABASE_URL'] || 'postgr
 const REDIS_PORT = Number(new URL(REDIS_URL).port || 6379);
 const writesTo = (port: number): number => socketWrites.get(port) ?? 0;
 
+/** What a window counts, read at one moment: CPU and wall time (µs), socket writes and bytes read by destination, Redis commands by name. */
+interface Counts {
+  cpu: number;
+  wall: number;
+  writes: { postgres: number; redis: number };
+  read: { postgres: number; redis: number };
+  commands: ReadonlyMap<string, number>;
+}
+
+const NO_COUNTS: Counts = { cpu: 0, wall: 0, writes: { postgres: 0, redis: 0 }, read: { postgres: 0, redis: 0 }, commands: new Map() };
+
+function counters(): Counts {
+  const { user, system } = process.cpuUsage();
+  return {
+    cpu: user + system,
+    wall: performance.now() * 1000,
+    writes: { postgres: writesTo(PG_PORT), redis: writesTo(REDIS_PORT) },
+    read: { postgres: bytesFrom(PG_PORT), redis: bytesFrom(REDIS_PORT) },
+    commands: new Map(redisCommands),
+  };
+}
+
+/** `a + sign × b`, count by count: a window's share (`add(end, start, -1)`), or shares summed. */
+function add(a: Counts, b: Counts, sign: 1 | -1 = 1): Counts {
+  const commands = new Map(a.commands);
+  for (const [name, n] of b.commands) commands.set(name, (commands.get(name) ?? 0) + sign * n);
+  return {
+    cpu: a.cpu + sign * b.cpu,
+    wall: a.wall + sign * b.wall,
+    writes: { postgres: a.writes.postgres + sign * b.writes.postgres, redis: a.writes.redis + sign * b.writes.redis },
+    read: { postgres: a.read.postgres + sign * b.read.postgres, redis: a.read.redis + sign * b.read.redis },
+    commands,
+  };
+}
+
 /** The inspector's sampling profiler around one window (only with --cpu-prof). */
 async function profiled<T>(name: string, body: () => Promise<T>): Promise<{ value: T; profile?: { file: string; profile: CpuProfile } }> {
   if (!PROFILE_DIR) return { value: await body() };
@@ -213,28 +248,16 @@ async function engineWindow(
     const runIds: string[] = [];
     let polls = 0;
     const from = Date.now();
-    const writes0 = { postgres: writesTo(PG_PORT), redis: writesTo(REDIS_PORT) };
-    const read0 = { postgres: bytesFrom(PG_PORT), redis: bytesFrom(REDIS_PORT) };
-    const commands0 = new Map(redisCommands);
     // The runs' starts are not steps: each batch is started with the step queues paused, and what the starts cost (CPU,
     // wall, socket writes, bytes, Redis commands) is taken out of the steps' figures and reported apart (0163).
     const queues = engine.app.get(StepQueues);
     const pauseQueues = (paused: boolean) =>
       Promise.all(SERVICE_NAMES.map((service) => (paused ? queues.queue(service).pause() : queues.queue(service).resume())));
-    const starts = { cpu: 0, wall: 0, postgres: 0, redis: 0, readPostgres: 0, readRedis: 0, commands: new Map<string, number>() };
-    const cpu0 = process.cpuUsage();
-    const t0 = performance.now();
+    let starts = NO_COUNTS;
+    const window0 = counters();
     const { profile } = await profiled(`steps-${atOnce}-at-once`, async () => {
       for (let r = 0; r < RUNS; r += atOnce) {
-        const s0 = {
-          cpu: process.cpuUsage(),
-          wall: performance.now(),
-          postgres: writesTo(PG_PORT),
-          redis: writesTo(REDIS_PORT),
-          readPostgres: bytesFrom(PG_PORT),
-          readRedis: bytesFrom(REDIS_PORT),
-          commands: new Map(redisCommands),
-        };
+        const start0 = counters();
         await pauseQueues(true);
         const batch = await Promise.all(
           Array.from({ length: Math.min(atOnce, RUNS - r) }, (_, i) =>
@@ -247,15 +270,7 @@ async function engineWindow(
           ),
         );
         await pauseQueues(false);
-        const spent = process.cpuUsage(s0.cpu);
-        starts.cpu += spent.user + spent.system;
-        starts.wall += performance.now() - s0.wall;
-        starts.postgres += writesTo(PG_PORT) - s0.postgres;
-        starts.redis += writesTo(REDIS_PORT) - s0.redis;
-        starts.readPostgres += bytesFrom(PG_PORT) - s0.readPostgres;
-        starts.readRedis += bytesFrom(REDIS_PORT) - s0.readRedis;
-        for (const [name, n] of redisCommands)
-          starts.commands.set(name, (starts.commands.get(name) ?? 0) + n - (s0.commands.get(name) ?? 0));
+        starts = add(starts, add(counters(), start0, -1));
         runIds.push(...batch.map((run) => run.id));
         polls += await waitCompleted(
           client,
@@ -264,21 +279,8 @@ async function engineWindow(
       }
     });
     // The steps' share of the window: all of it but the starts.
-    const wall = performance.now() - t0 - starts.wall;
-    const window = process.cpuUsage(cpu0);
-    const cpu = window.user + window.system - starts.cpu;
-    const writes = {
-      postgres: writesTo(PG_PORT) - writes0.postgres - starts.postgres,
-      redis: writesTo(REDIS_PORT) - writes0.redis - starts.redis,
-    };
-    const read = {
-      postgres: bytesFrom(PG_PORT) - read0.postgres - starts.readPostgres,
-      redis: bytesFrom(REDIS_PORT) - read0.redis - starts.readRedis,
-    };
+    const { cpu, wall, writes, read, commands } = add(add(counters(), window0, -1), starts, -1);
     const to = Date.now();
-    const commands = [...redisCommands]
-      .map(([name, n]) => [name, n - (commands0.get(name) ?? 0) - (starts.commands.get(name) ?? 0)] as const)
-      .filter(([, n]) => n > 0);
 
     const { rows } = await client.query<{ step_key: string; cause_key: string }>(
       'SELECT step_key, cause_key FROM outbox WHERE run_id = ANY($1::uuid[])',
@@ -312,7 +314,7 @@ async function engineWindow(
         hop: percentiles(hop),
         cpuMicrosPerStep: Math.round(cpu / steps),
         runStartCpuMicros: Math.round(starts.cpu / runIds.length),
-        wallMicrosPerStep: Math.round((wall * 1000) / steps),
+        wallMicrosPerStep: Math.round(wall / steps),
         // The bench's own wait queries are Postgres writes too: counted, and taken out.
         socketWritesPerStep: {
           postgres: Math.round(((writes.postgres - polls) / steps) * 10) / 10,
@@ -321,7 +323,9 @@ async function engineWindow(
         benchQueries: polls,
         // The bench's wait queries' answers are a few dozen bytes each: left in.
         bytesReadPerStep: { postgres: Math.round(read.postgres / steps), redis: Math.round(read.redis / steps) },
-        redisCommandsPerStep: Object.fromEntries(commands.map(([name, n]) => [name, Math.round((n / steps) * 100) / 100])),
+        redisCommandsPerStep: Object.fromEntries(
+          [...commands].filter(([, n]) => n > 0).map(([name, n]) => [name, Math.round((n / steps) * 100) / 100]),
+        ),
       },
       ...(profile ? { profile } : {}),
     };
