@@ -26,7 +26,7 @@ import { Redis } from 'ioredis';
 import { Client, type PoolClient } from 'pg';
 import { corkSocket } from '@dossier/db';
 import { drainAwareBackend } from '@dossier/queue';
-import { uniquePrefix } from '@dossier/testing';
+import { createEmptyDatabase, uniquePrefix, type TestDatabase } from '@dossier/testing';
 import { percentiles } from './step-report';
 import { HopMarks, hopsPerChain, micros } from './hop-marks';
 import { DesignBenchReport, type DesignFigures } from './design-report';
@@ -39,33 +39,6 @@ const DESIGNS = (process.env['BENCH_DESIGNS'] ?? 'bullmq,postgres').split(',');
 const REDIS_URL = process.env['REDIS_URL'] ?? 'redis://127.0.0.1:6379';
 const { values: args } = parseArgs({ options: { json: { type: 'string' } } });
 
-const ADMIN_URL = process.env['TEST_ADMIN_DATABASE_URL'] ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
-
-interface BenchDatabase {
-  url: string;
-  drop(): Promise<void>;
-}
-
-/** An empty database of its own (the designs need none of the schema), named as test databases are, so a later test
- * run's set-up drops it if this process dies before it does. */
-async function emptyDatabase(): Promise<BenchDatabase> {
-  const name = `dossier_t_${process.pid}_designs`;
-  const admin = async (text: string) => {
-    const client = new Client({ connectionString: ADMIN_URL });
-    await client.connect();
-    try {
-      await client.query(text);
-    } finally {
-      await client.end();
-    }
-  };
-  await admin(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
-  await admin(`CREATE DATABASE "${name}"`);
-  const url = new URL(ADMIN_URL);
-  url.pathname = `/${name}`;
-  return { url: url.toString(), drop: () => admin(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`) };
-}
-
 const DDL = `
   CREATE TABLE IF NOT EXISTS design_steps (id text PRIMARY KEY, state text NOT NULL, attempts int NOT NULL);
   CREATE TABLE IF NOT EXISTS design_outputs (id bigserial PRIMARY KEY, step text NOT NULL, v int NOT NULL);
@@ -76,7 +49,7 @@ const DDL = `
   CREATE INDEX IF NOT EXISTS design_queue_ready ON design_queue (queue, prio, id) WHERE state = 'ready';`;
 
 /** A connection in pg's pipeline mode: statements sent without waiting for the one before (as the engine's). */
-async function pipelined(db: BenchDatabase): Promise<Client> {
+async function pipelined(db: TestDatabase): Promise<Client> {
   const client = new Client({ connectionString: db.url, pipeline: true } as ConstructorParameters<typeof Client>[0]);
   await client.connect();
   return client;
@@ -108,7 +81,7 @@ function hopFigures(
 }
 
 /** The engine's design without the engine: BullMQ between steps, three Postgres round trips in each. */
-async function bullmqDesign(db: BenchDatabase, chains: number): Promise<DesignFigures['hops']> {
+async function bullmqDesign(db: TestDatabase, chains: number): Promise<DesignFigures['hops']> {
   const prefix = uniquePrefix('design');
   const perChain = hopsPerChain(HOPS, chains);
   const id = (c: number, n: number): string => `${prefix}.${c}.${n}`;
@@ -174,7 +147,7 @@ async function bullmqDesign(db: BenchDatabase, chains: number): Promise<DesignFi
 }
 
 /** A transport in Postgres alone: the step is a row, claimed with SKIP LOCKED, completed with its successor in one write. */
-async function postgresDesign(db: BenchDatabase, chains: number): Promise<DesignFigures['hops']> {
+async function postgresDesign(db: TestDatabase, chains: number): Promise<DesignFigures['hops']> {
   const perChain = hopsPerChain(HOPS, chains);
   const tag = uniquePrefix('p').replace(/[^a-z0-9]/gi, '');
   const id = (c: number, n: number): string => `${tag}.${c}.${n}`;
@@ -266,7 +239,7 @@ async function postgresDesign(db: BenchDatabase, chains: number): Promise<Design
 async function main(): Promise<void> {
   const loadBefore = loadavg()[0]!;
   const from = Date.now();
-  const db = await emptyDatabase();
+  const db = await createEmptyDatabase();
   const designs: DesignFigures[] = [];
   try {
     const setup = new Client({ connectionString: db.url });

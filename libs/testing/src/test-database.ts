@@ -38,6 +38,20 @@ export async function createTestDatabase(): Promise<TestDatabase> {
       await new Promise((r) => setTimeout(r, 100 + Math.random() * 200));
     }
   }
+  return databaseNamed(name);
+}
+
+/**
+ * A fresh, empty database (no migrations): for a bench or test that brings its own tables. Named as the template's
+ * clones are, so a later run's global setup drops it if its process dies before it does.
+ */
+export async function createEmptyDatabase(): Promise<TestDatabase> {
+  const name = `dossier_t_${process.pid}_${randomBytes(6).toString('hex')}`;
+  await admin((c) => c.query(`CREATE DATABASE "${name}"`));
+  return databaseNamed(name);
+}
+
+function databaseNamed(name: string): TestDatabase {
   const url = new URL(ADMIN_URL);
   url.pathname = `/${name}`;
   return {
