@@ -17,6 +17,11 @@
  * writes per step, to Postgres and to Redis, are counted over the same window (each write is a system call, and on
  * loopback the kernel delivers the packet in the writer's time: the largest single cost in the profile).
  *
+ * Where the time goes: each measured step's interval is cut at the engine's round trips (tools/bench/step-marks.ts):
+ * to the start statement, the start statement, the handler, the locking statement, routing, the transition with
+ * COMMIT, the enqueue. Printed per segment (p50 / p90), single steps beside the fan-outs' shards, which wait for each
+ * other on the run row (0164).
+ *
  * Options: `--json FILE` writes the figures (tools/bench/step-report.ts); `--cpu-prof [--cpu-prof-dir DIR]` profiles
  * each engine window with the inspector (100 µs sampling) and prints where the CPU went (tools/bench/cpu-profile.ts);
  * its figures then include the profiler's own cost. Sizes: BENCH_RUNS (12), BENCH_HOPS (600), BENCH_COMMITS (600);
@@ -30,10 +35,10 @@ import { parseArgs } from 'node:util';
 import { Queue, Worker, type Job } from 'bullmq';
 import { Redis } from 'ioredis';
 import { Client } from 'pg';
-import { SERVICE_NAMES, stepKey, type StepRef } from '@dossier/contracts';
+import { SERVICE_NAMES } from '@dossier/contracts';
 import { Socket } from 'node:net';
 import { StepCommitRepository, type TransitionWrite } from '@dossier/db';
-import { BullMqServer, redisScriptNames, StepQueues } from '@dossier/queue';
+import { redisScriptNames, StepQueues } from '@dossier/queue';
 import { startChildService, waitFor, type TestDatabase } from '@dossier/testing';
 import {
   prepareDatabase,
@@ -48,6 +53,7 @@ import {
 import { waitForStatus } from '../../libs/workflow/test/fixtures/run-queries';
 import { formatSummary, summariseProfile, type CpuProfile } from './cpu-profile';
 import { HopMarks, hopsPerChain, micros, warmUp } from './hop-marks';
+import { instrumentEngine, type StepMarks } from './step-marks';
 import {
   percentiles,
   StepBenchReport,
@@ -55,6 +61,7 @@ import {
   type EngineFigures,
   type FloorFigures,
   type Percentiles,
+  type SegmentFigures,
   type Window,
 } from './step-report';
 import { runBench } from './run-bench';
@@ -67,32 +74,6 @@ const { values: args } = parseArgs({
   options: { json: { type: 'string' }, 'cpu-prof': { type: 'boolean', default: false }, 'cpu-prof-dir': { type: 'string' } },
 });
 const PROFILE_DIR = args['cpu-prof'] ? path.resolve(args['cpu-prof-dir'] ?? 'out/bench/profiles') : undefined;
-
-/**
- * Records, per step key, when the BullMQ transport was handed the job and when the step was first enqueued. The engine
- * runs in this process, so wrapping the two prototypes sees every step without changing the engine.
- */
-function instrumentEngine(): { started: Map<string, number>; enqueued: Map<string, number> } {
-  const started = new Map<string, number>();
-  const enqueued = new Map<string, number>();
-  // The transport's entry (private, reached through the prototype): the Nest pipeline and the runner are both inside.
-  type Entry = { handleJob(job: Job, token?: string): Promise<unknown> };
-  const server = BullMqServer.prototype as unknown as Entry;
-  const handleJob = server.handleJob;
-  server.handleJob = function (this: Entry, job, token) {
-    const t = micros();
-    const key = stepKey(job.data as StepRef);
-    if (!started.has(key)) started.set(key, t);
-    return handleJob.call(this, job, token);
-  };
-  const enqueueMany = StepQueues.prototype.enqueueMany;
-  StepQueues.prototype.enqueueMany = async function (this: StepQueues, jobs) {
-    await enqueueMany.call(this, jobs);
-    const t = micros();
-    for (const job of jobs) if (!enqueued.has(stepKey(job))) enqueued.set(stepKey(job), t);
-  };
-  return { started, enqueued };
-}
 
 /** Wakes the bench's wait when the engine writes a run's final status (in this process; the wait still checks Postgres). */
 const finalWrites = new EventTarget();
@@ -239,7 +220,7 @@ async function waitCompleted(client: Client, runIds: readonly string[]): Promise
 async function engineWindow(
   engine: TestEngine,
   db: TestDatabase,
-  tracker: ReturnType<typeof instrumentEngine>,
+  tracker: StepMarks,
   atOnce: number,
 ): Promise<{ figures: EngineFigures; profile?: { file: string; profile: CpuProfile } }> {
   const client = new Client({ connectionString: db.url });
@@ -296,13 +277,17 @@ async function engineWindow(
     for (const row of rows) byCause.set(row.cause_key, [...(byCause.get(row.cause_key) ?? []), row.step_key]);
     const overhead: number[] = [];
     const hop: number[] = [];
+    const measured: string[] = [];
     for (const row of rows) {
       const decided = byCause.get(row.step_key);
       const self = tracker.started.get(row.step_key);
       if (!decided || self === undefined) continue;
       const firstEnqueued = Math.min(...decided.map((k) => tracker.enqueued.get(k) ?? Infinity));
       const firstStarted = Math.min(...decided.map((k) => tracker.started.get(k) ?? Infinity));
-      if (Number.isFinite(firstEnqueued)) overhead.push(firstEnqueued - self);
+      if (Number.isFinite(firstEnqueued)) {
+        overhead.push(firstEnqueued - self);
+        measured.push(row.step_key);
+      }
       if (Number.isFinite(firstStarted)) hop.push(firstStarted - self);
     }
     return {
@@ -326,6 +311,7 @@ async function engineWindow(
         redisCommandsPerStep: Object.fromEntries(
           [...commands].filter(([, n]) => n > 0).map(([name, n]) => [name, Math.round((n / steps) * 100) / 100]),
         ),
+        segments: tracker.segmentFigures(measured),
       },
       ...(profile ? { profile } : {}),
     };
@@ -487,6 +473,18 @@ function printFigures(c: ConcurrencyFigures): void {
   }
   if (engine.bytesReadPerStep)
     console.log(`bytes read per step: ${engine.bytesReadPerStep.postgres} from Postgres, ${engine.bytesReadPerStep.redis} from Redis`);
+  if (engine.segments?.length) printSegments(engine.segments);
+}
+
+/** Where the steps' time went, segment by segment, single steps beside the shards (p50 / p90 of each segment alone). */
+function printSegments(segments: readonly SegmentFigures[]): void {
+  const label = { single: 'single steps', shard: "fan-outs' and loops' shards" } as const;
+  console.log(`where the time goes (µs, p50 / p90 of each segment on its own; a step's segments add up to its interval):`);
+  console.log(`| segment | ${segments.map((s) => `${label[s.kind]} (${s.n})`).join(' | ')} |`);
+  console.log(`|---|${segments.map(() => '---|').join('')}`);
+  segments[0]!.parts.forEach((part, i) => {
+    console.log(`| ${part.segment} | ${segments.map((s) => `${s.parts[i]!.p50} / ${s.parts[i]!.p90}`).join(' | ')} |`);
+  });
 }
 
 async function main(): Promise<void> {

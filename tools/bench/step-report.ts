@@ -17,6 +17,18 @@ export type Percentiles = z.infer<typeof Percentiles>;
 export const Window = z.object({ from: z.number(), to: z.number() }).refine((w) => w.to >= w.from, 'a window ends after it starts');
 export type Window = z.infer<typeof Window>;
 
+/**
+ * Where the steps' time went between their dequeue and their first decided step enqueued, segment by segment
+ * (tools/bench/step-marks.ts): single steps apart from the shards of fan-outs and shard loops, which wait for each other
+ * on the run row. A step's segments add up to its interval; their p50s need not add up to the interval's p50.
+ */
+export const SegmentFigures = z.object({
+  kind: z.enum(['single', 'shard']),
+  n: z.number().int().positive(),
+  parts: z.array(z.object({ segment: z.string(), p50: z.number().nonnegative(), p90: z.number().nonnegative() })).min(1),
+});
+export type SegmentFigures = z.infer<typeof SegmentFigures>;
+
 export const EngineFigures = z.object({
   window: Window,
   runs: z.number().int().positive(),
@@ -43,6 +55,8 @@ export const EngineFigures = z.object({
   bytesReadPerStep: z.object({ postgres: z.number().nonnegative(), redis: z.number().nonnegative() }).optional(),
   /** Redis commands per step over the window, by name (a BullMQ script by its name); absent in reports before 0144. */
   redisCommandsPerStep: z.record(z.string(), z.number().nonnegative()).optional(),
+  /** Where the measured steps' time went, by kind; absent in reports before 0164. */
+  segments: z.array(SegmentFigures).optional(),
 });
 export type EngineFigures = z.infer<typeof EngineFigures>;
 

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { startChildService } from '@dossier/testing';
 import { readProfile, summariseProfile } from '../cpu-profile';
+import { SEGMENTS } from '../step-marks';
 import { StepBenchReport, type Window } from '../step-report';
 
 const BENCH = path.resolve(__dirname, '../step-overhead.ts');
@@ -64,6 +65,20 @@ describe('npm run bench -- steps (tiny size)', () => {
       expect(section).toContain(`engine CPU per step: ${c.engine.cpuMicrosPerStep} µs`);
       expect(section).toContain(`the runs' starts taken out: ${c.engine.runStartCpuMicros} µs each`);
       expect(section).toContain(`socket writes per step: ${c.engine.socketWritesPerStep.postgres} to Postgres`);
+
+      // Where the time goes: every measured step passed every mark (a wrapper that no longer sees its method leaves steps
+      // out), single steps and shards apart, each segment in the path's order, printed as written.
+      const segments = c.engine.segments ?? [];
+      expect(segments.map((s) => s.kind).sort()).toEqual(['shard', 'single']);
+      expect(segments.reduce((n, s) => n + s.n, 0)).toBe(c.engine.overhead.n);
+      for (const s of segments) {
+        expect(s.parts.map((p) => p.segment)).toEqual(SEGMENTS.map((d) => d.segment));
+        for (const part of s.parts) expect(part.p90).toBeGreaterThanOrEqual(part.p50);
+      }
+      for (const [i, { segment }] of SEGMENTS.entries()) {
+        const cells = segments.map((s) => `${s.parts[i]!.p50} / ${s.parts[i]!.p90}`).join(' | ');
+        expect(section).toContain(`| ${segment} | ${cells} |`);
+      }
     }
 
     expect(report.profiles.map((p) => p.runsAtOnce)).toEqual([1, 2]);
