@@ -1,7 +1,7 @@
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { proseFault } from '@dossier/agents';
+import { MAINTENANCE_MARKER, proseFault } from '@dossier/agents';
 import { ReportJson } from '@dossier/contracts';
 import { lintReport } from '@dossier/evals';
 import { createTestDatabase, sql, type TestDatabase } from '@dossier/testing';
@@ -207,18 +207,22 @@ describe('boilerplate and fragments never reach a report (offline, end to end)',
     expect(htmlText).not.toMatch(/bridgectl/);
   });
 
-  it('shows a marked sentence without its marker; every cited excerpt is still the verbatim slice of its snapshot', async () => {
+  it('leaves out what its own source flags ("[citation needed]"): no such report sentence, no such evidence; every cited excerpt is the verbatim slice of its snapshot', async () => {
     const snapshots = await sql<{ content_hash: string; text: string }>(db.url, 'SELECT content_hash, text FROM source_snapshots');
     const byHash = new Map(snapshots.map((s) => [s.content_hash, s.text]));
     for (const e of Object.values(report.evidence)) {
       expect(byHash.get(report.sources[e.sourceId]!.contentHash)?.slice(e.start, e.end)).toBe(e.excerpt);
+      // 0046 showed such a sentence without its marker, above evidence that still read "[citation needed]" (0165).
+      expect(e.excerpt).not.toMatch(MAINTENANCE_MARKER);
     }
-    const closed = report.sections
-      .flatMap((s) => s.paragraphs.flatMap((p) => p.sentences))
-      .find((s) => s.text.startsWith('The Orrin Bridge was closed to traffic on 4 April 2024'));
-    expect(closed?.text).toBe(
-      'The Orrin Bridge was closed to traffic on 4 April 2024 after engineers found corrosion in its main arch bearings.',
-    );
-    expect(closed!.evidenceIds.some((id) => report.evidence[id]!.excerpt.includes('[citation needed]'))).toBe(true);
+    const texts = report.sections.flatMap((s) => s.paragraphs.flatMap((p) => p.sentences)).map((s) => s.text);
+    for (const flagged of [
+      'carried about 21,000 vehicles a day',
+      'The closure of the Orrin Bridge is disputed',
+      'closed to traffic on 4 April 2024',
+    ])
+      expect(texts.filter((t) => t.includes(flagged))).toEqual([]);
+    // Why the bridge closed is still answered, by the sentences their sources stand behind.
+    expect(texts.join(' ')).toMatch(/reasons for the closure of the bridge are commonly given: corrosion of the main arch bearings/);
   });
 });

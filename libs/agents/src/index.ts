@@ -90,6 +90,7 @@ export {
   withoutCitationMarkers,
   readerSentence,
   CITATION_MARKER,
+  MAINTENANCE_MARKER,
   HTML_ELEMENT,
   REST_MARKUP,
   type ProseFault,

@@ -4,6 +4,7 @@ import {
   fromDistinctSources,
   HTML_ELEMENT,
   leakedText,
+  MAINTENANCE_MARKER,
   nearDuplicate,
   opposingPairs,
   pointsAtSeveral,
@@ -21,8 +22,8 @@ import type { ReportJson } from '@dossier/contracts';
  * - leaked: markup, ids or prompt apparatus in a sentence or heading;
  * - duplicate: a sentence repeated in the body, in the disagreements, or by the framing (the introduction may restate
  *   body findings: that is its job; the conclusion may not repeat them verbatim);
- * - fragment: a list lead-in ending in ":", a cut sentence, a "[citation needed]" marker, an item without its lead-in,
- *   program text as prose;
+ * - fragment: a list lead-in ending in ":", a cut sentence, a "[citation needed]" marker (in the sentence, or in the
+ *   passage it cites: 0165), an item without its lead-in, program text as prose;
  * - boilerplate: the document describing itself, bylines and affiliations, a work citing itself, contact and
  *   bug-report lines, navigation, marketing;
  * - template-heading: a section named by one of the planner's templates rather than by its subject;
@@ -198,6 +199,9 @@ export function lintReport(report: ReportJson): ReportLint {
       if (fault) {
         if (section.kind === 'contradictions') add('disagreements', `${fault.group}: ${fault.kind}`, section.title, s.text);
         else add(fault.group, fault.kind, section.title, s.text);
+      } else if (cited && s.evidenceIds.some((id) => MAINTENANCE_MARKER.test(report.evidence[id]?.excerpt ?? ''))) {
+        // Shown without its marker, the sentence reads well; the passage it cites still says "[citation needed]" (0165).
+        add(section.kind === 'contradictions' ? 'disagreements' : 'fragment', 'citation-needed in its evidence', section.title, s.text);
       }
       if (section.kind === 'body') {
         if (body.some((b) => nearDuplicate(b, s.text))) add('duplicate', 'repeats a body sentence', section.title, s.text);

@@ -140,6 +140,16 @@ describe('report lint', () => {
     expect(details(oneSentence('## Options and defaults of the command.'))).toEqual(['leaked:Markdown syntax']);
   });
 
+  it('catches a cited sentence whose passage its source flags ("[citation needed]"), shown without the marker (0165)', () => {
+    const flagged = oneSentence('The causes of the decline are disputed.');
+    flagged.evidence['E1'] = { ...flagged.evidence['E1']!, excerpt: 'The causes of the decline are disputed.[citation needed]' };
+    // Every sentence of the section cites E1 here: each is counted.
+    expect(details(flagged)).toEqual(Array.from({ length: 3 }, () => 'fragment:citation-needed in its evidence'));
+    const noted = oneSentence('The causes of the decline are disputed.');
+    noted.evidence['E1'] = { ...noted.evidence['E1']!, excerpt: 'The causes of the decline are disputed.[4]' };
+    expect(details(noted)).toEqual([]);
+  });
+
   it('catches template headings, not headings from the sources or the question', () => {
     for (const title of [
       'How does PostgreSQL work?',

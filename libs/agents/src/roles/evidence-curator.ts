@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { MAINTENANCE_MARKER } from '../offline/nlp/prose-faults';
 import { buildPrompt, listWithIds } from '../prompt/build-prompt';
 import { locateExcerpt } from './grounding';
 import type { RoleDefinition, InputSplit, ReferenceCheck } from './role';
@@ -29,7 +30,8 @@ export type EvidenceCuratorOutput = z.infer<typeof EvidenceCuratorOutput>;
 
 /**
  * Models are poor at character offsets: each excerpt is found in the source text and its offsets taken from there;
- * an excerpt that is not a verbatim passage is dropped, never stored.
+ * an excerpt that is not a verbatim passage is dropped, never stored. So is a passage its own source flags as
+ * unsupported ("[citation needed]", "[dubious]"): no evidence, whichever engine chose it (decision 0165).
  */
 function ground(input: EvidenceCuratorInput, raw: unknown): { value: unknown; issues: string[] } {
   const fragments = (raw as { fragments?: unknown } | null)?.fragments;
@@ -45,7 +47,9 @@ function ground(input: EvidenceCuratorInput, raw: unknown): { value: unknown; is
       dropped++;
       continue;
     }
-    kept.push({ ...f, start: at.start, end: at.end, excerpt: input.source.text.slice(at.start, at.end) });
+    const excerpt = input.source.text.slice(at.start, at.end);
+    if (MAINTENANCE_MARKER.test(excerpt)) continue;
+    kept.push({ ...f, start: at.start, end: at.end, excerpt });
   }
   const issues =
     dropped > 0 && kept.length === 0
@@ -108,6 +112,7 @@ export const evidenceCuratorDefinition: RoleDefinition<EvidenceCuratorInput, Evi
         'statement restates the excerpt as one self-contained sentence, whitespace normalised, adding nothing the excerpt does not say.',
         'questionId is the id of the question the excerpt answers best, or null for the main question.',
         'Skip navigation, cookie banners, headings, bare lists and tables; prefer passages with concrete facts and figures.',
+        'Skip sentences the source itself marks as unsupported or unsure ("[citation needed]", "[dubious]", "[according to whom?]"): they are not evidence.',
         'confidence in [0, 1] says how directly the excerpt answers its question.',
       ],
       output: EvidenceCuratorOutput,

@@ -47,6 +47,23 @@ describe('model answers are grounded in their input', () => {
     expect(f.excerpt).toBe(real);
   });
 
+  it('a passage its source flags as unsupported is no evidence: a verbatim "[citation needed]" excerpt is dropped, not asked again', async () => {
+    const real = 'The Golden Gate Bridge opened in 1937.';
+    const flagged = 'Its cables were found free of corrosion in 2021.[citation needed]';
+    const dubious = 'The bridge carries 112,000 vehicles a day.[dubious – discuss]';
+    const input = {
+      ...ROLE_INPUTS.evidenceCurator,
+      source: { ...ROLE_INPUTS.evidenceCurator.source, text: `${real} ${flagged} ${dubious}` },
+    };
+    const fragment = (excerpt: string) => ({ start: 0, end: 1, excerpt, statement: excerpt, questionId: null, confidence: 0.9 });
+    server.script('evidenceCurator', { kind: 'json', value: { fragments: [fragment(flagged), fragment(real), fragment(dubious)] } });
+    const done = await testEngine(server).complete(evidenceCurator, input, memoryHooks());
+    expect(done.output.fragments.map((f) => f.excerpt)).toEqual([real]);
+    expect(server.counts.chatRequests).toBe(1);
+    // Asked not to choose them in the first place.
+    expect(JSON.stringify(server.requests[0]!.body.messages)).toMatch(/\[citation needed\]/);
+  });
+
   it('only invented excerpts: the model is asked again, told to copy exactly', async () => {
     server.script('evidenceCurator', {
       kind: 'json',

@@ -122,12 +122,24 @@ const POINTER =
 // A sentence ends with a full stop, question or exclamation mark or an ellipsis, then closing quotes or brackets.
 const CLOSED = /[.!?\u2026]["'\u201d\u2019)\]]*$/;
 
+/** The Wikipedia-style maintenance markers: the source's own editors flagging a statement as unsupported or unsure. */
+const MAINTENANCE = String.raw`\[(?:citation needed|clarification needed|verification needed|according to whom\??|by whom\??|dubious(?: [–-] discuss)?|not in citation given|failed verification|original research\??|needs update)\]`;
+
 /**
- * Wikipedia-style maintenance and citation markers inside quoted text: "[citation needed]" anywhere; a numbered note
+ * A maintenance marker in a source sentence ("disputed.[citation needed]"). Its own source does not stand behind such a
+ * sentence, so it is no finding: it is neither evidence nor a sentence of the report (decision 0165; 0046 had shown it
+ * without its marker, while the evidence under it still read "[citation needed]").
+ */
+export const MAINTENANCE_MARKER = new RegExp(MAINTENANCE, 'i');
+
+/**
+ * Wikipedia-style maintenance and citation markers inside quoted text: a maintenance marker anywhere; a numbered note
  * ("[5]", "[note 2]") only after punctuation or a year, so an index in code ("items[0]") is not one.
  */
-export const CITATION_MARKER =
-  /\[(?:citation needed|clarification needed|verification needed|according to whom\??|by whom\??|dubious(?: [–-] discuss)?|not in citation given|failed verification|original research\??|needs update)\]|(?<=[.,;:)"\u201d\u2019]|\b\d{4})(?:\[(?:\d{1,3}|note \d{1,3})\])+/gi;
+export const CITATION_MARKER = new RegExp(
+  String.raw`${MAINTENANCE}|(?<=[.,;:)"\u201d\u2019]|\b\d{4})(?:\[(?:\d{1,3}|note \d{1,3})\])+`,
+  'gi',
+);
 
 /**
  * A real HTML element's tag (not a manual's placeholder such as "git reset <commit>" or "<path>"). A source sentence
@@ -179,8 +191,7 @@ export function proseFault(sentence: string): ProseFault | null {
   if (isCode(s)) return { group: 'fragment', kind: 'code', why: 'it is program text, not prose' };
   if (HTML_ELEMENT.test(s)) return { group: 'leaked', kind: 'markup', why: 'it holds an HTML tag, which would read as markup' };
   if (REST_MARKUP.test(s)) return { group: 'leaked', kind: 'markup', why: 'it holds reStructuredText markup' };
-  if (/\[(?:citation|clarification|verification) needed\]|\[according to whom\??\]|\[dubious/i.test(s))
-    return { group: 'fragment', kind: 'citation-needed', why: 'it carries a "[citation needed]" marker' };
+  if (MAINTENANCE_MARKER.test(s)) return { group: 'fragment', kind: 'citation-needed', why: 'it carries a "[citation needed]" marker' };
   if (SELF_DESCRIPTION.some((p) => p.test(s)))
     return { group: 'boilerplate', kind: 'self-description', why: 'it describes the document, not the subject' };
   if (CONTACT.test(s)) return { group: 'boilerplate', kind: 'contact', why: 'it is a contact, bug-report or mailing-list line' };
@@ -222,10 +233,12 @@ export function withoutCitationMarkers(sentence: string): string {
 }
 
 /**
- * A source sentence as a reader may see it in a report (decision 0046): its citation markers taken out, or null when
- * it is boilerplate or a fragment. Every offline path from an excerpt to a report sentence goes through this.
+ * A source sentence as a reader may see it in a report (decision 0046): its numbered notes taken out, or null when it
+ * is boilerplate or a fragment, or when its source flags it with a maintenance marker (0165). Every offline path from
+ * an excerpt to a report sentence goes through this.
  */
 export function readerSentence(sentence: string): string | null {
+  if (MAINTENANCE_MARKER.test(sentence)) return null;
   const marked = withoutCitationMarkers(sentence);
   // "On this basis the number of licences fell …": the statement after a side pointer, which may stand anywhere (0136).
   const shown = datedEntry(withoutSidePointer(marked) ?? marked);

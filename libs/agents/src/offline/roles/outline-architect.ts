@@ -177,6 +177,11 @@ const KIND_TERMS: readonly { kind: 'size' | 'cause' | 'onset'; asks: RegExp; ter
   },
   { kind: 'onset', asks: /^when\b|\b(?:begin|began|start|started|onset)\b/i, terms: 'began begin begins start started starts onset since' },
 ];
+/**
+ * Size words that can qualify the noun after them ("lower rainfall"): so placed, they speak of the clause only when
+ * that noun (or the next word: "reduced water levels") is its subject.
+ */
+const COMPARATIVES = new Set(['lower', 'lowest', 'reduced']);
 const QUESTION_WORDS = new Set('what how why when where which who whom whose large much far big many great'.split(' '));
 /** A measure with a unit of length, area or volume ("212.6 m", "38.1 km²", "52 million m³"): what a "how large" answers with. */
 const MEASURE =
@@ -219,10 +224,20 @@ export function clauseTerms(clause: string): ClauseTerms {
  * approx. 85% of those levels" shares "level" with "How large was the decline of the water level?" and answers nothing.
  */
 export function aboutClause(statement: string, terms: ClauseTerms): boolean {
-  const own = new Set(tokenize(statement).map(stem));
+  const words = tokenize(statement);
+  const own = new Set(words.map(stem));
   // A kind word that is also the clause's subject ("decline" in "How large was the decline …?") says nothing of the
   // kind by itself: "Fish stocks … declined during the drawdown" shares the word and answers nothing (decision 0112).
-  if ([...terms.kind].some((t) => own.has(t) && !terms.subject.has(t))) return true;
+  // Nor does a comparative naming something else's size: "attributes the decline mainly to lower rainfall" gives a
+  // cause, not the decline's size ("reduced water levels" still speaks of the levels; decision 0165).
+  const kindWord = (w: string, i: number) => {
+    const t = stem(w);
+    if (!terms.kind.has(t) || terms.subject.has(t)) return false;
+    // Said of what went before ("the level is lower than …"): it speaks of that.
+    if (!COMPARATIVES.has(w) || words[i + 1] === undefined || STOPWORDS.has(words[i + 1]!)) return true;
+    return words.slice(i + 1, i + 3).some((x) => terms.subject.has(stem(x)));
+  };
+  if (words.some(kindWord)) return true;
   if (![...terms.subject].some((t) => own.has(t))) return false;
   return terms.kind.size === 0 || (terms.size && MEASURE.test(statement));
 }

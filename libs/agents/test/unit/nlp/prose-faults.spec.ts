@@ -16,7 +16,11 @@ describe('the sentence a reader sees (decision 0046)', () => {
     expect(readerSentence('Kessmark Regional Water Authority, Hydrometry Section.')).toBeNull();
     expect(readerSentence('This timeline collects the main events in the story of the lake.')).toBeNull();
     expect(readerSentence('Our task is to review all available evidence on the decline of Lake Varen.')).toBeNull();
-    expect(readerSentence('Rainfall was 12% below average.[citation needed]')).toBe('Rainfall was 12% below average.');
+    // Its own source does not stand behind a flagged sentence: no finding, with or without the marker shown (0165).
+    expect(readerSentence('Rainfall was 12% below average.[citation needed]')).toBeNull();
+    expect(readerSentence('The causes of the decline are disputed.[by whom?]')).toBeNull();
+    expect(readerSentence('Irrigation explains 60% of the deficit.[dubious – discuss] Rainfall fell.')).toBeNull();
+    expect(readerSentence('Rainfall was 12% below average.[4]')).toBe('Rainfall was 12% below average.');
     // An HTML tag the source wrote as code, its backquotes gone with the Markdown (Node's vm docs, decision 0108).
     expect(
       readerSentence("The method can emulate a window's global object, then run all <script> tags together within that context."),

@@ -77,6 +77,15 @@ describe('a sentence belongs to the clause it is about', () => {
     expect(aboutClause('The regional water authority attributes the decline mainly to lower rainfall.', caused)).toBe(true);
     expect(aboutClause('The annual mean level was 212.6 m a.s.l. in 2015 and 208.4 m a.s.l. in 2024.', caused)).toBe(false);
   });
+  it('a comparative speaks of the size of the noun it qualifies, not of the clause’s subject (0165)', () => {
+    const attribution = 'The regional water authority attributes the decline mainly to lower rainfall and higher evaporation.';
+    expect({ howLarge: aboutClause(attribution, howLarge), caused: aboutClause(attribution, caused) }).toEqual({
+      howLarge: false,
+      caused: true,
+    });
+    expect(aboutClause('Reduced water levels affected spawning grounds in the shallow northern bays.', howLarge)).toBe(true);
+    expect(aboutClause('The level is lower than in any year since records began.', howLarge)).toBe(true);
+  });
 });
 
 describe('the open questions and the answer in brief', () => {

@@ -84,7 +84,7 @@ describe('evidenceCurator (offline)', () => {
     expect(evidenceCurator.offline({ ...base, source: cats }).fragments).toEqual([]);
   });
 
-  it('never takes boilerplate or a fragment as evidence: a lead-in, an item without it, a byline, a self-description, code', () => {
+  it('never takes boilerplate, a fragment or a flagged sentence as evidence: a lead-in, an item without it, a byline, a self-description, code, "[citation needed]"', () => {
     const source = [
       '# Golden Gate Bridge inspections',
       '',
@@ -101,6 +101,8 @@ describe('evidenceCurator (offline)', () => {
       '',
       'The main cables of the Golden Gate Bridge were found free of corrosion in the 2021 inspection.[citation needed]',
       '',
+      'The main cables of the Golden Gate Bridge were last repainted against corrosion in 2022.[4]',
+      '',
       'Corrosion reports about the Golden Gate Bridge should be sent to the inspections mailing list.',
     ].join('\n');
     const { fragments: found } = evidenceCurator.offline({
@@ -110,9 +112,8 @@ describe('evidenceCurator (offline)', () => {
       maxFragments: 10,
     });
     const excerpts = found.map((f) => f.excerpt);
-    expect(excerpts).toEqual([
-      'The main cables of the Golden Gate Bridge were found free of corrosion in the 2021 inspection.[citation needed]',
-    ]);
+    // The flagged sentence is left out (its own source does not stand behind it, 0165); a numbered note is no such flag.
+    expect(excerpts).toEqual(['The main cables of the Golden Gate Bridge were last repainted against corrosion in 2022.[4]']);
     for (const f of found) expect(source.slice(f.start, f.end)).toBe(f.excerpt);
   });
 });
