@@ -59,6 +59,12 @@ describe('report lint', () => {
     ['boilerplate:self-description', 'This note explains how water level and abstraction at Lake Varen are measured.'],
     ['boilerplate:self-description', 'It is meant as a reference for readers following the debate, not as a verdict on its causes.'],
     ['boilerplate:self-description', 'This timeline collects the main events in the story of the lake.'],
+    // A document's publication line and its running header, clipped (lake-varen q02 quoted both; 0165).
+    [
+      'boilerplate:self-description',
+      'Brennmoor Hydro Ltd. Public summary prepared for the Independent Review Panel on Lake Varen, 10 February 2025.',
+    ],
+    ['fragment:cut-off', 'Brennmoor Dam: Summary of Operating Rules (Licence BH-07,...'],
     ['boilerplate:byline', 'Kessmark Regional Water Authority, Hydrometry Section.'],
     ['boilerplate:byline', 'By Anna Lind, Environment Correspondent.'],
     ['boilerplate:self-citation', 'Eskerford University Hydrology Group, Working Paper 23-07, revision 2 (March 2025).'],
@@ -102,6 +108,8 @@ describe('report lint', () => {
     'This form resets the current branch head to <commit> and possibly updates the index.',
     'The __init__ method of the class sets the default of `maxsize` to 128.',
     'The report of the review panel was published in March 2025.',
+    'A summary prepared for the panel found that irrigation explains 60% of the deficit.',
+    'He paused, then said the level would recover by 2030 …',
     'Since version 2.23, git switch replaces the branch form of git checkout.',
     'The panel considers that both "2015" and "2017" are defensible answers.',
     'The level fell by 4.2 m between 2015 and 2024 (see Table 3).',

@@ -38,6 +38,13 @@ const SELF_DESCRIPTION: readonly RegExp[] = [
   // "In this note we …", "This chapter is organised as follows".
   new RegExp(String.raw`^in this ${DOC}\b`, 'i'),
   /\b(?:is|are) organi[sz]ed as follows\b|^the rest of this (?:\w+ )?(?:note|paper|report|chapter|section|document)\b/i,
+  // A document's publication line, its publisher first: "Brennmoor Hydro Ltd. Public summary prepared for the Independent
+  // Review Panel on Lake Varen, 10 February 2025." It ends on its date, with no statement of its own ("A summary prepared
+  // for the panel found …" is one).
+  new RegExp(
+    String.raw`^(?:[\p{Lu}][\p{L}&.'-]*\s+){0,6}?(?:\p{L}+\s+)?${DOC}\s+(?:prepared|submitted|issued|written|compiled|produced|published)\s+(?:for|to|by|on behalf of)\s+[^.;:]*,\s*(?:\d{1,2}\s+)?(?:(?:January|February|March|April|May|June|July|August|September|October|November|December)\s+)?\d{4}\.?$`,
+    'iu',
+  ),
 ];
 
 const CONTACT =
@@ -212,6 +219,10 @@ export function proseFault(sentence: string): ProseFault | null {
     return { group: 'fragment', kind: 'orphan-item', why: 'it is a list item without its lead-in' };
   const cut = cutAtBracket(s);
   if (cut) return { group: 'fragment', kind: 'cut-off', why: cut };
+  // Cut short with an ellipsis after a comma or inside a bracket: a running header or a clipped title ("Brennmoor Dam:
+  // Summary of Operating Rules (Licence BH-07,..."), whose ellipsis reads as its closing punctuation.
+  if (/(?:,|\([^()]*)\s*(?:\.{3}|\u2026)["'\u201d\u2019]*$/.test(s))
+    return { group: 'fragment', kind: 'cut-off', why: 'it is cut short with an ellipsis' };
   if (DANGLING_REFERENCE.test(s.replace(/\([^()]*\)/g, ' ')))
     return { group: 'fragment', kind: 'dangling-reference', why: 'it points at a list, figure or table the reader does not see' };
   if (!CLOSED.test(s.replace(CITATION_MARKER, '').trim()))
