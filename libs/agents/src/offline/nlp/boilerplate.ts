@@ -27,8 +27,11 @@ const PATTERNS: readonly RegExp[] = [
   /^(?:published|posted|updated|last (?:updated|modified)|written|photo(?:graph)?|image|illustration)(?: on)?\s*(?:\d|by\b|:|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b)/i,
   /^[A-Z][\w&' -]{2,80},\s*(?:bulletin|report|note|paper|press release|working paper)\s+no\.?\s*[\w/.-]+\.?$/i,
   /^this (?:article|story|page|post) (?:is based on|was (?:first )?published|first appeared|was updated)\b/i,
-  // A title cut off by the extractor ("Irrigation, Climate and Regulation in the Decline of Lake...").
-  /\w(?:\.\.\.|…)$/,
+  // A title cut off by the extractor ("Irrigation, Climate and Regulation in the Decline of Lake...", a running header
+  // "Brennmoor Dam: Summary of Operating Rules (Licence BH-07,...").
+  /[\w,](?:\.\.\.|…)$/,
+  // A working paper's notice: "Not peer-reviewed; comments welcome.", "Draft: do not cite without permission."
+  /^(?:draft\W+)?not (?:yet )?peer[- ]reviewed\b|\bcomments (?:are )?welcome\.?$|\bdo not (?:cite|quote)(?: or (?:cite|quote|circulate))? without (?:the authors?'? )?permission\b/i,
 ];
 
 /** Whether a sentence (or list item) is page furniture rather than content. */

@@ -219,10 +219,6 @@ export function proseFault(sentence: string): ProseFault | null {
     return { group: 'fragment', kind: 'orphan-item', why: 'it is a list item without its lead-in' };
   const cut = cutAtBracket(s);
   if (cut) return { group: 'fragment', kind: 'cut-off', why: cut };
-  // Cut short with an ellipsis after a comma or inside a bracket: a running header or a clipped title ("Brennmoor Dam:
-  // Summary of Operating Rules (Licence BH-07,..."), whose ellipsis reads as its closing punctuation.
-  if (/(?:,|\([^()]*)\s*(?:\.{3}|\u2026)["'\u201d\u2019]*$/.test(s))
-    return { group: 'fragment', kind: 'cut-off', why: 'it is cut short with an ellipsis' };
   if (DANGLING_REFERENCE.test(s.replace(/\([^()]*\)/g, ' ')))
     return { group: 'fragment', kind: 'dangling-reference', why: 'it points at a list, figure or table the reader does not see' };
   if (!CLOSED.test(s.replace(CITATION_MARKER, '').trim()))
@@ -256,8 +252,11 @@ export function readerSentence(sentence: string): string | null {
   if (proseFault(shown) === null) return shown;
   // The last sentence of a bracketed passage ("… use git rebase instead).", "… the __len__ methods.)") closes the bracket
   // its first sentence opened: shown without that bracket, it is whole (decision 0132).
-  const closed = shown.replace(/^([^()]*?)\)([.!?]?)$/, '$1$2').replace(/([.!?])\1$/, '$1');
-  return closed !== shown && proseFault(closed) === null ? closed : null;
+  // Only that bracket goes: an ellipsis is not doubled punctuation ("(Licence BH-07,..." read as "BH-07,.." passed as a
+  // sentence; 0165).
+  const unbracketed = shown.replace(/^([^()]*?)\)([.!?]?)$/, '$1$2');
+  const closed = unbracketed.replace(/([.!?])\1$/, '$1');
+  return unbracketed !== shown && proseFault(closed) === null ? closed : null;
 }
 
 const MONTH = String.raw`(?:January|February|March|April|May|June|July|August|September|October|November|December)`;

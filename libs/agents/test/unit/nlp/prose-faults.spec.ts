@@ -37,6 +37,11 @@ describe('the sentence a reader sees (decision 0046)', () => {
       'The result is affected by the __bool__ and __len__ methods.',
     );
     expect(readerSentence('RuntimeError), this exception class is raised when a worker dies.')).toBeNull();
+    // An ellipsis is no doubled full stop: a running header cut inside its bracket stays out (lake-varen q10; 0165).
+    expect(readerSentence('Brennmoor Dam: Summary of Operating Rules (Licence BH-07,...')).toBeNull();
+    expect(
+      readerSentence('Brennmoor Hydro Ltd. Public summary prepared for the Independent Review Panel on Lake Varen, 10 February 2025.'),
+    ).toBeNull();
     expect(readerSentence('(the default) and timeout is None, block if necessary until a slot is free.')).toBeNull();
     expect(readerSentence('By default, the server binds itself to all interfaces.')).toBe(
       'By default, the server binds itself to all interfaces.',
