@@ -203,7 +203,12 @@ export interface ClauseTerms {
 export function clauseTerms(clause: string): ClauseTerms {
   const raw = clause.replace(PROPER_NAME, ' , ').replace(/['’]s\b/g, ' ');
   const words = tokenize(raw);
-  const content = (w: string | undefined) => w !== undefined && !STOPWORDS.has(w) && !QUESTION_WORDS.has(w) && /\p{L}/u.test(w);
+  const kinds = KIND_TERMS.filter((k) => k.asks.test(clause));
+  // The word that asks ("caused" in "What caused the decline …?", "begin" in "When did it begin?") is the question's,
+  // not its subject's: left in the subject, a sentence's "cause" never counted as a word of the clause's kind (0165).
+  const asking = kinds.map((k) => new RegExp(k.asks.source.replace(/^\^/, ''), 'i'));
+  const content = (w: string | undefined) =>
+    w !== undefined && !STOPWORDS.has(w) && !QUESTION_WORDS.has(w) && /\p{L}/u.test(w) && !asking.some((a) => a.test(w));
   const subject = new Set<string>();
   words.forEach((w, i) => {
     if (!content(w)) return;
@@ -212,7 +217,6 @@ export function clauseTerms(clause: string): ClauseTerms {
     if (!/s$/.test(w) && content(words[i + 1]) && new RegExp(String.raw`\b${w}\s+${words[i + 1]}\b`, 'i').test(raw)) return;
     subject.add(stem(w));
   });
-  const kinds = KIND_TERMS.filter((k) => k.asks.test(clause));
   const kind = new Set(kinds.flatMap((k) => k.terms.split(' ').map(stem)));
   return { subject, kind, size: kinds.some((k) => k.kind === 'size') };
 }
@@ -295,10 +299,21 @@ function keepToClauses(
       // The heading a claim stands under in its source says what it is about too ("logging.basicConfig(**kwargs)" over
       // "This function should be called from the main thread …"); a document's title names the whole document, not it.
       const heading = c.claim.heading && !c.claim.headingIsTitle ? c.claim.heading : '';
+      // Not about its clause while it is about another ("a sharp fall in water level" under "What caused …", placed
+      // there by its score or by a heading every clause shares, "Water level decline"): it goes to the one it is about,
+      // the one it scores best for when several (0165).
+      const about = (j: number) => aboutClause(c.claim.statement, terms.get(j)!);
+      if (!about(i)) {
+        const other = at.filter((j) => j !== i && about(j)).sort((a, b) => scoreOf(c.claim, b) - scoreOf(c.claim, a))[0];
+        if (other !== undefined) {
+          moved.push({ claim: c.claim, to: other });
+          return false;
+        }
+      }
       if (!c.folded) return at.some((j) => sharesTerm(c.claim.statement, terms.get(j)!) || sharesTerm(heading, terms.get(j)!));
-      if (aboutClause(c.claim.statement, terms.get(i)!) || sharesTerm(heading, terms.get(i)!)) return true;
+      if (about(i) || sharesTerm(heading, terms.get(i)!)) return true;
       const to = at
-        .filter((j) => j !== i && (aboutClause(c.claim.statement, terms.get(j)!) || sharesTerm(heading, terms.get(j)!)))
+        .filter((j) => j !== i && sharesTerm(heading, terms.get(j)!))
         .sort((a, b) => scoreOf(c.claim, b) - scoreOf(c.claim, a))[0];
       if (to !== undefined) moved.push({ claim: c.claim, to });
       return false;

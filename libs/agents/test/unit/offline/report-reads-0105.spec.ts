@@ -77,6 +77,12 @@ describe('a sentence belongs to the clause it is about', () => {
     expect(aboutClause('The regional water authority attributes the decline mainly to lower rainfall.', caused)).toBe(true);
     expect(aboutClause('The annual mean level was 212.6 m a.s.l. in 2015 and 208.4 m a.s.l. in 2024.', caused)).toBe(false);
   });
+  it('the word that asks is not the subject: "caused" and "begin" are the question’s, so a sentence’s "cause" counts (0165)', () => {
+    expect([...caused.subject].sort()).toEqual(['declin', 'level']);
+    expect([...clauseTerms("When did the decline of Lake Varen's water level begin?").subject].sort()).toEqual(['declin', 'level']);
+    const cause = 'A year-long update confirms that the lake has fallen further and that irrigation is the largest single cause.';
+    expect(aboutClause(cause, caused)).toBe(true);
+  });
   it('a comparative speaks of the size of the noun it qualifies, not of the clause’s subject (0165)', () => {
     const attribution = 'The regional water authority attributes the decline mainly to lower rainfall and higher evaporation.';
     expect({ howLarge: aboutClause(attribution, howLarge), caused: aboutClause(attribution, caused) }).toEqual({
