@@ -35,11 +35,14 @@ interface StepPoints {
 }
 
 export class StepMarks {
-  /** When the transport handed each step over (its first delivery). */
-  readonly started = new Map<string, number>();
   /** When each step was first enqueued (Redis acknowledged it). */
   readonly enqueued = new Map<string, number>();
   private readonly points = new Map<string, StepPoints>();
+
+  /** When the transport handed the step over (its first delivery). */
+  startedAt(key: string): number | undefined {
+    return this.points.get(key)?.at.handed;
+  }
 
   /** Records `mark` for `key` the first time it is passed: a second delivery or attempt does not move it. */
   mark(key: string, mark: Mark, kind?: StepToComplete['kind']): void {
@@ -99,16 +102,8 @@ export function instrumentEngine(): StepMarks {
     };
   };
   // The transport's entry (private, reached through the prototype): the Nest pipeline and the runner are both inside.
-  type Entry = { handleJob(job: Job, token?: string): Promise<unknown> };
-  const server = BullMqServer.prototype as unknown as Entry;
-  const handleJob = server.handleJob;
-  server.handleJob = function (this: Entry, job, token) {
-    const t = micros();
-    const key = stepKey(job.data as StepRef);
-    if (!marks.started.has(key)) marks.started.set(key, t);
-    marks.mark(key, 'handed');
-    return handleJob.call(this, job, token);
-  };
+  wrap(BullMqServer.prototype, 'handleJob', (job: Job) => stepKey(job.data as StepRef), 'handed');
+  // Keyed by the steps enqueued, not by the step that decided them: the bench's intervals end there.
   const enqueueMany = StepQueues.prototype.enqueueMany;
   StepQueues.prototype.enqueueMany = async function (this: StepQueues, jobs) {
     await enqueueMany.call(this, jobs);

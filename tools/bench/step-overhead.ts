@@ -280,10 +280,10 @@ async function engineWindow(
     const measured: string[] = [];
     for (const row of rows) {
       const decided = byCause.get(row.step_key);
-      const self = tracker.started.get(row.step_key);
+      const self = tracker.startedAt(row.step_key);
       if (!decided || self === undefined) continue;
       const firstEnqueued = Math.min(...decided.map((k) => tracker.enqueued.get(k) ?? Infinity));
-      const firstStarted = Math.min(...decided.map((k) => tracker.started.get(k) ?? Infinity));
+      const firstStarted = Math.min(...decided.map((k) => tracker.startedAt(k) ?? Infinity));
       if (Number.isFinite(firstEnqueued)) {
         overhead.push(firstEnqueued - self);
         measured.push(row.step_key);
