@@ -1,4 +1,5 @@
 import type { ReportJson } from '@dossier/contracts';
+import { templateQuestion } from '@dossier/agents';
 import { sql } from '@dossier/testing';
 
 /*
@@ -97,8 +98,11 @@ export async function expectAnswerFramed(r: ReportJson, dbUrl: string): Promise<
     )
   )
     .filter((q, i, all) => all.findIndex((o) => o.text.trim().toLowerCase() === q.text.trim().toLowerCase()) === i)
-    // Not the report's own question, nor a question a section answers under its heading (decision 0096).
-    .filter((q) => !answered.has(asKey(q.text)));
+    // Not the report's own question, nor a question a section answers under its heading (decision 0096), nor one of the
+    // planner's template angles (decision 0166).
+    .filter((q) => !answered.has(asKey(q.text)) && !templateQuestion(q.text));
+  // Nor does the conclusion name a template.
+  for (const t of closing) expect([...t.matchAll(/"([^"]+)"/g)].map((m) => m[1]!).filter((q) => templateQuestion(q))).toEqual([]);
   // No question of the run writes a name of the report's question in lower case, as a template's key words did: the
   // report would leave it out of its open questions (decision 0105), so none is asked that way (0120).
   expect(open.map((q) => q.text).filter(writesNameInLowerCase)).toEqual([]);

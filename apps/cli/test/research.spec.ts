@@ -240,9 +240,16 @@ describe('dossier research over the example corpus (offline, end to end)', () =>
       // (0105: reasons reserved from the body); they do not explain the water level's figures (0096).
       const level = section.paragraphs.find((p) => p.sentences.some((x) => /water level of Lake Varen fell by/.test(x.text)));
       expect(level?.sentences.map((x) => x.text).join(' ')).not.toMatch(/upland stations/);
-      // The water level's figures differ by the levels compared (a source says so); the licence counts by what one includes.
+      // The water level's figures differ by the levels compared (a source says so).
       expect(text).toMatch(/seasonal extremes|highest spring level|different periods/);
-      expect(text).toContain('Only one of the two figures says it includes club permits.');
+      // Only the disputes about the question (decision 0166): the corpus's others (fishing licences, surface area, the
+      // irrigation volume) are not this report's.
+      expect(section.paragraphs.map((p) => p.sentences[0]!.text)).toEqual([
+        'Irrigation withdrawals caused the decline.',
+        "The authority's annual-mean series shows that the water level of Lake Varen fell by 4.2 metres between 2015 and 2024.",
+        'The decline started before large-scale irrigation.',
+      ]);
+      expect(text).not.toMatch(/fishing licences|of its surface area|cubic metres/);
     });
   });
 
@@ -263,13 +270,12 @@ describe('dossier research over the example corpus (offline, end to end)', () =>
       expect(body).not.toMatch(/^On \d{1,2} \w+ \d{4}, /m);
     });
 
-    it('closes the surface-area dispute with the reason its sources give, and the conclusion and method name the same open questions', () => {
+    it('names as open the disputes it shows, gives the disputed figures their bases, and the conclusion and method name the same open questions', () => {
       const r = report();
-      expect(textOf(r, 'contradictions')).toContain(
-        "The difference from the authority's figure (18%) comes almost entirely from the choice of reference level: mean versus minimum.",
-      );
-      expect(textOf(r, 'contradictions')).not.toContain('Neither the 27% nor the 18% figure');
       const conclusion = textOf(r, 'framing');
+      expect(conclusion).toContain(
+        'The sources disagree on 3 points (whether irrigation withdrawals caused the decline; how far the water level fell; when the decline started)',
+      );
       // The disputed figures with the bases the dispute gives them, the dispute named (decision 0127); each with its period
       // when the sides' periods differ (0138). In the introduction, after the question (0138).
       expect(conclusion).toMatch(
@@ -279,7 +285,10 @@ describe('dossier research over the example corpus (offline, end to end)', () =>
       // Each quoted, as the conclusion quotes them (a question's own "?" then reads before the list's ";" or ".").
       const line = /Questions that stayed open: (.*)\.$/m.exec(method)?.[1] ?? '';
       const listed = [...line.matchAll(/"([^"]+)"/g)].map((m) => m[1]!);
-      expect(listed.length).toBeGreaterThan(0);
+      // The planner's template angles ("How is … measured, and what mechanisms explain it?") are no open questions a
+      // reader asked (0166): the demo's two open questions were both templates, so none is left to name.
+      expect(listed).toEqual([]);
+      expect(conclusion).not.toMatch(/stays? open: "/);
       expect(method).not.toMatch(/\?\.$/m);
       expect(listed).not.toContain(QUESTION);
       for (const q of listed) {

@@ -99,6 +99,8 @@ export {
   type FragmentKind,
 } from './offline/nlp/prose-faults';
 export { excerptContexts } from './offline/passage-relevance';
+export { relevanceModel, type RelevanceModel } from './offline/answer-relevance';
+export { templateQuestion } from './offline/template-questions';
 export { commonTerm, describedTerms, differentTerms, passageTerms, type SourcePassage } from './offline/described-terms';
 export { namedByQuestion, pagesNamedMostPrecisely } from './offline/page-names';
 export { attributed, documentVoice, isFirstPerson, isMethodStatement } from './offline/nlp/first-person';

@@ -13,6 +13,7 @@ import {
   proseFault,
   REST_MARKUP,
   statesStatement,
+  templateQuestion,
 } from '@dossier/agents';
 import type { ReportJson } from '@dossier/contracts';
 
@@ -26,7 +27,8 @@ import type { ReportJson } from '@dossier/contracts';
  *   passage it cites: 0165), an item without its lead-in, program text as prose;
  * - boilerplate: the document describing itself, bylines and affiliations, a work citing itself, contact and
  *   bug-report lines, navigation, marketing;
- * - template-heading: a section named by one of the planner's templates rather than by its subject;
+ * - template-heading: a section named by one of the planner's templates rather than by its subject, or such a template
+ *   named as an open question;
  * - short-section: a body section of fewer than two sentences;
  * - dispute-in-body: a body sentence stating one side of a dispute the report records;
  * - disagreements: "Where the sources disagree" holding something that is not a side or a reason (a paragraph of one
@@ -67,35 +69,15 @@ export interface ReportLint {
   byKind: Record<LintKind, number>;
 }
 
-/**
- * Headings the planner makes from templates (question-architect ASPECTS, moderator BASIC and DEEPER follow-ups): they
- * name an aspect, not what the section found.
- */
-const TEMPLATE_HEADINGS: readonly RegExp[] = [
-  /^How does .+ work\?$/i,
-  /^How is .+ measured, and what mechanisms explain it\?$/i,
-  /^What do official (?:figures and rules|sources) say about\b/i,
-  /^What options and defaults does the documentation give for\b/i,
-  /^What does .+ cost(?:, and who bears the cost| in time or resources, and what are the alternatives)\?$/i,
-  /^How does .+ affect the people and communities concerned\?$/i,
-  /^What problems do users commonly run into with\b/i,
-  /^Why do sources report different figures for\b/i,
-  /^What are the limitations and pitfalls of\b/i,
-  /^When did .+ begin, and what were the key events\?$/i,
-  /^How has .+ changed between versions\?$/i,
-  /^How is .+ (?:handled in practice|used in practice, step by step)\?$/i,
-  /^(?:Who is accountable for|When is) .+, and what risks does it carry\?$/i,
-  /^What figures are reported for\b/i,
-  /^What are the basic facts about\b/i,
-  /^What evidence contradicts the reported claims about\b/i,
-  /^What independent sources confirm\b/i,
-  /^What has changed recently about\b/i,
-  /^What goes wrong if\b/i,
-];
+/** Template headings the planner no longer makes, seen in reports of earlier versions (0045), which a lint still reads. */
+const EARLIER_TEMPLATES: readonly RegExp[] = [/^What goes wrong if\b/i];
 
+/**
+ * A heading the planner made from a template (question-architect's aspects, the moderator's follow-ups): it names an
+ * aspect, not what the section found. The same test that keeps such questions out of the open ones (decision 0166).
+ */
 export function templateHeading(title: string): boolean {
-  const t = title.replace(/\s+/g, ' ').trim();
-  return TEMPLATE_HEADINGS.some((p) => p.test(t));
+  return templateQuestion(title) || EARLIER_TEMPLATES.some((p) => p.test(title.replace(/\s+/g, ' ').trim()));
 }
 
 /**
@@ -157,6 +139,12 @@ export function lintReport(report: ReportJson): ReportLint {
     if (section.kind === 'body') {
       if (templateHeading(section.title)) add('template-heading', 'template', section.title, section.title);
       if (all.length < 2) add('short-section', `${all.length} sentence${all.length === 1 ? '' : 's'}`, section.title, section.title);
+    }
+    if (section.kind === 'framing') {
+      // A template named as an open question is a search angle, not a gap the reader asked about (decision 0166).
+      for (const s of all)
+        for (const m of s.text.matchAll(/"([^"]+\?)"/g))
+          if (templateQuestion(m[1]!)) add('template-heading', 'open question', section.title, m[1]!);
     }
     if (section.kind === 'contradictions') {
       for (const p of section.paragraphs)

@@ -177,6 +177,34 @@ describe('report lint', () => {
     expect(details(r)).toEqual(['short-section:1 sentence']);
   });
 
+  it('catches a template named as an open question in the conclusion, not a question a reader asked (0166)', () => {
+    const body: Section = { id: 'section-1', title: 'Size', kind: 'body', paragraphs: [{ sentences: FILLER.map(cited) }] };
+    const open = (questions: string[]): Section => ({
+      id: 'conclusion',
+      title: 'Conclusion',
+      kind: 'framing',
+      paragraphs: [
+        {
+          sentences: [
+            {
+              text: `The sources found do not settle these questions, which stay open: ${questions.map((q) => `"${q}"`).join('; ')}.`,
+              evidenceIds: [],
+            },
+          ],
+        },
+      ],
+    });
+    expect(
+      details(
+        report([
+          body,
+          open(['How is Arvenna measured, and what mechanisms explain it?', 'Did the authority revise its 2015 level series?']),
+        ]),
+      ),
+    ).toEqual(['template-heading:open question']);
+    expect(details(report([body, open(['Did the authority revise its 2015 level series?'])]))).toEqual([]);
+  });
+
   it('catches repeats: within the body, and a conclusion repeating a body sentence; the introduction may restate a finding', () => {
     const body: Section = { id: 'section-1', title: 'Size', kind: 'body', paragraphs: [{ sentences: [...FILLER, FILLER[0]!].map(cited) }] };
     expect(details(report([body]))).toEqual(['duplicate:repeats a body sentence']);

@@ -3,6 +3,7 @@ import { normalizeWhitespace } from '../offline/nlp/statement-terms';
 import { namePoint } from '../offline/nlp/dispute-reason';
 import { answerWithBases, type BriefDispute } from '../offline/nlp/figure-basis';
 import { clip } from '../offline/topics';
+import { templateQuestion } from '../offline/template-questions';
 import { FramerInput, FramerOutput } from './framer-schemas';
 import { cleanCitedSentences } from './grounding';
 import type { RoleDefinition, ReferenceCheck } from './role';
@@ -38,7 +39,8 @@ export interface RunQuestion {
  * plan's and the analysts' questions the research left open or partial (not the research loop's follow-ups, which count
  * for the question they follow up: "What are the basic facts about lake varen water level?"), each once; never the
  * report's own question or a question a section answers under its heading (0096); never a question that writes a name
- * of the report's question in lower case (a template's).
+ * of the report's question in lower case, nor one of the offline planner's templates ("How is Arvenna measured, and what
+ * mechanisms explain it?"): a search angle nobody asked, whose slot often holds a broken phrase (decision 0166).
  */
 export function reportOpenQuestions(input: {
   question: string;
@@ -60,7 +62,7 @@ export function reportOpenQuestions(input: {
   return input.open.flatMap((q) => {
     if (q.parentId !== null && !input.interviewQuestionIds?.has(q.id)) return [];
     const key = asKey(q.text);
-    if (seen.has(key) || answered.has(key) || lowerName(q.text)) return [];
+    if (seen.has(key) || answered.has(key) || lowerName(q.text) || templateQuestion(q.text)) return [];
     seen.add(key);
     return [q.text];
   });

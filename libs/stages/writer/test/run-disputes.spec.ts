@@ -1,6 +1,6 @@
 import { explainsDifference } from '@dossier/agents';
 import type { ClaimRow } from '@dossier/db';
-import { claimTerms, reservedReasons, runDisputes, selectDisagreements } from '../src/frame/disagreements';
+import { claimTerms, disputesAboutQuestion, reservedReasons, runDisputes, selectDisagreements } from '../src/frame/disagreements';
 
 const thirtyOr = (days: string) => `git reflog expire removes entries older than this time; defaults to ${days} days.`;
 
@@ -182,5 +182,71 @@ describe("a dispute's reason is about what its sides disagree on (decision 0124)
       'The number of fishing licences fell from 1,240 in 2015 to 610 in 2023.',
       'The number of fishing licences fell from 1,410 in 2015 to 480 in 2023.',
     ]);
+  });
+});
+
+/*
+ * A report shows the disputes about its question (decision 0166): the lake-varen corpus answers every question with the
+ * same documents, and each report listed the corpus's five disputes, the fishing licences' under "How far did the
+ * water level fall?".
+ */
+describe('disputesAboutQuestion', () => {
+  const dispute = (name: string, ...statements: string[]) => ({ name, sides: statements.map((statement) => ({ statement })) });
+  const level = dispute(
+    'level',
+    'The water level of Lake Varen fell by 4.2 metres between 2015 and 2024.',
+    'The water level of Lake Varen fell by 6.1 metres between 2015 and 2024.',
+  );
+  const licences = dispute(
+    'licences',
+    'The number of fishing licences fell from 1,240 in 2015 to 610 in 2023.',
+    'The number of fishing licences fell from 1,410 in 2015 to 480 in 2023, including club permits.',
+  );
+  const irrigation = dispute(
+    'irrigation',
+    'Annual irrigation withdrawals from Lake Varen average 38 million cubic metres.',
+    'Annual irrigation withdrawals from Lake Varen average 52 million cubic metres.',
+  );
+  const causes = dispute(
+    'causes',
+    'Irrigation withdrawals caused the decline.',
+    'Irrigation withdrawals did not cause the decline of Lake Varen.',
+  );
+  const all = [licences, level, irrigation, causes];
+  const statements = [
+    ...all.flatMap((d) => d.sides.map((s) => s.statement)),
+    'The fish population of Lake Varen has not recovered.',
+    'Lake Varen has lost 18% of its surface area.',
+  ];
+  const about = (question: string) => disputesAboutQuestion(question, all, statements).map((d) => d.name);
+
+  it('keeps the disputes whose sides speak of what is asked, in their order', () => {
+    expect(about('How far did the water level of Lake Varen fall between 2015 and 2024, and why do the figures differ?')).toEqual([
+      'level',
+    ]);
+    expect(about('How did the number of fishing licences for Lake Varen change from 2015 to 2023?')).toEqual(['licences']);
+    expect(about('How much do irrigation withdrawals from Lake Varen average each year?')).toEqual(['irrigation', 'causes']);
+  });
+
+  it("a dispute sharing only a word most of the run's claims use stays below the floor the best dispute sets", () => {
+    const ferry = dispute(
+      'ferry',
+      'The ferry to Orsa Island stopped in 2023 because the water was too shallow.',
+      'The ferry to Orsa Island stopped in 2022 because the water was too shallow.',
+    );
+    // "water" in nearly every claim weighs little; "level" in two weighs much.
+    const watery = ['quality', 'temperature', 'rights', 'prices', 'meters', 'permits', 'samples', 'pumps', 'tables', 'tariffs'].map(
+      (w) => `Water ${w} in Varenby changed.`,
+    );
+    const run = [...[level, ferry].flatMap((d) => d.sides.map((s) => s.statement)), ...watery];
+    const asked = 'How far did the water level of Lake Varen fall between 2015 and 2024?';
+    expect(disputesAboutQuestion(asked, [ferry, level], run).map((d) => d.name)).toEqual(['level']);
+    // Alone, it is the best there is, and the question's word it shares keeps it.
+    expect(disputesAboutQuestion(asked, [ferry], run).map((d) => d.name)).toEqual(['ferry']);
+  });
+
+  it("a name every side shares (the setting) makes no dispute the question's; with none about it, none is shown", () => {
+    expect(about('Why and when was the ferry between Varenby and Lake Varen suspended?')).toEqual([]);
+    expect(disputesAboutQuestion('What caused the decline of the water level?', [], statements)).toEqual([]);
   });
 });

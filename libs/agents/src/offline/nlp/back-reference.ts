@@ -50,6 +50,19 @@ const STAND_IN = new RegExp(
   'i',
 );
 
+/**
+ * A short opening phrase of place or frame before the pointing word: "In the authority's water-balance model, these two
+ * factors account for about 70% of the loss." (lake-varen q01 showed it without the factors, decision 0166).
+ */
+const FRAMED = /^(?:in|under|within|for|on|at|by|according to|across|over|during)\s[^,;:.]{1,60},\s+/i;
+
+/**
+ * A clause ending on what it compares with, unnamed: "Our nine-station figure falls between the two." The two are in the
+ * sentence before (decision 0166).
+ */
+const UNNAMED_OBJECT =
+  /\b(?:between|of|than|from|with|like|unlike)\s+(?:the\s+two|the\s+three|the\s+latter|the\s+former|both|them|these|those)\s*[.;!?]?["”’)]*$/i;
+
 /** A sentence that is a subordinate clause only: a contrast ("Whereas …", "Although …") with no comma before its end. */
 const SUBORDINATE_ONLY = /^(whereas|although|though)\b[^,;:]*$/i;
 
@@ -76,7 +89,12 @@ export function pointsBack(sentence: string): string | null {
   const contrast = SUBORDINATE_ONLY.exec(s);
   if (contrast) return contrast[1]!;
   const m = POINTING.exec(s) ?? STAND_IN.exec(s);
-  return m === null ? null : m[0];
+  if (m !== null) return m[0];
+  // After a short frame ("In the authority's model, these two factors …"), the same test on what follows it.
+  const framed = FRAMED.exec(s);
+  const inner = framed ? pointsBack(s.slice(framed[0].length)) : null;
+  if (inner !== null) return inner;
+  return UNNAMED_OBJECT.exec(s)?.[0] ?? null;
 }
 
 /**

@@ -294,10 +294,12 @@ export function explainsDifference(sentence: string, sides: readonly string[], b
   // Statements that are not figures differ in what they say: the sentence must say the accounts differ, and why.
   const figured = sides.some((s) => extractQuantities(factClause(s)).some((q) => !isTime(q)));
   if (!figured && !DIFFERENCE.test(text)) return false;
-  // A sentence about figures of another kind ("18%" against metres) explains other figures.
+  // A sentence about figures of another kind ("18%" against metres) explains other figures; one about a figure when
+  // the sides give none ("The difference from the authority's figure (18%) comes … from the choice of reference level",
+  // beside "the fish population has recovered" and "has not recovered") explains a dispute over figures (decision 0166).
   const own = extractQuantities(text).filter((q) => !isTime(q));
   const theirs = sides.flatMap((s) => extractQuantities(s).filter((q) => !isTime(q)));
-  if (own.length > 0 && theirs.length > 0 && !own.some((f) => theirs.some((g) => comparable(f, g)))) return false;
+  if (own.length > 0 && (theirs.length === 0 || !own.some((f) => theirs.some((g) => comparable(f, g))))) return false;
   const lower = text.toLowerCase();
   if (sides.some((s) => lower.includes(plain(s).toLowerCase()) || plain(s).toLowerCase().includes(lower))) return false;
   const terms = new Set(tokenize(text).map(stem));

@@ -1,6 +1,7 @@
 import { namePoint, periodOf } from './dispute-reason';
 import { extractQuantities, isTime, type Quantity } from './quantities';
 import { normalizeWhitespace, statementStems } from './statement-terms';
+import { QUESTION_WORDS } from './tokens';
 
 /*
  * The answer in brief with the bases of its figures (issue 25 item 4, decision 0127): a disputed figure is given with
@@ -69,9 +70,15 @@ function joinAnd(items: readonly string[]): string {
   return items.length <= 1 ? (items[0] ?? '') : `${items.slice(0, -1).join(', ')} and ${items[items.length - 1]}`;
 }
 
-/** Content stems of the question without its setting's names ("Lake Varen"), which every point shares. */
+/**
+ * Content stems of the question without its setting's names ("Lake Varen"), which every point shares, and without the
+ * words that ask ("far" in "How far did …"), which a point names too ("how far the number of fishing licences fell").
+ */
 function questionStems(question: string): Set<string> {
-  return statementStems(question.replace(/(?<=\S\s+)\p{Lu}[\p{L}'’-]*/gu, ' '));
+  const words = question
+    .replace(/(?<=\S\s+)\p{Lu}[\p{L}'’-]*/gu, ' ')
+    .replace(/[\p{L}'’-]+/gu, (w) => (QUESTION_WORDS.has(w.toLowerCase()) ? ' ' : w));
+  return statementStems(words);
 }
 
 /**

@@ -89,6 +89,10 @@ function byName(rest: string): boolean {
   );
 }
 
+/** Two names joined by a phrase of partnership and nothing else: "<name>, in cooperation with <name>." */
+const PARTNERS =
+  /^([^,;:]+),?\s+(?:in (?:co-?operation|collaboration|partnership|association) with|on behalf of|with (?:the )?(?:support|funding) (?:of|from)|commissioned by|funded by)\s+([^,;:]+?)\.?$/i;
+
 /** A line that is a name, an affiliation or a reference rather than a statement: no verb, nearly every word a name. */
 function citationLine(s: string): 'byline' | 'self-citation' | null {
   const words = wordsOf(s);
@@ -97,6 +101,10 @@ function citationLine(s: string): 'byline' | 'self-citation' | null {
   // "By Anna Lind, Kessmark Regional Water Authority": "By" and a name. "By the autumn …", "By default, …", "By 2015 …" open
   // a statement (decision 0132: the old rule took any line opening with "by" for a byline).
   if (/^by\s/i.test(s)) return byName(s.replace(/^by\s+(?:the\s+)?/i, '')) ? 'byline' : null;
+  // "Varen Lake Trust, in cooperation with the Varenby Anglers' Club.": two names joined by a phrase of partnership, the
+  // line under a report's title (decision 0166).
+  const joined = PARTNERS.exec(s);
+  if (joined && nameShare(joined[1]!) >= 0.75 && nameShare(joined[2]!) >= 0.75) return 'byline';
   if (nameShare(s) < 0.75) return null;
   // A sentence with a lower-case verb form between its names is a statement ("The Authority publishes …").
   const lower = words.filter(

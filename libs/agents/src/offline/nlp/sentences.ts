@@ -452,8 +452,13 @@ function blocks(text: string): Block[] {
     } else if (LIST_MARKER.test(c)) {
       close();
       open = { kind: 'list-item', start: line.contentStart, end: line.contentEnd, lastContent: c, lastIndent: indentOf(line) };
-    } else if (current?.kind === 'list-item' && line.contentStart > line.start) {
-      // An indented line right under a list item continues that item.
+    } else if (
+      current?.kind === 'list-item' &&
+      (line.contentStart > line.start || (/^\p{Ll}/u.test(c) && !/[.!?:;\u2026]["'\u201d\u2019)\]]*$/.test(current.lastContent)))
+    ) {
+      // An indented line right under a list item continues that item, and so does a line in lower case after an item
+      // line that ends mid-sentence: a wrapped line of a PDF's text ("… so that stocked and wild" / "fish can be told
+      // apart."), which stood alone as the sentence "fish can be told apart." (decision 0166).
       current.end = line.contentEnd;
       current.lastContent = c;
       current.lastIndent = indentOf(line);

@@ -21,6 +21,15 @@ export function isNumericToken(token: string): boolean {
   return /^\p{N}+(?:[.,]\p{N}+)*$/u.test(token);
 }
 
+/**
+ * The words that ask and the degree a question asks about ("how far", "how much", "how large"): a point sharing only
+ * these with a question ("how far the number of fishing licences fell", asked "How far did the water level fall?") is
+ * not about it.
+ */
+export const QUESTION_WORDS: ReadonlySet<string> = new Set(
+  'what how why when where which who whom whose large much far big many great'.split(' '),
+);
+
 /** English function words (and question words, which carry no topic). Negation words are in here too. */
 export const STOPWORDS: ReadonlySet<string> = new Set(
   `a about above after again against all almost also although am among an and any anyone anything are

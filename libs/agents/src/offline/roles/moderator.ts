@@ -12,12 +12,12 @@ interface Template {
 }
 const ANY: Template['needs'] = () => true;
 
-const BASIC: readonly Template[] = [
+export const BASIC: readonly Template[] = [
   { ask: (t) => `What figures are reported for ${t}?`, needs: (m) => m.figures >= 1 },
   { ask: (t) => `What do official sources say about ${t}?`, needs: ANY },
   { ask: (t) => `What are the basic facts about ${t}?`, needs: (m) => m.sources >= 1 },
 ];
-const DEEPER: readonly Template[] = [
+export const DEEPER: readonly Template[] = [
   { ask: (t) => `What evidence contradicts the reported claims about ${t}?`, needs: ANY },
   { ask: (t) => `What independent sources confirm the figures for ${t}?`, needs: (m) => m.figures >= 2 },
   { ask: (t) => `What has changed recently about ${t}?`, needs: (m) => m.dated >= 2 },

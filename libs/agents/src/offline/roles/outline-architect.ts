@@ -2,7 +2,7 @@ import { relevanceModel } from '../answer-relevance';
 import { questionParts } from '../question-parts';
 import { extractQuantities, isTime } from '../nlp/quantities';
 import { normalizeWhitespace, statementStems } from '../nlp/statement-terms';
-import { STOPWORDS, stem, tokenize } from '../nlp/tokens';
+import { QUESTION_WORDS, STOPWORDS, stem, tokenize } from '../nlp/tokens';
 import { clip, feedbackPhrases, stemSet, titleCase } from '../topics';
 import { OutlineArchitectInput, OutlineArchitectOutput, MAX_SECTIONS } from '../../roles/outline-architect';
 
@@ -182,7 +182,6 @@ const KIND_TERMS: readonly { kind: 'size' | 'cause' | 'onset'; asks: RegExp; ter
  * that noun (or the next word: "reduced water levels") is its subject.
  */
 const COMPARATIVES = new Set(['lower', 'lowest', 'reduced']);
-const QUESTION_WORDS = new Set('what how why when where which who whom whose large much far big many great'.split(' '));
 /** A measure with a unit of length, area or volume ("212.6 m", "38.1 km²", "52 million m³"): what a "how large" answers with. */
 const MEASURE =
   /\d\s*(?:m|km|km²|m²|m³|ha|ft|metres?|meters?|kilometres?|feet|hectares?|cubic metres?|square kilomet(?:re|er)s?)(?![\p{L}])/iu;

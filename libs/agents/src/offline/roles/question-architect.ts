@@ -12,7 +12,7 @@ import { QuestionArchitectInput, QuestionArchitectOutput } from '../../roles/que
  * names options, calls or identifiers), where "How is VACUUM measured?" or "When did git restore begin?" asks
  * nothing a manual answers, while its defaults, pitfalls and version changes are what such questions turn on.
  */
-interface Aspect {
+export interface Aspect {
   cue: RegExp;
   ask: (focus: string) => string;
   askTool: (focus: string) => string;
@@ -20,7 +20,7 @@ interface Aspect {
   askTask?: (task: string) => string;
 }
 
-const ASPECTS: readonly Aspect[] = [
+export const ASPECTS: readonly Aspect[] = [
   // The practical panel's analysts (perspective-planner PRACTICAL_CATALOGUE) first: "support engineer" and
   // "performance engineer" are engineers too, and must ask their own aspect before the practitioner's.
   {
@@ -101,6 +101,10 @@ const ASPECTS: readonly Aspect[] = [
     askTool: (f) => `When is ${f} unsafe, and what risks does it carry?`,
   },
 ];
+/** What an analyst of no known aspect asks: what its own angles say about the question's focus, or how to do its task. */
+export const ANGLE_FOCUS = (angle: string, focus: string): string => `What do ${angle} say about ${focus}?`;
+export const ANGLE_TASK = (angle: string, task: string): string => `What do ${angle} say about how to ${task}?`;
+
 const MAIN_PRIORITY = 100;
 const FEEDBACK_PRIORITY = 95;
 /** The question's own clauses come first: they are what was asked. */
@@ -140,7 +144,7 @@ function perspectiveQuestion(
   // A second perspective of the same kind ("Regulator 2") takes the next aspect it matches, so it asks something new.
   const matching = ASPECTS.map((a, i) => (a.cue.test(text) ? i : -1)).filter((i) => i >= 0);
   const pick = matching.find((i) => !used.has(i));
-  if (pick === undefined) return task ? `What do ${angleOf(p)} say about how to ${task}?` : `What do ${angleOf(p)} say about ${focus}?`;
+  if (pick === undefined) return task ? ANGLE_TASK(angleOf(p), task) : ANGLE_FOCUS(angleOf(p), focus);
   used.add(pick);
   const aspect = ASPECTS[pick]!;
   if (task && aspect.askTask) return aspect.askTask(task);

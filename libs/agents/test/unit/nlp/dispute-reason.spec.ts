@@ -167,6 +167,18 @@ describe('explainsDifference: a reason speaks of what the figures count or measu
     ).toBe(true);
   });
 
+  it("refuses a sentence about a figure when the sides give none: lake-varen q08's fish dispute got the surface area's reason (0166)", () => {
+    const fish = ['But the fish population has not recovered.', 'The authority also says the fish population has recovered.'];
+    const area =
+      "The difference from the authority's figure (18%) comes almost entirely from the choice of reference level: mean versus minimum.";
+    expect(explainsDifference(area, fish)).toBe(false);
+    expect(explainsDifference(area, ['Lake Varen has lost 18% of its surface area.', 'Lake Varen has lost 27% of its surface area.'])).toBe(
+      true,
+    );
+    // A year is no figure of another kind: the reason between statements may date what it explains.
+    expect(explainsDifference(survey, fish)).toBe(true);
+  });
+
   it('refuses, from velora-recall, reasons about other things when a name is the subject; keeps the count that explains', () => {
     // A side's name ("Arvenna") is the report's subject, never what a figure counts: here 14 reports.
     const reports = [

@@ -29,6 +29,20 @@ describe('the answer in brief', () => {
     expect(brief!.text).toContain('(18% (annual mean) and 27% (autumn minimum))');
   });
 
+  it('names no dispute that shares only the asking words with the question ("how far", decision 0166)', () => {
+    const licences = {
+      sides: [
+        'The number of fishing licences fell from 1,240 in 2015 to 610 in 2023.',
+        'The number of fishing licences fell from 1,410 in 2015 to 480 in 2023, including club permits.',
+      ],
+    };
+    const asked = 'How far did the water level of Lake Varen fall between 2015 and 2024, and why do the published figures differ?';
+    const [brief] = briefAnswer({ question: asked, disputes: [licences, level] });
+    expect(brief!.text).toContain('how far the water level fell');
+    expect(brief!.text).not.toContain('licences');
+    expect(briefAnswer({ question: asked, disputes: [licences] })).toEqual([]);
+  });
+
   it('without a basis the figures are given with the dispute named, never as findings', () => {
     const [brief] = briefAnswer({ question, disputes: [{ sides: level.sides.slice(0, 2) }] });
     expect(brief!.text).toBe(

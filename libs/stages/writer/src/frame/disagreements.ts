@@ -11,6 +11,7 @@ import {
   pointsBack,
   quotedWithSpeaker,
   readerSentence,
+  relevanceModel,
   splitUnits,
   statesStatement,
   stem,
@@ -19,6 +20,12 @@ import {
   type SourcePassage,
 } from '@dossier/agents';
 import type { ClaimRow, ContradictionRow } from '@dossier/db';
+
+/**
+ * A dispute is about the question when one of its sides covers at least this share of what the best dispute covers of
+ * the question's own terms (its setting's names left out), as the outline's relevance floor keeps claims.
+ */
+const QUESTION_FLOOR = 0.3;
 
 /** At most this many positions of one disagreement are shown: the best-supported ones. */
 export const MAX_SIDES = 3;
@@ -301,4 +308,24 @@ export function reservedReasons(
   return selectDisagreements(runDisputes(contradictions, claims, terms), claims, evidence, []).flatMap((d) =>
     d.reason ? [d.reason.text] : [],
   );
+}
+
+/**
+ * The disputes a report on `question` shows: those about it. A run reads every source its searches found, and a small
+ * corpus answers every question with the same documents, so the run's disputes are the corpus's: a report on how far
+ * the lake's level fell listed the fishing licences' and the irrigation volumes' disputes, named them in its answer in
+ * brief and left them "open" in its conclusion (decision 0166). A dispute stays when one of its sides covers the
+ * question's own terms (the setting's names, which every side shares, left out), at least `QUESTION_FLOOR` of the best
+ * dispute's share; none stays when no side covers any. Weights are the run's claims' (`relevanceModel`): a term every
+ * claim uses counts little.
+ */
+export function disputesAboutQuestion<D extends { sides: readonly { statement: string }[] }>(
+  question: string,
+  disputes: readonly D[],
+  statements: readonly string[],
+): D[] {
+  const model = relevanceModel(statements);
+  const scores = disputes.map((d) => Math.max(0, ...d.sides.map((s) => model.topicalCoverage(question, s.statement))));
+  const best = Math.max(0, ...scores);
+  return disputes.filter((_, k) => scores[k]! > 0 && scores[k]! >= best * QUESTION_FLOOR);
 }

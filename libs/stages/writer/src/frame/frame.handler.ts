@@ -14,7 +14,7 @@ import {
 } from '@dossier/agents';
 import { insertFrame, InterventionRepository, ResearchRepository, type Prisma } from '@dossier/db';
 import { OnStep, type StepContext, type StepHandler, type StepOutcome } from '@dossier/workflow';
-import { claimTerms, runDisputes, selectDisagreements } from './disagreements';
+import { claimTerms, disputesAboutQuestion, runDisputes, selectDisagreements } from './disagreements';
 import { Redrafter, type Redraft } from './redraft';
 
 /** The framer is given at most this many disputes to name as open (its input's limit). */
@@ -99,11 +99,16 @@ export class FrameHandler implements StepHandler<'frame'> {
     // Who wrote each source, for first-person sides and reasons (decision 0102).
     const snapshots = await this.research.snapshots(tenantId, [...new Set(evidence.map((e) => e.snapshotId))]);
     const voices = new Map(snapshots.map((s) => [s.id, documentVoice(s.text)]));
-    const disputes = selectDisagreements(
-      runDisputes(contradictions, claims, claimTerms(claims, evidence, snapshots)),
-      claims,
-      evidence.map((e) => ({ id: e.id, excerpt: e.excerpt, voice: voices.get(e.snapshotId) ?? null })),
-      body,
+    // Only the disputes about the question: the run's sources hold others (decision 0166).
+    const disputes = disputesAboutQuestion(
+      ctx.run.question,
+      selectDisagreements(
+        runDisputes(contradictions, claims, claimTerms(claims, evidence, snapshots)),
+        claims,
+        evidence.map((e) => ({ id: e.id, excerpt: e.excerpt, voice: voices.get(e.snapshotId) ?? null })),
+        body,
+      ),
+      claims.map((c) => c.statement),
     );
     // Our own words cite nothing: the guard checks them against the sides they describe.
     const ownWords = (k: number): SentenceToVerify => ({
