@@ -14,6 +14,12 @@ describe('the sentence a reader sees (decision 0046)', () => {
   it('is null for boilerplate and fragments, the sentence otherwise', () => {
     expect(readerSentence('Three explanations are commonly given:')).toBeNull();
     expect(readerSentence('Kessmark Regional Water Authority, Hydrometry Section.')).toBeNull();
+    // Two names joined by a partnership, the line under a report's title (0166); a statement with the phrase stays.
+    expect(readerSentence("Varen Lake Trust, in cooperation with the Varenby Anglers' Club.")).toBeNull();
+    expect(readerSentence('Eskerford University, on behalf of the Independent Review Panel.')).toBeNull();
+    expect(readerSentence("The survey was carried out in cooperation with the Varenby Anglers' Club.")).toBe(
+      "The survey was carried out in cooperation with the Varenby Anglers' Club.",
+    );
     expect(readerSentence('This timeline collects the main events in the story of the lake.')).toBeNull();
     expect(readerSentence('Our task is to review all available evidence on the decline of Lake Varen.')).toBeNull();
     // Its own source does not stand behind a flagged sentence: no finding, with or without the marker shown (0165).

@@ -116,6 +116,20 @@ describe('splitSentences', () => {
     expect(texts('- an item that\n  continues here\n- next')).toEqual(['- an item that\n  continues here', '- next']);
   });
 
+  it("continues a list item on a wrapped line of a PDF's text: lower case, after a line ending mid-sentence (0166)", () => {
+    const pdf =
+      '3. Restocking should continue until then, with marked fish so that stocked and wild\nfish can be told apart.\n4. Lake level management should give priority to the spawning period.';
+    expect(texts(pdf)).toEqual([
+      '3. Restocking should continue until then, with marked fish so that stocked and wild\nfish can be told apart.',
+      '4. Lake level management should give priority to the spawning period.',
+    ]);
+    // After an item that ends its sentence, a line is its own.
+    expect(texts('1. The survey ended.\nfish were counted again in May.')).toEqual([
+      '1. The survey ended.',
+      'fish were counted again in May.',
+    ]);
+  });
+
   it('makes a paragraph of program text one code unit, and a comment line in it no heading (decision 0108)', () => {
     const input = [
       'Read the sensors with this command:',
