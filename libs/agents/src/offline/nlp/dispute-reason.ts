@@ -82,7 +82,9 @@ const BEFORE_FIGURE = new Set([
 ]);
 /** A lead that attributes the statement: "The authority's annual-mean series shows that …". */
 const ATTRIBUTION =
-  /^(.{3,120}?)\s+(?:shows?|showed|states?|stated|reports?|reported|finds?|found|says?|said|estimates?|estimated|concludes?|concluded)\s+that\s+/i;
+  /^(.{3,120}?)\s+(?:(?:also|further|now|still|again)\s+)?(?:(?:shows?|showed|states?|stated|reports?|reported|finds?|found|says?|said|estimates?|estimated|concludes?|concluded)\s+that|(?:says?|said|claims?|claimed|argues?|argued|maintains?|maintained|insists?|insisted)(?=\s+(?:the|a|an|its|their|this|these|it|they)\s))\s+/i;
+/** A connective opening a side ("But the fish population has not recovered."): not part of what it states. */
+const OPENING_CONNECTIVE = /^(?:but|and|so|yet|however|still|thus|hence)\s*,?\s+/i;
 const ACCORDING = /,?\s*according to ([^,.;]+)/i;
 const INCLUDING = /\b(including|excluding|not including|except for)\s+([^,.;()]+)/gi;
 /** Words that say two accounts differ: needed besides a basis when the dispute is not between figures. */
@@ -97,7 +99,7 @@ function plain(text: string): string {
 
 /** A statement without its attribution: the clause that states the fact. */
 function factClause(statement: string): string {
-  const s = plain(statement);
+  const s = plain(statement).replace(OPENING_CONNECTIVE, '');
   const attributed = ATTRIBUTION.exec(s);
   const core = attributed ? s.slice(attributed[0].length) : s;
   return core.replace(ACCORDING, '').trim();

@@ -134,6 +134,16 @@ describe("namePoint: the point in dispute as a reader names it, from the sides' 
     expect(namePoint(['The canal opened to traffic in May 2016.', 'The canal was opened to traffic in 2018.'])).not.toMatch(/\d/);
   });
 
+  it('names what the sides state, not who says it nor the connective a side opens with (lake-varen q08, 0166)', () => {
+    const fish = ['But the fish population has not recovered.', 'The authority also says the fish population has recovered.'];
+    expect(namePoint(fish, 'Has the fish population of Lake Varen recovered after the restocking programme?')).toBe(
+      'whether the fish population has recovered',
+    );
+    expect(namePoint(['The authority says the canal opened in 2016.', 'The growers say the canal opened in 2018.'])).toBe(
+      'when the canal opened',
+    );
+  });
+
   it('keeps the place when the question does not name it', () => {
     expect(namePoint([fell42, fell61])).toBe('how far the water level of Lake Varen fell');
   });
