@@ -2,6 +2,7 @@ import { namePoint, periodOf } from './dispute-reason';
 import { extractQuantities, isTime, type Quantity } from './quantities';
 import { normalizeWhitespace, statementStems } from './statement-terms';
 import { QUESTION_WORDS } from './tokens';
+import { questionParts } from '../question-parts';
 
 /*
  * The answer in brief with the bases of its figures (issue 25 item 4, decision 0127): a disputed figure is given with
@@ -81,6 +82,29 @@ function questionStems(question: string): Set<string> {
   return statementStems(words);
 }
 
+/** What each kind of clause asks, and the points (`namePoint`) that answer it. */
+const CLAUSE_KINDS: readonly { asks: RegExp; points: RegExp }[] = [
+  { asks: /^(?:and\s+)?when\b/i, points: /^when\b/i },
+  { asks: /^(?:and\s+)?how\s+(?:far|much|many|large|big|long|high|low|often|severe)\b/i, points: /^(?:how|what)\b/i },
+  { asks: /^(?:and\s+)?(?:why|what\s+(?:caused|causes|explains|drove|drives))\b/i, points: /^whether\b/i },
+];
+
+/**
+ * The points that answer what the question asks, by kind: a "when" clause is answered by when something happened, a
+ * "how far" clause by how far, a "why" by whether something caused it. "When did the decline begin?" was answered in
+ * brief with how far the water level fell (lake-varen q02, decision 0166). Null (any point) when a clause is of no
+ * known kind.
+ */
+function pointKinds(question: string): RegExp[] | null {
+  const out: RegExp[] = [];
+  for (const clause of questionParts(question).clauses) {
+    const kind = CLAUSE_KINDS.find((k) => k.asks.test(clause.trim()));
+    if (!kind) return null;
+    out.push(kind.points);
+  }
+  return out.length > 0 ? out : null;
+}
+
 /**
  * The answer in brief, in our words, from the disputes the question asks about (a point sharing a word with the
  * question besides its names): for a disputed quantity, the dispute named and each side's figure with its basis where
@@ -90,12 +114,14 @@ function questionStems(question: string): Set<string> {
  */
 export function answerWithBases(disputes: readonly BriefDispute[], question: string): string | null {
   const asked = questionStems(question);
+  const kinds = pointKinds(question);
   const figured: string[] = [];
   const divided: string[] = [];
   for (const d of disputes) {
     if (figured.length + divided.length >= MAX_POINTS) break;
     const point = namePoint(d.sides, question);
     if (point === null || ![...statementStems(point)].some((t) => asked.has(t))) continue;
+    if (kinds !== null && !kinds.some((k) => k.test(point))) continue;
     const figures: { figure: Quantity; side: string }[] = [];
     for (const side of d.sides) {
       const figure = leadFigure(side);

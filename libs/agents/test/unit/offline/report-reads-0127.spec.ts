@@ -43,6 +43,25 @@ describe('the answer in brief', () => {
     expect(briefAnswer({ question: asked, disputes: [licences] })).toEqual([]);
   });
 
+  it('names a dispute of the kind the question asks: "when" is not answered by how far (lake-varen q02, decision 0166)', () => {
+    const onset = {
+      sides: [
+        'The decline started before large-scale irrigation.',
+        'The year-on-year decline began in the first full year of large-scale canal operation.',
+      ],
+    };
+    const when = "When did the decline of Lake Varen's water level begin?";
+    expect(briefAnswer({ question: when, disputes: [level, onset] }).map((b) => b.text)).toEqual([
+      'In brief, the sources are divided on when the decline started.',
+    ]);
+    expect(briefAnswer({ question: when, disputes: [level] })).toEqual([]);
+    // Each clause its own kind: "what caused" by whether, "how large" by how far; the onset is not asked.
+    const [both] = briefAnswer({ question, disputes: [level, cause, onset] });
+    expect(both!.text).toContain('how far the water level fell');
+    expect(both!.text).toContain('whether irrigation withdrawals caused the decline');
+    expect(both!.text).not.toContain('when the decline started');
+  });
+
   it('without a basis the figures are given with the dispute named, never as findings', () => {
     const [brief] = briefAnswer({ question, disputes: [{ sides: level.sides.slice(0, 2) }] });
     expect(brief!.text).toBe(
