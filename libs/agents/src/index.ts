@@ -107,7 +107,7 @@ export { attributed, documentVoice, isFirstPerson, isMethodStatement } from './o
 export { codeIntroduced, isLeadIn } from './offline/nlp/lists';
 export { statesStatement } from './offline/nlp/states-statement';
 export { keptAnalyses } from './offline/nlp/kept-analyses';
-export { fromDistinctSources, opposedStatements, opposingPairs } from './offline/nlp/disputes';
+export { fromDistinctSources, opposedStatements, opposingPairs, placesDisputedOnset } from './offline/nlp/disputes';
 export { explainsDifference, describeDifference, namePoint } from './offline/nlp/dispute-reason';
 
 // Verification: the deterministic guard (numbers, dates, units, names, negations), shared with the eval system.

@@ -1,6 +1,13 @@
 import { explainsDifference } from '@dossier/agents';
 import type { ClaimRow } from '@dossier/db';
-import { claimTerms, disputesAboutQuestion, reservedReasons, runDisputes, selectDisagreements } from '../src/frame/disagreements';
+import {
+  claimTerms,
+  contestedClaimIds,
+  disputesAboutQuestion,
+  reservedReasons,
+  runDisputes,
+  selectDisagreements,
+} from '../src/frame/disagreements';
 
 const thirtyOr = (days: string) => `git reflog expire removes entries older than this time; defaults to ${days} days.`;
 
@@ -248,5 +255,31 @@ describe('disputesAboutQuestion', () => {
   it("a name every side shares (the setting) makes no dispute the question's; with none about it, none is shown", () => {
     expect(about('Why and when was the ferry between Varenby and Lake Varen suspended?')).toEqual([]);
     expect(disputesAboutQuestion('What caused the decline of the water level?', [], statements)).toEqual([]);
+  });
+});
+
+/* A start the sources date differently: a claim dating it takes a side, though it restates neither (decision 0166). */
+describe('contestedClaimIds: the start of a disputed onset', () => {
+  const row = (id: string, statement: string) =>
+    ({ id, statement, evidenceIds: [`e-${id}`], sourceIds: [`s-${id}`] }) as unknown as ClaimRow;
+  const claims = [
+    row('A', 'The decline started before large-scale irrigation.'),
+    row('B', 'The year-on-year decline began in the first full year of large-scale canal operation.'),
+    row('C', 'The annual mean level fell by 4.2 m between 2015 and 2024; the decline began in 2015 and is mainly caused by climate.'),
+    row('D', 'The KRWA restocking programme begins (autumn 2022).'),
+    row('E', 'Rainfall was 12% below average between 2015 and 2024.'),
+  ];
+
+  it('holds both sides and the claim dating the same start; not a start of something else, nor a claim dating none', () => {
+    expect([...contestedClaimIds([{ claimAId: 'A', claimBId: 'B' }], claims)].sort()).toEqual(['A', 'B', 'C']);
+  });
+
+  it('holds no other claim when the dispute is not about a start', () => {
+    const figures = [
+      row('F', 'The number of fishing licences fell from 1,240 in 2015 to 610 in 2023.'),
+      row('G', 'The number of fishing licences fell from 1,410 in 2015 to 480 in 2023.'),
+      ...claims.slice(2),
+    ];
+    expect([...contestedClaimIds([{ claimAId: 'F', claimBId: 'G' }], figures)].sort()).toEqual(['F', 'G']);
   });
 });

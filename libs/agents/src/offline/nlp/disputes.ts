@@ -36,6 +36,31 @@ function onsetOf(text: string): Onset | null {
 
 const shares = (a: ReadonlySet<string>, b: ReadonlySet<string>) => [...a].some((t) => b.has(t));
 
+/**
+ * What a statement says began, as stems ("…; the decline began in 2015 and …" → declin), without the words every onset
+ * shares ("year-on-year"); null when it dates or places no start. The subject is the clause the verb is in.
+ */
+export function onsetSubject(text: string): Set<string> | null {
+  const m = ONSET.exec(text);
+  if (!m) return null;
+  const before = text.slice(0, m.index);
+  const clause = before.slice(Math.max(before.lastIndexOf(';'), before.lastIndexOf(','), before.lastIndexOf(':')) + 1);
+  const subject = new Set([...statementStems(clause)].filter((t) => !ONSET_WORDS.has(t)));
+  return subject.size > 0 ? subject : null;
+}
+
+/**
+ * Whether a statement dates or places the start of what an onset dispute is about: when the sources disagree on when
+ * the decline started, "The annual mean level fell by 4.2 m between 2015 and 2024; the decline began in 2015 and is
+ * mainly caused by climate." takes a side, though it restates neither (decision 0166).
+ */
+export function placesDisputedOnset(statement: string, sides: readonly string[]): boolean {
+  const subjects = sides.map(onsetSubject);
+  if (subjects.length < 2 || subjects.some((s) => s === null)) return false;
+  const own = onsetSubject(statement);
+  return own !== null && subjects.every((s) => shares(own, s!));
+}
+
 /** One analysed statement, for comparing it with every other. */
 interface Analysed {
   prepared: PreparedStatement;

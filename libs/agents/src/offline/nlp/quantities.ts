@@ -218,6 +218,14 @@ function isYear(text: string, start: number, end: number, value: number, found: 
   return last !== undefined && last.kind === 'year' && /^\s*(?:-|\u2013|\u2014|and|to|or|through)\s*$/.test(text.slice(last.end, start));
 }
 
+/** The year a two-digit number right after "YYYY–" or "YYYY-" stands for, when it is later in the same century; else null. */
+function shortSecondYear(text: string, start: number, value: number, found: readonly Quantity[]): number | null {
+  const last = found.at(-1);
+  if (last === undefined || last.kind !== 'year' || !/^[-\u2013]$/.test(text.slice(last.end, start))) return null;
+  const century = Math.floor(last.value / 100) * 100;
+  return value > last.value - century ? century + value : null;
+}
+
 function parseNumber(raw: string): number {
   return Number(raw.replace(/,/g, ''));
 }
@@ -334,6 +342,13 @@ export function extractQuantities(text: string): Quantity[] {
     }
     if (/^\d{4}$/.test(m[0]) && !multiplied && isYear(text, start, cursor, value, out)) {
       out.push({ value, unit: null, raw, kind: 'year', sourceUnit: null, start, end: cursor });
+      continue;
+    }
+    // The second year of a span written short ("the 2015–16 low", "in winter 2016-17"): a year, not the number 16
+    // (decision 0166: a reason dating what it explains was read as naming a figure).
+    const year = shortSecondYear(text, start, value, out);
+    if (/^\d{2}$/.test(m[0]) && !multiplied && year !== null) {
+      out.push({ value: year, unit: null, raw, kind: 'year', sourceUnit: null, start, end: cursor });
       continue;
     }
     out.push({ value, unit: null, raw, kind: 'number', sourceUnit: null, start, end: cursor });

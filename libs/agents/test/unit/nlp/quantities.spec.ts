@@ -66,6 +66,24 @@ describe('extractQuantities', () => {
     expect(brief('It holds 1500 seats.')[0]!.kind).toBe('number');
   });
 
+  it('reads the second year of a span written short as a year (decision 0166)', () => {
+    expect(
+      brief('It treats the 2015–16 low as a dry-year fluctuation; the lake refilled in 2016-17.').map((q) => [q.kind, q.value]),
+    ).toEqual([
+      ['year', 2015],
+      ['year', 2016],
+      ['year', 2016],
+      ['year', 2017],
+    ]);
+    // Not a span: a number after a year and a space, or one not later in the century.
+    expect(brief('In 2015 – 16 stations reported; the 2015–09 entry.').map((q) => [q.kind, q.value])).toEqual([
+      ['year', 2015],
+      ['number', 16],
+      ['year', 2015],
+      ['number', 9],
+    ]);
+  });
+
   it('recognises full dates and month-year dates', () => {
     const qs = extractQuantities('Opened on 27 May 1937, announced January 5, 2020, again in March 2021 and on 2021-03-04.');
     expect(qs.map((q) => [q.kind, q.unit, q.raw])).toEqual([

@@ -8,6 +8,7 @@ import {
   keptAnalyses,
   opposingPairs,
   passageTerms,
+  placesDisputedOnset,
   pointsBack,
   quotedWithSpeaker,
   readerSentence,
@@ -104,9 +105,17 @@ function mostlyContains(a: string, b: string): boolean {
 export function contestedClaimIds(contradictions: readonly ClaimPair[], claims: readonly ClaimRow[]): Set<string> {
   const sides = new Set(contradictions.flatMap((c) => [c.claimAId, c.claimBId]));
   const statements = claims.filter((c) => sides.has(c.id)).map((c) => c.statement);
+  const byId = new Map(claims.map((c) => [c.id, c.statement]));
+  // A start the sources date differently: any claim dating that start takes a side (decision 0166).
+  const onsets = contradictions.map((p) => [byId.get(p.claimAId) ?? '', byId.get(p.claimBId) ?? '']);
   return new Set(
     claims
-      .filter((c) => sides.has(c.id) || statements.some((s) => samePosition(s, c.statement) || statesStatement(c.statement, s)))
+      .filter(
+        (c) =>
+          sides.has(c.id) ||
+          statements.some((s) => samePosition(s, c.statement) || statesStatement(c.statement, s)) ||
+          onsets.some((pair) => placesDisputedOnset(c.statement, pair)),
+      )
       .map((c) => c.id),
   );
 }
