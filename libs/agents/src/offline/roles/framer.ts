@@ -51,6 +51,14 @@ function sameFinding(a: string, b: string): boolean {
 const LEANING_OPENER =
   /^(?:for (?:example|instance)|e\.g\.|however|also|similarly|likewise|in addition|additionally|moreover|furthermore|otherwise|instead|again|in (?:this|that|such a|either|each|both) cases?|in contrast|by contrast|conversely|nevertheless|nonetheless)\b/i;
 
+/**
+ * A sentence reporting that someone asked something ("Harte asked why the two sets of level figures differed.") shares
+ * the question's words and states no finding: lake-varen q01's introduction gave it as the answer to "Why do the
+ * published figures differ?" (decision 0166).
+ */
+const REPORTED_QUESTION =
+  /^[^,;:]{0,80}?\b(?:asked|asks|wondered|wonders|queried|queries|enquired|inquired)\s+(?:\w+\s+){0,3}?(?:why|whether|how|what|when|where|who|which|if|about)\b/i;
+
 /** A main finding holds at least this many content words when its section has such a sentence. */
 const MIN_FINDING_WORDS = 4;
 /** Share of the shorter finding's words the longer one holds for the two to be one finding. */
@@ -112,7 +120,7 @@ function offlineFrame(input: FramerInput): FramerOutput {
       .filter((x) => x.evidenceIds.length > 0 && !used.has(x.text) && !/:\s*$/.test(x.text) && !isMethodStatement(x.text))
       // Quoted apart from its section, a sentence that points back points at nothing (decision 0112), and one that opens
       // with an example or a contrast illustrates or qualifies nothing (0152).
-      .filter((x) => pointsBack(x.text) === null && !LEANING_OPENER.test(x.text.trim()))
+      .filter((x) => pointsBack(x.text) === null && !LEANING_OPENER.test(x.text.trim()) && !REPORTED_QUESTION.test(x.text))
       .filter((x) => !findings.some((f) => sameFinding(f.text, x.text)));
     // A finding says something: "The causes of the decline are disputed." shares the question's words and states none.
     const substantial = candidates.filter((x) => statementStems(x.text).size >= MIN_FINDING_WORDS);

@@ -85,6 +85,23 @@ describe('the introduction', () => {
     ]);
   });
 
+  it("gives no sentence reporting that someone asked, though it shares the question's words (lake-varen q01, 0166)", () => {
+    const why = 'Why do the published figures differ?';
+    const minutes = [
+      { text: 'Harte asked why the two sets of level figures differed.', evidenceIds: ['E4'] },
+      { text: 'The authority compares annual means, the university compares seasonal extremes.', evidenceIds: ['E5'] },
+    ];
+    const intro = framer.offline({
+      ...ROLE_INPUTS.framer,
+      question: why,
+      sections: [{ title: why, sentences: minutes }],
+      disputes: [],
+    }).introduction;
+    expect(intro.filter((s) => s.evidenceIds.length > 0).map((s) => s.text)).toEqual([
+      'The authority compares annual means, the university compares seasonal extremes.',
+    ]);
+  });
+
   it('announces no findings when the answer in brief leads (the sources disagree on what the question asks)', () => {
     const disputes = [{ sides: ['Irrigation withdrawals did not cause the decline.', 'Irrigation withdrawals caused the decline.'] }];
     const intro = framer.offline({ ...ROLE_INPUTS.framer, question, sections, disputes }).introduction;
