@@ -1,4 +1,5 @@
 import { contradictionBetween, differentIdentifiers, prepareStatement, type PreparedStatement } from './contradiction';
+import { keptAnalyses } from './kept-analyses';
 import { statementStems } from './statement-terms';
 
 /*
@@ -38,16 +39,17 @@ const shares = (a: ReadonlySet<string>, b: ReadonlySet<string>) => [...a].some((
 
 /**
  * What a statement says began, as stems ("…; the decline began in 2015 and …" → declin), without the words every onset
- * shares ("year-on-year"); null when it dates or places no start. The subject is the clause the verb is in.
+ * shares ("year-on-year"); null when it dates or places no start. The subject is the clause the verb is in. Kept per
+ * text: `contestedClaimIds` asks it of every claim against every dispute's sides (decision 0157).
  */
-export function onsetSubject(text: string): Set<string> | null {
+const onsetSubject = keptAnalyses((text: string): ReadonlySet<string> | null => {
   const m = ONSET.exec(text);
   if (!m) return null;
   const before = text.slice(0, m.index);
   const clause = before.slice(Math.max(before.lastIndexOf(';'), before.lastIndexOf(','), before.lastIndexOf(':')) + 1);
   const subject = new Set([...statementStems(clause)].filter((t) => !ONSET_WORDS.has(t)));
   return subject.size > 0 ? subject : null;
-}
+});
 
 /**
  * Whether a statement dates or places the start of what an onset dispute is about: when the sources disagree on when
