@@ -29,11 +29,12 @@ import { loadavg } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import type { ReportJson } from '@dossier/contracts';
-import { sql, type TestDatabase } from '@dossier/testing';
+import { sql, waitFor, type TestDatabase } from '@dossier/testing';
 import { runCriticalPath, type RunCriticalPath } from '../../libs/db/src';
 import {
   COLLECTION,
   completedRun,
+  QUESTION,
   pct,
   progressLog,
   reportOf,
@@ -43,7 +44,17 @@ import {
   type ModelBench,
 } from './model-services';
 import { formatSummary, inclusiveTimes, mergeProfiles, readProfile, summariseProfile, windowProfile } from './cpu-profile';
-import { formatNodeWork, formatThroughput, ModelBenchReport, type NodeWork, type SingleRun, type Throughput } from './model-report';
+import { RunStateError } from '@dossier/errors';
+import { waitForStatus } from '../../libs/workflow/test/fixtures/run-queries';
+import {
+  formatNodeWork,
+  formatThroughput,
+  ModelBenchReport,
+  type NodeWork,
+  type SingleRun,
+  type SustainedLoad,
+  type Throughput,
+} from './model-report';
 import { runBench } from './run-bench';
 
 const { values: args } = parseArgs({
@@ -55,6 +66,11 @@ const LATENCY_MS = Number(process.env['BENCH_MODEL_LATENCY_MS'] ?? 500);
 const SINGLE_RUNS = Number(process.env['BENCH_MODEL_RUNS'] ?? 2);
 /** Runs per throughput batch; 0 skips the throughput part. */
 const BATCH = Number(process.env['BENCH_MODEL_BATCH'] ?? 8);
+/**
+ * Runs kept in flight under the sustained load (decision 0167), and completions left out before its window and measured
+ * in it; 0 skips it.
+ */
+const SUSTAINED = Number(process.env['BENCH_MODEL_SUSTAINED'] ?? 8);
 /** Every service process's WORKER_CONCURRENCY during the throughput batches. */
 const CONCURRENCY = Number(process.env['BENCH_MODEL_CONCURRENCY'] ?? 1);
 const RUN_OPTIONS = { engine: 'openai', collection: COLLECTION, maxIterations: 2, perspectives: 2 } as const;
@@ -125,6 +141,74 @@ async function throughput(
     seconds,
     completedSeconds: completed,
     ...(BATCH > 1 && span > 0 ? { steadyRunsPerMinute: ((BATCH - 1) / span) * 60 } : {}),
+  };
+}
+
+/**
+ * Throughput under a sustained load: SUSTAINED runs in flight, each completion submitting the next run at once. The
+ * first SUSTAINED completions (the fill, and the first wave that a batch is) are left out; the pace is taken over the
+ * next SUSTAINED. The runs still in flight then are cancelled and the services left idle, so the next part starts
+ * from nothing. A batch's time is its fill plus its drain, when fewer runs than slots are left: it measures a run's
+ * latency as much as the services' pace (0161, 0167).
+ */
+async function sustainedLoad(bench: ModelBench, label: string, processesPerService: number): Promise<SustainedLoad> {
+  const [warmupRuns, measuredRuns] = [SUSTAINED, SUSTAINED];
+  const completions: number[] = [];
+  const inFlight = new Set<string>();
+  const started = performance.now();
+  let submitted = 0;
+  let over = false;
+  await new Promise<void>((resolve, reject) => {
+    const submit = (): void => {
+      const i = submitted++;
+      void bench.engine.commands
+        .start({ tenantId: TENANT, question: QUESTION, options: RUN_OPTIONS, actor: `bench ${label} ${i}` })
+        .then(async (run) => {
+          inFlight.add(run.id);
+          try {
+            await waitForStatus(bench.db.url, run.id, 'completed');
+          } catch (err) {
+            if (over) return; // cancelled below, once the window is over
+            throw err;
+          }
+          inFlight.delete(run.id);
+          if (over) return;
+          completions.push((performance.now() - started) / 1000);
+          if (completions.length < warmupRuns + measuredRuns) return submit();
+          over = true;
+          resolve();
+        })
+        .catch((err: unknown) => {
+          over = true;
+          reject(err as Error);
+        });
+    };
+    for (let i = 0; i < SUSTAINED; i++) submit();
+  });
+  const ids = [...inFlight];
+  for (const id of ids) {
+    await bench.engine.commands.cancel(TENANT, id, 'the sustained window is over', 'bench').catch((err: unknown) => {
+      // A run that completed meanwhile cannot be cancelled, and needs nothing.
+      if (!(err instanceof RunStateError)) throw err;
+    });
+  }
+  await waitFor('the cancelled runs to stop', async () => {
+    const [row] = await sql<{ n: string }>(
+      bench.db.url,
+      "SELECT count(*) AS n FROM node_executions WHERE run_id = ANY($1::uuid[]) AND status = 'running'",
+      [ids],
+    );
+    return Number(row?.n) === 0;
+  });
+  await sleep(2 * LATENCY_MS);
+  const windowSeconds = completions[warmupRuns + measuredRuns - 1]! - completions[warmupRuns - 1]!;
+  return {
+    processesPerService,
+    inFlight: SUSTAINED,
+    warmupRuns,
+    measuredRuns,
+    windowSeconds,
+    runsPerMinute: (measuredRuns / windowSeconds) * 60,
   };
 }
 
@@ -323,6 +407,7 @@ async function throughputs(bench: ModelBench, load: number[]): Promise<Throughpu
   const one = await throughput(bench, 'x1');
   const oneDelays = serverDelays(model, oneFrom, LATENCY_MS);
   load.push(loadavg()[0]!);
+  const oneSustained = await sustainedPart(bench, 'x1', 1, load);
   progress(`${one.seconds.toFixed(0)} s; starting a second process of each service`);
   await bench.system.addReplica();
   await oneRun(bench, 'warm-up 2');
@@ -331,6 +416,7 @@ async function throughputs(bench: ModelBench, load: number[]): Promise<Throughpu
   const two = await throughput(bench, 'x2');
   const twoDelays = serverDelays(model, twoFrom, LATENCY_MS);
   load.push(loadavg()[0]!);
+  const twoSustained = await sustainedPart(bench, 'x2', 2, load);
   const t: Throughput = {
     runs: BATCH,
     workerConcurrency: CONCURRENCY,
@@ -341,9 +427,22 @@ async function throughputs(bench: ModelBench, load: number[]): Promise<Throughpu
     ],
     gain: two.runsPerMinute / one.runsPerMinute,
     ...(one.steadyRunsPerMinute && two.steadyRunsPerMinute ? { steadyGain: two.steadyRunsPerMinute / one.steadyRunsPerMinute } : {}),
+    ...(oneSustained && twoSustained
+      ? { sustained: [oneSustained, twoSustained], sustainedGain: twoSustained.runsPerMinute / oneSustained.runsPerMinute }
+      : {}),
   };
   console.log(formatThroughput(t, LATENCY_MS));
   return t;
+}
+
+/** The sustained load on the services as they are (BENCH_MODEL_SUSTAINED=0 skips it). */
+async function sustainedPart(bench: ModelBench, label: string, processes: number, load: number[]): Promise<SustainedLoad | undefined> {
+  if (SUSTAINED <= 0) return undefined;
+  progress(`sustained load: ${SUSTAINED} runs in flight, ${processes} process${processes > 1 ? 'es' : ''} per service`);
+  const result = await sustainedLoad(bench, `sustained ${label}`, processes);
+  load.push(loadavg()[0]!);
+  progress(`sustained: ${result.runsPerMinute.toFixed(2)} runs per minute over ${result.windowSeconds.toFixed(1)} s`);
+  return result;
 }
 
 /** Prompt and completion tokens per role and tokens per verified sentence, averaged over the single runs' reports. */

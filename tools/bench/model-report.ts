@@ -38,6 +38,22 @@ export const Batch = z.object({
 });
 export type Batch = z.infer<typeof Batch>;
 
+/**
+ * Throughput under a sustained load (decision 0167): `inFlight` runs kept in flight, a completed run replaced at once by
+ * a new one; the pace over `measuredRuns` completions after the first `warmupRuns` (the fill and the first wave, which a
+ * batch is made of, are left out).
+ */
+export const SustainedLoad = z.object({
+  processesPerService: z.number().int().positive(),
+  inFlight: z.number().int().positive(),
+  warmupRuns: z.number().int().nonnegative(),
+  measuredRuns: z.number().int().positive(),
+  /** From the last warm-up completion to the last measured one. */
+  windowSeconds: z.number().positive(),
+  runsPerMinute: z.number().positive(),
+});
+export type SustainedLoad = z.infer<typeof SustainedLoad>;
+
 export const Throughput = z.object({
   /** Runs submitted at once. */
   runs: z.number().int().positive(),
@@ -50,6 +66,10 @@ export const Throughput = z.object({
   gain: z.number().positive(),
   /** The same for the steady pace (`steadyRunsPerMinute`); absent for a batch of one run. */
   steadyGain: z.number().positive().optional(),
+  /** One process per service, then two, under a sustained load; absent when skipped (BENCH_MODEL_SUSTAINED=0). */
+  sustained: z.array(SustainedLoad).length(2).optional(),
+  /** Runs per minute under the sustained load, two processes per service over one. */
+  sustainedGain: z.number().positive().optional(),
 });
 export type Throughput = z.infer<typeof Throughput>;
 
@@ -91,7 +111,20 @@ export function formatThroughput(t: Throughput, latencyMs: number): string {
     ),
     `2 vs 1: ${t.gain.toFixed(2)}x (goal ≥ 1.7x)`,
     ...(t.steadyGain ? [`2 vs 1 from the first completion to the last (the batch's fill left out): ${t.steadyGain.toFixed(2)}x`] : []),
+    ...(t.sustained ? formatSustained(t.sustained, t.sustainedGain) : []),
   ].join('\n');
+}
+
+function formatSustained(loads: readonly SustainedLoad[], gain: number | undefined): string[] {
+  const [first] = loads;
+  if (!first) return [];
+  return [
+    `\nSustained load (${first.inFlight} runs kept in flight, a completed run replaced at once; the pace over ${first.measuredRuns} completions after the first ${first.warmupRuns})`,
+    '| processes per service | window seconds | runs per minute |',
+    '|---|---|---|',
+    ...loads.map((l) => `| ${l.processesPerService} | ${l.windowSeconds.toFixed(1)} | ${l.runsPerMinute.toFixed(2)} |`),
+    ...(gain ? [`2 vs 1 under a sustained load: ${gain.toFixed(2)}x (goal ≥ 1.7x)`] : []),
+  ];
 }
 
 /** The non-model work per node as printed, slowest total first. */

@@ -27,6 +27,11 @@ const throughput: Throughput = {
   ],
   gain: 21.72 / 11.85,
   steadyGain: 28.5 / 12.1,
+  sustained: [
+    { processesPerService: 1, inFlight: 8, warmupRuns: 8, measuredRuns: 8, windowSeconds: 32, runsPerMinute: 15 },
+    { processesPerService: 2, inFlight: 8, warmupRuns: 8, measuredRuns: 8, windowSeconds: 16.5, runsPerMinute: (8 / 16.5) * 60 },
+  ],
+  sustainedGain: 32 / 16.5,
 };
 
 const report = {
@@ -89,6 +94,24 @@ describe('npm run bench -- model: its figures', () => {
     expect(ModelBenchReport.parse({ ...report, throughput: earlier }).throughput?.steadyGain).toBeUndefined();
     expect(formatThroughput(earlier, 500)).not.toContain('first completion to the last');
     expect(formatNodeWork(report.singles.byNode)).toContain('| retrieve | 11 | 300 | 420 | 3300 |');
+  });
+
+  it('print the sustained load as written, and parse a report without it (BENCH_MODEL_SUSTAINED=0, earlier benches)', () => {
+    const text = formatThroughput(throughput, 500);
+    expect(text).toContain(
+      'Sustained load (8 runs kept in flight, a completed run replaced at once; the pace over 8 completions after the first 8)',
+    );
+    const rows = [...text.matchAll(/^\| (\d) \| ([\d.]+) \| ([\d.]+) \|$/gm)].map((m) => m.slice(1).map(Number));
+    expect(rows).toEqual([
+      [1, 32, 15],
+      [2, 16.5, 29.09],
+    ]);
+    expect(Number(/2 vs 1 under a sustained load: ([\d.]+)x/.exec(text)?.[1])).toBeCloseTo(throughput.sustainedGain!, 2);
+    // One load alone is not a comparison.
+    expect(() => ModelBenchReport.parse({ ...report, throughput: { ...throughput, sustained: [throughput.sustained![0]] } })).toThrow();
+    const without: Throughput = { ...throughput, sustained: undefined, sustainedGain: undefined };
+    expect(ModelBenchReport.parse({ ...report, throughput: without }).throughput?.sustained).toBeUndefined();
+    expect(formatThroughput(without, 500)).not.toContain('Sustained load');
   });
 });
 
