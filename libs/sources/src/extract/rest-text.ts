@@ -111,6 +111,9 @@ function roleText(role: string, content: string): string {
   const name = role.toLowerCase().replace(/:$/, '').replace(/^.*:/, '');
   if (name === 'pep') return `PEP ${text}`;
   if (name === 'rfc') return `RFC ${text}`;
+  // Python's tracker references, as its documentation shows them: a bare "28524" opened the sentence after "See" (0168).
+  if (name === 'issue') return `bpo-${text}`;
+  if (name === 'gh') return `gh-${text}`;
   return text;
 }
 

@@ -55,6 +55,10 @@ describe('reStructuredText as a reader sees it', () => {
   it('takes roles, literals, links, emphasis, substitutions and footnote references out of a line', () => {
     expect(restInline('Call :func:`run` with ``text=True`` and :meth:`~subprocess.Popen.wait`.')).toBe('Call run with text=True and wait.');
     expect(restInline(':ref:`the tutorial <tut-intro>`, :pep:`8` and :rfc:`2822`')).toBe('the tutorial, PEP 8 and RFC 2822');
+    // Python's tracker references as its documentation shows them (decision 0168).
+    expect(restInline('See :issue:`28524` and :gh:`104090` for more information.')).toBe(
+      'See bpo-28524 and gh-104090 for more information.',
+    );
     expect(restInline('a **strong** and *emphasised* word, |version| [1]_')).toBe('a strong and emphasised word, version');
     expect(restInline('f(*args, **kwargs) and a_b_ stay')).toBe('f(*args, **kwargs) and a_b_ stay');
     expect(restInline(':class:`int`\\ s and :c:func:`PyObject_Call`')).toBe('ints and PyObject_Call');

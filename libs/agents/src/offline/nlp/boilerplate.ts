@@ -27,6 +27,9 @@ const PATTERNS: readonly RegExp[] = [
   /^(?:published|posted|updated|last (?:updated|modified)|written|photo(?:graph)?|image|illustration)(?: on)?\s*(?:\d|by\b|:|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b)/i,
   /^[A-Z][\w&' -]{2,80},\s*(?:bulletin|report|note|paper|press release|working paper)\s+no\.?\s*[\w/.-]+\.?$/i,
   /^this (?:article|story|page|post) (?:is based on|was (?:first )?published|first appeared|was updated)\b/i,
+  // A page saying what it is: "This page reports how many recalled products have been returned." (velora-recall q09).
+  // What the page reports is a report's finding; that it reports it is the page's furniture (decision 0168).
+  /^this (?:web ?page|page|site|website|faq) (?:reports|lists|shows|describes|explains|gives|provides|summari[sz]es|contains|sets out|answers|tells you|collects)\b/i,
   // A title cut off by the extractor ("Irrigation, Climate and Regulation in the Decline of Lake...", a running header
   // "Brennmoor Dam: Summary of Operating Rules (Licence BH-07,...").
   /[\w,](?:\.\.\.|…)$/,

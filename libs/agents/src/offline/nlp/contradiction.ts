@@ -1,5 +1,5 @@
 import { jaccard } from './near-duplicates';
-import { comparable, extractQuantities, isTime, sameQuantity, type Quantity } from './quantities';
+import { comparable, extractQuantities, figureRoles, isTime, sameQuantity, type Quantity } from './quantities';
 import { negationCues, statementStems } from './statement-terms';
 import { stem, tokenize } from './tokens';
 
@@ -27,24 +27,40 @@ export const NEGATION_OVERLAP_THRESHOLD = 0.75;
 /** Figures further apart than this (relative) disagree. */
 export const NUMBER_TOLERANCE = 0.05;
 
-function dimension(q: Quantity): string {
-  return isTime(q) ? 'time' : `${q.kind}:${q.unit ?? ''}`;
+/** A figure as it is compared: what it measures. */
+interface Figure {
+  q: Quantity;
+  dimension: string;
+}
+
+/**
+ * The figures of a statement that can conflict with another's, by what they measure. An identifier's number ("weeks 08
+ * to 41") measures nothing; the date a count runs up to ("up to 31 January 2025") compares only with such dates, not
+ * with when something happened ("first received a report in March 2024"; decision 0168).
+ */
+function comparedFigures(text: string, quantities: readonly Quantity[]): Figure[] {
+  const roles = figureRoles(text, quantities);
+  return quantities.flatMap((q, i) =>
+    roles[i] === 'label'
+      ? []
+      : [{ q, dimension: isTime(q) ? (roles[i] === 'as-of' ? 'time:as-of' : 'time') : `${q.kind}:${q.unit ?? ''}` }],
+  );
 }
 
 function format(value: number): string {
   return String(Number(value.toPrecision(3)));
 }
 
-function figureConflict(qa: readonly Quantity[], qb: readonly Quantity[]): ContradictionFinding | null {
-  const dims = [...new Set(qa.map(dimension))].filter((d) => qb.some((q) => dimension(q) === d));
+function figureConflict(fa: readonly Figure[], fb: readonly Figure[]): ContradictionFinding | null {
+  const dims = [...new Set(fa.map((f) => f.dimension))].filter((d) => fb.some((f) => f.dimension === d));
   for (const dim of dims) {
-    const as = qa.filter((q) => dimension(q) === dim);
-    const bs = qb.filter((q) => dimension(q) === dim);
+    const as = fa.filter((f) => f.dimension === dim).map((f) => f.q);
+    const bs = fb.filter((f) => f.dimension === dim).map((f) => f.q);
     const agree = as.some((a) => bs.some((b) => comparable(a, b) && sameQuantity(a, b, NUMBER_TOLERANCE)));
     if (agree) continue;
     const a = as[0];
     const b = bs[0];
-    if (dim === 'time') return { kind: 'date', note: `${a.raw} vs ${b.raw}` };
+    if (dim.startsWith('time')) return { kind: 'date', note: `${a.raw} vs ${b.raw}` };
     if (a.sourceUnit !== b.sourceUnit && a.unit !== null) {
       return { kind: 'unit', note: `${a.raw} (${format(a.value)} ${a.unit}) vs ${b.raw} (${format(b.value)} ${b.unit})` };
     }
@@ -64,6 +80,8 @@ function containment(a: Set<string>, b: Set<string>): number {
 /** A statement analysed once, for comparing it with many others. */
 export interface PreparedStatement {
   quantities: Quantity[];
+  /** The figures that can conflict with another statement's, by what they measure (`comparedFigures`). */
+  figures: Figure[];
   stems: Set<string>;
   /** Negation cues of the main clause: a negation inside a condition ("if … not …") denies nothing (decision 0098). */
   cues: string[];
@@ -137,6 +155,7 @@ export function prepareStatement(text: string): PreparedStatement {
   const subject = text.replace(OPENING_CONNECTIVE, (m) => ' '.repeat(m.length));
   return {
     quantities,
+    figures: comparedFigures(text, quantities),
     stems: statementStems(subject, quantities),
     cues: negationCues(main),
     negated: negatedStems(main),
@@ -156,7 +175,7 @@ export function detectContradiction(a: string, b: string): ContradictionFinding 
 export function contradictionBetween(a: PreparedStatement, b: PreparedStatement): ContradictionFinding | null {
   const overlap = jaccard(a.stems, b.stems);
   if (overlap < SAME_SUBJECT_THRESHOLD || differentIdentifiers(a.identifiers, b.identifiers)) return null;
-  const figures = figureConflict(a.quantities, b.quantities);
+  const figures = figureConflict(a.figures, b.figures);
   if (figures) return figures;
   const cuesA = a.cues;
   const cuesB = b.cues;

@@ -1,3 +1,4 @@
+import { pointsBack } from './back-reference';
 import { splitUnits } from './sentences';
 
 /*
@@ -9,32 +10,47 @@ import { splitUnits } from './sentences';
 
 /** Words of an organisation that ends its name ("… Growers' Association", "… Hydrology Group"). */
 const ORG_WORDS =
-  'Authority|University|Group|Department|Brigade|Association|Trust|Panel|Office|Council|Club|Institute|Ministry|Agency|Committee|Society|Foundation|Bureau|Commission|Federation|Union|Board|Service|Survey|Laboratory|Centre|Center';
-const ORG_NAME = new RegExp(String.raw`((?:\p{Lu}[\p{L}'’.-]*\s+){0,5})(${ORG_WORDS})\b`, 'u');
+  'Authority|University|Group|Department|Brigade|Association|Trust|Panel|Office|Council|Club|Institute|Ministry|Agency|Committee|Society|Foundation|Bureau|Commission|Federation|Union|Board|Service|Survey|Laboratory|Laboratories|Centre|Center';
+const ORG_NAME = new RegExp(String.raw`((?:\p{Lu}[\p{L}'’.-]*\s+){0,5})(${ORG_WORDS})\b`, 'gu');
+/** A company's name in a byline ("Hesker Cell Industries, Korva — 9 June 2025", "Brennmoor Hydro Ltd., Corporate …"). */
+const COMPANY_LINE = /^(?:\p{Lu}[\p{L}'’&-]*\s+){1,4}(?:Industries|Ltd|Limited|Inc|Corporation|Corp|Company|ASA|AB|AG|GmbH|plc|LLC)\b/u;
+/** Before a name that is not who writes: "Submission to the … Review Panel", "in cooperation with the … Office". */
+const NOT_AUTHOR_BEFORE = /\b(?:to|for|with|against|about|on|at|into|than)\s+(?:the\s+)?$/i;
 
 /**
  * Who wrote a document, in our words and in lower case ("the growers' association", "the water authority", "the
- * hydrology group"): the organisation its title or byline names (the first units of the text), as its kind with the
- * word before it when that word is not the name's first ("Tessel Plain Growers' Association" → "the growers'
- * association", "Eskerford University" → "the university"). Lower case, so the guard reads no name in it. Null when the
- * opening lines name no organisation (a person's blog, a news story, an interview).
+ * hydrology group", "the company"): the organisation its title or byline names (the first units of the text), as its
+ * kind with the word before it when that word is not the name's first ("Tessel Plain Growers' Association" → "the
+ * growers' association", "Eskerford University" → "the university"). Lower case, so the guard reads no name in it. Null
+ * when the opening lines name no organisation (a person's blog, a news story, an interview).
+ *
+ * Only a name that writes counts (decision 0168): not one the title addresses ("Submission to the Independent Review
+ * Panel"), works with ("in cooperation with the National Product Safety Office") or whose work is read ("Hesker Cell
+ * Industries has read the National Product Safety Office's report"), and in the first sentence after the byline only
+ * its subject. Hesker's "In our view, the overheating was caused by the pack's firmware" read "In the safety office's
+ * view …": the opposite party's.
  */
 export function documentVoice(text: string): string | null {
   const opening = splitUnits(text.slice(0, 1200))
     .slice(0, 3)
     .map((u) => u.text.replace(/\s+/g, ' '))
     .join(' \n ');
-  for (const raw of opening.split(' \n ')) {
+  for (const [index, raw] of opening.split(' \n ').entries()) {
     // A masthead in capitals ("BRANNHOLM FIRE AND RESCUE SERVICE") read as the name it is.
     const line = raw.replace(/\b(\p{Lu})(\p{Lu}+)\b/gu, (_, a: string, b: string) => a + b.toLowerCase());
-    const m = ORG_NAME.exec(line);
-    if (!m) continue;
-    const before = (m[1] ?? '').trim().split(/\s+/).filter(Boolean);
-    const kind = m[2]!.toLowerCase();
-    // The word before the kind, when it is not the name's own first word ("Eskerford"): "water", "growers'", "review".
-    const qualifier = before.length >= 2 ? before[before.length - 1]!.replace(/[.]+$/, '') : '';
-    const phrase = qualifier && /^\p{Lu}\p{Ll}/u.test(qualifier) && !/['’]s$/.test(qualifier) ? `${qualifier.toLowerCase()} ${kind}` : kind;
-    return `the ${phrase}`;
+    for (const m of line.matchAll(ORG_NAME)) {
+      const at = m.index;
+      if (NOT_AUTHOR_BEFORE.test(line.slice(0, at)) || /^['’]s?\b/.test(line.slice(at + m[0].length))) continue;
+      if (index >= 2 && !/^(?:the\s+)?$/i.test(line.slice(0, at))) continue;
+      const before = (m[1] ?? '').trim().split(/\s+/).filter(Boolean);
+      const kind = m[2]!.toLowerCase();
+      // The word before the kind, when it is not the name's own first word ("Eskerford"): "water", "growers'", "review".
+      const qualifier = before.length >= 2 ? before[before.length - 1]!.replace(/[.]+$/, '') : '';
+      const phrase =
+        qualifier && /^\p{Lu}\p{Ll}/u.test(qualifier) && !/['’]s$/.test(qualifier) ? `${qualifier.toLowerCase()} ${kind}` : kind;
+      return `the ${phrase}`;
+    }
+    if (index < 2 && COMPANY_LINE.test(raw.replace(/^[*_#\s]+/, ''))) return 'the company';
   }
   return null;
 }
@@ -118,9 +134,16 @@ const ANAPHORIC_CLAUSE = /^(?:We|I) (?:\w+ ){1,2}?(?:that )?(?:these|those|this|
  * sentence not in the first person is returned as it is.
  */
 export function attributed(sentence: string, voice: string | null | undefined): string | null {
-  if (!isFirstPerson(sentence)) return sentence;
+  // A transcript's line is its speaker's words whatever its person: "HARTVIK: It takes time to find the cause …" showed
+  // the transcript's label to the reader (decision 0168).
   const spoken = spokenLine(sentence);
+  // A line that answers the one before it ("HARTVIK: Which is exactly what the firmware update addresses.") says nothing
+  // quoted alone, in quotation marks or not.
+  if (spoken === REPLY) return null;
   if (spoken) return spoken;
+  // A first person inside quotation marks is the quoted speaker's ("“The safety of our riders comes first, always,” said
+  // Lena Hartvik"): rewritten, it became "the safety office's riders", inside her quotation (velora-recall q03; 0168).
+  if (!isFirstPerson(sentence.replace(/“[^”]*”|"[^"]*"/g, ' '))) return sentence;
   if (!voice || FIRST_PERSON_SINGULAR.test(sentence) || /\b(?:us|ours|ourselves)\b/i.test(sentence)) return null;
   if (ANAPHORIC_CLAUSE.test(sentence)) return null;
   const owner = /s$/.test(voice) ? `${voice}'` : `${voice}'s`;
@@ -144,8 +167,8 @@ export function attributed(sentence: string, voice: string | null | undefined): 
 /*
  * A transcript's line names its speaker ("HARTVIK: We first received a report …"): "we" there is the speaker's side,
  * which no rewriting into the third person can name safely, so the line is quoted as the speaker's words and attributed
- * ("Hartvik said: “We first received a report …”"). A label is a name in capitals, one to three words; a note's or a
- * warning's label is not a speaker.
+ * ("Hartvik said: “We first received a report …”", 0102), and so is a line in the third person (0168). A label is a
+ * name in capitals, one to three words; a note's or a warning's label is not a speaker.
  */
 const SPEAKER_LINE = /^(\p{Lu}[\p{Lu}'’-]+(?: \p{Lu}[\p{Lu}'’-]+){0,2}):\s+(\S[\s\S]*)$/u;
 const NOT_SPEAKERS = new Set(
@@ -154,6 +177,11 @@ const NOT_SPEAKERS = new Set(
   ),
 );
 
+/** What `spokenLine` answers for a speaker's line that leans on the line before it. */
+const REPLY = 'reply';
+/** How a reply opens: a relative or a conjunction carrying on from the other speaker's line. */
+const REPLY_OPENER = /^(?:which|who|whom|whose|where|and|but|or|so|because|exactly|indeed|right|yes|no)\b/i;
+
 function spokenLine(sentence: string): string | null {
   const m = SPEAKER_LINE.exec(sentence.trim());
   if (!m) return null;
@@ -161,6 +189,7 @@ function spokenLine(sentence: string): string | null {
   if (NOT_SPEAKERS.has(label.toLowerCase()) || label.length < 3) return null;
   const name = label.toLowerCase().replace(/(^|[\s'’-])(\p{Ll})/gu, (_, before: string, c: string) => before + c.toUpperCase());
   const words = m[2]!.trim().replace(/["“”]/g, '');
+  if (REPLY_OPENER.test(words) || pointsBack(words) !== null) return REPLY;
   return `${name} said: “${words}”`;
 }
 

@@ -1,5 +1,5 @@
 import { CITATION_MARKER, proseFault, withoutCitationMarkers } from './prose-faults';
-import { listMarkerLength, splitUnits, type Unit } from './sentences';
+import { listMarkerLength, splitExcerpt, type Unit } from './sentences';
 
 /*
  * A list's lead-in and a code example's introduction (issue 25 item 2, decision 0102). A sentence ending in ":" is never
@@ -76,7 +76,7 @@ export function codeIntroduced(sentence: string, excerpts: readonly string[]): s
   const wanted = words(sentence);
   let best: { code: string; share: number } | null = null;
   for (const excerpt of excerpts) {
-    const units = splitUnits(excerpt);
+    const units = splitExcerpt(excerpt);
     units.forEach((u, i) => {
       const next = units[i + 1];
       if (u.kind !== 'sentence' || next?.kind !== 'code' || !isLeadIn(u.text)) return;

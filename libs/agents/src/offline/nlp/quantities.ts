@@ -356,6 +356,80 @@ export function extractQuantities(text: string): Quantity[] {
   return out.sort((a, b) => a.start - b.start);
 }
 
+/**
+ * Words naming a numbered thing: a bare number right after one identifies it ("weeks 08 to 41", "section 21", "version
+ * 2.2"), it measures nothing. Two statements naming other weeks or sections are about other things, not in conflict
+ * (decision 0168: "produced in weeks 08 to 41" against "we tested 24 packs produced in weeks 10 to 50" was a dispute).
+ */
+const LABEL_WORDS = new Set([
+  'week',
+  'weeks',
+  'section',
+  'sections',
+  'chapter',
+  'chapters',
+  'page',
+  'pages',
+  'article',
+  'articles',
+  'paragraph',
+  'paragraphs',
+  'clause',
+  'clauses',
+  'version',
+  'versions',
+  'figure',
+  'fig',
+  'table',
+  'item',
+  'step',
+  'phase',
+  'part',
+  'appendix',
+  'annex',
+  'no',
+  'nos',
+  'revision',
+  'rev',
+  'issue',
+  'volume',
+  'vol',
+  'edition',
+  'release',
+  'rule',
+  'row',
+  'column',
+  'question',
+  'line',
+  'route',
+  'grade',
+  'pep',
+]);
+/** Between two numbers of one label ("weeks 08 to 41", "sections 3 and 4", "pages 10–12"). */
+const LABEL_RANGE = /^\s*(?:to|and|or|through|-|\u2013|\u2014)\s*$/;
+/** Before a date that a count runs up to ("14 reports up to 31 January 2025"): when it was counted, not when it happened. */
+const AS_OF = /\b(?:up to|as of|as at|to date,?)\s+(?:the\s+)?$/i;
+
+/**
+ * What a figure of `extractQuantities(text)` is in its statement: an identifier's number ('label'), the date a count
+ * runs up to ('as-of'), or a measure or a point in time (null).
+ */
+export function figureRoles(text: string, quantities: readonly Quantity[]): ('label' | 'as-of' | null)[] {
+  const roles: ('label' | 'as-of' | null)[] = [];
+  quantities.forEach((q, i) => {
+    if (isTime(q)) {
+      roles.push(AS_OF.test(text.slice(Math.max(0, q.start - 24), q.start)) ? 'as-of' : null);
+      return;
+    }
+    if (q.kind !== 'number' || q.unit !== null) return roles.push(null);
+    const prev = quantities[i - 1];
+    const ranged = prev !== undefined && roles[i - 1] === 'label' && LABEL_RANGE.test(text.slice(prev.end, q.start));
+    const word = /(\p{L}+)\.?[\s(]*$/u.exec(text.slice(Math.max(0, q.start - 20), q.start))?.[1]?.toLowerCase() ?? '';
+    roles.push(ranged || LABEL_WORDS.has(word) ? 'label' : null);
+  });
+  return roles;
+}
+
 /** Conversions leave float noise (13.8 ft = 4.2062399999 m); twelve significant digits keep values comparable. */
 function roundSignificant(x: number): number {
   return x === 0 ? 0 : Number(x.toPrecision(12));

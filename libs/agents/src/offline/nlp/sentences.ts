@@ -308,20 +308,24 @@ function isPlainHeading(line: Line, next: Line | undefined, atParagraphStart: bo
   if (words.length > HEADING_MAX_WORDS) return false;
   const last = words[words.length - 1].toLowerCase().replace(/[^\p{L}\p{N}']/gu, '');
   if (CONNECTOR_ENDINGS.has(last)) return false;
-  // A line holding the end of a sentence ("Put obj into the queue.  If the optional argument block is True") or a bracket
+  // A line holding the end of a sentence ("Put obj into the queue.  If the optional argument block is True", "… to level
+  // CRITICAL. See", decision 0168) or a bracket
   // it does not close ("Derived from BrokenExecutor (formerly") is the start of a wrapped paragraph: read as a heading,
   // it cut the sentence after it at the line break, which then opened mid-parenthesis (decision 0132).
   // A reference manual opens sentences with a parameter's name in lower case ("Retrieve a file in binary transfer mode.
   // cmd should be an appropriate"): after two spaces, the convention of such text for a sentence break, any letter starts one.
   if (
     /\p{Ll}[.!?]["'\u201d\u2019)\]]*\s+["'\u201c\u2018(]?\p{Lu}/u.test(c) ||
+    // A word in capitals ends a sentence in a line in mixed case; an all-capitals title ("REBASE VS. PULL/MERGE") is one.
+    (/\p{Ll}/u.test(c) && /\p{Lu}{2}[.!?]["'\u201d\u2019)\]]*\s+["'\u201c\u2018(]?\p{Lu}/u.test(c)) ||
     /\p{Ll}{2}[.!?]["'\u201d\u2019)\]]* {2,}\p{L}/u.test(c) ||
     unclosedBracket(c)
   )
     return false;
-  // A wrapped sentence continues in lower case on the next line, or with a bracketed aside ("(the default) and …"); a
-  // heading is followed by a new start.
-  return next.content.length === 0 || !/^[([]?\p{Ll}/u.test(next.content);
+  // A wrapped sentence continues in lower case on the next line, or with a bracketed aside ("(the default) and …"), or
+  // with what cannot open a sentence: a unit or punctuation ("… charging below 0" / "°C contributed to the incidents.",
+  // a PDF's line broken inside a figure; decision 0168). A heading is followed by a new start.
+  return next.content.length === 0 || !/^(?:[([]?\p{Ll}|[°%‰²³,;:.)\]…])/u.test(next.content);
 }
 
 /** Whether a line opens a bracket it does not close. */
@@ -417,7 +421,7 @@ function readsAsProse(paragraph: readonly string[]): boolean {
  * Blocks of the text: markdown headings, plain headings, list items, table rows and prose paragraphs.
  * Prose paragraphs are returned whole, to be split into sentences.
  */
-function blocks(text: string): Block[] {
+function blocks(text: string, opensInProse = false): Block[] {
   const lines = toLines(text);
   const out: Block[] = [];
   // The open prose paragraph or list item, if any (at most one is open at a time).
@@ -466,7 +470,7 @@ function blocks(text: string): Block[] {
       if (current?.kind === 'list-item') close();
       const prose = current?.kind === 'prose' ? current : null;
       const atParagraphStart = prose === null || /[.!?:\u2026]["'\u201d\u2019)\]]*$/.test(prose.lastContent);
-      if (isPlainHeading(line, lines[i + 1], atParagraphStart)) {
+      if (!(opensInProse && i === 0) && isPlainHeading(line, lines[i + 1], atParagraphStart)) {
         close();
         out.push({ kind: 'heading', start: line.contentStart, end: line.contentEnd });
       } else if (prose === null) {
@@ -564,8 +568,22 @@ function splitProse(text: string, from: number, to: number): Span[] {
 
 /** Every unit of the text with its kind, in order. */
 export function splitUnits(text: string): Unit[] {
+  return unitsOf(text, false);
+}
+
+/**
+ * The units of an evidence excerpt. An excerpt opens with a sentence or a list item of its source (the curator never
+ * takes a heading), often in the middle of one of the source's lines: its first line is never a heading. Read as one,
+ * a PDF's wrapped sentence lost its first line ("In February 2025 we recalled" / "VB-36 battery packs produced in
+ * 2023, after reports …" was quoted from its second line on; decision 0168).
+ */
+export function splitExcerpt(excerpt: string): Unit[] {
+  return unitsOf(excerpt, true);
+}
+
+function unitsOf(text: string, opensInProse: boolean): Unit[] {
   const units: Unit[] = [];
-  for (const block of blocks(text)) {
+  for (const block of blocks(text, opensInProse)) {
     if (block.kind === 'prose' && codeBlock(text.slice(block.start, block.end))) {
       const s = span(text, block.start, block.end);
       if (s) units.push({ ...s, kind: 'code' });

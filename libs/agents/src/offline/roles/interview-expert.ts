@@ -1,5 +1,5 @@
 import { readerSentence } from '../nlp/prose-faults';
-import { splitUnits } from '../nlp/sentences';
+import { splitExcerpt } from '../nlp/sentences';
 import { normalizeWhitespace, statementStems } from '../nlp/statement-terms';
 import { InterviewExpertInput, InterviewExpertOutput } from '../../roles/interview-expert';
 
@@ -11,7 +11,7 @@ export function interviewExpertOffline(input: InterviewExpertInput): InterviewEx
   const asked = statementStems(input.asked);
   const scored = input.evidence.flatMap((e, order) => {
     // Boilerplate and fragments are never an answer; citation markers are not part of the sentence shown (0046).
-    const sentences = splitUnits(e.excerpt).flatMap((u) =>
+    const sentences = splitExcerpt(e.excerpt).flatMap((u) =>
       u.kind === 'sentence' || u.kind === 'list-item' ? (readerSentence(u.text) ?? []) : [],
     );
     let best: { text: string; score: number } | null = null;

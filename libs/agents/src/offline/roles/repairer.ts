@@ -1,6 +1,6 @@
 import { entails } from '../nlp/entailment';
 import { readerSentence } from '../nlp/prose-faults';
-import { splitUnits } from '../nlp/sentences';
+import { splitExcerpt } from '../nlp/sentences';
 import { normalizeWhitespace } from '../nlp/statement-terms';
 import { RepairSentence, RepairerInput, RepairFix, RepairerOutput } from '../../roles/repairer';
 
@@ -13,7 +13,7 @@ function offlineOne(sentence: RepairSentence, evidence: RepairerInput['evidence'
   const ordered = [...evidence.filter((e) => cited.has(e.id)), ...evidence.filter((e) => !cited.has(e.id))];
   let best: { text: string; raw: string; score: number } | null = null;
   for (const e of ordered) {
-    for (const unit of splitUnits(e.excerpt)) {
+    for (const unit of splitExcerpt(e.excerpt)) {
       if (unit.kind !== 'sentence' && unit.kind !== 'list-item') continue;
       // Boilerplate and fragments never become report sentences, not even as a repair (decision 0046).
       const shown = readerSentence(unit.text);

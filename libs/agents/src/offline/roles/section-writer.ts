@@ -7,7 +7,7 @@ import { itemsAfter, joinedList, leadInReads } from '../nlp/lists';
 import { readerSentence, withoutCitationMarkers } from '../nlp/prose-faults';
 import { isUnattributedQuote, quotedWithSpeaker } from '../nlp/quotation';
 import { extractQuantities, isTime, type Quantity } from '../nlp/quantities';
-import { splitUnits } from '../nlp/sentences';
+import { splitExcerpt } from '../nlp/sentences';
 import { themeHome } from '../nlp/paragraph-themes';
 import { normalizeWhitespace, statementStems } from '../nlp/statement-terms';
 import { CitedSentence } from '../../roles/schemas';
@@ -26,7 +26,7 @@ type Sentence = z.infer<typeof CitedSentence>;
  * (decision 0102).
  */
 function sentencesOf(excerpt: string, voice: string | undefined): (string | null)[] {
-  const units = splitUnits(excerpt);
+  const units = splitExcerpt(excerpt);
   const out: (string | null)[] = [];
   for (let i = 0; i < units.length; i++) {
     const u = units[i]!;

@@ -27,6 +27,8 @@ const BOILERPLATE = [
   'Brennmoor Dam: Summary of Operating Rules (Licence BH-07,...',
   'Not peer-reviewed; comments welcome.',
   'Draft: do not cite without permission.',
+  'This page reports how many recalled products have been returned.',
+  'This FAQ answers the questions owners ask most often.',
   'Skip to main content',
   'Back to top',
 ];
@@ -45,6 +47,8 @@ const CONTENT = [
   'The 2016 change to the Brennmoor Dam release schedule reduced inflow to Lake Varen in summer.',
   'The university study was not peer-reviewed when the authority quoted it in March 2024.',
   'The panel said that comments from the public are welcome until 30 June 2025.',
+  'This section describes how the recall was extended.',
+  'The page reports 17,100 returned packs.',
 ];
 
 describe('isBoilerplate', () => {

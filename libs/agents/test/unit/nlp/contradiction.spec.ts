@@ -45,6 +45,41 @@ describe('detectContradiction', () => {
     expect(detectContradiction('The bridge opened on 27 May 1937.', 'The bridge opened on 28 May 1937.')?.kind).toBe('date');
   });
 
+  it('does not compare the numbers of numbered things: other weeks or sections are other things (decision 0168)', () => {
+    const recall = 'The affected packs were produced in weeks 08 to 41 of 2023.';
+    const tested = 'We tested 24 VB-36 packs produced in weeks 10 to 50 of 2023 (the affected weeks) and 24 VB-36 packs produced in 2024.';
+    expect(detectContradiction(recall, tested)).toBeNull();
+    expect(
+      detectContradiction(
+        'Recall figures are published under section 21 of the act.',
+        'Recall figures are published under section 23 of the act.',
+      ),
+    ).toBeNull();
+    // A count beside the label still conflicts with another count.
+    expect(
+      detectContradiction('The recall covers 41,200 packs from weeks 08 to 41.', 'The recall covers 63,400 packs from weeks 08 to 41.'),
+    ).toEqual({
+      kind: 'number',
+      note: '41,200 vs 63,400',
+    });
+  });
+
+  it('compares the date a count runs up to only with such dates (decision 0168)', () => {
+    const counted = 'Arvenna has received 14 confirmed reports of VB-36 packs overheating up to 31 January 2025.';
+    expect(
+      detectContradiction(counted, 'Arvenna has told the Office that it first received a report of a pack overheating in March 2024.'),
+    ).toBeNull();
+    expect(
+      detectContradiction(counted, 'Arvenna has received 14 confirmed reports of VB-36 packs overheating up to 31 March 2025.')?.kind,
+    ).toBe('date');
+    expect(
+      detectContradiction(counted, 'Arvenna has received 23 confirmed reports of VB-36 packs overheating up to 31 January 2025.'),
+    ).toEqual({
+      kind: 'number',
+      note: '14 vs 23',
+    });
+  });
+
   it('accepts a year that matches a full date', () => {
     expect(detectContradiction('The bridge opened on 27 May 1937.', 'The bridge opened in 1937.')).toBeNull();
   });

@@ -18,6 +18,34 @@ describe('first-person source sentences (decision 0102)', () => {
     ).toBeNull();
   });
 
+  it('names only an organisation that writes: not one addressed, worked with or read; a company by its kind (decision 0168)', () => {
+    // Hesker's statement read the safety office's report: its "we" is Hesker's, never the office's.
+    expect(
+      documentVoice(
+        "# Statement on VB-36 battery packs\n\n*Hesker Cell Industries, Korva — 9 June 2025*\n\nHesker Cell Industries has read the National Product Safety Office's technical investigation report.",
+      ),
+    ).toBe('the company');
+    expect(
+      documentVoice(
+        '# Arvenna Mobility Announces Voluntary Recall\n\n*Arvenna Mobility — press release, 12 February 2025*\n\nBRANNHOLM — Arvenna Mobility today announced a recall, in cooperation with the National Product Safety Office (NPSO).',
+      ),
+    ).toBeNull();
+    expect(
+      documentVoice(
+        "Submission to the Independent Review Panel on Lake Varen\nTessel Plain Growers' Association (TPGA), 14 March 2025.\nSubmitted by Jonas Bremer.",
+      ),
+    ).toBe("the growers' association");
+    expect(
+      documentVoice(
+        'Test Report OTL-25-0412\nOstvik Test Laboratories, Battery Section.\nCommissioned by the Consumer Council of Norland.',
+      ),
+    ).toBe('the test laboratories');
+    // The first sentence after the byline names its writer as its subject.
+    expect(
+      documentVoice('# Fish are back\n\nRadio News, 19 March 2024\n\nThe Kessmark Regional Water Authority says the fish have recovered.'),
+    ).toBe('the water authority');
+  });
+
   it('attributes a first-person sentence to its source in our words, or leaves it out', () => {
     const v = 'the hydrology group';
     expect(attributed('We find that irrigation explains about 60% of the storage deficit.', v)).toBe(
@@ -43,19 +71,36 @@ describe('first-person source sentences (decision 0102)', () => {
     expect(isFirstPerson('Part I of the report covers the lake.')).toBe(false);
   });
 
-  it("quotes a transcript's first-person line as its speaker's words; a note's label is no speaker", () => {
+  it("quotes a transcript's line as its speaker's words; a note's label is no speaker", () => {
     expect(attributed('HARTVIK: We first received a report of a pack overheating in March 2024.', null)).toBe(
       'Hartvik said: “We first received a report of a pack overheating in March 2024.”',
     );
     expect(attributed('KARL BRANDT: Our crews have been to nine fires.', 'the podcast')).toBe(
       'Karl Brandt said: “Our crews have been to nine fires.”',
     );
-    // Not first person: unchanged; a label that is no speaker, or a line without a label: as before.
+    // Not first person: the speaker's words too, not the transcript's label (decision 0168); a label that is no
+    // speaker, or a line without a label: as before.
     expect(attributed('BRANDT: Almost all of them started during charging.', null)).toBe(
-      'BRANDT: Almost all of them started during charging.',
+      'Brandt said: “Almost all of them started during charging.”',
     );
+    expect(attributed('NOTE: The newer API is faster.', null)).toBe('NOTE: The newer API is faster.');
+    // A reply to the line before says nothing alone, quoted or not.
+    expect(attributed('HARTVIK: Which is exactly what the firmware update addresses.', null)).toBeNull();
+    expect(attributed('HARTVIK: This is why we recalled the packs.', null)).toBeNull();
     expect(attributed('NOTE: We recommend the newer API.', null)).toBeNull();
     expect(attributed('We took it seriously, we collected packs.', null)).toBeNull();
+  });
+
+  it("leaves a quoted speaker's first person alone: it is theirs, and the quotation is verbatim (decision 0168)", () => {
+    const quote = '"The safety of our riders comes first, always," said Lena Hartvik, Chief Executive Officer of Arvenna Mobility.';
+    expect(attributed(quote, 'the safety office')).toBe(quote);
+    expect(attributed('“We are acting out of caution,” the chief executive said.', 'the company')).toBe(
+      '“We are acting out of caution,” the chief executive said.',
+    );
+    // Outside the quotation, the first person is the source's, as before.
+    expect(attributed('We quote the minister: "the lake is low".', 'the hydrology group')).toBe(
+      'The hydrology group quotes the minister: "the lake is low".',
+    );
   });
 
   it('knows a method statement from a finding', () => {

@@ -1,4 +1,4 @@
-import { comparable, extractQuantities, sameQuantity, yearOf, type Quantity } from '../../../src/offline/nlp/quantities';
+import { comparable, extractQuantities, figureRoles, sameQuantity, yearOf, type Quantity } from '../../../src/offline/nlp/quantities';
 
 function brief(text: string): Pick<Quantity, 'kind' | 'value' | 'unit' | 'raw'>[] {
   return extractQuantities(text).map(({ kind, value, unit, raw }) => ({ kind, value, unit, raw }));
@@ -142,5 +142,36 @@ describe('comparing quantities', () => {
     expect(yearOf(date!)).toBe(1937);
     const [a, b] = extractQuantities('in March 1937 and on 2 April 1937');
     expect(sameQuantity(a!, b!)).toBe(false);
+  });
+});
+
+describe('figureRoles (decision 0168)', () => {
+  const roles = (text: string) => {
+    const qs = extractQuantities(text);
+    const r = figureRoles(text, qs);
+    return qs.map((q, i) => [q.raw, r[i]]);
+  };
+
+  it('reads the numbers of numbered things as labels, ranges included', () => {
+    expect(roles('The packs were produced in weeks 08 to 41 of 2023.')).toEqual([
+      ['08', 'label'],
+      ['41', 'label'],
+      ['2023', null],
+    ]);
+    expect(roles('See Bulletin No. 6 and sections 3–4; 24 packs were tested.')).toEqual([
+      ['6', 'label'],
+      ['3', 'label'],
+      ['4', 'label'],
+      ['24', null],
+    ]);
+  });
+
+  it('reads a date a count runs up to as as-of, and other dates and measures as neither', () => {
+    expect(roles('14 reports up to 31 January 2025, the first in March 2024, over 3.5 km.')).toEqual([
+      ['14', null],
+      ['31 January 2025', 'as-of'],
+      ['March 2024', null],
+      ['3.5 km', null],
+    ]);
   });
 });

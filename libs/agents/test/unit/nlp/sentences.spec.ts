@@ -1,4 +1,4 @@
-import { listMarkerLength, splitSentences, splitUnits, type Span } from '../../../src/offline/nlp/sentences';
+import { listMarkerLength, splitExcerpt, splitSentences, splitUnits, type Span } from '../../../src/offline/nlp/sentences';
 import { codeIntroduced } from '../../../src/offline/nlp/lists';
 
 function texts(input: string): string[] {
@@ -339,8 +339,39 @@ describe('a wrapped line is no heading (decision 0132)', () => {
       'Derived from BrokenExecutor (formerly\nRuntimeError), this exception class is raised when a worker dies.',
       ['Derived from BrokenExecutor (formerly\nRuntimeError), this exception class is raised when a worker dies.'],
     ],
+    // A PDF's line broken inside a figure: the unit opens the next line (decision 0168).
+    [
+      'The Office accepts that charging below 0\n°C contributed to the incidents. It does not accept that.',
+      ['The Office accepts that charging below 0\n°C contributed to the incidents.', 'It does not accept that.'],
+    ],
+    ['Prices rose by 12\n% in the year to March.', ['Prices rose by 12\n% in the year to March.']],
+    // A sentence ending on a word in capitals ends in the line, as one ending in lower case does.
+    [
+      'The level parameter was defaulted to level CRITICAL. See\nbpo-28524 for more information about this change.',
+      ['The level parameter was defaulted to level CRITICAL.', 'See\nbpo-28524 for more information about this change.'],
+    ],
   ])('%s', (input, expected) => {
     expect(splitUnits(input).map((u) => [u.kind, u.text])).toEqual(expected.map((t) => ['sentence', t]));
+  });
+
+  it("never reads an excerpt's first line as a heading: an excerpt opens with a sentence (decision 0168)", () => {
+    const excerpt =
+      'In February 2025 we recalled\nVB-36 battery packs produced in 2023, after reports that some packs could overheat while\ncharging. We took this decision.';
+    // Alone, the line looks like a title over a paragraph.
+    expect(splitUnits(excerpt).map((u) => u.kind)).toEqual(['heading', 'sentence', 'sentence']);
+    expect(splitExcerpt(excerpt).map((u) => [u.kind, u.text])).toEqual([
+      [
+        'sentence',
+        'In February 2025 we recalled\nVB-36 battery packs produced in 2023, after reports that some packs could overheat while\ncharging.',
+      ],
+      ['sentence', 'We took this decision.'],
+    ]);
+    // A title line further on is still a heading.
+    expect(splitExcerpt('The queue is shared.\nQueues and pipes\nThe pipe is not.').map((u) => u.kind)).toEqual([
+      'sentence',
+      'heading',
+      'sentence',
+    ]);
   });
 
   it('still reads a title line as a heading', () => {
