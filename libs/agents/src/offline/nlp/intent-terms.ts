@@ -30,6 +30,12 @@ const INTENTS: readonly Intent[] = [
     answers: 'efficient performance overhead costs complexity constant linear quadratic amortized slow fast',
   },
   {
+    // "When did Arvenna first learn …?" is answered by "The earliest incident that the Office links to the defect happened
+    // on 9 January 2024" (velora-recall q03; decision 0168).
+    asks: 'first',
+    answers: 'earliest initial initially',
+  },
+  {
     // "How do I back out of a merge that produced conflicts?" is answered by "git merge --abort" (issue 25's example).
     // Not "undo": "How do I undo the last commit with git reset" is answered in reset's own words, and abort and revert
     // crowded them out (git-manual q01 lost a key point; decision 0151).

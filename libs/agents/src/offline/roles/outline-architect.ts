@@ -175,7 +175,13 @@ const KIND_TERMS: readonly { kind: 'size' | 'cause' | 'onset'; asks: RegExp; ter
     terms:
       'cause caused causes attribute attributes attributed explain explains explained due driver drivers factor factors reason reasons contribute contributed responsible blame blames',
   },
-  { kind: 'onset', asks: /^when\b|\b(?:begin|began|start|started|onset)\b/i, terms: 'began begin begins start started starts onset since' },
+  {
+    kind: 'onset',
+    // "When I backport a fix with git cherry-pick, how do I record …?" asks how, not when: a "when" clause followed by
+    // the question's own asking word is its setting (decision 0168).
+    asks: /^when\b(?![^?]*?,\s*(?:how|what|why|which|where|who|can|could|should|do|does|did|is|are|will|would)\b)|\b(?:begin|began|start|started|onset)\b/i,
+    terms: 'began begin begins start started starts onset since',
+  },
 ];
 /**
  * Size words that can qualify the noun after them ("lower rainfall"): so placed, they speak of the clause only when
@@ -397,6 +403,28 @@ export function outlineArchitectOffline(input: OutlineArchitectInput): OutlineAr
   const coverages = standingsBy((i, c) => model.coverage(scored[i]!.text, c.statement, c));
   const standing = (i: number, c: Claim) => Math.max(0, ...(c.sourceIds ?? []).map((s) => standings[i]?.get(s) ?? 0));
 
+  // A claim goes to the clause of the question it answers best for that clause: its score there over the best any claim
+  // has there. Raw scores favoured the shortest clause: "Can I cherry-pick a merge commit?" is covered whole by many of
+  // a manual page's sentences, "When I backport a fix …, how do I record which commit it came from?" by none, so every
+  // sentence of the page went under the first, the one saying how to record the commit too (git-manual q05; 0168).
+  // Another sub-question (a perspective's) is measured against the best clause's scale: scaled by its own best, a vague
+  // question that no claim answers well drew claims from the clauses they answer. A question asking one thing has no
+  // clauses to weigh against each other: its scores stay as they are (scaled, its own section took claims its
+  // perspectives' sections had held, up to its cap, and the rest were cut: velora-recall q05 lost its answer).
+  const placing = (i: number, c: Claim) => own(i, c) + SOURCE_WEIGHT * standing(i, c);
+  const clauseTexts = new Set(questionParts(input.question).clauses.map((c) => normalizeWhitespace(c).toLowerCase()));
+  const bests = asked.map((_, i) => Math.max(Number.EPSILON, ...input.claims.map((c) => placing(i, c))));
+  const isClause = (q: { text: string }) => several && clauseTexts.has(normalizeWhitespace(q.text).toLowerCase());
+  const widest = Math.max(Number.EPSILON, ...asked.flatMap((q, i) => (isClause(q) ? [bests[i]!] : [])));
+  const clauseOf = asked.map((q) => (isClause(q) ? clauseTerms(q.text) : null));
+  // Scaled up only for a claim about the clause (aboutClause, for a clause of a known kind): "Test netting … found pike at
+  // approx. 85% of those levels" shares "level" with "How large was the decline …?" and answers nothing; scaled, it
+  // left the perspective's section it is folded out of for the clause, where it stayed (the demo; decision 0105).
+  const scale = (i: number, claim: Claim) => {
+    const terms = clauseOf[i];
+    if (!terms || (terms.kind.size > 0 && !aboutClause(claim.statement, terms))) return 1;
+    return widest / bests[i]!;
+  };
   const candidates: { claim: Claim; relevance: number; own: number; section: number; score: number; scores: number[] }[] = [];
   for (const claim of input.claims) {
     const stems = statementStems(claim.statement);
@@ -411,7 +439,7 @@ export function outlineArchitectOffline(input: OutlineArchitectInput): OutlineAr
       continue;
     }
     if (memoOf.has(claim.id)) continue;
-    const scores = asked.map((_, i) => own(i, claim) + SOURCE_WEIGHT * standing(i, claim));
+    const scores = asked.map((_, i) => placing(i, claim) * scale(i, claim));
     const best = scores.reduce((bi, sc, i) => (sc > scores[bi] ? i : bi), 0);
     const onTopic =
       model.coverage(input.question, claim.statement, claim) >= MIN_RELEVANCE ||
@@ -452,12 +480,21 @@ export function outlineArchitectOffline(input: OutlineArchitectInput): OutlineAr
   let kept = 0;
   for (const c of candidates) {
     if (kept >= MAX_OUTLINE_CLAIMS || (c.relevance < floor && kept >= MIN_OUTLINE_CLAIMS)) break;
-    const group = questionGroup(c.section);
-    if (group.claims.length >= MAX_CLAIMS_PER_SECTION) continue;
+    // A claim whose section is full goes to the next it answers best that has room: dropped, it took answers with it
+    // ("gc.reflogExpire … defaults to 90 days" in git-manual q04, once the clauses' scales sent more claims to the gc
+    // clause; 0168).
+    const section = [
+      c.section,
+      ...c.scores
+        .map((sc, i) => ({ sc, i }))
+        .sort((a, b) => b.sc - a.sc)
+        .map((x) => x.i),
+    ].find((i) => questionGroup(i).claims.length < MAX_CLAIMS_PER_SECTION);
+    if (section === undefined) continue;
     const tokens = tokenSet(c.claim.statement);
     if (stated.some((t) => restates(t, tokens))) continue;
     stated.push(tokens);
-    group.claims.push({ claim: c.claim, score: c.score });
+    questionGroup(section).claims.push({ claim: c.claim, score: c.scores[section]! });
     kept++;
   }
   const scoresOf = new Map(candidates.map((c) => [c.claim.id, c.scores]));

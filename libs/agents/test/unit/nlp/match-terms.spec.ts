@@ -40,6 +40,8 @@ describe('the terms a text is found by (decision 0149)', () => {
     expect(safe.get(stem('safe'))).toEqual(expect.arrayContaining([stem('secure'), stem('untrusted'), stem('malicious')]));
     expect(safe.get(stem('safe'))).not.toContain(stem('safe'));
     expect(intentTerms([stem('efficiently')]).get(stem('efficiently'))).toEqual(expect.arrayContaining([stem('performance')]));
+    // "When did … first learn …?" is answered by "the earliest incident" (decision 0168).
+    expect(intentTerms([stem('first')]).get(stem('first'))).toEqual(expect.arrayContaining([stem('earliest')]));
     // An answer word is no question word: a question that says "risk" or "performance" is not widened.
     expect(intentTerms([stem('risk'), stem('performance'), stem('cost')]).size).toBe(0);
   });

@@ -140,3 +140,11 @@ describe('the open questions and the answer in brief', () => {
     ]);
   });
 });
+
+describe('a "when" clause that sets the scene for another asking word asks that word (decision 0168)', () => {
+  it('reads "When I backport …, how do I record …?" as asking how, and "When did the canal open?" as asking when', () => {
+    expect(clauseTerms('When I backport a fix with git cherry-pick, how do I record which commit it came from?').kind.size).toBe(0);
+    expect(clauseTerms('When did the Tessel Canal open?').kind.has('began')).toBe(true);
+    expect(clauseTerms('When was the recall announced and when was it extended?').kind.has('began')).toBe(true);
+  });
+});

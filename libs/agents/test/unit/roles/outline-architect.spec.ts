@@ -1,4 +1,4 @@
-import { MAX_OUTLINE_CLAIMS, outlineArchitect } from '../../../src/roles';
+import { MAX_CLAIMS_PER_SECTION, MAX_OUTLINE_CLAIMS, outlineArchitect } from '../../../src/roles';
 import { ROLE_INPUTS } from '../../fixtures/role-inputs';
 
 const base = ROLE_INPUTS.outlineArchitect;
@@ -406,5 +406,64 @@ describe('outlineArchitect (offline)', () => {
         ['Per Holm, water regulator', ['C4']],
       ]);
     });
+  });
+});
+
+describe('the clause a claim answers best, on each clause’s own scale (decision 0168)', () => {
+  const question =
+    'When I backport a fix with git cherry-pick, how do I record which commit it came from, and can I cherry-pick a merge commit?';
+  const record = 'When I backport a fix with git cherry-pick, how do I record which commit it came from?';
+  const merge = 'Can I cherry-pick a merge commit?';
+  const questions = [
+    { id: 'Q1', text: record },
+    { id: 'Q2', text: merge },
+  ];
+  // One manual page: most of its sentences are about cherry-picking a merge, which covers the short clause whole.
+  const page = (id: string, statement: string) => ({ id, statement, questionId: null, sourceIds: ['git-cherry-pick.txt'] });
+  const claims = [
+    page('M1', 'Usually you cannot cherry-pick a merge commit because you do not know which side of the merge is the mainline.'),
+    page('M2', 'The mainline option lets cherry-pick replay a merge commit relative to the specified parent.'),
+    page('M3', 'Cherry-picking a merge commit needs the parent number of the mainline.'),
+    page('M4', 'A merge commit can be cherry-picked with the mainline option.'),
+    page('X1', 'When recording the commit, append a line that says which commit this change was cherry-picked from.'),
+  ];
+
+  it('puts the sentence saying how to record the commit under the clause asking it, not under the clause its page covers best', () => {
+    const { sections } = outlineArchitect.offline({ question, questions, claims, feedback: null });
+    const under = (title: string) => sections.find((s) => s.title === title)?.claimIds ?? [];
+    expect(under(record)).toContain('X1');
+    expect(under(merge)).toEqual(expect.arrayContaining(['M1', 'M2', 'M3', 'M4']));
+    expect(under(merge)).not.toContain('X1');
+  });
+});
+
+describe('a claim whose section is full (decision 0168)', () => {
+  it('goes to the next section it answers that has room, not out of the report', () => {
+    const count = 'How many boats were counted on the lake?';
+    const harbour = 'Why were the boats moored in the harbour?';
+    const question = 'How many boats were counted on the lake, and why were the boats moored in the harbour?';
+    const counts = Array.from({ length: MAX_CLAIMS_PER_SECTION + 4 }, (_, i) => ({
+      id: `A${i}`,
+      statement: `Observers counted ${10 + i} boats on the lake.`,
+      questionId: null,
+    }));
+    const claims = [
+      ...counts,
+      { id: 'B1', statement: 'The boats were moored in the harbour because a storm was forecast.', questionId: null },
+    ];
+    const { sections } = outlineArchitect.offline({
+      question,
+      questions: [
+        { id: 'Q1', text: count },
+        { id: 'Q2', text: harbour },
+      ],
+      claims,
+      feedback: null,
+    });
+    const under = (title: string) => sections.find((s) => s.title === title)?.claimIds ?? [];
+    expect(under(count)).toHaveLength(MAX_CLAIMS_PER_SECTION);
+    expect(under(harbour)).toContain('B1');
+    // Every count is in the report: the four the first section had no room for stand under the second.
+    expect(sections.flatMap((s) => s.claimIds).filter((id) => id.startsWith('A'))).toHaveLength(counts.length);
   });
 });
