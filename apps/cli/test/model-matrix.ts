@@ -2,7 +2,7 @@ import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } fro
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { ReportJson } from '@dossier/contracts';
-import { ROLES } from '@dossier/agents';
+import { readerSentence, ROLES } from '@dossier/agents';
 import { offlineRoleAnswer, FakeOpenAIServer, sql, type DefectRates, type TestDatabase } from '@dossier/testing';
 import { EXAMPLES, type cliRunner } from './cli-harness';
 
@@ -175,11 +175,15 @@ export async function runRow(db: TestDatabase, cli: ReturnType<typeof cliRunner>
     outcome.report = report;
     const corrupted = new Set(server.corruptions.map((c) => normal(c.text)));
 
-    // No corrupted sentence survives unless its citations state it word for word (a passage quoted from its own source).
+    // No corrupted sentence survives unless its citations state it word for word (a passage quoted from its own source),
+    // as it is quoted or in its reader's form: a timeline's entry "14 February 2025 — The KRWA's … report states …" is
+    // the sentence "The KRWA's … report states … (14 February 2025).", the source's words in their order (0138, 0168).
+    const states = (excerpt: string, text: string) =>
+      [excerpt, readerSentence(excerpt) ?? excerpt].some((form) => normal(form).includes(normal(text)));
     for (const section of report.sections.filter((s) => s.kind !== 'method')) {
       for (const s of section.paragraphs.flatMap((p) => p.sentences)) {
         if (!corrupted.has(normal(s.text))) continue;
-        const verbatim = s.evidenceIds.some((id) => normal(report.evidence[id]?.excerpt ?? '').includes(normal(s.text)));
+        const verbatim = s.evidenceIds.some((id) => states(report.evidence[id]?.excerpt ?? '', s.text));
         if (!verbatim) outcome.survivors.push(`${section.title}: ${s.text}`);
       }
     }
