@@ -34,11 +34,11 @@ import { runCriticalPath, type RunCriticalPath } from '../../libs/db/src';
 import {
   COLLECTION,
   completedRun,
-  QUESTION,
   pct,
   progressLog,
   reportOf,
   serverDelays,
+  startedRun,
   startModelBench,
   TENANT,
   type ModelBench,
@@ -161,17 +161,16 @@ async function sustainedLoad(bench: ModelBench, label: string, processesPerServi
   await new Promise<void>((resolve, reject) => {
     const submit = (): void => {
       const i = submitted++;
-      void bench.engine.commands
-        .start({ tenantId: TENANT, question: QUESTION, options: RUN_OPTIONS, actor: `bench ${label} ${i}` })
-        .then(async (run) => {
-          inFlight.add(run.id);
+      void startedRun(bench, RUN_OPTIONS, `${label} ${i}`)
+        .then(async (runId) => {
+          inFlight.add(runId);
           try {
-            await waitForStatus(bench.db.url, run.id, 'completed');
+            await waitForStatus(bench.db.url, runId, 'completed');
           } catch (err) {
             if (over) return; // cancelled below, once the window is over
             throw err;
           }
-          inFlight.delete(run.id);
+          inFlight.delete(runId);
           if (over) return;
           completions.push((performance.now() - started) / 1000);
           if (completions.length < warmupRuns + measuredRuns) return submit();

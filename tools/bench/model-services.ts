@@ -196,11 +196,17 @@ export async function startModelBench(latencyMs: number, progress: (line: string
   }
 }
 
+/** One run of QUESTION with these options, started; its id. */
+export async function startedRun(bench: ModelBench, options: RunOptionsInput, label: string): Promise<string> {
+  const run = await bench.engine.commands.start({ tenantId: TENANT, question: QUESTION, options, actor: `bench ${label}` });
+  return run.id;
+}
+
 /** One run of QUESTION with these options, to completion; its id. */
 export async function completedRun(bench: ModelBench, options: RunOptionsInput, label: string): Promise<string> {
-  const run = await bench.engine.commands.start({ tenantId: TENANT, question: QUESTION, options, actor: `bench ${label}` });
-  await waitForStatus(bench.db.url, run.id, 'completed');
-  return run.id;
+  const runId = await startedRun(bench, options, label);
+  await waitForStatus(bench.db.url, runId, 'completed');
+  return runId;
 }
 
 export async function reportOf(db: TestDatabase, runId: string): Promise<ReportJson> {

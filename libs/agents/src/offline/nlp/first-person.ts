@@ -178,11 +178,11 @@ const NOT_SPEAKERS = new Set(
 );
 
 /** What `spokenLine` answers for a speaker's line that leans on the line before it. */
-const REPLY = 'reply';
+const REPLY = Symbol('reply');
 /** How a reply opens: a relative or a conjunction carrying on from the other speaker's line. */
 const REPLY_OPENER = /^(?:which|who|whom|whose|where|and|but|or|so|because|exactly|indeed|right|yes|no)\b/i;
 
-function spokenLine(sentence: string): string | null {
+function spokenLine(sentence: string): string | typeof REPLY | null {
   const m = SPEAKER_LINE.exec(sentence.trim());
   if (!m) return null;
   const label = m[1]!;

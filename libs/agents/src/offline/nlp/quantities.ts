@@ -199,6 +199,9 @@ const STRONG_YEAR_CONTEXT = new Set([
   'mid',
 ]);
 
+/** Between the two ends of a range of years or of numbered things ("1887–1889", "weeks 08 to 41", "sections 3 and 4"). */
+const RANGE_JOINER = /^\s*(?:-|\u2013|\u2014|and|to|or|through)\s*$/;
+
 /**
  * A bare four-digit integer is a year when 1900–2100 and in a year-like position (after "in", "the"…, or not
  * followed by a lower-case noun as in "2000 workers"); 1000–1899 only right after a year preposition or as the
@@ -215,7 +218,7 @@ function isYear(text: string, start: number, end: number, value: number, found: 
   // Dates are found first, so the figure just before this one is the one ending closest before it.
   let last: Quantity | undefined;
   for (const q of found) if (q.end <= start && (last === undefined || q.end > last.end)) last = q;
-  return last !== undefined && last.kind === 'year' && /^\s*(?:-|\u2013|\u2014|and|to|or|through)\s*$/.test(text.slice(last.end, start));
+  return last !== undefined && last.kind === 'year' && RANGE_JOINER.test(text.slice(last.end, start));
 }
 
 /** The year a two-digit number right after "YYYY–" or "YYYY-" stands for, when it is later in the same century; else null. */
@@ -405,8 +408,6 @@ const LABEL_WORDS = new Set([
   'grade',
   'pep',
 ]);
-/** Between two numbers of one label ("weeks 08 to 41", "sections 3 and 4", "pages 10–12"). */
-const LABEL_RANGE = /^\s*(?:to|and|or|through|-|\u2013|\u2014)\s*$/;
 /** Before a date that a count runs up to ("14 reports up to 31 January 2025"): when it was counted, not when it happened. */
 const AS_OF = /\b(?:up to|as of|as at|to date,?)\s+(?:the\s+)?$/i;
 
@@ -423,7 +424,7 @@ export function figureRoles(text: string, quantities: readonly Quantity[]): ('la
     }
     if (q.kind !== 'number' || q.unit !== null) return roles.push(null);
     const prev = quantities[i - 1];
-    const ranged = prev !== undefined && roles[i - 1] === 'label' && LABEL_RANGE.test(text.slice(prev.end, q.start));
+    const ranged = prev !== undefined && roles[i - 1] === 'label' && RANGE_JOINER.test(text.slice(prev.end, q.start));
     const word = /(\p{L}+)\.?[\s(]*$/u.exec(text.slice(Math.max(0, q.start - 20), q.start))?.[1]?.toLowerCase() ?? '';
     roles.push(ranged || LABEL_WORDS.has(word) ? 'label' : null);
   });

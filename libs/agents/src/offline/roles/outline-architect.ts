@@ -80,6 +80,11 @@ function jaccard(a: Set<string>, b: Set<string>): number {
 }
 
 /** A capitalised word (with a ".js"-style suffix) that does not open the question: a proper name of its setting. */
+/** A question's text as sections and clauses are matched by: whitespace and case do not count. */
+const questionKey = (text: string) => normalizeWhitespace(text).toLowerCase();
+/** The keys (`questionKey`) of the clauses a question asks. */
+const clauseKeys = (question: string) => new Set(questionParts(question).clauses.map(questionKey));
+
 const PROPER_NAME = /(?<![.?!:]\s|^)\b[A-Z][\w-]*(?:\.[a-z]+)*/g;
 
 /** A heading names a perspective's section when it stands over at least this many of its claims (or half of them). */
@@ -99,8 +104,8 @@ function nameSections(
   sections: { question: string; group: Group }[],
   scoreOf: (claim: Claim, section: number) => number,
 ): void {
-  const clauses = new Set([question, ...questionParts(question).clauses].map((c) => normalizeWhitespace(c).toLowerCase()));
-  const isClause = sections.map((s) => clauses.has(normalizeWhitespace(s.question).toLowerCase()));
+  const clauses = clauseKeys(question).add(questionKey(question));
+  const isClause = sections.map((s) => clauses.has(questionKey(s.question)));
   // What the question asks about, without its setting's names ("Node.js", "Lake Varen"), which every heading of the
   // corpus may share; the names only when the question has nothing else.
   const asked = [question, ...questionParts(question).clauses].join(' ');
@@ -287,8 +292,8 @@ function keepToClauses(
   sections: { question: string; group: Group }[],
   scoreOf: (claim: Claim, section: number) => number,
 ): void {
-  const clauses = new Set(questionParts(question).clauses.map((c) => normalizeWhitespace(c).toLowerCase()));
-  const at = sections.flatMap((s, i) => (clauses.has(normalizeWhitespace(s.question).toLowerCase()) ? [i] : []));
+  const clauses = clauseKeys(question);
+  const at = sections.flatMap((s, i) => (clauses.has(questionKey(s.question)) ? [i] : []));
   if (at.length < 2) return;
   const terms = new Map(at.map((i) => [i, clauseTerms(sections[i]!.question)]));
   // Only when every clause says what kind of answer it wants (how large, what caused, when): a clause of no known kind
@@ -330,7 +335,7 @@ function keepToClauses(
   }
 }
 
-const sameQuestion = (a: string, b: string) => normalizeWhitespace(a).toLowerCase() === normalizeWhitespace(b).toLowerCase();
+const sameQuestion = (a: string, b: string) => questionKey(a) === questionKey(b);
 
 /**
  * One section per sub-question, titled by it, in the order the questions were asked (the question's own clauses
@@ -412,9 +417,9 @@ export function outlineArchitectOffline(input: OutlineArchitectInput): OutlineAr
   // clauses to weigh against each other: its scores stay as they are (scaled, its own section took claims its
   // perspectives' sections had held, up to its cap, and the rest were cut: velora-recall q05 lost its answer).
   const placing = (i: number, c: Claim) => own(i, c) + SOURCE_WEIGHT * standing(i, c);
-  const clauseTexts = new Set(questionParts(input.question).clauses.map((c) => normalizeWhitespace(c).toLowerCase()));
+  const clauseTexts = clauseKeys(input.question);
   const bests = asked.map((_, i) => Math.max(Number.EPSILON, ...input.claims.map((c) => placing(i, c))));
-  const isClause = (q: { text: string }) => several && clauseTexts.has(normalizeWhitespace(q.text).toLowerCase());
+  const isClause = (q: { text: string }) => several && clauseTexts.has(questionKey(q.text));
   const widest = Math.max(Number.EPSILON, ...asked.flatMap((q, i) => (isClause(q) ? [bests[i]!] : [])));
   const clauseOf = asked.map((q) => (isClause(q) ? clauseTerms(q.text) : null));
   // Scaled up only for a claim about the clause (aboutClause, for a clause of a known kind): "Test netting … found pike at
