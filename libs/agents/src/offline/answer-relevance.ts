@@ -1,4 +1,4 @@
-import { intentTerms } from './nlp/intent-terms';
+import { headingTerms, intentTerms } from './nlp/intent-terms';
 import { compoundStems, variantStems } from './nlp/match-terms';
 import { extractQuantities } from './nlp/quantities';
 import { statementStems } from './nlp/statement-terms';
@@ -124,7 +124,10 @@ export function relevanceModel(statements: readonly string[]): RelevanceModel {
   const weight = (t: string) => Math.log(1 + n / (df.get(t) ?? 0.5));
   // A question's weighted terms and the words that answer its intents, once per question: the outline scores every
   // claim against the same few questions.
-  const questionOf = new Map<string, { terms: { t: string; w: number }[]; intents: Map<string, readonly string[]> }>();
+  const questionOf = new Map<
+    string,
+    { terms: { t: string; w: number }[]; intents: Map<string, readonly string[]>; headings: Map<string, readonly string[]> }
+  >();
   const questionTerms = (q: string) => {
     let entry = questionOf.get(q);
     if (!entry) {
@@ -140,6 +143,10 @@ export function relevanceModel(statements: readonly string[]): RelevanceModel {
             terms.map(({ t }) => t),
             q,
           ),
+          headings: headingTerms(
+            terms.map(({ t }) => t),
+            q,
+          ),
         }),
       );
     }
@@ -147,7 +154,7 @@ export function relevanceModel(statements: readonly string[]): RelevanceModel {
   };
 
   const coverage = (question: string, statement: string, around: Surroundings = {}, counts: (t: string) => boolean = () => true) => {
-    const { terms: all, intents } = questionTerms(question);
+    const { terms: all, intents, headings } = questionTerms(question);
     const kept = all.filter(({ t }) => counts(t));
     const terms = kept.length > 0 ? kept : all;
     const total = terms.reduce((sum, { w }) => sum + w, 0);
@@ -158,8 +165,18 @@ export function relevanceModel(statements: readonly string[]): RelevanceModel {
     // A word stating the question's intent ("safe") is answered by the words such answers are written in ("secure",
     // "untrusted"), in the statement itself (decision 0149).
     const answersIntent = (t: string) => intents.get(t)?.some((a) => own.has(a)) ?? false;
+    // A word asking what someone found is answered by a sentence under a "Results" heading, at the context's credit (0169).
+    const underHeading = (t: string) => context !== null && (headings.get(t)?.some((h) => context.has(h)) ?? false);
     const credit = (t: string) =>
-      own.has(t) ? 1 : answersIntent(t) ? INTENT_CREDIT : defined?.has(t) ? DEFINES_CREDIT : context?.has(t) ? CONTEXT_CREDIT : 0;
+      own.has(t)
+        ? 1
+        : answersIntent(t)
+          ? INTENT_CREDIT
+          : defined?.has(t)
+            ? DEFINES_CREDIT
+            : context?.has(t) || underHeading(t)
+              ? CONTEXT_CREDIT
+              : 0;
     return terms.reduce((sum, { t, w }) => sum + credit(t) * w, 0) / total;
   };
   return {

@@ -1,5 +1,5 @@
 import { Bm25Index } from './nlp/bm25';
-import { intentTerms } from './nlp/intent-terms';
+import { headingTerms, intentTerms } from './nlp/intent-terms';
 import { matchStems, queryStems } from './nlp/match-terms';
 import { splitUnits, type Unit } from './nlp/sentences';
 import { contentStems, contentWords, stem, tokenize, STOPWORDS } from './nlp/tokens';
@@ -41,6 +41,12 @@ const EXPANSION_TERMS = 4;
 const EXPANSION_WEIGHT = 0.3;
 /** Weight of the words that answer an intent of the question (nlp/intent-terms). */
 const INTENT_WEIGHT = 0.6;
+/**
+ * A heading that answers the question's intent ("3. Results" for "What did the tests find?"). In a test report every
+ * sentence names the tests, so the question's other words rank its scope and title first; the results scored 1.1
+ * against the scope's 12.1 at the context's weight and fell under the curator's floor (decision 0169).
+ */
+const HEADING_INTENT_WEIGHT = 2;
 const SENTENCE_END = /[.!?;…]["'”’»)\]]*$/;
 
 export interface PassageHit {
@@ -100,12 +106,20 @@ export function isLabel(u: Unit): boolean {
   return tokenize(u.text).length <= LABEL_MAX_WORDS && !SENTENCE_END.test(u.text.trim());
 }
 
-/** The passage context of each unit: its label and, within its paragraph, the sentence before it. */
+/**
+ * A question a page asks and answers after it, as an FAQ does ("How do I know if my battery pack is affected?" before
+ * "Take the battery pack off the bike and turn it over."): the answer's label, as a heading would be (decision 0169).
+ */
+export function isAskedQuestion(u: Unit): boolean {
+  return u.kind === 'sentence' && /\?["'”’»)\]]*$/.test(u.text.trim()) && tokenize(u.text).length <= LABEL_MAX_WORDS;
+}
+
+/** The passage context of each unit: its label (a heading, or the question an FAQ answers) and, within its paragraph, the sentence before it. */
 export function passageContexts(text: string, units: readonly Unit[]): string[] {
   return units.map((u, i) => {
     const parts: string[] = [];
     for (let j = i - 1; j >= 0 && j >= i - LABEL_LOOKBACK; j--) {
-      if (isLabel(units[j]!)) {
+      if (isLabel(units[j]!) || isAskedQuestion(units[j]!)) {
         parts.push(units[j]!.text);
         break;
       }
@@ -296,6 +310,15 @@ export class PassageScorer {
       for (const hit of this.sentences.searchTerms(answers)) {
         const e = entry(Number(hit.id));
         e.score += INTENT_WEIGHT * hit.score;
+        e.matched.add(asked);
+      }
+    }
+    // An intent answered under headings ("What did the tests find?" under "3. Results"): its heading words count as the
+    // question's word in the sentence's context, at HEADING_INTENT_WEIGHT.
+    for (const [asked, headings] of headingTerms(terms, query)) {
+      for (const hit of this.contexts.searchTerms(headings)) {
+        const e = entry(Number(hit.id));
+        e.score += HEADING_INTENT_WEIGHT * hit.score;
         e.matched.add(asked);
       }
     }

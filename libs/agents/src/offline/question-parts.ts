@@ -60,14 +60,53 @@ const IRREGULAR_PAST = new Set(
 const isVerbLike = (w: string | undefined) =>
   w !== undefined && (/^\w+ed$/i.test(w) || new RegExp(`^(?:${AUX})$`, 'i').test(w) || IRREGULAR_PAST.has(w.toLowerCase()));
 
-/** After "does"/"can"…, the subject ends where the verb begins: a determiner, a word, then capitalised or possessive words. */
-function leadingNounPhrase(words: readonly string[]): string[] {
-  let i = 0;
-  if (DETERMINER.test(words[0] ?? '')) i++;
+/**
+ * After "does"/"can"…, the subject ends where the verb begins. The verb is a bare infinitive ("did the water level of Lake
+ * Varen fall between …", "does the cell maker accept that …", "did independent laboratory tests of VB-36 packs find"):
+ * a lower-case word with no -s, -ed or -ing ending, followed by what opens its object or adverbial (a determiner, "that",
+ * "whether", a preposition other than "of", a name), or last when the question word asks for its object or its time
+ * ("What did … find?", "When did … begin?"; not "How does VACUUM reclaim storage?"). "of" and names belong to the subject. Without such a
+ * word, the old shape: a determiner, a word, then capitalised or possessive words. The old shape alone gave "the water"
+ * for Lake Varen's water level and "independent" for the laboratory tests (decision 0169).
+ */
+function leadingNounPhrase(words: readonly string[], verbLast: boolean): string[] {
+  const first = DETERMINER.test(words[0] ?? '') ? 1 : 0;
+  // The asker ("do I …") is the subject the caller looks past.
+  if (ASKER.test(words[0] ?? '')) return words.slice(0, 1);
+  const subjectBefore = (j: number) => {
+    const subject = words.slice(0, j);
+    while (subject.length > 1 && ADVERB.test(subject.at(-1)!)) subject.pop();
+    return subject;
+  };
+  for (let j = first + 1; j < words.length; j++) {
+    const word = words[j]!;
+    // "Why does json.loads(json.dumps(d)) not give back …": the verb follows the negation.
+    if (/^(?:not|never)$/i.test(word)) return subjectBefore(j);
+    const ends = /[,;:]$/.test(word);
+    const next = ends ? undefined : words[j + 1];
+    const last = next === undefined && (verbLast || ends);
+    if (isBareVerb(word.replace(/[,;:]$/, '')) && (last || (next !== undefined && (VERB_FOLLOWER.test(next) || /^\p{Lu}/u.test(next)))))
+      return subjectBefore(j);
+  }
+  let i = first;
   if (i >= words.length) return [];
   i++;
   while (i < words.length && (/^[A-Z]/.test(words[i]) || /'s$|’s$/.test(words[i - 1]))) i++;
   return words.slice(0, i);
+}
+
+/** What follows a verb and opens its object or adverbial: never part of the subject before it. */
+const VERB_FOLLOWER = new RegExp(
+  `^(?:the|a|an|its|their|this|these|those|that|whether|if|how|what|which|who|when|where|why|it|them|me|us|him|her|you|my|our|your|any|all|now|today|first|so|too|to|into|between|from|at|on|in|by|for|with|about|since|until|after|before|during|up|out|down|off|over|under)$|[,;:]$`,
+  'i',
+);
+/** An adverb between a subject and its verb ("did Arvenna first learn"). */
+const ADVERB = /^(?:first|ever|still|now|already|also|really|actually|just|\w+ly)$/i;
+/** A bare infinitive's shape: lower case, no digits, no plural or participle ending ("pass" and "need" keep theirs). */
+function isBareVerb(w: string): boolean {
+  if (!/^[a-z][a-z-]*$/.test(w) || DETERMINER.test(w) || VERB_FOLLOWER.test(w) || /^(?:of|and|or|nor|but|than|as)$/.test(w)) return false;
+  if (/(?:ing|ly)$/.test(w) || (/ed$/.test(w) && !/eed$/.test(w))) return false;
+  return !/s$/.test(w) || /(?:ss|us|is)$/.test(w);
 }
 
 // "… with git restore", "… using argparse and …": what a how-to question works with, up to a conjunction or a comma.
@@ -137,12 +176,14 @@ function subjectOf(clause: string): string | null {
     } else rest = rest.replace(/^\w+\s+/, '');
   }
   let words: string[];
-  if (DO_AUX.test(rest)) words = leadingNounPhrase(rest.replace(DO_AUX, '').split(/\s+/));
+  if (DO_AUX.test(rest))
+    words = leadingNounPhrase(rest.replace(DO_AUX, '').split(/\s+/), /^(?:what|which|who|whom|when|where)\b/i.test(body));
   else if (LEADING_AUX.test(rest)) {
     words = rest.replace(LEADING_AUX, '').split(/\s+/);
     // "How was the bridge built", "Why has Lake Varen's water level dropped so sharply since 2015": the subject ends
     // at its participle.
-    const verb = words.findIndex((w, i) => i > 0 && isVerbLike(w));
+    // "an annotated and a lightweight tag": a participle after a determiner qualifies a noun (git-manual q12).
+    const verb = words.findIndex((w, i) => i > 0 && isVerbLike(w) && !DETERMINER.test(words[i - 1] ?? ''));
     if (words.length > 2 && verb > 0) words = words.slice(0, verb);
   } else if (/^(?:what|which|who)\b/i.test(body)) {
     words = rest.split(/\s+/);

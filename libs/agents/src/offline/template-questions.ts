@@ -11,21 +11,42 @@ import { BASIC, DEEPER } from './roles/moderator';
 const SLOT = '\u0000';
 const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
-/** A template's text with its slots as "anything", whole and case-insensitive. */
+/** A template's text with its slots as "anything" (each a group), whole and case-insensitive. */
 function patternOf(template: (...slots: string[]) => string, slots: number): RegExp {
   const parts = template(...Array.from({ length: slots }, () => SLOT)).split(SLOT);
-  return new RegExp(`^${parts.map(escape).join('.+')}$`, 'i');
+  return new RegExp(`^${parts.map(escape).join('(.+)')}$`, 'i');
 }
 
-const TEMPLATES: readonly RegExp[] = [
-  ...ASPECTS.flatMap((a) => [a.ask, a.askTool, ...(a.askTask ? [a.askTask] : [])].map((t) => patternOf(t, 1))),
-  patternOf(ANGLE_FOCUS, 2),
-  patternOf(ANGLE_TASK, 2),
-  ...[...BASIC, ...DEEPER].map((t) => patternOf(t.ask, 1)),
-];
+/**
+ * Built on first use: the moderator asks whether a weak question is a template, and this module reads the moderator's
+ * templates, so neither may need the other while it loads.
+ */
+let templates: readonly RegExp[] | undefined;
+const allTemplates = (): readonly RegExp[] =>
+  (templates ??= [
+    ...ASPECTS.flatMap((a) => [a.ask, a.askTool, ...(a.askTask ? [a.askTask] : [])].map((t) => patternOf(t, 1))),
+    patternOf(ANGLE_FOCUS, 2),
+    patternOf(ANGLE_TASK, 2),
+    ...[...BASIC, ...DEEPER].map((t) => patternOf(t.ask, 1)),
+  ]);
 
 /** Whether a question or heading is one of the offline planner's templates, whatever its slots hold. */
 export function templateQuestion(text: string): boolean {
   const t = text.replace(/\s+/g, ' ').trim();
-  return TEMPLATES.some((p) => p.test(t));
+  return allTemplates().some((p) => p.test(t));
+}
+
+/**
+ * What a template question asks about: its last slot ("What figures are reported for the construction cost of the
+ * bridge?" → "the construction cost of the bridge"); undefined for any other question. A template's own words are no
+ * topic: "How is X measured, and what mechanisms explain it?" gave the follow-up "What figures are reported for
+ * mechanisms explain?" (velora-recall q13; decision 0169).
+ */
+export function templateSlot(text: string): string | undefined {
+  const t = text.replace(/\s+/g, ' ').trim();
+  for (const p of allTemplates()) {
+    const m = p.exec(t);
+    if (m) return m.at(-1);
+  }
+  return undefined;
 }

@@ -33,6 +33,13 @@ const PATTERNS: readonly RegExp[] = [
   // A title cut off by the extractor ("Irrigation, Climate and Regulation in the Decline of Lake...", a running header
   // "Brennmoor Dam: Summary of Operating Rules (Licence BH-07,...").
   /[\w,](?:\.\.\.|…)$/,
+  // A test report's notices: "This report shall not be reproduced except in full without the written approval of the
+  // laboratory.", "The results relate only to the items tested." (velora-recall's test report; decision 0169).
+  /\b(?:shall|may|must) not be reproduced\b|^the (?:test )?results (?:relate|apply) only to the (?:items?|samples?|objects?) tested\b/i,
+  // A document's number line: "Notice number 2025-014, revision 2.", "Report no. OTL-25-0412.".
+  /^(?:[A-Z][\w-]*\s){0,3}(?:number|no\.?)\s*[\w/.-]*\d[\w/.-]*(?:,\s*(?:revision|rev\.?|version|issue)\s*\w+)?\.?$/i,
+  // An address line: a name, a street and its number, a town ("Ostvik Test Laboratories, Industriveien 14, Ostvik.").
+  /^(?:\p{Lu}[\p{L}&'.-]*\s?){1,6},\s*(?:\p{Lu}[\p{L}.'-]*\s){1,3}\d{1,4}[a-z]?,\s*(?:\d{3,5}\s)?(?:\p{Lu}[\p{L}'-]*\s?){1,3}\.?$/u,
   // A working paper's notice: "Not peer-reviewed; comments welcome.", "Draft: do not cite without permission."
   /^(?:draft\W+)?not (?:yet )?peer[- ]reviewed\b|\bcomments (?:are )?welcome\.?$|\bdo not (?:cite|quote)(?: or (?:cite|quote|circulate))? without (?:the authors?'? )?permission\b/i,
 ];

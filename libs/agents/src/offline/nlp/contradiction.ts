@@ -1,7 +1,7 @@
 import { jaccard } from './near-duplicates';
 import { comparable, extractQuantities, figureRoles, isTime, sameQuantity, type Quantity } from './quantities';
 import { negationCues, statementStems } from './statement-terms';
-import { stem, tokenize } from './tokens';
+import { contentStems, stem, tokenize } from './tokens';
 
 const NEGATION_WORDS = new Set(['not', 'no', 'never', 'neither', 'nor', 'without', 'cannot', 'none', 'nobody', 'nothing']);
 
@@ -31,6 +31,39 @@ export const NUMBER_TOLERANCE = 0.05;
 interface Figure {
   q: Quantity;
   dimension: string;
+  /** For a date, the stems of the words that lead to it: what it dates ("opened in", "produced in weeks 08 to 41 of"). */
+  lead?: Set<string>;
+}
+
+/**
+ * How many content words before a date say what it dates: the nearest one. "12 packs from 2024" dates packs and "weeks
+ * 08 to 41 of 2023" weeks; two words reached "affected weeks" in the first and made them one event.
+ */
+const DATE_LEAD_WORDS = 1;
+
+/** The content stems of the few words before a date, within its clause. */
+function dateLead(text: string, q: Quantity): Set<string> {
+  const clause =
+    text
+      .slice(Math.max(0, q.start - 80), q.start)
+      .split(/[;:]|,\s+(?:and|but|while)\b/)
+      .at(-1) ?? '';
+  return new Set(
+    contentStems(clause)
+      .filter((t) => !/^\d/.test(t))
+      .slice(-DATE_LEAD_WORDS),
+  );
+}
+
+/**
+ * Two dates date the same thing when the words that lead to them share one ("opened in April 2016" / "the canal, which
+ * opened in 2018"). "Each group held 12 packs from the affected weeks and 12 packs from 2024" dates a sample, not when
+ * the affected packs "were produced in weeks 08 to 41 of 2023", and was a dispute (velora-recall q07; decision 0169).
+ */
+function sameEvent(a: Figure, b: Figure): boolean {
+  if (!a.lead || !b.lead) return true;
+  for (const t of a.lead) if (b.lead.has(t)) return true;
+  return false;
 }
 
 /**
@@ -43,7 +76,11 @@ function comparedFigures(text: string, quantities: readonly Quantity[]): Figure[
   return quantities.flatMap((q, i) =>
     roles[i] === 'label'
       ? []
-      : [{ q, dimension: isTime(q) ? (roles[i] === 'as-of' ? 'time:as-of' : 'time') : `${q.kind}:${q.unit ?? ''}` }],
+      : [
+          isTime(q)
+            ? { q, dimension: roles[i] === 'as-of' ? 'time:as-of' : 'time', lead: dateLead(text, q) }
+            : { q, dimension: `${q.kind}:${q.unit ?? ''}` },
+        ],
   );
 }
 
@@ -54,13 +91,21 @@ function format(value: number): string {
 function figureConflict(fa: readonly Figure[], fb: readonly Figure[]): ContradictionFinding | null {
   const dims = [...new Set(fa.map((f) => f.dimension))].filter((d) => fb.some((f) => f.dimension === d));
   for (const dim of dims) {
+    if (dim.startsWith('time')) {
+      // Dates conflict only when they date the same thing; any such pair that agrees settles it.
+      const pairs = fa
+        .filter((f) => f.dimension === dim)
+        .flatMap((x) => fb.filter((y) => y.dimension === dim && sameEvent(x, y)).map((y) => [x.q, y.q] as const));
+      if (pairs.length === 0 || pairs.some(([x, y]) => sameQuantity(x, y, NUMBER_TOLERANCE))) continue;
+      const [x, y] = pairs[0]!;
+      return { kind: 'date', note: `${x.raw} vs ${y.raw}` };
+    }
     const as = fa.filter((f) => f.dimension === dim).map((f) => f.q);
     const bs = fb.filter((f) => f.dimension === dim).map((f) => f.q);
     const agree = as.some((a) => bs.some((b) => comparable(a, b) && sameQuantity(a, b, NUMBER_TOLERANCE)));
     if (agree) continue;
     const a = as[0];
     const b = bs[0];
-    if (dim.startsWith('time')) return { kind: 'date', note: `${a.raw} vs ${b.raw}` };
     if (a.sourceUnit !== b.sourceUnit && a.unit !== null) {
       return { kind: 'unit', note: `${a.raw} (${format(a.value)} ${a.unit}) vs ${b.raw} (${format(b.value)} ${b.unit})` };
     }

@@ -17,6 +17,10 @@ interface Intent {
   phrases?: readonly string[];
   /** Words an answer to it is written in. */
   answers: string;
+  /** When set, its words ask it only in a question that reads this way. */
+  when?: RegExp;
+  /** Headings a source files its answers under: a sentence under one answers it, whatever its own words. */
+  headings?: string;
 }
 
 const INTENTS: readonly Intent[] = [
@@ -43,6 +47,16 @@ const INTENTS: readonly Intent[] = [
     phrases: ['back out', 'roll back'],
     answers: 'abort undo revert rollback cancel',
   },
+  {
+    // "What did independent laboratory tests of VB-36 packs find?" is answered by the test report's "3. Results": "Group A
+    // (charging at -5 °C): 3 of the 12 packs … went into thermal runaway", which shares one word with the question, while
+    // the report's scope and its legal notice name the laboratory and the tests (velora-recall q13; decision 0169). Only a
+    // question asking what someone found: "How can I find which commit introduced a bug?" asks how to find.
+    asks: 'find found show showed shown conclude concluded reveal revealed',
+    when: /\bwhat\b[^?]*?\b(?:did|does|do|have|has|had)\b[^?]*?\b(?:find|found|show|shown|conclude|concluded|reveal|revealed)\b/i,
+    answers: 'found finding findings result results conclude concluded conclusion conclusions',
+    headings: 'result results finding findings conclusion conclusions summary outcome outcomes',
+  },
 ];
 
 const answersOf = (intent: Intent): string[] => [...new Set(intent.answers.split(/\s+/).map(stem))];
@@ -50,6 +64,7 @@ const answersOf = (intent: Intent): string[] => [...new Set(intent.answers.split
 const BY_STEM: ReadonlyMap<string, readonly string[]> = (() => {
   const out = new Map<string, string[]>();
   for (const intent of INTENTS) {
+    if (intent.when) continue;
     const answers = answersOf(intent);
     for (const word of intent.asks.split(/\s+/)) {
       const s = stem(word);
@@ -80,7 +95,34 @@ export function intentTerms(queryStems: Iterable<string>, question?: string): Ma
     if (answers) out.set(s, answers);
   }
   if (question !== undefined)
+    for (const intent of INTENTS) {
+      if (!intent.when?.test(question)) continue;
+      const answers = answersOf(intent);
+      for (const asked of askedStems(intent, stems))
+        out.set(asked, [...new Set([...(out.get(asked) ?? []), ...answers.filter((a) => a !== asked)])]);
+    }
+  if (question !== undefined)
     for (const p of PHRASES)
       if (stems.has(p.asked) && p.pattern.test(question)) out.set(p.asked, [...new Set([...(out.get(p.asked) ?? []), ...p.answers])]);
+  return out;
+}
+
+/** The stems of a question that ask an intent. */
+function askedStems(intent: Intent, stems: ReadonlySet<string>): string[] {
+  return [...new Set(intent.asks.split(/\s+/).map(stem))].filter((s) => stems.has(s));
+}
+
+/**
+ * For each stem of a question that asks an intent answered under headings, the stems of those headings: a sentence
+ * under "3. Results" answers "What did the tests find?" (decision 0169).
+ */
+export function headingTerms(queryStems: Iterable<string>, question: string): Map<string, readonly string[]> {
+  const out = new Map<string, readonly string[]>();
+  const stems = new Set(queryStems);
+  for (const intent of INTENTS) {
+    if (intent.headings === undefined || (intent.when !== undefined && !intent.when.test(question))) continue;
+    const headings = [...new Set(intent.headings.split(/\s+/).map(stem))];
+    for (const asked of askedStems(intent, stems)) out.set(asked, headings);
+  }
   return out;
 }

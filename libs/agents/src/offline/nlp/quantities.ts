@@ -426,9 +426,20 @@ export function figureRoles(text: string, quantities: readonly Quantity[]): ('la
     const prev = quantities[i - 1];
     const ranged = prev !== undefined && roles[i - 1] === 'label' && RANGE_JOINER.test(text.slice(prev.end, q.start));
     const word = /(\p{L}+)\.?[\s(]*$/u.exec(text.slice(Math.max(0, q.start - 20), q.start))?.[1]?.toLowerCase() ?? '';
-    roles.push(ranged || LABEL_WORDS.has(word) ? 'label' : null);
+    roles.push(ranged || LABEL_WORDS.has(word) || inCode(text, q) ? 'label' : null);
   });
   return roles;
+}
+
+/**
+ * A number inside a code that holds letters: a serial number ("VB36-2308-00001"), a report's number ("OTL-25-0412"), a
+ * name ("COVID-19"). "Affected packs have a serial number from VB36-2308-00001 …" disputed "2308 vs 23" with "… starts
+ * with VB36-23" (velora-recall q07; decision 0169). A bare range ("10-50") holds no letter and stays a figure.
+ */
+function inCode(text: string, q: Quantity): boolean {
+  const before = /[\p{L}\p{N}]+(?:[-/][\p{L}\p{N}]+)*[-/]$/u.exec(text.slice(Math.max(0, q.start - 40), q.start))?.[0] ?? '';
+  const after = /^(?:[-/][\p{L}\p{N}]+)+/u.exec(text.slice(q.end, q.end + 40))?.[0] ?? '';
+  return /\p{L}/u.test(before + after) && (before.length > 0 || after.length > 0);
 }
 
 /** Conversions leave float noise (13.8 ft = 4.2062399999 m); twelve significant digits keep values comparable. */

@@ -508,7 +508,8 @@ function isAbbreviation(text: string, dot: number, floor: number, next: string):
   if (word.length === 0) return false;
   if (ALWAYS_ABBREVIATIONS.has(word)) return true;
   const nextLower = next.toLowerCase();
-  if (NUMERIC_ABBREVIATIONS.has(word)) return /^\d/.test(next);
+  // A number or a numbered code: "accreditation no. NT-118" (velora-recall's test report) as well as "No. 5".
+  if (NUMERIC_ABBREVIATIONS.has(word)) return /^\d/.test(next) || /^\s*\p{Lu}{1,4}[-/]?\d/u.test(text.slice(dot + 1, dot + 12));
   const opener = SENTENCE_OPENERS.has(nextLower);
   if (MAYBE_FINAL_ABBREVIATIONS.has(word)) return !opener;
   // Dotted acronyms (U.S., U.K., a.m., Ph.D.) and initials (J. Smith).

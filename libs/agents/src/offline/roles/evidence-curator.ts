@@ -54,6 +54,9 @@ function eligible(u: TextUnit): boolean {
   if (u.kind === 'list-item' && words < MIN_LIST_WORDS) return false;
   // A sentence ends like one: running heads, page footers and title lines of extracted PDFs do not.
   if (u.kind === 'sentence' && !SENTENCE_END.test(withoutCitationMarkers(u.text))) return false;
+  // A question states nothing: an FAQ's "Is my Velora Sport 900 affected?" became a claim disputing "The Velora Sport 900
+  // is not affected." (decision 0169). It is the label of the answer after it (passageContexts).
+  if (/\?["'”’»)\]]*$/.test(u.text.trim())) return false;
   // Boilerplate and fragments (a lead-in without its list, an item without its lead-in, program text, a cut sentence) are
   // never evidence (decision 0046); citation markers inside the sentence do not make it one.
   return (

@@ -1,4 +1,5 @@
 import { groupNearDuplicates } from '../nlp/near-duplicates';
+import { templateSlot } from '../template-questions';
 import { asWritten, clip, topicPhrases } from '../topics';
 import { ModeratorInput, ModeratorOutput, WELL_COVERED, type QuestionMaterial } from '../../roles/moderator';
 
@@ -30,8 +31,10 @@ export function moderatorOffline(input: ModeratorInput): ModeratorOutput {
     .filter((c) => c.score < WELL_COVERED)
     .sort((a, b) => a.score - b.score || a.order - b.order);
   const candidates = weak.flatMap((c) => {
-    const own = topicPhrases(c.text, 1)[0];
-    const topic = own ? asWritten(own, c.text) : anchor ? asWritten(anchor, input.question) : clip(c.text.replace(/[?!.]+$/, ''), 200);
+    // A template question's topic is in its slot, not in the template's words (templateSlot).
+    const about = templateSlot(c.text) ?? c.text;
+    const own = topicPhrases(about, 1)[0];
+    const topic = own ? asWritten(own, about) : anchor ? asWritten(anchor, input.question) : clip(c.text.replace(/[?!.]+$/, ''), 200);
     // Only templates whose material the question's sources hold (unknown material: all of them); each iteration asks
     // with the next of them, so a question that stays weak is approached differently.
     const templates = (c.score < BARELY_COVERED ? BASIC : DEEPER).filter((t) => c.material === undefined || t.needs(c.material));

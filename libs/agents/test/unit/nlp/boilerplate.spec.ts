@@ -31,6 +31,11 @@ const BOILERPLATE = [
   'This FAQ answers the questions owners ask most often.',
   'Skip to main content',
   'Back to top',
+  // A test report's notices, its address line and a notice's number line (velora-recall; decision 0169).
+  'This report shall not be reproduced except in full without the written approval of the laboratory.',
+  'The results relate only to the items tested.',
+  'Ostvik Test Laboratories, Industriveien 14, Ostvik.',
+  'Notice number 2025-014, revision 2.',
 ];
 
 /** Content that shares words with the patterns above and must stay selectable. */
@@ -38,6 +43,9 @@ const CONTENT = [
   'VACUUM reclaims storage occupied by dead tuples.',
   'The -h option names the host of the database server; without it, psql connects through a Unix-domain socket.',
   'Annual irrigation withdrawals from Lake Varen average 38 million cubic metres.',
+  'The results of Group A show that 3 of the 12 packs overheated.',
+  'Arvenna Mobility, the Brannholm maker of Velora e-bikes, is recalling 41,200 battery packs.',
+  'The number 42 was drawn twice.',
   'The authority published its water balance for the hydrological years 2015 to 2024 in February.',
   'Published estimates range from 38 to 52 million cubic metres a year.',
   'The water level of Lake Varen fell by 4.2 metres between 2015 and 2024.',

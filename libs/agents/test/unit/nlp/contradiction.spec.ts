@@ -64,6 +64,27 @@ describe('detectContradiction', () => {
     });
   });
 
+  it('compares codes as names and dates only when they date the same thing (decision 0169)', () => {
+    // A serial number's digits and the week a sample was made measure nothing against the recall's production weeks.
+    expect(
+      detectContradiction(
+        'Affected packs have a serial number from VB36-2308-00001 to VB36-2352-99999.',
+        'Your pack is affected if the serial number starts with VB36-23 and the next two digits are between 08 and 41.',
+      ),
+    ).toBeNull();
+    expect(
+      detectContradiction(
+        'Each group held 12 packs from the affected weeks and 12 packs from 2024.',
+        'The affected packs were produced in weeks 08 to 41 of 2023.',
+      ),
+    ).toBeNull();
+    // The same event told in other words still conflicts.
+    expect(detectContradiction('The Tessel Canal was opened in April 2016.', 'The Tessel Canal, which opened in 2018, is long.')).toEqual({
+      kind: 'date',
+      note: 'April 2016 vs 2018',
+    });
+  });
+
   it('compares the date a count runs up to only with such dates (decision 0168)', () => {
     const counted = 'Arvenna has received 14 confirmed reports of VB-36 packs overheating up to 31 January 2025.';
     expect(

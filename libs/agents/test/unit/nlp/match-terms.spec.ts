@@ -1,4 +1,4 @@
-import { intentTerms } from '../../../src/offline/nlp/intent-terms';
+import { headingTerms, intentTerms } from '../../../src/offline/nlp/intent-terms';
 import { camelStems, compoundStems, matchStems, queryStems, variantStems } from '../../../src/offline/nlp/match-terms';
 import { contentWords } from '../../../src/offline/nlp/tokens';
 import { contentStems, stem } from '../../../src/offline/nlp/tokens';
@@ -58,5 +58,21 @@ describe('the terms a text is found by (decision 0149)', () => {
     expect(intentTerms(queryStems(undo), undo).size).toBe(0);
     // Without the question's text, a phrase cannot be seen: the stems alone never ask it.
     expect(intentTerms(queryStems(backOut)).size).toBe(0);
+  });
+
+  it('asks what someone found only in a question that asks what they found, and answers it under a results heading (decision 0169)', () => {
+    const found = 'What did independent laboratory tests of VB-36 packs find?';
+    expect(headingTerms(queryStems(found), found).get(stem('find'))).toEqual(
+      expect.arrayContaining([stem('results'), stem('conclusions')]),
+    );
+    expect(intentTerms(queryStems(found), found).get(stem('find'))).toEqual(expect.arrayContaining([stem('results')]));
+    const concluded = 'What did the review panel conclude about the fish population?';
+    expect(headingTerms(queryStems(concluded), concluded).get(stem('conclude'))).toContain(stem('findings'));
+    // Finding something is a task here, not a finding.
+    const task = 'How can I find which commit introduced a bug with git bisect?';
+    expect(headingTerms(queryStems(task), task).size).toBe(0);
+    expect(intentTerms(queryStems(task), task).size).toBe(0);
+    // Without the question's text the stems alone never ask it.
+    expect(intentTerms(queryStems(found)).size).toBe(0);
   });
 });

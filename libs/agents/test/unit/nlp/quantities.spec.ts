@@ -174,4 +174,18 @@ describe('figureRoles (decision 0168)', () => {
       ['3.5 km', null],
     ]);
   });
+
+  it('reads the numbers inside a code with letters as labels, and a bare range as figures (decision 0169)', () => {
+    expect(roles('Affected packs have a serial number from VB36-2308-00001 to VB36-2352-99999.').map(([, r]) => r)).toEqual([
+      'label',
+      'label',
+      'label',
+      'label',
+    ]);
+    expect(roles('Report OTL-25-0412 counts 41,200 packs.')).toEqual([
+      ['0412', 'label'],
+      ['41,200', null],
+    ]);
+    expect(roles('Between 20-30 packs failed.').map(([, r]) => r)).toEqual([null, null]);
+  });
 });

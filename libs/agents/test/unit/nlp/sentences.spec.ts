@@ -52,6 +52,11 @@ describe('splitSentences', () => {
       'The bank was lined with slabs (repairs, c. 2019 per keeper). It held.',
       ['The bank was lined with slabs (repairs, c. 2019 per keeper).', 'It held.'],
     ],
+    // A numbered code after "no." (velora-recall's test report; decision 0169); "no." before a word still ends one.
+    [
+      'Ostvik is an accredited laboratory (accreditation no. NT-118). This report describes tests. The answer was no. The end.',
+      ['Ostvik is an accredited laboratory (accreditation no. NT-118).', 'This report describes tests.', 'The answer was no.', 'The end.'],
+    ],
   ])('does not split at abbreviations: %s', (input, expected) => {
     expect(texts(input)).toEqual(expected);
   });

@@ -82,4 +82,31 @@ describe('questionParts', () => {
     // A preposition right before the question word is no setting: "For how long …" as before.
     expect(questionParts('For how long can git reflog still find a lost commit?').focus).not.toMatch(/^For\b/);
   });
+
+  it('ends a subject after "did"/"does" at its verb, not at its second word (decision 0169)', () => {
+    // Were "independent", "the water", "the fire", "the number", "the VB-36" and "the decline".
+    expect(questionParts('What did independent laboratory tests of VB-36 packs find?').focus).toBe(
+      'independent laboratory tests of VB-36 packs',
+    );
+    expect(questionParts('How far did the water level of Lake Varen fall between 2015 and 2024?').focus).toBe(
+      'the water level of Lake Varen',
+    );
+    expect(questionParts('What does the fire service advise about charging e-bike batteries at home?').focus).toBe('the fire service');
+    expect(questionParts('How did the number of fishing licences for Lake Varen change from 2015 to 2023?').focus).toBe(
+      'the number of fishing licences for Lake Varen',
+    );
+    expect(questionParts("When did the decline of Lake Varen's water level begin?").focus).toBe("the decline of Lake Varen's water level");
+    // Its pronoun stands for the whole subject.
+    expect(questionParts('How much will the VB-36 recall cost Arvenna, and who will pay for it?').clauses[1]).toBe(
+      'Who will pay for the VB-36 recall?',
+    );
+    // An adverb before the verb is not the subject's; the asker is looked past as before.
+    expect(questionParts('When did Arvenna first learn that VB-36 battery packs could overheat?').focus).toBe('Arvenna');
+    expect(questionParts('How can an owner tell whether their battery pack is affected?').focus).toBe('an owner');
+    expect(questionParts('How do I give a dataclass field a list as its default value?').focus).toBe('a dataclass field');
+    // A participle after a determiner qualifies a noun: "an annotated … tag" does not end the subject.
+    expect(questionParts('What is the difference between an annotated and a lightweight tag in git?').focus).toBe(
+      'the difference between an annotated and a lightweight tag in git',
+    );
+  });
 });

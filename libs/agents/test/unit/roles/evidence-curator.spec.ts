@@ -116,4 +116,62 @@ describe('evidenceCurator (offline)', () => {
     expect(excerpts).toEqual(['The main cables of the Golden Gate Bridge were last repainted against corrosion in 2022.[4]']);
     for (const f of found) expect(source.slice(f.start, f.end)).toBe(f.excerpt);
   });
+
+  // Velora-recall's test report and recall FAQ (decision 0169).
+  const REPORT = [
+    'Test Report OTL-25-0412: Charging Tests on Velora VB-36 Battery Packs',
+    '1. Scope',
+    'Ostvik Test Laboratories is an accredited independent testing laboratory (accreditation no. NT-118). This report describes charging tests on VB-36 battery packs carried out for the Consumer Council. The results relate only to the items tested.',
+    'We tested 24 VB-36 packs produced in weeks 10 to 50 of 2023 (the affected weeks) and 24 VB-36 packs produced in 2024.',
+    '2. Method',
+    'Each pack was charged and discharged repeatedly in a climate chamber with its original charger. Group A was charged at -5 °C, for 60 cycles.',
+    '3. Results',
+    'Group A (charging at -5 °C): 3 of the 12 packs from the affected weeks went into thermal runaway, after 22, 37 and 51 cycles.',
+    'Group B (charging at 23 °C): 1 of the 12 packs from the affected weeks overheated after 140 cycles.',
+    '4. Conclusions',
+    'Charging at -5 °C greatly increases the risk that a pack from the affected weeks overheats.',
+    'Ostvik Test Laboratories, Industriveien 14, Ostvik. This report shall not be reproduced except in full without the written approval of the laboratory.',
+  ].join('\n\n');
+
+  it('answers "what did the tests find?" from the report\'s results, and takes none of its notices (decision 0169)', () => {
+    const asked = 'What did independent laboratory tests of VB-36 packs find?';
+    const found = evidenceCurator
+      .offline({
+        question: asked,
+        questions: [{ id: 'q', text: asked }],
+        source: { id: 's', title: 'Test Report', text: REPORT },
+        maxFragments: 5,
+      })
+      .fragments.map((f) => f.statement);
+    // The scope names the laboratory and the tests in every sentence; the results name neither.
+    expect(found).toEqual(
+      expect.arrayContaining([
+        'Group A (charging at -5 °C): 3 of the 12 packs from the affected weeks went into thermal runaway, after 22, 37 and 51 cycles.',
+        'Group B (charging at 23 °C): 1 of the 12 packs from the affected weeks overheated after 140 cycles.',
+      ]),
+    );
+    // Whole, not cut at "no.": and no address, reproduction notice or disclaimer.
+    for (const f of found) {
+      expect(f).not.toMatch(/no\.$|Industriveien|reproduced|relate only/);
+    }
+  });
+
+  it("takes no question as evidence, and reads an FAQ's answer under its question (decision 0169)", () => {
+    const faq = [
+      'Velora battery recall: questions and answers',
+      'How do I know if my battery pack is affected?',
+      'Take the battery pack off the bike and turn it over. The serial number is printed on the white label on the underside of the pack.',
+      'Is my Velora Sport 900 affected?',
+      'The Velora Sport 900 uses the VB-48 battery pack, which is not part of this recall.',
+      'Where can I ride safely in winter?',
+      'Our dealers sell studded tyres and heated grips for every model in the range.',
+    ].join('\n\n');
+    const asked = 'How can an owner tell whether their battery pack is affected?';
+    const found = evidenceCurator
+      .offline({ question: asked, questions: [{ id: 'q', text: asked }], source: { id: 's', title: 'FAQ', text: faq }, maxFragments: 3 })
+      .fragments.map((f) => f.statement);
+    expect(found.filter((f) => f.endsWith('?'))).toEqual([]);
+    // The answer shares no word with the question but "pack"; its label, the FAQ's question, shares the rest.
+    expect(found).toContain('Take the battery pack off the bike and turn it over.');
+  });
 });

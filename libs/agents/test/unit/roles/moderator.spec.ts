@@ -89,4 +89,10 @@ describe('moderator (offline)', () => {
     // Not in a row: word by word, in the text's casing.
     expect(asWritten('varen level', 'Why did the level of Lake Varen fall?')).toBe('Varen level');
   });
+
+  it("asks a template question's follow-up about its slot, never about the template's words (decision 0169)", () => {
+    const coverage = [{ questionId: 'Q9', text: 'How is Arvenna measured, and what mechanisms explain it?', score: 0.1 }];
+    const { followUps } = moderator.offline({ ...base, coverage, iteration: 0 });
+    expect(followUps.map((f) => f.text)).toEqual(['What figures are reported for Arvenna?']);
+  });
 });
