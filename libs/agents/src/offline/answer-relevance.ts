@@ -165,16 +165,17 @@ export function relevanceModel(statements: readonly string[]): RelevanceModel {
     // A word stating the question's intent ("safe") is answered by the words such answers are written in ("secure",
     // "untrusted"), in the statement itself (decision 0149).
     const answersIntent = (t: string) => intents.get(t)?.some((a) => own.has(a)) ?? false;
-    // A word asking what someone found is answered by a sentence under a "Results" heading, at the context's credit (0169).
+    // A word asking what someone found is answered by a sentence under a "Results" heading as by one saying "found" (0169):
+    // at the context's credit, a test report's results fell under the outline's floor in one run of two.
     const underHeading = (t: string) => context !== null && (headings.get(t)?.some((h) => context.has(h)) ?? false);
     const credit = (t: string) =>
       own.has(t)
         ? 1
-        : answersIntent(t)
+        : answersIntent(t) || underHeading(t)
           ? INTENT_CREDIT
           : defined?.has(t)
             ? DEFINES_CREDIT
-            : context?.has(t) || underHeading(t)
+            : context?.has(t)
               ? CONTEXT_CREDIT
               : 0;
     return terms.reduce((sum, { t, w }) => sum + credit(t) * w, 0) / total;

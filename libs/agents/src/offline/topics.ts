@@ -19,9 +19,8 @@ const COMMON_VERBS = words(
   `build builds built made make makes making use used uses using cause caused causes affect affects
   affected change changed changes became become becomes began begin begins started start starts get gets got take
   takes took taken give gives gave given go goes went come comes came mean means compare compared seem seems work
-  worked works look looks find found finds show shows showed shown happen tell tells told learn learns learned learnt
-  accept accepts accepted advise advises advised differ differs differed disagree disagrees disagreed keep keeps kept
-  throw throws threw recovered suspended introduced`,
+  worked works look looks find found finds show shows showed shown happen tell tells told accept accepts accepted
+  advise advises advised keep keeps kept throw throws threw recovered suspended introduced`,
 );
 const TOPIC_STOPWORDS: ReadonlySet<string> = new Set([...QUESTION_FILLER, ...COMMON_VERBS]);
 // Words of reviewer feedback that say what to do rather than what about.

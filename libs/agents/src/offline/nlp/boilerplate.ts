@@ -36,6 +36,11 @@ const PATTERNS: readonly RegExp[] = [
   // A test report's notices: "This report shall not be reproduced except in full without the written approval of the
   // laboratory.", "The results relate only to the items tested." (velora-recall's test report; decision 0169).
   /\b(?:shall|may|must) not be reproduced\b|^the (?:test )?results (?:relate|apply) only to the (?:items?|samples?|objects?) tested\b/i,
+  // A reference list's entry that opens with its address ("https://csrc.nist.gov/… The FIPS 180-2 publication on Secure
+  // Hash Algorithms.", hashlib's page in python-stdlib q07).
+  /^(?:https?:\/\/|www\.)\S+/i,
+  // A paywall's line: "Members get every test in full." (a consumer magazine's test story, velora-recall q13).
+  /^(?:members|subscribers)\s+(?:get|can (?:read|see|download))\b/i,
   // A document's number line: "Notice number 2025-014, revision 2.", "Report no. OTL-25-0412.".
   /^(?:[A-Z][\w-]*\s){0,3}(?:number|no\.?)\s*[\w/.-]*\d[\w/.-]*(?:,\s*(?:revision|rev\.?|version|issue)\s*\w+)?\.?$/i,
   // An address line: a name, a street and its number, a town ("Ostvik Test Laboratories, Industriveien 14, Ostvik.").

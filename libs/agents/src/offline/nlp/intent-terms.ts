@@ -48,6 +48,13 @@ const INTENTS: readonly Intent[] = [
     answers: 'abort undo revert rollback cancel',
   },
   {
+    // "Does the cell maker accept that finding?" is answered by "The company does not agree with its conclusion about the
+    // cause of the overheating." (velora-recall q04; decision 0169): a party's position is written in any of these words.
+    asks: 'accept accepts accepted agree agrees agreed',
+    answers:
+      'accept accepts accepted agree agrees agreed disagree disagrees disagreed reject rejects rejected dispute disputes disputed contest contests contested deny denies denied',
+  },
+  {
     // "What did independent laboratory tests of VB-36 packs find?" is answered by the test report's "3. Results": "Group A
     // (charging at -5 °C): 3 of the 12 packs … went into thermal runaway", which shares one word with the question, while
     // the report's scope and its legal notice name the laboratory and the tests (velora-recall q13; decision 0169). Only a

@@ -36,6 +36,8 @@ const BOILERPLATE = [
   'The results relate only to the items tested.',
   'Ostvik Test Laboratories, Industriveien 14, Ostvik.',
   'Notice number 2025-014, revision 2.',
+  'Members get every test in full.',
+  'https://csrc.nist.gov/publications/fips180-2.pdf The FIPS 180-2 publication on Secure Hash Algorithms.',
 ];
 
 /** Content that shares words with the patterns above and must stay selectable. */
@@ -46,6 +48,8 @@ const CONTENT = [
   'The results of Group A show that 3 of the 12 packs overheated.',
   'Arvenna Mobility, the Brannholm maker of Velora e-bikes, is recalling 41,200 battery packs.',
   'The number 42 was drawn twice.',
+  'Members of the panel get no fee for their work.',
+  'The FIPS 180-2 publication at https://csrc.nist.gov/ describes the Secure Hash Algorithms.',
   'The authority published its water balance for the hydrological years 2015 to 2024 in February.',
   'Published estimates range from 38 to 52 million cubic metres a year.',
   'The water level of Lake Varen fell by 4.2 metres between 2015 and 2024.',

@@ -75,4 +75,9 @@ describe('the terms a text is found by (decision 0149)', () => {
     // Without the question's text the stems alone never ask it.
     expect(intentTerms(queryStems(found)).size).toBe(0);
   });
+
+  it('answers whether a party accepts something with the words a position is written in (decision 0169)', () => {
+    const asked = 'Does the cell maker accept that finding?';
+    expect(intentTerms(queryStems(asked), asked).get(stem('accept'))).toEqual(expect.arrayContaining([stem('disagree'), stem('rejects')]));
+  });
 });

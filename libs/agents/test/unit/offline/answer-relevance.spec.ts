@@ -79,4 +79,17 @@ describe('the setting of a question', () => {
     // "water" and "level" are the question's topic ("fell" is not "fall" to the stemmer).
     expect(model.topicalCoverage(question, statements[1]!)).toBeGreaterThan(0.3);
   });
+
+  it('counts a sentence under a results heading as answering "what did … find?" (decision 0169)', () => {
+    const result = 'Group A (charging at -5 °C): 3 of the 12 packs from the affected weeks went into thermal runaway.';
+    const model = relevanceModel([result, 'The recall covers 63,400 packs.', 'Owners should stop charging their packs.']);
+    const found = 'What did independent laboratory tests of VB-36 packs find?';
+    const underResults = model.coverage(found, result, { context: '3. Results' });
+    expect(underResults).toBeGreaterThan(model.coverage(found, result, { context: '2. Method' }));
+    // As fully as the sentence's own "found" would.
+    expect(underResults).toBeCloseTo(model.coverage(found, `${result} This was found.`, { context: '2. Method' }), 6);
+    // Only a question asking what was found reads the heading so.
+    const how = 'How were the VB-36 packs tested?';
+    expect(model.coverage(how, result, { context: '3. Results' })).toBe(model.coverage(how, result, { context: '2. Method' }));
+  });
 });
