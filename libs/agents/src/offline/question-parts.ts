@@ -65,9 +65,9 @@ const isVerbLike = (w: string | undefined) =>
  * Varen fall between …", "does the cell maker accept that …", "did independent laboratory tests of VB-36 packs find"):
  * a lower-case word with no -s, -ed or -ing ending, followed by what opens its object or adverbial (a determiner, "that",
  * "whether", a preposition other than "of", a name), or last when the question word asks for its object or its time
- * ("What did … find?", "When did … begin?"; not "How does VACUUM reclaim storage?"). "of" and names belong to the subject. Without such a
- * word, the old shape: a determiner, a word, then capitalised or possessive words. The old shape alone gave "the water"
- * for Lake Varen's water level and "independent" for the laboratory tests (decision 0169).
+ * ("What did … find?", "When did … begin?"; not "How does VACUUM reclaim storage?"). "of" and names belong to the
+ * subject. Without such a word, the old shape: a determiner, a word, then capitalised or possessive words. The old shape
+ * alone gave "the water" for Lake Varen's water level and "independent" for the laboratory tests (decision 0169).
  */
 function leadingNounPhrase(words: readonly string[], verbLast: boolean): string[] {
   const first = DETERMINER.test(words[0] ?? '') ? 1 : 0;

@@ -1,5 +1,5 @@
 import { ANGLE_FOCUS, ANGLE_TASK, ASPECTS } from './roles/question-architect';
-import { BASIC, DEEPER } from './roles/moderator';
+import { BASIC, DEEPER } from './follow-up-templates';
 
 /*
  * The questions the offline planner builds from templates (an analyst's aspect of the question's focus, the research
@@ -17,23 +17,17 @@ function patternOf(template: (...slots: string[]) => string, slots: number): Reg
   return new RegExp(`^${parts.map(escape).join('(.+)')}$`, 'i');
 }
 
-/**
- * Built on first use: the moderator asks whether a weak question is a template, and this module reads the moderator's
- * templates, so neither may need the other while it loads.
- */
-let templates: readonly RegExp[] | undefined;
-const allTemplates = (): readonly RegExp[] =>
-  (templates ??= [
-    ...ASPECTS.flatMap((a) => [a.ask, a.askTool, ...(a.askTask ? [a.askTask] : [])].map((t) => patternOf(t, 1))),
-    patternOf(ANGLE_FOCUS, 2),
-    patternOf(ANGLE_TASK, 2),
-    ...[...BASIC, ...DEEPER].map((t) => patternOf(t.ask, 1)),
-  ]);
+const TEMPLATES: readonly RegExp[] = [
+  ...ASPECTS.flatMap((a) => [a.ask, a.askTool, ...(a.askTask ? [a.askTask] : [])].map((t) => patternOf(t, 1))),
+  patternOf(ANGLE_FOCUS, 2),
+  patternOf(ANGLE_TASK, 2),
+  ...[...BASIC, ...DEEPER].map((t) => patternOf(t.ask, 1)),
+];
 
 /** Whether a question or heading is one of the offline planner's templates, whatever its slots hold. */
 export function templateQuestion(text: string): boolean {
   const t = text.replace(/\s+/g, ' ').trim();
-  return allTemplates().some((p) => p.test(t));
+  return TEMPLATES.some((p) => p.test(t));
 }
 
 /**
@@ -44,7 +38,7 @@ export function templateQuestion(text: string): boolean {
  */
 export function templateSlot(text: string): string | undefined {
   const t = text.replace(/\s+/g, ' ').trim();
-  for (const p of allTemplates()) {
+  for (const p of TEMPLATES) {
     const m = p.exec(t);
     if (m) return m.at(-1);
   }

@@ -101,16 +101,19 @@ export function intentTerms(queryStems: Iterable<string>, question?: string): Ma
     const answers = BY_STEM.get(s);
     if (answers) out.set(s, answers);
   }
-  if (question !== undefined)
-    for (const intent of INTENTS) {
-      if (!intent.when?.test(question)) continue;
-      const answers = answersOf(intent);
-      for (const asked of askedStems(intent, stems))
-        out.set(asked, [...new Set([...(out.get(asked) ?? []), ...answers.filter((a) => a !== asked)])]);
-    }
-  if (question !== undefined)
-    for (const p of PHRASES)
-      if (stems.has(p.asked) && p.pattern.test(question)) out.set(p.asked, [...new Set([...(out.get(p.asked) ?? []), ...p.answers])]);
+  if (question === undefined) return out;
+  const add = (asked: string, answers: readonly string[]) => out.set(asked, [...new Set([...(out.get(asked) ?? []), ...answers])]);
+  // An intent asked only in a question that reads its way ("What did … find?").
+  for (const intent of INTENTS) {
+    if (!intent.when?.test(question)) continue;
+    const answers = answersOf(intent);
+    for (const asked of askedStems(intent, stems))
+      add(
+        asked,
+        answers.filter((a) => a !== asked),
+      );
+  }
+  for (const p of PHRASES) if (stems.has(p.asked) && p.pattern.test(question)) add(p.asked, p.answers);
   return out;
 }
 

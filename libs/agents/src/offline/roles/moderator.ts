@@ -1,28 +1,11 @@
 import { groupNearDuplicates } from '../nlp/near-duplicates';
+import { BASIC, DEEPER } from '../follow-up-templates';
 import { templateSlot } from '../template-questions';
 import { asWritten, clip, topicPhrases } from '../topics';
-import { ModeratorInput, ModeratorOutput, WELL_COVERED, type QuestionMaterial } from '../../roles/moderator';
+import { ModeratorInput, ModeratorOutput, WELL_COVERED } from '../../roles/moderator';
 
 /** Below this a question is barely touched: ask for the basic facts first. */
 const BARELY_COVERED = 0.25;
-
-/** A follow-up template and what its question's sources must hold for it to be worth asking (issue 25 item 3). */
-interface Template {
-  ask: (topic: string) => string;
-  needs: (m: QuestionMaterial) => boolean;
-}
-const ANY: Template['needs'] = () => true;
-
-export const BASIC: readonly Template[] = [
-  { ask: (t) => `What figures are reported for ${t}?`, needs: (m) => m.figures >= 1 },
-  { ask: (t) => `What do official sources say about ${t}?`, needs: ANY },
-  { ask: (t) => `What are the basic facts about ${t}?`, needs: (m) => m.sources >= 1 },
-];
-export const DEEPER: readonly Template[] = [
-  { ask: (t) => `What evidence contradicts the reported claims about ${t}?`, needs: ANY },
-  { ask: (t) => `What independent sources confirm the figures for ${t}?`, needs: (m) => m.figures >= 2 },
-  { ask: (t) => `What has changed recently about ${t}?`, needs: (m) => m.dated >= 2 },
-];
 
 export function moderatorOffline(input: ModeratorInput): ModeratorOutput {
   const anchor = topicPhrases(input.question, 1)[0];
