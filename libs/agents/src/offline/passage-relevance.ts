@@ -111,7 +111,12 @@ export function isLabel(u: Unit): boolean {
  * "Take the battery pack off the bike and turn it over."): the answer's label, as a heading would be (decision 0169).
  */
 export function isAskedQuestion(u: Unit): boolean {
-  return u.kind === 'sentence' && /\?["'”’»)\]]*$/.test(u.text.trim()) && tokenize(u.text).length <= LABEL_MAX_WORDS;
+  return u.kind === 'sentence' && endsAsQuestion(u.text) && tokenize(u.text).length <= LABEL_MAX_WORDS;
+}
+
+/** A text that ends with a question mark (closing quotes and brackets after it allowed). */
+export function endsAsQuestion(text: string): boolean {
+  return /\?["'”’»)\]]*$/.test(text.trim());
 }
 
 /** The passage context of each unit: its label (a heading, or the question an FAQ answers) and, within its paragraph, the sentence before it. */

@@ -26,8 +26,7 @@ const TEMPLATES: readonly RegExp[] = [
 
 /** Whether a question or heading is one of the offline planner's templates, whatever its slots hold. */
 export function templateQuestion(text: string): boolean {
-  const t = text.replace(/\s+/g, ' ').trim();
-  return TEMPLATES.some((p) => p.test(t));
+  return templateSlot(text) !== undefined;
 }
 
 /**

@@ -66,7 +66,20 @@ const INTENTS: readonly Intent[] = [
   },
 ];
 
-const answersOf = (intent: Intent): string[] => [...new Set(intent.answers.split(/\s+/).map(stem))];
+const stemsOf = (words: string): string[] => [...new Set(words.split(/\s+/).map(stem))];
+const answersOf = (intent: Intent): string[] => stemsOf(intent.answers);
+
+/**
+ * The intents a question asks by its wording (`when`) or answers under headings, their words stemmed once: the curator
+ * scores every source against each of a run's questions.
+ */
+const WORDED: readonly { intent: Intent; asks: readonly string[]; answers: readonly string[]; headings: readonly string[] }[] =
+  INTENTS.filter((i) => i.when !== undefined || i.headings !== undefined).map((intent) => ({
+    intent,
+    asks: stemsOf(intent.asks),
+    answers: answersOf(intent),
+    headings: intent.headings === undefined ? [] : stemsOf(intent.headings),
+  }));
 
 const BY_STEM: ReadonlyMap<string, readonly string[]> = (() => {
   const out = new Map<string, string[]>();
@@ -104,22 +117,16 @@ export function intentTerms(queryStems: Iterable<string>, question?: string): Ma
   if (question === undefined) return out;
   const add = (asked: string, answers: readonly string[]) => out.set(asked, [...new Set([...(out.get(asked) ?? []), ...answers])]);
   // An intent asked only in a question that reads its way ("What did … find?").
-  for (const intent of INTENTS) {
-    if (!intent.when?.test(question)) continue;
-    const answers = answersOf(intent);
-    for (const asked of askedStems(intent, stems))
+  for (const w of WORDED) {
+    if (!w.intent.when?.test(question)) continue;
+    for (const asked of w.asks.filter((a) => stems.has(a)))
       add(
         asked,
-        answers.filter((a) => a !== asked),
+        w.answers.filter((a) => a !== asked),
       );
   }
   for (const p of PHRASES) if (stems.has(p.asked) && p.pattern.test(question)) add(p.asked, p.answers);
   return out;
-}
-
-/** The stems of a question that ask an intent. */
-function askedStems(intent: Intent, stems: ReadonlySet<string>): string[] {
-  return [...new Set(intent.asks.split(/\s+/).map(stem))].filter((s) => stems.has(s));
 }
 
 /**
@@ -129,10 +136,9 @@ function askedStems(intent: Intent, stems: ReadonlySet<string>): string[] {
 export function headingTerms(queryStems: Iterable<string>, question: string): Map<string, readonly string[]> {
   const out = new Map<string, readonly string[]>();
   const stems = new Set(queryStems);
-  for (const intent of INTENTS) {
-    if (intent.headings === undefined || (intent.when !== undefined && !intent.when.test(question))) continue;
-    const headings = [...new Set(intent.headings.split(/\s+/).map(stem))];
-    for (const asked of askedStems(intent, stems)) out.set(asked, headings);
+  for (const w of WORDED) {
+    if (w.headings.length === 0 || (w.intent.when !== undefined && !w.intent.when.test(question))) continue;
+    for (const asked of w.asks.filter((a) => stems.has(a))) out.set(asked, w.headings);
   }
   return out;
 }

@@ -4,7 +4,7 @@ import { proseFault, readerSentence, withoutCitationMarkers } from '../nlp/prose
 import { pointsBack } from '../nlp/back-reference';
 import { isUnattributedQuote, isWholeQuote, quotedWithSpeaker, speakerNamed } from '../nlp/quotation';
 import { mmr } from '../nlp/mmr';
-import { PassageScorer, definedLabels, passageContexts } from '../passage-relevance';
+import { PassageScorer, definedLabels, endsAsQuestion, passageContexts } from '../passage-relevance';
 import { extractQuantities } from '../nlp/quantities';
 import { listMarkerLength, splitUnits, type Unit as TextUnit } from '../nlp/sentences';
 import { normalizeWhitespace } from '../nlp/statement-terms';
@@ -56,7 +56,7 @@ function eligible(u: TextUnit): boolean {
   if (u.kind === 'sentence' && !SENTENCE_END.test(withoutCitationMarkers(u.text))) return false;
   // A question states nothing: an FAQ's "Is my Velora Sport 900 affected?" became a claim disputing "The Velora Sport 900
   // is not affected." (decision 0169). It is the label of the answer after it (passageContexts).
-  if (/\?["'”’»)\]]*$/.test(u.text.trim())) return false;
+  if (endsAsQuestion(u.text)) return false;
   // Boilerplate and fragments (a lead-in without its list, an item without its lead-in, program text, a cut sentence) are
   // never evidence (decision 0046); citation markers inside the sentence do not make it one.
   return (

@@ -79,12 +79,12 @@ function jaccard(a: Set<string>, b: Set<string>): number {
   return shared === 0 ? 0 : shared / (a.size + b.size - shared);
 }
 
-/** A capitalised word (with a ".js"-style suffix) that does not open the question: a proper name of its setting. */
 /** A question's text as sections and clauses are matched by: whitespace and case do not count. */
 const questionKey = (text: string) => normalizeWhitespace(text).toLowerCase();
 /** The keys (`questionKey`) of the clauses a question asks. */
 const clauseKeys = (question: string) => new Set(questionParts(question).clauses.map(questionKey));
 
+/** A capitalised word (with a ".js"-style suffix) that does not open the question: a proper name of its setting. */
 const PROPER_NAME = /(?<![.?!:]\s|^)\b[A-Z][\w-]*(?:\.[a-z]+)*/g;
 
 /** A heading names a perspective's section when it stands over at least this many of its claims (or half of them). */
